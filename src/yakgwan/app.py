@@ -1,0 +1,57 @@
+"""Builds the objects behind every command from ``Settings``; shared by the CLI and the API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from yakgwan.config import Settings
+from yakgwan.embedders import make_embedder
+from yakgwan.embedders.cache import EmbeddingCache
+from yakgwan.errors import YakgwanError
+from yakgwan.ingest import Ingestor, IngestReport
+from yakgwan.pipelines import PipelineContext
+from yakgwan.protocols import Embedder
+from yakgwan.store.local import LocalStore
+from yakgwan.text.korean import make_tokenizer
+
+
+def embedding_cache(settings: Settings) -> EmbeddingCache:
+    return EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+
+
+def ingest(
+    settings: Settings,
+    paths: list[Path],
+    strict: bool = False,
+    on_lexical_ready: Callable[[IngestReport], None] | None = None,
+    embedder: Embedder | None = None,
+) -> IngestReport:
+    ingestor = Ingestor(
+        store=LocalStore(settings.index_dir),
+        tokenizer=make_tokenizer(settings.tokenizer),
+        embedder=embedder or make_embedder(settings.embedder),
+        cache=embedding_cache(settings),
+        quiet=settings.quiet,
+        strict=strict,
+        on_lexical_ready=on_lexical_ready,
+    )
+    try:
+        return ingestor.run(paths)
+    finally:
+        ingestor.cache.close()
+
+
+def pipeline_context(settings: Settings, embedder: Embedder | None = None) -> PipelineContext:
+    view = LocalStore(settings.index_dir).view()
+
+    def _embedder() -> Embedder:
+        emb = embedder or make_embedder(settings.embedder)
+        if emb.model_id != view.embedder:
+            raise YakgwanError(
+                f"{settings.index_dir}: index vectors come from {view.embedder!r} but the configured embedder is "
+                f"{emb.model_id!r}; re-ingest or set YAKGWAN_EMBEDDER to match"
+            )
+        return emb
+
+    return PipelineContext(view=view, make_tokenizer=lambda: make_tokenizer(view.tokenizer), make_embedder=_embedder)

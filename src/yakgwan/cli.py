@@ -1,0 +1,91 @@
+"""Command line: ``yakgwan ingest | search | eval | pipelines | demo``.
+
+On bad input every command prints one line on stderr and exits non-zero; no traceback
+(set YAKGWAN_DEBUG=1 to see one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from yakgwan.config import Settings
+from yakgwan.errors import InputError, YakgwanError
+
+EXIT_ERROR, EXIT_PARTIAL, EXIT_INTERNAL = 2, 3, 70
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--index", type=Path, help="index folder (default: $YAKGWAN_INDEX or the per-user data folder)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from yakgwan import __version__
+
+    ap = argparse.ArgumentParser(prog="yakgwan", description="Korean-first retrieval over 약관 and other documents.")
+    ap.add_argument("--version", action="version", version=f"yakgwan {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ingest", help="add files, folders or a BEIR corpus.jsonl to the index")
+    p.add_argument("paths", nargs="+", type=Path)
+    p.add_argument("--strict", action="store_true", help="any bad file fails the whole ingest")
+    _common(p)
+
+    p = sub.add_parser("search", help="search the index")
+    p.add_argument("query")
+    p.add_argument("--pipeline", default="default")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--json", action="store_true", help="print hits as JSON")
+    _common(p)
+
+    p = sub.add_parser("eval", help="evaluate pipelines on a test set")
+    p.add_argument("--corpus", type=Path, help="seed format: the knowledge-base folder")
+    p.add_argument("--tests", type=Path, help="seed format: the questions (JSONL)")
+    p.add_argument("--beir", type=Path, help="BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv)")
+    p.add_argument("--pipeline", action="append", dest="pipelines", help="repeatable; default: the default pipeline")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--json", type=Path, dest="json_out", help="write results (a list, one object per pipeline)")
+    p.add_argument("--report", type=Path, help="write an HTML report with charts")
+    p.add_argument("--quiet", action="store_true")
+
+    sub.add_parser("pipelines", help="list pipelines")
+
+    p = sub.add_parser("demo", help="ingest the sample policy (or PATH) and run example searches")
+    p.add_argument("paths", nargs="*", type=Path)
+    _common(p)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = Settings.from_env()
+    if getattr(args, "index", None):
+        settings = settings.with_(index_dir=args.index)
+    settings = settings.with_(quiet=bool(getattr(args, "quiet", False)))
+    try:
+        from yakgwan import commands
+
+        return int(getattr(commands, f"cmd_{args.command}")(args, settings) or 0)
+    except InputError as exc:
+        print(f"yakgwan {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except YakgwanError as exc:
+        print(f"yakgwan {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print(f"yakgwan {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # last resort: one line, never a traceback unless asked
+        if os.environ.get("YAKGWAN_DEBUG"):
+            raise
+        print(f"yakgwan {args.command}: internal error: {type(exc).__name__}: {exc} (YAKGWAN_DEBUG=1 shows a traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

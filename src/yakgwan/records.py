@@ -1,0 +1,107 @@
+"""Typed, frozen records that carry provenance from the source file to every search hit."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+
+def sha256_hex(data: bytes | str) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class PageSpan:
+    """Page ``page`` (1-based) occupies ``text[start:end]`` of its document."""
+
+    page: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Document:
+    """One source document after loading: its full extracted text and where each page lies in it.
+
+    ``doc_id`` is stable across re-ingests (the path relative to the ingest root, or a BEIR ``_id``);
+    ``content_hash`` is the sha256 of the source bytes, used to skip unchanged documents.
+    """
+
+    doc_id: str
+    source: str
+    title: str
+    text: str
+    kind: str
+    content_hash: str
+    pages: tuple[PageSpan, ...] = ()
+    doc_type: str | None = None
+
+    def pages_for(self, start: int, end: int) -> tuple[int, ...]:
+        """Pages overlapping ``text[start:end]``; empty for documents without pages."""
+        return tuple(p.page for p in self.pages if p.start < max(end, start + 1) and p.end > start)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A retrievable unit of text with its provenance.
+
+    ``start``/``end`` index the owning document's extracted ``text``; ``text`` is exactly
+    ``document.text[start:end]`` unless ``kind`` says otherwise ("table" text keeps its rows).
+    ``yakgwan`` names the 약관 the chunk belongs to ("보통약관" or a 특별약관's exact name);
+    ``article`` is e.g. "제3조", ``paragraph`` e.g. "①".
+    """
+
+    chunk_id: str
+    doc_id: str
+    source: str
+    title: str
+    text: str
+    start: int
+    end: int
+    pages: tuple[int, ...] = ()
+    kind: str = "text"
+    section: str | None = None
+    yakgwan: str | None = None
+    part: str | None = None
+    article: str | None = None
+    article_title: str | None = None
+    paragraph: str | None = None
+    doc_type: str | None = None
+
+    @property
+    def text_hash(self) -> str:
+        return sha256_hex(self.text)
+
+    def citation(self) -> str:
+        """Human-readable provenance: document, page, 약관, 조, 항."""
+        bits = [self.source]
+        if self.pages:
+            bits.append(f"p.{self.pages[0]}" if len(self.pages) == 1 else f"pp.{self.pages[0]}-{self.pages[-1]}")
+        if self.yakgwan:
+            bits.append(self.yakgwan)
+        if self.article:
+            bits.append(f"{self.article}({self.article_title})" if self.article_title else self.article)
+        if self.paragraph:
+            bits.append(f"제{self.paragraph}항" if self.paragraph.isdigit() else self.paragraph)
+        elif self.section:
+            bits.append(self.section)
+        return " · ".join(bits)
+
+
+def make_chunk_id(doc_id: str, text: str, ordinal: int = 0) -> str:
+    """Content hash of a chunk: sha256 over its document id and text (plus an ordinal when the
+    same text occurs twice in one document), first 20 hex digits."""
+    return sha256_hex(f"{doc_id}\x00{text}\x00{ordinal}" if ordinal else f"{doc_id}\x00{text}")[:20]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved chunk: its score and 1-based rank in the list that produced it."""
+
+    chunk: Chunk
+    score: float
+    rank: int
+    produced_by: str
+    components: dict[str, float] = field(default_factory=dict, compare=False)

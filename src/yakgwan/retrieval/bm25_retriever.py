@@ -1,0 +1,21 @@
+"""Korean BM25 over the index's lexical postings."""
+
+from __future__ import annotations
+
+from yakgwan.records import Hit
+from yakgwan.store import IndexView
+from yakgwan.text.korean import Tokenizer
+
+
+class BM25Retriever:
+    name = "bm25"
+
+    def __init__(self, view: IndexView, tokenizer: Tokenizer) -> None:
+        if tokenizer.name != view.tokenizer:
+            raise ValueError(f"index was tokenised with {view.tokenizer!r}, not {tokenizer.name!r}")
+        self.view = view
+        self.tokenizer = tokenizer
+
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        pairs = self.view.lexical_search(self.tokenizer.tokenize(query), k)
+        return [Hit(self.view.chunks[i], s, r, self.name) for r, (i, s) in enumerate(pairs, 1)]

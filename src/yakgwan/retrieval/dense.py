@@ -1,0 +1,22 @@
+"""Dense retrieval: cosine similarity between the query vector and every chunk vector."""
+
+from __future__ import annotations
+
+from yakgwan.protocols import Embedder
+from yakgwan.records import Hit
+from yakgwan.store import IndexView
+
+
+class DenseRetriever:
+    name = "dense"
+
+    def __init__(self, view: IndexView, embedder: Embedder) -> None:
+        if embedder.model_id != view.embedder:
+            raise ValueError(f"index was embedded with {view.embedder!r}, not {embedder.model_id!r}")
+        self.view = view
+        self.embedder = embedder
+
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        qvec = self.embedder.embed([query], "query")[0]
+        pairs = self.view.dense_search(qvec, k)
+        return [Hit(self.view.chunks[i], s, r, self.name) for r, (i, s) in enumerate(pairs, 1)]

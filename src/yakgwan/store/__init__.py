@@ -1,0 +1,82 @@
+"""The index seen by retrieval code (``IndexView``) and the backend that persists it (``Store``).
+
+Retrieval code only uses ``IndexView``: chunk records, a lexical search over query tokens and a
+dense search over a query vector. How they are stored (files, a database) stays in the backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from yakgwan.records import Chunk
+
+
+@dataclass(frozen=True)
+class DocRecord:
+    """What the index remembers about one ingested document."""
+
+    doc_id: str
+    source: str
+    title: str
+    kind: str
+    content_hash: str
+    n_pages: int
+    n_chunks: int
+    doc_type: str | None = None
+
+
+@dataclass
+class IndexData:
+    """Everything an index holds, in memory. Rows of ``tokens`` and ``vectors`` align with ``chunks``;
+    ``dense_mask[i]`` says whether row i of ``vectors`` holds a real embedding yet."""
+
+    chunks: list[Chunk]
+    tokens: list[list[str]]
+    docs: dict[str, DocRecord]
+    tokenizer: str
+    embedder: str
+    dim: int
+    vectors: np.ndarray
+    dense_mask: np.ndarray
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def dense_ready(self) -> bool:
+        return bool(len(self.chunks)) and bool(self.dense_mask.all())
+
+
+@runtime_checkable
+class IndexView(Protocol):
+    """Read-only, query-time view of an index."""
+
+    chunks: Sequence[Chunk]
+    tokenizer: str
+    embedder: str
+
+    @property
+    def dense_ready(self) -> bool: ...
+
+    @property
+    def dense_embedded(self) -> int:
+        """How many chunks have their dense vector (all of them once ingest has finished)."""
+        ...
+
+    def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]: ...
+
+    def dense_search(self, query_vector: np.ndarray, k: int) -> list[tuple[int, float]]: ...
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Persists an index atomically: readers see the old or the new version, never a mix."""
+
+    def exists(self) -> bool: ...
+
+    def read(self) -> IndexData: ...
+
+    def commit(self, data: IndexData) -> None: ...
+
+    def view(self) -> IndexView: ...

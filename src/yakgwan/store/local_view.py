@@ -1,0 +1,47 @@
+"""In-memory query-time view over an ``IndexData`` (the local backend's ``IndexView``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yakgwan.retrieval.bm25 import BM25Index
+from yakgwan.store import IndexData
+
+
+def top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """Indices and values of the ``k`` largest finite scores, best first (ties by lower index)."""
+    n = scores.shape[0]
+    if n == 0 or k <= 0:
+        return []
+    k = min(k, n)
+    idx = np.argpartition(-scores, k - 1)[:k] if k < n else np.arange(n)
+    idx = idx[np.lexsort((idx, -scores[idx]))]
+    return [(int(i), float(scores[i])) for i in idx if np.isfinite(scores[i])]
+
+
+class LocalView:
+    def __init__(self, data: IndexData) -> None:
+        self.data = data
+        self.chunks = data.chunks
+        self.tokenizer = data.tokenizer
+        self.embedder = data.embedder
+        arrays = data.extra.pop("_bm25_arrays", None)
+        self._bm25 = BM25Index.from_arrays(arrays) if arrays is not None else BM25Index.build(data.tokens)
+
+    @property
+    def dense_ready(self) -> bool:
+        return self.data.dense_ready
+
+    @property
+    def dense_embedded(self) -> int:
+        return int(self.data.dense_mask.sum())
+
+    def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]:
+        return self._bm25.search(query_tokens, k)
+
+    def dense_search(self, query_vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        if not self.data.dense_mask.any():
+            return []
+        scores = self.data.vectors @ np.asarray(query_vector, dtype=np.float32)
+        scores = np.where(self.data.dense_mask, scores, -np.inf)
+        return top_k(scores, k)

@@ -1,0 +1,121 @@
+"""The command line: one clear stderr line and a non-zero exit on bad input; JSON contracts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from yakgwan.pipelines import PIPELINES
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _run(args: list[str], tmp: Path, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, YAKGWAN_INDEX=str(tmp / "index"), YAKGWAN_CACHE_DIR=str(tmp / "cache"), YAKGWAN_EMBEDDER="hashing")
+    env.pop("YAKGWAN_DEBUG", None)
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "yakgwan.cli", *args, "--quiet"] if args[0] not in ("pipelines",) else [sys.executable, "-m", "yakgwan.cli", *args],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def _one_error_line(p: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert p.returncode != 0
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, p.stderr
+    assert "Traceback" not in p.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+@pytest.mark.unit
+def test_pipelines_lists_registry(tmp_path: Path) -> None:
+    p = _run(["pipelines"], tmp_path)
+    assert p.returncode == 0
+    names = [ln.split()[0] for ln in p.stdout.splitlines()]
+    assert names == list(PIPELINES)
+    assert "(default)" in p.stdout
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    "name, content, reason",
+    [
+        ("missing.pdf", None, "no such file"),
+        ("empty.txt", b"", "empty file"),
+        ("fake.md", bytes(range(256)) * 8, "binary"),
+        ("notes.xyz", b"hello", "unsupported file type"),
+        ("bad.pdf", b"%PDF-1.7\n\x00\x01 broken", ""),
+    ],
+)
+def test_bad_input_one_line(tmp_path: Path, name: str, content: bytes | None, reason: str) -> None:
+    f = tmp_path / name
+    if content is not None:
+        f.write_bytes(content)
+    p = _run(["ingest", str(f)], tmp_path)
+    _one_error_line(p, str(f), reason)
+    assert not (tmp_path / "index").exists()
+
+
+@pytest.mark.unit
+def test_unknown_pipeline_names_available(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# 보험\n\n비급여 항목은 보장하지 않습니다.", "utf-8")
+    assert _run(["ingest", str(kb)], tmp_path).returncode == 0
+    p = _run(["search", "비급여", "--pipeline", "hyde2"], tmp_path)
+    _one_error_line(p, "'hyde2'", "available:", "bm25", "hybrid")
+
+
+@pytest.mark.unit
+def test_search_without_index(tmp_path: Path) -> None:
+    p = _run(["search", "보험"], tmp_path)
+    _one_error_line(p, "no index here")
+
+
+@pytest.mark.unit
+def test_search_json_shape(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# 보험\n\n## 비급여\n\n비급여 항목은 보장하지 않습니다.\n\n## 급여\n\n급여 항목은 보장합니다.", "utf-8")
+    assert _run(["ingest", str(kb)], tmp_path).returncode == 0
+    p = _run(["search", "비급여", "--json", "--k", "2"], tmp_path)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["lists"] == {"bm25": "ready", "dense": "ready"}
+    top = out["hits"][0]
+    assert top["doc"] == "a.md" and "비급여" in top["text"] and top["rank"] == 1
+    assert set(top) >= {"chunk_id", "pages", "article", "paragraph", "span", "yakgwan"}
+
+
+@pytest.mark.unit
+def test_eval_json_contract(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    (kb / "faq").mkdir(parents=True)
+    (kb / "faq" / "a.md").write_text("# 환불\n\n출발 30일 전 취소하면 전액 환불합니다.", "utf-8")
+    (kb / "faq" / "b.md").write_text("# 보험\n\n해외 의료비는 3,000만원까지 보장합니다.", "utf-8")
+    tests = tmp_path / "tests.jsonl"
+    rows = [
+        {"question": "취소하면 환불되나요?", "keywords": ["전액"], "reference_answer": "", "category": "direct", "source_docs": ["faq/a.md"]},
+        {"question": "해외 의료비 보장 한도는?", "keywords": ["3,000만원"], "reference_answer": "", "category": "numeric", "source_docs": ["faq/b.md"]},
+    ]
+    tests.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
+    out, html = tmp_path / "eval.json", tmp_path / "r.html"
+    p = _run(["eval", "--corpus", str(kb), "--tests", str(tests), "--pipeline", "bm25", "--pipeline", "hybrid",
+              "--k", "5", "--json", str(out), "--report", str(html)], tmp_path)
+    assert p.returncode == 0, p.stderr
+    res = json.loads(out.read_text("utf-8"))
+    assert [r["pipeline"] for r in res] == ["bm25", "hybrid"]
+    for r in res:
+        assert r["n"] == 2 and r["k"] == 5
+        assert set(r["metrics"]) == {"mrr", "ndcg", "precision", "recall", "keyword_coverage"}
+        assert set(r["seed_metrics"]) >= {"mrr", "ndcg", "precision", "recall", "keyword_coverage"}
+        assert set(r["by_category"]) == {"direct", "numeric"}
+        assert set(r["latency_ms"]) == {"p50", "p95"}
+        assert len(r["per_query"]) == 2
+    assert res[0]["metrics"]["mrr"] == pytest.approx(1.0)
+    assert "<svg" in html.read_text("utf-8")

@@ -1,0 +1,184 @@
+"""Loaders: encodings, content sniffing and one clear error per bad file."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from yakgwan.errors import InputError
+from yakgwan.loaders import SourceFile, collect_files, load_file
+from yakgwan.loaders.textdecode import decode_text, repair_mojibake
+
+pytestmark = pytest.mark.unit
+
+KO = "제1조(목적) 이 특별약관은 비급여 의료비를 보상합니다.\n① 회사는 보험금을 지급합니다.\n"
+
+
+def _load(path: Path, **kw) -> list:
+    return load_file(SourceFile(path, path.parent), **kw)
+
+
+def test_utf8_markdown_title_and_ids(tmp_path: Path) -> None:
+    (tmp_path / "policies").mkdir()
+    f = tmp_path / "policies" / "a.md"
+    f.write_text("# 여행자 보험\n\n본문입니다.\n", "utf-8")
+    [doc] = load_file(SourceFile(f, tmp_path))
+    assert doc.doc_id == "policies/a.md"
+    assert doc.doc_type == "policies"
+    assert doc.title == "여행자 보험"
+    assert doc.kind == "markdown"
+
+
+def test_cp949_text_is_decoded(tmp_path: Path) -> None:
+    f = tmp_path / "legacy.txt"
+    f.write_bytes(KO.encode("cp949"))
+    [doc] = _load(f)
+    assert doc.text == KO
+
+
+def test_euc_kr_text_is_decoded(tmp_path: Path) -> None:
+    f = tmp_path / "euc.txt"
+    f.write_bytes(KO.encode("euc-kr"))
+    assert _load(f)[0].text == KO
+
+
+def test_clean_korean_is_not_touched_by_mojibake_repair() -> None:
+    assert repair_mojibake(KO) == (KO, None)
+
+
+def test_latin1_mojibake_file_repaired(tmp_path: Path) -> None:
+    f = tmp_path / "moji.txt"
+    f.write_text(KO.encode("utf-8").decode("latin-1"), "utf-8")
+    assert _load(f)[0].text == KO
+
+
+def test_unrepairable_mojibake_refused(tmp_path: Path) -> None:
+    # cp1253 leaves holes for some bytes, so the round trip cannot be undone
+    garbled = KO.encode("utf-8").decode("cp1253", errors="replace")
+    f = tmp_path / "greek.txt"
+    f.write_text(garbled, "utf-8")
+    with pytest.raises(InputError, match="garbled|mojibake"):
+        _load(f)
+
+
+def test_binary_with_md_name(tmp_path: Path) -> None:
+    f = tmp_path / "fake.md"
+    f.write_bytes(bytes(range(256)) * 20)
+    with pytest.raises(InputError) as e:
+        _load(f)
+    assert e.value.path == str(f) and "binary" in e.value.reason
+
+
+def test_undecodable_bytes(tmp_path: Path) -> None:
+    assert decode_text("정상".encode())[0] == "정상"
+    f = tmp_path / "bad.txt"
+    f.write_bytes(b"\xff\xfe\xfd" * 0 + bytes([0x81, 0x20, 0xfe, 0x41, 0xc8]) * 3 + b"\x80\x81\xff" * 50)
+    with pytest.raises(InputError):
+        _load(f)
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    f = tmp_path / "empty.txt"
+    f.write_bytes(b"")
+    with pytest.raises(InputError, match="empty"):
+        _load(f)
+
+
+def test_unknown_extension_lists_supported(tmp_path: Path) -> None:
+    f = tmp_path / "x.xyz"
+    f.write_text("hello")
+    with pytest.raises(InputError, match=r"unsupported file type '.xyz'.*\.pdf"):
+        _load(f)
+
+
+def test_too_large_checked_before_reading(tmp_path: Path) -> None:
+    f = tmp_path / "big.txt"
+    with open(f, "wb") as fh:
+        fh.truncate(200 * 1024 * 1024)  # sparse 200 MB file: no disk used, never read
+    with pytest.raises(InputError, match="too large"):
+        _load(f)
+
+
+def test_pdf_suffix_without_pdf_content(tmp_path: Path) -> None:
+    f = tmp_path / "not.pdf"
+    f.write_text("just text")
+    with pytest.raises(InputError, match="not a PDF"):
+        _load(f)
+
+
+def test_missing_path() -> None:
+    with pytest.raises(InputError, match="no such file"):
+        collect_files([Path("/nonexistent/file.pdf")])
+
+
+def test_folder_reports_unsupported_files(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# a\n\ntext", "utf-8")
+    (tmp_path / "b.bin").write_bytes(b"\x00\x01")
+    (tmp_path / ".hidden.md").write_text("# h", "utf-8")
+    files, problems = collect_files([tmp_path])
+    assert [f.path.name for f in files] == ["a.md"]
+    assert len(problems) == 1 and problems[0].path.endswith("b.bin")
+
+
+def test_html_visible_text_headers_and_tables(tmp_path: Path) -> None:
+    f = tmp_path / "p.html"
+    f.write_text(
+        "<html><head><title>약관 안내</title><style>p{}</style></head><body><h2>보장 내용</h2>"
+        "<script>alert(1)</script><p>상해 의료비를 보상합니다.</p>"
+        "<table><tr><th>항목</th><th>금액</th></tr><tr><td>사망</td><td>1억원</td></tr></table></body></html>",
+        "utf-8",
+    )
+    [doc] = _load(f)
+    assert doc.title == "약관 안내"
+    assert "## 보장 내용" in doc.text
+    assert "| 사망 | 1억원 |" in doc.text
+    assert "alert" not in doc.text and "p{}" not in doc.text
+
+
+def test_docx_paragraphs_headings_tables(tmp_path: Path) -> None:
+    import docx
+
+    d = docx.Document()
+    d.add_heading("제1조(목적)", level=1)
+    d.add_paragraph("이 약관은 보험계약에 관한 사항을 정합니다.")
+    t = d.add_table(rows=2, cols=2)
+    t.cell(0, 0).text, t.cell(0, 1).text, t.cell(1, 0).text, t.cell(1, 1).text = "항목", "금액", "벌금", "2천만원"
+    f = tmp_path / "p.docx"
+    d.save(f)
+    [doc] = _load(f)
+    assert doc.text.splitlines()[0] == "# 제1조(목적)"
+    assert "| 벌금 | 2천만원 |" in doc.text
+
+
+def test_docx_that_is_not_a_zip(tmp_path: Path) -> None:
+    f = tmp_path / "x.docx"
+    f.write_text("plain")
+    with pytest.raises(InputError, match="ZIP"):
+        _load(f)
+
+
+def test_docx_zip_without_document(tmp_path: Path) -> None:
+    f = tmp_path / "x.docx"
+    with zipfile.ZipFile(f, "w") as z:
+        z.writestr("hello.txt", "hi")
+    with pytest.raises(InputError, match="cannot read .docx"):
+        _load(f)
+
+
+def test_beir_corpus(tmp_path: Path) -> None:
+    f = tmp_path / "corpus.jsonl"
+    rows = [{"_id": "d1", "title": "T", "text": "본문 하나"}, {"_id": "d2", "title": "", "text": "본문 둘"}]
+    f.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
+    docs = _load(f)
+    assert [d.doc_id for d in docs] == ["d1", "d2"]
+    assert docs[0].kind == "beir"
+
+
+def test_jsonl_that_is_not_beir(tmp_path: Path) -> None:
+    f = tmp_path / "tests.jsonl"
+    f.write_text('{"question": "q"}\n', "utf-8")
+    with pytest.raises(InputError, match="BEIR"):
+        _load(f)
