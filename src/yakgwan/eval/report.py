@@ -1,0 +1,290 @@
+"""A self-contained HTML report comparing pipelines from ``eval --json`` results.
+
+One file, no network: inline CSS and inline SVG bar charts drawn here, no scripts. Every figure
+names its source (dataset, n, k and, when given, the command that produced it). All text taken
+from the results is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+METRICS = ("mrr", "ndcg", "precision", "recall", "keyword_coverage")
+LABELS = {
+    "mrr": "MRR@K",
+    "ndcg": "nDCG@K",
+    "precision": "Precision@K",
+    "recall": "Recall@K",
+    "keyword_coverage": "Keyword coverage",
+    "p50": "p50",
+    "p95": "p95",
+}
+PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
+PLOT_H = 180.0
+BAR_W = 30.0
+GROUP_GAP = 24.0
+MIN_GROUP_W = 110.0
+LEFT, TOP, BOTTOM = 52.0, 22.0, 46.0
+
+CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans CJK KR", "Noto Sans KR",
+  "Apple SD Gothic Neo", "Malgun Gothic", sans-serif; margin: 2rem auto; max-width: 1100px;
+  padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
+th, td { border: 1px solid #ddd; padding: .25rem .55rem; text-align: right; vertical-align: top; }
+th:first-child, td:first-child { text-align: left; }
+td.best { font-weight: 700; }
+.legend span { display: inline-block; margin-right: 1.1rem; font-size: .9rem; }
+.legend i { display: inline-block; width: .9rem; height: .9rem; margin-right: .3rem; vertical-align: -2px; }
+figure { margin: 1rem 0 1.6rem; overflow-x: auto; }
+figcaption { font-size: .85rem; color: #555; }
+svg text { font-family: inherit; font-size: 11px; fill: #333; }
+svg text.value { font-size: 10px; }
+code { background: #f4f4f4; padding: .1rem .3rem; word-break: break-all; }
+.note { color: #555; font-size: .9rem; }
+details { margin: .5rem 0; } summary { cursor: pointer; }
+"""
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _num(value: object) -> float | None:
+    """A finite float, or None for missing, non-numeric or non-finite values."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _fmt(value: object, digits: int = 4) -> str:
+    number = _num(value)
+    if number is None:
+        return "–" if value is None else _e(value)
+    return str(value) if isinstance(value, int) else f"{number:.{digits}f}"
+
+
+def _nice_ceiling(x: float) -> float:
+    """Smallest of 1, 2, 2.5, 5 × 10^n that is >= x (axis maximum for unbounded values)."""
+    if x <= 0:
+        return 1.0
+    base = 10.0 ** math.floor(math.log10(x))
+    return next(m * base for m in (1, 2, 2.5, 5, 10) if m * base >= x)
+
+
+def _colour(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def bar_chart(
+    groups: Sequence[str],
+    series: Sequence[str],
+    values: Mapping[tuple[str, str], float | None],
+    ymax: float,
+    label: str,
+    digits: int = 3,
+) -> str:
+    """An inline SVG grouped bar chart: one group per ``groups`` item, one bar per ``series`` item.
+
+    A bar's height is ``value / ymax * PLOT_H`` pixels; each bar carries ``data-group``,
+    ``data-series`` and ``data-value`` and a value label above it. Missing values draw no bar.
+    """
+    group_w = max(len(series) * BAR_W + GROUP_GAP, MIN_GROUP_W)
+    width = LEFT + len(groups) * group_w + 10
+    height = TOP + PLOT_H + BOTTOM
+    parts = [f'<svg class="chart" width="{width:.0f}" height="{height:.0f}" '
+             f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{_e(label)}">']
+    tick_digits = 2 if ymax <= 1 else 1 if ymax < 10 else 0
+    for t in range(5):  # y axis: 0, 1/4, 1/2, 3/4, 1 of ymax
+        v = ymax * t / 4
+        y = TOP + PLOT_H - PLOT_H * t / 4
+        parts.append(f'<line x1="{LEFT}" x2="{width - 10:.0f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e5e5e5"/>')
+        parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{v:.{tick_digits}f}</text>')
+    for g, group in enumerate(groups):
+        x0 = LEFT + g * group_w + (group_w - len(series) * BAR_W) / 2
+        for s, name in enumerate(series):
+            x = x0 + s * BAR_W
+            value = _num(values.get((group, name)))
+            if value is None:
+                parts.append(f'<text x="{x + BAR_W / 2:.1f}" y="{TOP + PLOT_H - 3:.1f}" '
+                             'text-anchor="middle">–</text>')
+                continue
+            h = max(value, 0.0) / ymax * PLOT_H
+            y = TOP + PLOT_H - h
+            parts.append(
+                f'<rect class="bar" x="{x + 1:.1f}" y="{y:.3f}" width="{BAR_W - 2:.1f}" height="{h:.3f}" '
+                f'fill="{_colour(s)}" data-group="{_e(group)}" data-series="{_e(name)}" data-value="{value!r}">'
+                f"<title>{_e(name)} · {_e(group)}: {value:.{digits}f}</title></rect>"
+            )
+            parts.append(f'<text class="value" x="{x + BAR_W / 2:.1f}" y="{y - 3:.1f}" text-anchor="middle">'
+                         f"{value:.{digits}f}</text>")
+        parts.append(f'<text x="{x0 + len(series) * BAR_W / 2:.1f}" y="{TOP + PLOT_H + 16:.1f}" '
+                     f'text-anchor="middle">{_e(LABELS.get(group, group))}</text>')
+    parts.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + PLOT_H}" stroke="#999"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _legend(names: Sequence[str]) -> str:
+    items = "".join(f'<span><i style="background:{_colour(i)}"></i>{_e(n)}</span>' for i, n in enumerate(names))
+    return f'<div class="legend">{items}</div>'
+
+
+def _provenance(results: Sequence[Mapping]) -> str:
+    """One line naming the data behind a figure: each distinct dataset with its n and k."""
+    seen = dict.fromkeys(f"{r.get('dataset', '?')} (n={r.get('n', '?')}, k={r.get('k', '?')})" for r in results)
+    return "Source: " + "; ".join(_e(s) for s in seen) + ". Commands under “Sources”."
+
+
+def _figure(svg: str, caption: str, results: Sequence[Mapping]) -> str:
+    return f"<figure>{svg}<figcaption>{_e(caption)} {_provenance(results)}</figcaption></figure>"
+
+
+def _present(results: Sequence[Mapping], section: str) -> list[str]:
+    return [m for m in METRICS if any(_num((r.get(section) or {}).get(m)) is not None for r in results)]
+
+
+def _metric_chart(results: Sequence[Mapping], section: str, caption: str) -> str:
+    names = [str(r.get("pipeline", "?")) for r in results]
+    metrics = _present(results, section)
+    if not metrics:
+        return ""
+    values = {(m, n): (r.get(section) or {}).get(m) for r, n in zip(results, names) for m in metrics}
+    ymax = max([1.0] + [v for v in map(_num, values.values()) if v is not None])
+    return _figure(bar_chart(metrics, names, values, ymax, caption), caption, results)
+
+
+def _category_charts(results: Sequence[Mapping]) -> str:
+    names = [str(r.get("pipeline", "?")) for r in results]
+    cats = sorted({c for r in results for c in (r.get("by_category") or {})})
+    if not cats:
+        return '<p class="note">The test set has no categories.</p>'
+    out = []
+    for metric in METRICS:
+        values = {(c, n): ((r.get("by_category") or {}).get(c) or {}).get(metric)
+                  for r, n in zip(results, names) for c in cats}
+        if all(_num(v) is None for v in values.values()):
+            continue
+        ymax = max([1.0] + [v for v in map(_num, values.values()) if v is not None])
+        caption = f"{LABELS[metric]} by category (mean over the questions of each category)."
+        out.append(_figure(bar_chart(cats, names, values, ymax, caption), caption, results))
+    return "".join(out)
+
+
+def _latency_chart(results: Sequence[Mapping]) -> str:
+    names = [str(r.get("pipeline", "?")) for r in results]
+    values = {(p, n): (r.get("latency_ms") or {}).get(p) for r, n in zip(results, names) for p in ("p50", "p95")}
+    present = [v for v in map(_num, values.values()) if v is not None]
+    if not present:
+        return '<p class="note">No latency was recorded.</p>'
+    caption = "Latency per query in milliseconds (p50, p95; linear interpolation)."
+    svg = bar_chart(["p50", "p95"], names, values, _nice_ceiling(max(present)), caption, digits=1)
+    return _figure(svg, caption, results)
+
+
+def _summary_table(results: Sequence[Mapping]) -> str:
+    """Metrics as rows, pipelines as columns; the best value of each metric row in bold."""
+    names = [str(r.get("pipeline", "?")) for r in results]
+    head = "<tr><th>metric</th>" + "".join(f"<th>{_e(n)}</th>" for n in names) + "</tr>"
+    rows = [
+        ("dataset", [r.get("dataset") for r in results], None),
+        ("n", [r.get("n") for r in results], None),
+        ("k", [r.get("k") for r in results], None),
+    ]
+    for section, suffix in (("metrics", ""), ("seed_metrics", " (seed definition)")):
+        for m in _present(results, section):
+            rows.append((LABELS[m] + suffix, [(r.get(section) or {}).get(m) for r in results], max))
+    for p in ("p50", "p95"):
+        rows.append((f"latency {p} (ms)", [(r.get("latency_ms") or {}).get(p) for r in results], min))
+    body = []
+    for label, cells, best in rows:
+        nums = [v for v in map(_num, cells) if v is not None]
+        top = best(nums) if best and len(nums) > 1 else None
+        best_attr = ' class="best"'
+        tds = "".join(
+            f"<td{best_attr if top is not None and _num(v) == top else ''}>{_fmt(v)}</td>" for v in cells
+        )
+        body.append(f"<tr><th>{_e(label)}</th>{tds}</tr>")
+    return f"<table>{head}{''.join(body)}</table>"
+
+
+def _sources(results: Sequence[Mapping]) -> str:
+    items = []
+    for r in results:
+        bits = [f"<strong>{_e(r.get('pipeline', '?'))}</strong>: dataset <code>{_e(r.get('dataset', '?'))}</code>",
+                f"n = {_e(r.get('n', '?'))}", f"k = {_e(r.get('k', '?'))}"]
+        for key in ("source", "machine", "command", "note"):
+            if r.get(key):
+                bits.append(f"{key} <code>{_e(r[key])}</code>")
+        items.append("<li>" + ", ".join(bits) + "</li>")
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+def _flatten(row: Mapping) -> dict[str, object]:
+    """One level of nesting becomes ``outer.inner`` columns; lists show their first 10 items."""
+    out: dict[str, object] = {}
+    for key, value in row.items():
+        if isinstance(value, Mapping):
+            for k2, v2 in value.items():
+                out[f"{key}.{k2}"] = v2
+        elif isinstance(value, (list, tuple)):
+            out[key] = ", ".join(map(str, value[:10])) + (" …" if len(value) > 10 else "")
+        else:
+            out[key] = value
+    return out
+
+
+def _per_query(results: Sequence[Mapping]) -> str:
+    out = []
+    for r in results:
+        rows = [_flatten(q) for q in r.get("per_query") or [] if isinstance(q, Mapping)]
+        if not rows:
+            continue
+        cols = list(dict.fromkeys(c for row in rows for c in row if not isinstance(row[c], Mapping)))
+        head = "<tr>" + "".join(f"<th>{_e(c)}</th>" for c in cols) + "</tr>"
+        body = "".join("<tr>" + "".join(f"<td>{_fmt(row.get(c))}</td>" for c in cols) + "</tr>" for row in rows)
+        out.append(f"<details><summary>{_e(r.get('pipeline', '?'))}: {len(rows)} queries</summary>"
+                   f"<table>{head}{body}</table></details>")
+    return "".join(out) or '<p class="note">No per-query rows.</p>'
+
+
+def build_html(results: Sequence[Mapping], title: str) -> str:
+    """The report as one HTML string (see :func:`render_report`)."""
+    names = [str(r.get("pipeline", "?")) for r in results]
+    sections = [
+        f"<h1>{_e(title)}</h1>",
+        "<h2>Side by side</h2>",
+        _summary_table(results),
+        '<p class="note">Metrics are means over questions. “Seed definition” rows are computed '
+        "exactly as the seed tutorial does (chunk-level relevance by source document; its nDCG is "
+        "normalised over the retrieved list, so it is higher than standard nDCG).</p>",
+        "<h2>Retrieval metrics</h2>", _legend(names),
+        _metric_chart(results, "metrics", "Standard retrieval metrics (document level, trec_eval definitions)."),
+        _metric_chart(results, "seed_metrics", "The same metrics as the seed tutorial computes them."),
+        "<h2>By category</h2>", _legend(names), _category_charts(results),
+        "<h2>Latency</h2>", _legend(names), _latency_chart(results),
+        "<h2>Sources</h2>", _sources(results),
+        "<h2>Per query</h2>", _per_query(results),
+    ]
+    return (
+        '<!DOCTYPE html>\n<html lang="ko">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_e(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        + "\n".join(s for s in sections if s)
+        + "\n</body>\n</html>\n"
+    )
+
+
+def render_report(results: list[dict], path: Path, title: str) -> None:
+    """Write a single self-contained HTML file comparing the pipelines in ``results``.
+
+    ``results`` holds one ``eval --json`` object per pipeline (``pipeline``, ``dataset``, ``n``,
+    ``k``, ``metrics``, ``seed_metrics``, ``by_category``, ``latency_ms``, ``per_query`` and
+    optionally ``command``). The page has a side-by-side table, grouped bar charts of the overall
+    and per-category metrics and of latency, the source of every figure, and the per-query rows.
+    """
+    Path(path).write_text(build_html(results, title), encoding="utf-8")

@@ -1,0 +1,140 @@
+"""The HTML report: self-contained, escaped, and bars drawn to scale."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from yakgwan.eval.report import PLOT_H, render_report
+
+pytestmark = pytest.mark.unit
+
+
+def _result(pipeline: str, scale: float, command: str | None = None) -> dict:
+    metrics = {"mrr": 0.8 * scale, "ndcg": 0.6 * scale, "precision": 0.3 * scale, "recall": 0.9 * scale,
+               "keyword_coverage": 0.5 * scale}
+    return {
+        "pipeline": pipeline,
+        "dataset": "../shared/data/skytravel/tests_dev.jsonl",
+        "n": 3,
+        "k": 10,
+        "metrics": metrics,
+        "seed_metrics": {m: min(1.0, v + 0.1) for m, v in metrics.items()},
+        "by_category": {
+            "direct_fact": {"mrr": 1.0 * scale, "ndcg": 0.7 * scale},
+            "비교<질문>": {"mrr": 0.5 * scale, "ndcg": 0.4 * scale},
+        },
+        "latency_ms": {"p50": 12.5 * scale * 4, "p95": 40.0 * scale * 4},
+        "per_query": [
+            {"query": "하늘여행사는 언제 설립되었나요?", "category": "direct_fact", "mrr": 1.0,
+             "retrieved": ["company/overview.md", "company/history.md"]},
+            {"query": "<script>alert(1)</script>", "category": "비교<질문>", "mrr": 0.5, "retrieved": []},
+            {"query": "q3", "category": "direct_fact", "mrr": None, "retrieved": []},
+        ],
+        **({"command": command} if command else {}),
+    }
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.starts: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.starts.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+@pytest.fixture
+def report(tmp_path: Path) -> tuple[str, _Collector]:
+    results = [
+        _result("dense", 1.0, command="yakgwan eval --corpus kb --tests t.jsonl --pipeline dense --k 10"),
+        _result("<b>bm25 & co</b>", 0.5),
+    ]
+    out = tmp_path / "report.html"
+    render_report(results, out, "하늘여행사 검색 비교 <v1>")
+    page = out.read_text(encoding="utf-8")
+    parser = _Collector()
+    parser.feed(page)
+    return page, parser
+
+
+def test_korean_page_with_font_fallback(report):
+    page, parser = report
+    assert ("html", {"lang": "ko"}) in parser.starts
+    assert '<meta charset="utf-8">' in page
+    assert '"Noto Sans CJK KR"' in page
+    assert "하늘여행사 검색 비교 &lt;v1&gt;" in page
+
+
+def test_bars_exist_with_heights_proportional_to_values(report):
+    _, parser = report
+    bars = [a for tag, a in parser.starts if tag == "rect" and a.get("class") == "bar"]
+    # overall 5 metrics + seed 5 metrics, per category 2 metrics x 2 categories, latency 2: each x 2 pipelines
+    assert len(bars) == (5 + 5 + 2 * 2 + 2) * 2
+    for bar in bars:
+        assert bar["data-series"] in {"dense", "<b>bm25 & co</b>"}  # attribute round-trips unescaped
+    metric_bars = [b for b in bars if b["data-group"] not in {"p50", "p95"}]
+    for bar in metric_bars:  # metric charts share the 0..1 axis
+        assert float(bar["height"]) == pytest.approx(float(bar["data-value"]) * PLOT_H, abs=1e-3)
+    latency = [b for b in bars if b["data-group"] in {"p50", "p95"}]
+    ratios = {round(float(b["height"]) / float(b["data-value"]), 6) for b in latency}
+    assert len(ratios) == 1  # one scale within the latency chart
+    # the MRR bars (standard 0.8 / 0.4, seed 0.9 / 0.5): dense's 0.8 is twice the other's 0.4
+    mrr = sorted((float(b["data-value"]), float(b["height"])) for b in metric_bars if b["data-group"] == "mrr")
+    assert [v for v, _ in mrr] == pytest.approx([0.4, 0.5, 0.8, 0.9])
+    assert mrr[2][1] == pytest.approx(2 * mrr[0][1], abs=1e-3)
+
+
+def test_value_labels_are_drawn(report):
+    page, _ = report
+    assert '<text class="value"' in page
+    assert ">0.800</text>" in page and ">0.400</text>" in page
+    assert ">50.0</text>" in page  # dense p50 latency
+
+
+def test_text_is_escaped(report):
+    page, parser = report
+    assert "<b>bm25" not in page
+    assert "&lt;b&gt;bm25 &amp; co&lt;/b&gt;" in page
+    assert "<script" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "비교&lt;질문&gt;" in page
+    assert not any(tag in {"script", "b"} for tag, _ in parser.starts)
+
+
+def test_no_external_resources(report):
+    page, parser = report
+    for tag, attrs in parser.starts:
+        for name in ("src", "href", "xlink:href"):
+            assert "http" not in (attrs.get(name) or ""), (tag, attrs)
+        assert tag not in {"script", "link", "img", "iframe"}
+    assert "@import" not in page and "url(" not in page
+
+
+def test_sources_name_dataset_n_k_and_command(report):
+    page, _ = report
+    assert "../shared/data/skytravel/tests_dev.jsonl" in page
+    assert "n = 3" in page and "k = 10" in page
+    assert "yakgwan eval --corpus kb --tests t.jsonl --pipeline dense --k 10" in page
+    assert "Source: ../shared/data/skytravel/tests_dev.jsonl (n=3, k=10)" in page
+
+
+def test_missing_sections_render(tmp_path: Path):
+    bare = {"pipeline": "bm25", "dataset": "beir/autorag_ko", "n": 2, "k": 5,
+            "metrics": {"mrr": 0.5, "ndcg": float("nan"), "precision": 0.1, "recall": 0.2},
+            "seed_metrics": {}, "by_category": {}, "latency_ms": {}, "per_query": []}
+    out = tmp_path / "r.html"
+    render_report([bare], out, "BEIR")
+    page = out.read_text(encoding="utf-8")
+    parser = _Collector()
+    parser.feed(page)
+    bars = [a for tag, a in parser.starts if tag == "rect" and a.get("class") == "bar"]
+    assert {b["data-group"] for b in bars} == {"mrr", "precision", "recall"}  # nan draws no bar
+    assert "keyword_coverage" not in page
+    assert "no categories" in page and "No latency" in page
