@@ -23,7 +23,7 @@ DOC_B = "# 취소 규정\n\n## 환불\n\n출발 30일 전 취소 시 전액 환�
 
 
 def _settings(tmp: Path) -> Settings:
-    return Settings(index_dir=tmp / "index", cache_dir=tmp / "cache", embedder=EmbedderConfig("hashing"), tokenizer="kiwi", quiet=True)
+    return Settings(index_dir=tmp / "index", cache_dir=tmp / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
 
 
 def _snapshot(folder: Path) -> dict[str, str]:

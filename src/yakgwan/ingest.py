@@ -63,7 +63,13 @@ class Ingestor:
         docs = self._load(paths, report)
         report.seconds_load = time.perf_counter() - t0
         old = self.store.read() if self.store.exists() else None
-        fresh = old is not None and old.tokenizer == self.tokenizer.name and old.embedder == self.embedder.model_id
+        spec = getattr(self.tokenizer, "spec", self.tokenizer.name)
+        fresh = (
+            old is not None
+            and old.tokenizer == self.tokenizer.name
+            and old.extra.get("tokenizer_spec") == spec
+            and old.embedder == self.embedder.model_id
+        )
         changed = self._plan(docs, old if fresh else None, report)
         if not changed and fresh and old is not None and old.dense_ready:
             report.index, report.dense_ready = old, True
@@ -157,6 +163,7 @@ class Ingestor:
         mask = np.zeros(len(chunks), bool)
         mask[: len(keep_mask)] = keep_mask
         data = IndexData(chunks, tokens, docs, self.tokenizer.name, self.embedder.model_id, dim, vectors, mask)
+        data.extra["tokenizer_spec"] = getattr(self.tokenizer, "spec", self.tokenizer.name)
         self._fill_from_cache(data, report)
         return data
 

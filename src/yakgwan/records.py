@@ -84,7 +84,7 @@ class Chunk:
         if self.article:
             bits.append(f"{self.article}({self.article_title})" if self.article_title else self.article)
         if self.paragraph:
-            bits.append(f"제{self.paragraph}항" if self.paragraph.isdigit() else self.paragraph)
+            bits.append(f"제{self.paragraph}항" if self.paragraph.isascii() and self.paragraph.isdigit() else self.paragraph)
         elif self.section:
             bits.append(self.section)
         return " · ".join(bits)

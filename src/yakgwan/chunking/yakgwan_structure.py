@@ -1,0 +1,389 @@
+"""Structure-aware chunking of 약관 (insurance policy terms).
+
+The text is read line by line. Each line is classified on its own (``classify_line``); a small
+state machine then tracks which 약관 (보통약관 or a 특별약관 by its exact name), 관 and 조 the
+line belongs to, and cuts the text into units: the article head (heading "제N조(제목)" plus any
+lead-in), each 항 (①, ②, …), each 【용어】 box, each 별표/부표 table, the 목차 and plain text.
+
+Chunks are character spans: ``chunk.text == doc.text[chunk.start:chunk.end]`` for every kind.
+An article no longer than ``max_chars`` is one chunk (kind "article"). A longer one is cut at its
+항: the first chunk starts at the heading (kind "article"), the others are one 항 each (kind
+"paragraph"; the article number and title are in ``article``/``article_title``, not in the text).
+A unit longer than ``max_chars`` is cut at line boundaries (lines are 호/목 items or table rows).
+
+Guards against false structure:
+* a 약관 title ("벌금 특별약관") counts only when a 제1조 or 제1관 heading follows within a few
+  lines, so a sentence that ends in "특별약관" or a 목차 entry never opens a 약관;
+* an article heading must stand at the start of a line with nothing but text after its title
+  (not "제3조(…)에 정한"), and its number must grow within a 약관; a 제1조 after a higher number
+  without a title opens an unnamed 약관;
+* 목차 lines (dot leaders followed by a page number) form "toc" chunks with no 약관.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from yakgwan.records import Chunk, Document, make_chunk_id
+
+_LEADER = re.compile(r"(?:[·.…・]{4,}|…{2,})\s*\d*\s*$")
+_PART = re.compile(r"^\s*제\s*(\d+)\s*관\s+(\S.{0,40})$")
+_ARTICLE = re.compile(r"^\s*(제\s*(\d+)\s*조(?:\s*의\s*(\d+))?)\s*\(((?:[^()]|\([^()]*\))*)\)(.*)$")
+_REF_TAIL = re.compile(r"^\s*(?:제\s*\d|및|또는|에|의|와|과|을|를|이|가|은|는|로|부터|까지|,|·|\.)")
+_TITLE = re.compile(r"^\s*((?:\S.{0,70}?)?(?:보통약관|특별약관|추가특약|특약)(?:\s*\([^()]{1,30}\))?)\s*$")
+_PARA = re.compile(r"^\s*([①-⑳➀-➉])")
+_BOX = re.compile(r"^\s*【([^】]{1,40})】\s*$")
+_TABLE_HEAD = re.compile(r"^\s*([<\[【〈]\s*(?:별표|부표|붙임|별첨)[^>\]】〉]{0,10}[>\]】〉].{0,40})$")
+_TABLE_WORD = re.compile(r"(?:표|별표|부표)\s*[IVXⅠ-Ⅹ\d]*$")
+_APPENDIX = re.compile(r"^\s*(약관에서\s*인용된\s*법.{0,10}|주요\s*민원.{0,30}|부\s*록)\s*$")
+_TOC_HEAD = re.compile(r"^\s*목\s*차\s*$")
+_ARTICLE_HEAD_LOOKAHEAD = 3
+
+
+def looks_like_yakgwan(text: str) -> bool:
+    """Cheap test: at least two article headings "제N조(…)" at line starts and the word 약관 or a
+    제N관 heading. Reads at most the first 200,000 characters."""
+    head = text[:200_000]
+    articles = len(re.findall(r"(?m)^\s*제\s*\d+\s*조(?:의\s*\d+)?\s*\(", head))
+    return articles >= 2 and ("약관" in head or re.search(r"(?m)^\s*제\s*\d+\s*관\s", head) is not None)
+
+
+@dataclass(frozen=True)
+class LineTag:
+    kind: str  # title, part, article, para, box, table, appendix, toc, toc_head, blank, body
+    label: str | None = None  # 약관 name, "제2관", "제3조", "①", box term, table heading
+    title: str | None = None  # 관 or 조 title
+    number: float = 0.0  # 관/조 number (제29조의2 -> 29.002)
+
+
+def classify_line(line: str) -> LineTag:
+    """What a line of a 약관 looks like on its own, without context (pure)."""
+    s = line.strip()
+    if not s:
+        return LineTag("blank")
+    if _LEADER.search(s):
+        return LineTag("toc")
+    if _TOC_HEAD.match(s):
+        return LineTag("toc_head")
+    m = _ARTICLE.match(s)
+    if m and (not m.group(5).strip() or not _REF_TAIL.match(m.group(5))):
+        number = int(m.group(2)) + (int(m.group(3)) / 1000 if m.group(3) else 0)
+        return LineTag("article", re.sub(r"\s+", "", m.group(1)), m.group(4).strip(), number)
+    m = _PART.match(s)
+    if m and not s.endswith(("다.", "다")):
+        return LineTag("part", f"제{m.group(1)}관", m.group(2).strip(), int(m.group(1)))
+    m = _PARA.match(s)
+    if m:
+        return LineTag("para", _normalise_circled(m.group(1)))
+    m = _TABLE_HEAD.match(s)
+    if m:
+        return LineTag("table", m.group(1).strip())
+    m = _BOX.match(s)
+    if m:
+        term = m.group(1).strip()
+        return LineTag("table" if _TABLE_WORD.search(term) else "box", term)
+    if _APPENDIX.match(s):
+        return LineTag("appendix", s)
+    m = _TITLE.match(s)
+    if m and not s.endswith(("다.", "다")):
+        return LineTag("title", re.sub(r"\s+", " ", m.group(1)))
+    return LineTag("body")
+
+
+def _normalise_circled(mark: str) -> str:
+    if "➀" <= mark <= "➉":
+        return chr(ord("①") + ord(mark) - ord("➀"))
+    return mark
+
+
+def yakgwan_name(title: str) -> str:
+    """"KB스마트운전자보험 보통약관" -> "보통약관"; a 특별약관 keeps its exact name."""
+    return "보통약관" if title.endswith("보통약관") else title
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A run of whole lines with one provenance."""
+
+    kind: str
+    start: int
+    end: int
+    yakgwan: str | None = None
+    part: str | None = None
+    article: str | None = None
+    article_title: str | None = None
+    paragraph: str | None = None
+    section: str | None = None
+    article_seq: int = -1  # which article (0, 1, …) the unit belongs to; -1 outside articles
+
+
+def _line_spans(text: str) -> list[tuple[int, int]]:
+    spans, pos = [], 0
+    for line in text.split("\n"):
+        spans.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    return spans
+
+
+def _confirmed_titles(tags: list[LineTag]) -> dict[int, str]:
+    """Line index -> 약관 name, for title lines followed by a 제1조/제1관 heading."""
+    found: dict[int, str] = {}
+    for i, tag in enumerate(tags):
+        if tag.kind != "title":
+            continue
+        seen = 0
+        for nxt in tags[i + 1:]:
+            if nxt.kind in ("blank", "title"):
+                continue
+            if nxt.kind in ("article", "part") and nxt.number == 1:
+                found[i] = tag.label or ""
+            seen += 1
+            if seen >= _ARTICLE_HEAD_LOOKAHEAD or nxt.kind in ("article", "part"):
+                break
+    return found
+
+
+def _toc_lines(tags: list[LineTag]) -> set[int]:
+    """Lines of the 목차: runs of dot-leader lines (gaps of up to 4 other lines) and their heading."""
+    toc = [i for i, t in enumerate(tags) if t.kind == "toc"]
+    lines: set[int] = set()
+    for a, b in zip(toc, toc[1:]):
+        if b - a <= 5:
+            lines.update(range(a, b + 1))
+    lines.update(toc)
+    for i in sorted(lines)[:1]:
+        for j in range(max(i - 8, 0), i):
+            if tags[j].kind == "toc_head":
+                lines.update(range(j, i))
+    return lines
+
+
+def _openings(tags: list[LineTag]) -> dict[int, str]:
+    """Line index where a 약관 begins -> its name; a run of title lines (an umbrella heading such
+    as "○○보험 특별약관" before the real name) begins at its first line and takes the last name."""
+    opens: dict[int, str] = {}
+    for i, name in sorted(_confirmed_titles(tags).items()):
+        j = i
+        while j > 0 and tags[j - 1].kind in ("title", "blank"):
+            j -= 1
+        while tags[j].kind == "blank":
+            j += 1
+        opens[j] = yakgwan_name(name)
+    return opens
+
+
+class _UnitBuilder:
+    """Walks the tagged lines and emits units; all structural state lives here."""
+
+    def __init__(self, tags: list[LineTag]) -> None:
+        self.tags = tags
+        self.units: list[Unit] = []
+        self.cur: Unit | None = None
+        self.cur_first = 0
+        self.cur_last = 0
+        self.yakgwan: str | None = None
+        self.part: str | None = None
+        self.article: tuple[str, str] | None = None
+        self.last_no = 0.0
+        self.seq = -1
+        self.para: str | None = None
+        self.prefix: int | None = None  # first line of title/관 lines waiting for their 제1조
+
+    def close(self) -> None:
+        if self.cur is not None:
+            self.units.append(replace(self.cur, start=self.cur_first, end=self.cur_last))
+        self.cur = None
+
+    def open(self, i: int, kind: str, **meta: str | None) -> None:
+        self.close()
+        first = self.prefix if self.prefix is not None and kind == "head" else i
+        if self.prefix is not None and kind != "head":
+            self.units.append(self._unit("text", self.prefix, i - 1))
+        self.prefix = None
+        self.cur = self._unit(kind, first, i, **meta)
+        self.cur_first, self.cur_last = first, i
+
+    def _unit(self, kind: str, first: int, last: int, **meta: str | None) -> Unit:
+        in_article = kind in ("head", "para", "definition") and self.article is not None
+        return Unit(kind=kind, start=first, end=last, yakgwan=self.yakgwan, part=self.part,
+                    article=self.article[0] if in_article else None,
+                    article_title=self.article[1] if in_article else None,
+                    paragraph=meta.get("paragraph", self.para if in_article else None),
+                    section=meta.get("section"), article_seq=self.seq if in_article else -1)
+
+    def extend(self, i: int) -> None:
+        if self.cur is None:
+            first = self.prefix if self.prefix is not None else i
+            self.prefix = None
+            self.cur, self.cur_first = self._unit("text", first, i), first
+        self.cur_last = i
+
+    def start_yakgwan(self, i: int, name: str | None) -> None:
+        self.close()
+        self.yakgwan, self.part, self.article, self.last_no, self.para = name, None, None, 0.0, None
+        self.prefix = i
+
+    def article_line(self, i: int, tag: LineTag) -> bool:
+        """Open an article if the heading fits the numbering; False means it is body text."""
+        if tag.number <= self.last_no and tag.number != 1:
+            return False
+        if tag.number == 1 and self.last_no >= 1 and self.prefix is None:
+            # numbering restarts without a title: a restated 제1조 stays in its 약관, else unnamed
+            self.start_yakgwan(i, self.yakgwan if self.last_no == 1 else None)
+        self.last_no, self.seq, self.para = tag.number, self.seq + 1, None
+        self.article = (tag.label or "", tag.title or "")
+        self.open(i, "head")
+        return True
+
+
+def build_units(text: str) -> tuple[list[Unit], list[tuple[int, int]]]:
+    """Units over line indices (start/end are first/last line) and the lines' character spans."""
+    spans = _line_spans(text)
+    tags = [classify_line(text[a:b]) for a, b in spans]
+    toc, opens = _toc_lines(tags), _openings(tags)
+    b = _UnitBuilder(tags)
+    for i, tag in enumerate(tags):
+        kind = b.cur.kind if b.cur is not None else None
+        if i in toc:
+            if kind != "toc":
+                b.yakgwan, b.article = None, None
+                b.open(i, "toc", section="목차")
+            b.extend(i)
+        elif i in opens:
+            b.start_yakgwan(i, opens[i])
+        elif tag.kind in ("title", "blank") and b.prefix is not None:
+            continue
+        elif tag.kind == "part":
+            b.close()
+            b.part, b.article = f"{tag.label} {tag.title}", None
+            b.prefix = i if b.prefix is None else b.prefix
+        elif tag.kind == "article" and b.article_line(i, tag):
+            continue
+        elif tag.kind == "para" and b.article is not None and kind in ("head", "para", "definition"):
+            b.para = tag.label
+            b.open(i, "para", paragraph=tag.label)
+        elif tag.kind == "box" and kind != "table":
+            b.open(i, "definition", section=tag.label)
+        elif tag.kind == "table":
+            b.article, b.para = None, None
+            b.open(i, "table", section=tag.label)
+        elif tag.kind == "appendix":
+            b.yakgwan, b.part, b.article, b.last_no = None, None, None, 0.0
+            b.open(i, "text", section=tag.label)
+        elif kind == "definition" and re.match(r"^\s*\d{1,2}\.\s", text[spans[i][0]:spans[i][1]]):
+            b.open(i, "para")
+        else:
+            b.extend(i)
+    if b.prefix is not None:
+        b.units.append(b._unit("text", b.prefix, len(tags) - 1))
+    b.close()
+    return b.units, spans
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def split_span(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
+    """Cut ``text[start:end]`` at line boundaries into pieces of at most ``max_chars`` where lines
+    allow (a single longer line stays whole); pieces are trimmed and never empty (pure)."""
+    pieces: list[tuple[int, int]] = []
+    a, pos = start, start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        line_end = end if nl < 0 else nl
+        if line_end - a > max_chars and pos > a:
+            pieces.append((a, pos))
+            a = pos
+        pos = line_end + 1
+    pieces.append((a, end))
+    if len(pieces) > 1 and end - pieces[-2][0] <= max_chars * 5 // 4 and end - a < max_chars // 4:
+        pieces[-2:] = [(pieces[-2][0], end)]  # no tiny tail piece
+    return [p for p in (_trim(text, s, e) for s, e in pieces) if p[1] > p[0]]
+
+
+@dataclass(frozen=True)
+class ChunkPlan:
+    """A span with its provenance, before ids and pages are attached."""
+
+    unit: Unit
+    kind: str
+    start: int
+    end: int
+
+
+def plan_chunks(text: str, max_chars: int = 800, min_head: int = 200) -> list[ChunkPlan]:
+    """Units -> chunk spans: short articles whole, long ones cut at 항 (see module docstring)."""
+    units, spans = build_units(text)
+    plans: list[ChunkPlan] = []
+    i = 0
+    while i < len(units):
+        u = units[i]
+        if u.article_seq < 0:
+            kind = {"toc": "toc", "table": "table", "definition": "definition"}.get(u.kind, "text")
+            plans += [ChunkPlan(u, kind, a, b) for a, b in
+                      split_span(text, spans[u.start][0], spans[u.end][1], max_chars)]
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(units) and units[j + 1].article_seq == u.article_seq:
+            j += 1
+        plans += _plan_article(text, spans, units[i:j + 1], max_chars, min_head)
+        i = j + 1
+    return plans
+
+
+def _plan_article(text: str, spans: list[tuple[int, int]], units: list[Unit], max_chars: int,
+                  min_head: int) -> list[ChunkPlan]:
+    start, end = _trim(text, spans[units[0].start][0], spans[units[-1].end][1])
+    if end - start <= max_chars:
+        return [ChunkPlan(replace(units[0], paragraph=None), "article", start, end)]
+    plans: list[ChunkPlan] = []
+    k = 0
+    head = units[0]
+    head_end = spans[head.end][1]
+    if head.kind == "head" and len(units) > 1 and head_end - spans[head.start][0] < min_head:
+        k = 1  # a bare heading joins its first 항 or box
+        head = replace(units[1], kind="head", section=units[1].section)
+        head_end = spans[units[1].end][1]
+    for n, (a, b) in enumerate(split_span(text, spans[units[0].start][0], head_end, max_chars)):
+        plans.append(ChunkPlan(head, "article" if n == 0 else "paragraph", a, b))
+    for u in units[k + 1:]:
+        kind = "definition" if u.kind == "definition" else "paragraph"
+        plans += [ChunkPlan(u, kind, a, b) for a, b in
+                  split_span(text, spans[u.start][0], spans[u.end][1], max_chars)]
+    return plans
+
+
+class YakgwanChunker:
+    """Chunker for documents with 약관 structure (see the module docstring for the rules)."""
+
+    def __init__(self, max_chars: int = 800, min_head: int = 200) -> None:
+        if max_chars < 100:
+            raise ValueError(f"max_chars must be at least 100. Currently, max_chars is {max_chars}")
+        if not 0 <= min_head <= max_chars:
+            raise ValueError(f"min_head must be between 0 and max_chars ({max_chars}). Currently, "
+                             f"min_head is {min_head}")
+        self.max_chars = max_chars
+        self.min_head = min_head
+
+    def split(self, doc: Document) -> list[Chunk]:
+        seen: dict[str, int] = {}
+        chunks = []
+        for plan in plan_chunks(doc.text, self.max_chars, self.min_head):
+            body = doc.text[plan.start:plan.end]
+            ordinal = seen.get(body, 0)
+            seen[body] = ordinal + 1
+            u = plan.unit
+            chunks.append(Chunk(
+                chunk_id=make_chunk_id(doc.doc_id, body, ordinal), doc_id=doc.doc_id, source=doc.source,
+                title=doc.title, text=body, start=plan.start, end=plan.end,
+                pages=doc.pages_for(plan.start, plan.end), kind=plan.kind, section=u.section,
+                yakgwan=u.yakgwan, part=u.part, article=u.article, article_title=u.article_title,
+                paragraph=u.paragraph, doc_type=doc.doc_type))
+        return chunks

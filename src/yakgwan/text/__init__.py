@@ -1,0 +1,1 @@
+"""Korean text analysis for lexical search."""

@@ -1,0 +1,181 @@
+"""PdfLoader: text, page spans and furniture on generated PDFs; clear errors on bad input;
+speed and structure on the shared KB policy (skipped when ../shared is absent)."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import pytest
+
+from yakgwan.errors import InputError
+from yakgwan.loaders.pdf import PdfLoader
+from yakgwan.protocols import Loader
+from yakgwan.records import sha256_hex
+
+
+def build_pdf(pages: list[list[tuple[float, float, str]]], font_size: int = 10) -> bytes:
+    """A PDF whose pages show ``(x, y, text)`` runs in a Type0/Identity-H font with a ToUnicode
+    map (no embedded font: every glyph is 1 em wide), so Korean text extracts as Unicode."""
+    chars = sorted({c for page in pages for _, _, t in page for c in t})
+    cmap = ["/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /UCS def /CMapType 2 def",
+            "1 begincodespacerange <0000> <FFFF> endcodespacerange"]
+    for i in range(0, len(chars), 100):
+        block = chars[i:i + 100]
+        cmap += [f"{len(block)} beginbfchar", *(f"<{ord(c):04X}> <{ord(c):04X}>" for c in block), "endbfchar"]
+    cmap.append("endcmap CMapName currentdict /CMap defineresource pop end end")
+    objs: list[bytes] = []
+
+    def add(body: str | bytes) -> int:
+        objs.append(body.encode() if isinstance(body, str) else body)
+        return len(objs)
+
+    def stream(data: bytes) -> int:
+        return add(b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream")
+
+    desc = add("<< /Type /FontDescriptor /FontName /Batang /Flags 4 /FontBBox [0 -200 1000 900] "
+               "/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>")
+    cid = add(f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Batang /CIDSystemInfo << /Registry (Adobe) "
+              f"/Ordering (Identity) /Supplement 0 >> /FontDescriptor {desc} 0 R /DW 1000 >>")
+    tounicode = stream("\n".join(cmap).encode())
+    font = add(f"<< /Type /Font /Subtype /Type0 /BaseFont /Batang /Encoding /Identity-H "
+               f"/DescendantFonts [{cid} 0 R] /ToUnicode {tounicode} 0 R >>")
+    parent = len(objs) + 2 * len(pages) + 1
+    kids = []
+    for page in pages:
+        ops = "\n".join(f"BT /F1 {font_size} Tf {x} {y} Td <{''.join(f'{ord(c):04X}' for c in t)}> Tj ET"
+                        for x, y, t in page)
+        content = stream(ops.encode())
+        kids.append(add(f"<< /Type /Page /Parent {parent} 0 R /MediaBox [0 0 595 842] "
+                        f"/Resources << /Font << /F1 {font} 0 R >> >> /Contents {content} 0 R >>"))
+    assert add(f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>") == parent
+    root = add(f"<< /Type /Catalog /Pages {parent} 0 R >>")
+    out, offsets = bytearray(b"%PDF-1.7\n"), []
+    for n, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objs) + 1} /Root {root} 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+WIDE = "가" * 39 + "."  # 40 glyphs of 10 pt: a full line from x=72 to the right margin at x=472
+TITLES = {1: "목적", 2: "용어의 정의", 3: "보험금의 청구"}
+BROKEN = "이 계약은 보험금을 지급하는 조건을 정하고 회사의 보험수익자가 보험금을청"  # 40 glyphs
+
+
+def _policy_pages() -> list[list[tuple[float, float, str]]]:
+    pages = []
+    for no in (1, 2, 3):
+        lines = [(72, 800, "한빛손해보험 약관 안내"), (72, 770, f"제{no}조({TITLES[no]})"), (72, 755, WIDE)]
+        if no == 1:
+            lines += [(72, 740, BROKEN),
+                      (72, 725, "구할 때 필요한 서류를 정합니다."),
+                      (72, 710, "분류항목"), (300, 710, "분류번호"), (72, 695, "목의 골절"), (300, 695, "S12")]
+        lines.append((280, 40, f"- {no} -"))
+        pages.append(lines)
+    return pages
+
+
+@pytest.fixture()
+def policy_pdf(tmp_path: Path) -> Path:
+    path = tmp_path / "docs" / "policy.pdf"
+    path.parent.mkdir()
+    path.write_bytes(build_pdf(_policy_pages()))
+    return path
+
+
+@pytest.mark.unit
+def test_loads_one_document_with_provenance(policy_pdf: Path, tmp_path: Path):
+    assert isinstance(PdfLoader(), Loader)
+    [doc] = PdfLoader().load(policy_pdf, tmp_path)
+    assert doc.doc_id == "docs/policy.pdf" and doc.source == "docs/policy.pdf" and doc.doc_type == "docs"
+    assert doc.kind == "pdf" and doc.content_hash == sha256_hex(policy_pdf.read_bytes())
+    assert len(BROKEN) == len(WIDE) == 40
+    assert doc.title == "제1조(목적)"  # no metadata title: the first line after furniture is stripped
+    assert [p.page for p in doc.pages] == [1, 2, 3]
+    for span in doc.pages:
+        page_text = doc.text[span.start:span.end]
+        assert page_text.startswith(f"제{span.page}조({TITLES[span.page]})")
+    assert all(a.end < b.start for a, b in zip(doc.pages, doc.pages[1:]))
+
+
+@pytest.mark.unit
+def test_strips_page_numbers_and_running_header(policy_pdf: Path, tmp_path: Path):
+    [doc] = PdfLoader().load(policy_pdf, tmp_path)
+    assert "- 1 -" not in doc.text and "- 3 -" not in doc.text
+    assert "한빛손해보험 약관 안내" not in doc.text
+
+
+@pytest.mark.unit
+def test_glues_word_broken_at_margin_and_keeps_table_rows(policy_pdf: Path, tmp_path: Path):
+    [doc] = PdfLoader().load(policy_pdf, tmp_path)
+    lines = doc.text.splitlines()
+    assert any(line.endswith("보험금을청구할 때 필요한 서류를 정합니다.") for line in lines)
+    assert "분류항목\t분류번호" in lines and "목의 골절\tS12" in lines
+
+
+@pytest.mark.unit
+def test_empty_password_encryption_is_readable(policy_pdf: Path, tmp_path: Path):
+    pypdf = pytest.importorskip("pypdf")
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(policy_pdf))
+    writer.encrypt(user_password="", owner_password="owner", algorithm="AES-128")
+    out = tmp_path / "open.pdf"
+    with out.open("wb") as fh:
+        writer.write(fh)
+    [doc] = PdfLoader().load(out, tmp_path)
+    assert "제1조(목적)" in doc.text
+
+
+def _blank_pdf(password: str | None = None) -> bytes:
+    pypdf = pytest.importorskip("pypdf")
+    writer = pypdf.PdfWriter()
+    writer.add_blank_page(595, 842)
+    if password is not None:
+        writer.encrypt(user_password=password, owner_password="owner", algorithm="AES-128")
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("make, reason", [
+    (lambda: b"", "empty file"),
+    (lambda: "보험 약관".encode() * 50, "not a PDF"),
+    (lambda: build_pdf(_policy_pages())[:300], "corrupt or truncated PDF"),
+    (lambda: b"%PDF-1.7\n" + b"\x00garbage" * 100, "corrupt or truncated PDF"),
+    (lambda: _blank_pdf("secret"), "encrypted PDF"),
+    (lambda: _blank_pdf(), "no text layer (scanned?); OCR is not supported"),
+])
+def test_bad_input_raises_input_error(tmp_path: Path, make, reason):
+    path = tmp_path / "bad.pdf"
+    path.write_bytes(make())
+    with pytest.raises(InputError) as err:
+        PdfLoader().load(path, tmp_path)
+    assert err.value.path == str(path) and reason in err.value.reason
+
+
+@pytest.mark.unit
+def test_missing_file_is_input_error(tmp_path: Path):
+    with pytest.raises(InputError, match="cannot read file"):
+        PdfLoader().load(tmp_path / "absent.pdf", tmp_path)
+
+
+@pytest.mark.integration
+def test_kb_policy_text_and_speed(kb_policy_pdf: Path):
+    started = time.perf_counter()
+    [doc] = PdfLoader().load(kb_policy_pdf, kb_policy_pdf.parent)
+    seconds = time.perf_counter() - started
+    assert seconds < 5.0  # measured ~1.1 s on 2 cores
+    assert doc.content_hash.startswith("f935908d") and doc.title == "KB스마트운전자보험"
+    assert len(doc.pages) == 168 and doc.pages[-1].end == len(doc.text)
+    page11 = doc.text[doc.pages[10].start:doc.pages[10].end]
+    assert page11.startswith("KB스마트운전자보험 보통약관\n제1관 목적 및 용어의 정의\n제1조(목적)\n")
+    assert "- 1 -" not in page11
+    lines = doc.text.splitlines()
+    assert "제2조(용어의 정의)" in lines  # pdfium's plain text glues it to the previous sentence
+    assert "두개골 및 안면골의 골절\tS02" in lines  # a 별표 table row stays one line
+    assert "계약의 청약을 거절하거나" in doc.text  # "청" + newline + "약을" glued back

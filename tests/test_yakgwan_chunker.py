@@ -1,0 +1,196 @@
+"""YakgwanChunker: structure, provenance and span invariants on the bundled sample and the KB policy."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import yakgwan
+from yakgwan.chunking.yakgwan_structure import YakgwanChunker, classify_line, looks_like_yakgwan, split_span
+from yakgwan.records import Document, PageSpan
+
+SAMPLE = Path(yakgwan.__file__).parent / "samples" / "sample_yakgwan.txt"
+
+
+def _doc(text: str, pages: tuple[PageSpan, ...] = ()) -> Document:
+    return Document(doc_id="policy.txt", source="policy.txt", title="예시", text=text, kind="txt",
+                    content_hash="0" * 64, pages=pages)
+
+
+def _check_invariants(doc: Document, chunks) -> None:
+    assert chunks
+    for c in chunks:
+        assert doc.text[c.start:c.end] == c.text
+        assert c.text == c.text.strip() and c.text
+    assert len({c.chunk_id for c in chunks}) == len(chunks)
+    starts = [c.start for c in chunks]
+    assert starts == sorted(starts)
+    assert all(a.end <= b.start for a, b in zip(chunks, chunks[1:]))
+
+
+@pytest.fixture(scope="module")
+def sample_doc() -> Document:
+    return _doc(SAMPLE.read_text(encoding="utf-8"))
+
+
+@pytest.mark.unit
+def test_sample_is_recognised_and_plain_text_is_not(sample_doc):
+    assert looks_like_yakgwan(sample_doc.text)
+    assert not looks_like_yakgwan("하늘여행사는 2010년에 설립되었습니다.\n제주 여행 상품을 판매합니다.")
+
+
+@pytest.mark.unit
+def test_sample_yakgwan_names_and_invariants(sample_doc):
+    chunks = YakgwanChunker(max_chars=400).split(sample_doc)
+    _check_invariants(sample_doc, chunks)
+    names = {c.yakgwan for c in chunks}
+    assert names == {None, "보통약관", "교통사고처리지원금 특별약관", "벌금 특별약관"}
+
+
+@pytest.mark.unit
+def test_special_terms_restart_at_article_1(sample_doc):
+    chunks = YakgwanChunker().split(sample_doc)
+    firsts = [c for c in chunks if c.article == "제1조"]
+    assert [c.yakgwan for c in firsts] == ["보통약관", "교통사고처리지원금 특별약관", "벌금 특별약관"]
+    fine = next(c for c in firsts if "벌금" in (c.yakgwan or ""))
+    assert fine.article_title == "보험금의 지급사유" and fine.kind == "article"
+    assert fine.text.startswith("벌금 특별약관")  # the 약관 name is searchable in its first article
+
+
+@pytest.mark.unit
+def test_paragraph_definition_and_part(sample_doc):
+    chunks = YakgwanChunker(max_chars=400).split(sample_doc)
+    by = {(c.yakgwan, c.article, c.paragraph, c.kind): c for c in chunks}
+    second = by[("보통약관", "제4조", "②", "paragraph")]
+    assert "부담보" in second.text and second.article_title == "보험금을 지급하지 않는 사유"
+    assert second.part == "제2관 보험금의 지급"
+    box = next(c for c in chunks if c.kind == "definition")
+    assert box.section == "운전" and box.text.startswith("【운전】") and box.article == "제2조"
+    head = by[("보통약관", "제4조", "①", "article")]
+    assert head.text.startswith("제4조(보험금을 지급하지 않는 사유)")
+
+
+@pytest.mark.unit
+def test_short_article_is_one_chunk(sample_doc):
+    chunks = YakgwanChunker().split(sample_doc)
+    art = [c for c in chunks if c.yakgwan == "보통약관" and c.article == "제6조"]
+    assert len(art) == 1 and art[0].kind == "article" and art[0].paragraph is None
+
+
+@pytest.mark.unit
+def test_table_keeps_rows_and_belongs_to_its_yakgwan(sample_doc):
+    chunks = YakgwanChunker().split(sample_doc)
+    table = next(c for c in chunks if c.kind == "table")
+    assert table.yakgwan == "교통사고처리지원금 특별약관" and table.article is None
+    assert table.section.startswith("【별표】")
+    assert "2\t중앙선 침범\t보장" in table.text.splitlines()
+
+
+@pytest.mark.unit
+def test_pages_come_from_page_spans():
+    text = "벌금 특별약관\n제1조(보험금의 지급사유)\n벌금을 지급합니다.\n제2조(준용규정)\n보통약관을 따릅니다."
+    cut = text.index("제2조")
+    doc = _doc(text, (PageSpan(1, 0, cut - 1), PageSpan(2, cut, len(text))))
+    chunks = YakgwanChunker().split(doc)
+    assert [(c.article, c.pages) for c in chunks] == [("제1조", (1,)), ("제2조", (2,))]
+
+
+@pytest.mark.unit
+def test_table_of_contents_is_not_body():
+    toc = "목 차\n보통약관\n제1조(목적) ······· 1\n제2조(정의) ······· 1\n벌금 특별약관 ······ 2\n제1조(보험금의 지급사유) ······ 2\n"
+    body = ("보통약관\n제1조(목적)\n이 계약은 상해를 보장합니다.\n제2조(정의)\n용어를 정합니다.\n"
+            "벌금 특별약관\n제1조(보험금의 지급사유)\n벌금을 지급합니다.")
+    doc = _doc(toc + body)
+    chunks = YakgwanChunker().split(doc)
+    _check_invariants(doc, chunks)
+    assert chunks[0].kind == "toc" and chunks[0].yakgwan is None and chunks[0].end < len(toc)
+    arts = [(c.yakgwan, c.article) for c in chunks if c.kind == "article"]
+    assert arts == [("보통약관", "제1조"), ("보통약관", "제2조"), ("벌금 특별약관", "제1조")]
+
+
+@pytest.mark.unit
+def test_numbering_restart_without_title_opens_unnamed_yakgwan():
+    text = "보통약관\n제1조(목적)\n가.\n제2조(정의)\n나.\n제1조(보험금의 지급사유)\n다."
+    chunks = YakgwanChunker().split(_doc(text))
+    assert [(c.yakgwan, c.article) for c in chunks] == [("보통약관", "제1조"), ("보통약관", "제2조"), (None, "제1조")]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("line, kind, label", [
+    ("제3조(보험금의 지급사유)", "article", "제3조"),
+    ("제29조의2(위법계약의 해지)", "article", "제29조의2"),
+    ("제27조(계약의 부활(효력회복))", "article", "제27조"),
+    ("제3조(보험금의 지급사유)에 정한 상해로", "body", None),
+    ("제3조(보험금의 지급사유) 제1항 제2호에서", "body", None),
+    ("제2관 보험금의 지급", "part", "제2관"),
+    ("제1조(목적) ······················· 1", "toc", None),
+    ("② 회사는 보험금을 지급합니다.", "para", "②"),
+    ("➁ 회사는 보험금을 지급합니다.", "para", "②"),
+    ("【보험료 할증】", "box", "보험료 할증"),
+    ("【골절분류표II】", "table", "골절분류표II"),
+    ("<별표1> 장해분류표", "table", "<별표1> 장해분류표"),
+    ("[별표]", "table", "[별표]"),
+    ("교통사고처리지원금(Ⅰ) 특별약관", "title", "교통사고처리지원금(Ⅰ) 특별약관"),
+    ("자전거교통사고 처리지원금 특별약관(동승자 포함)", "title", "자전거교통사고 처리지원금 특별약관(동승자 포함)"),
+    ("이 특별약관에 정하지 않은 사항은 보통약관을 따릅니다.", "body", None),
+])
+def test_classify_line(line, kind, label):
+    tag = classify_line(line)
+    assert tag.kind == kind and tag.label == label
+
+
+@pytest.mark.unit
+def test_split_span_cuts_at_lines_without_tiny_tail():
+    text = "\n".join(f"{i}. " + "가" * 95 for i in range(1, 10))
+    pieces = split_span(text, 0, len(text), 300)
+    assert "".join(text[a:b] + "\n" for a, b in pieces).strip() == text
+    assert all(text[a].isdigit() for a, _ in pieces)
+    assert all(b - a <= 375 for a, b in pieces)
+
+
+@pytest.mark.unit
+def test_constructor_names_bad_values():
+    with pytest.raises(ValueError, match="max_chars is 10"):
+        YakgwanChunker(max_chars=10)
+    with pytest.raises(ValueError, match="min_head is 900"):
+        YakgwanChunker(max_chars=800, min_head=900)
+
+
+@pytest.fixture(scope="module")
+def kb_chunks(kb_policy_pdf):
+    from yakgwan.loaders.pdf import PdfLoader
+
+    doc = PdfLoader().load(kb_policy_pdf, kb_policy_pdf.parent)[0]
+    started = time.perf_counter()
+    chunks = YakgwanChunker().split(doc)
+    return doc, chunks, time.perf_counter() - started
+
+
+@pytest.mark.integration
+def test_kb_policy_structure(kb_chunks):
+    doc, chunks, seconds = kb_chunks
+    _check_invariants(doc, chunks)
+    assert seconds < 2.0
+    names = [n for n in dict.fromkeys(c.yakgwan for c in chunks) if n]
+    assert names[0] == "보통약관" and len(names) >= 46
+    assert all(n == "보통약관" or "특약" in n or "특별약관" in n for n in names)
+    assert all(c.pages for c in chunks)
+    assert max(len(c.text) for c in chunks) <= 1000
+
+
+@pytest.mark.integration
+def test_kb_policy_provenance(kb_chunks):
+    _, chunks, _ = kb_chunks
+    fine = [c for c in chunks if c.yakgwan == "벌금 특별약관" and c.article == "제1조"]
+    assert fine and fine[0].article_title == "보험금의 지급사유" and 69 in fine[0].pages
+    # the same 제3조 exists in many 특별약관; each keeps its own name
+    third = Counter(c.yakgwan for c in chunks if c.article == "제3조")
+    assert len(third) >= 20 and all(third)
+    toc = [c for c in chunks if c.kind == "toc"]
+    assert toc and all(c.yakgwan is None and set(c.pages) <= {2, 3, 4} for c in toc)
+    table = [c for c in chunks if c.kind == "table" and c.section == "<별표1> 장해분류표"]
+    assert table and table[0].yakgwan == "보통약관"
+    assert any(c.kind == "definition" and c.section == "보험료 할증" for c in chunks)
