@@ -119,3 +119,25 @@ def test_eval_json_contract(tmp_path: Path) -> None:
         assert len(r["per_query"]) == 2
     assert res[0]["metrics"]["mrr"] == pytest.approx(1.0)
     assert "<svg" in html.read_text("utf-8")
+
+
+@pytest.mark.unit
+def test_readme_first_screen_commands_exist() -> None:
+    readme = (REPO / "README.md").read_text("utf-8")
+    first_screen = "\n".join(readme.splitlines()[:25])
+    assert "bash scripts/demo.sh" in first_screen and "bash scripts/test.sh" in first_screen
+    ci = (REPO / ".ci" / "run").read_text("utf-8")
+    assert "bash scripts/test.sh" in ci
+    assert "pytest" in (REPO / "scripts" / "test.sh").read_text("utf-8")
+
+
+@pytest.mark.unit
+def test_demo_on_bundled_sample(tmp_path: Path) -> None:
+    sample = REPO / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+    p = _run(["demo", str(sample)], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "약관 3" in p.stdout and "chunks" in p.stdout
+    # each example search shows a hit with its 약관 and article
+    assert p.stdout.count("Q: ") == 3
+    assert "교통사고처리지원금 특별약관 · 제1조(보험금의 지급사유)" in p.stdout
+    assert "보통약관 · 제5조(보험금의 청구)" in p.stdout

@@ -42,11 +42,8 @@ def print_ingest_report(r: IngestReport, index_dir: Path) -> None:
         f" · pages {s.get('pages', 0)} · 약관 {s.get('yakgwan', 0)} · articles {s.get('articles', 0)} · chunks {s.get('chunks', 0)}"
     )
     if r.added or r.replaced:
-        rate = r.new_pages / r.seconds_load if r.seconds_load and r.new_pages else 0.0
-        print(
-            f"  loaded in {r.seconds_load:.1f} s ({rate:.0f} pages/s) · BM25 searchable after {r.seconds_lexical:.1f} s"
-            f" · {r.new_chunks} new chunks"
-        )
+        rate = f" ({r.new_pages / r.seconds_load:.0f} pages/s)" if r.seconds_load and r.new_pages else ""
+        print(f"  loaded in {r.seconds_load:.1f} s{rate} · BM25 searchable after {r.seconds_lexical:.1f} s · {r.new_chunks} new chunks")
     if r.embedded or r.from_cache:
         speed = f", {r.embedded / r.seconds_dense:.1f} chunks/s" if r.embedded and r.seconds_dense else ""
         print(f"  dense: {r.embedded} embedded in {r.seconds_dense:.1f} s{speed}, {r.from_cache} from cache")

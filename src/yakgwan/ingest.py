@@ -144,7 +144,8 @@ class Ingestor:
             docs = {k: v for k, v in old.docs.items() if k not in drop}
         new_chunks: list[Chunk] = []
         for d in progress(changed, "chunking", total=len(changed), quiet=self.quiet, unit="doc"):
-            cs = chunker_for(d).split(d)
+            # a table of contents only repeats headings with page numbers: not retrievable content
+            cs = [c for c in chunker_for(d).split(d) if c.kind != "toc"]
             new_chunks.extend(cs)
             docs[d.doc_id] = DocRecord(d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type)
             report.new_pages += len(d.pages)
