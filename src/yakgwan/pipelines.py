@@ -60,16 +60,33 @@ def _hybrid_rrf(ctx: PipelineContext) -> Retriever:
     return FusionRetriever("hybrid", [ctx.dense(), ctx.bm25()], [1.0, 1.0], method="rrf")
 
 
+# Convex combination of min–max normalised scores (Bruch, Gai & Ingber, "An Analysis of Fusion
+# Functions for Hybrid Retrieval", TOIS 2023). The dense weight 0.3 was chosen on the two dev
+# sets (skytravel dev, autorag_ko dev) with bench/fusion_study.py; the table is in the README.
+CC_DENSE_WEIGHT = 0.3
+
+
+def _hybrid_cc(ctx: PipelineContext) -> Retriever:
+    w = CC_DENSE_WEIGHT
+    return FusionRetriever("hybrid_cc", [ctx.dense(), ctx.bm25()], [w, 1.0 - w], method="minmax", depth=100)
+
+
 PIPELINES: dict[str, PipelineSpec] = {
     spec.name: spec
     for spec in [
         PipelineSpec("bm25", "Korean BM25 over morphemes (negation prefixes kept on their noun)", lambda c: c.bm25(), False),
         PipelineSpec("dense", "multilingual-e5-small cosine similarity (bundled weights)", lambda c: c.dense(), True),
         PipelineSpec("hybrid", "dense + BM25 fused by Reciprocal Rank Fusion (k=60, equal weights)", _hybrid_rrf, True),
+        PipelineSpec(
+            "hybrid_cc",
+            "dense + BM25 scores min-max normalised over each top-100 list, 0.3*dense + 0.7*BM25",
+            _hybrid_cc,
+            True,
+        ),
     ]
 }
 
-DEFAULT_PIPELINE = "hybrid"
+DEFAULT_PIPELINE = "hybrid_cc"
 
 
 def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
