@@ -141,3 +141,79 @@ def test_demo_on_bundled_sample(tmp_path: Path) -> None:
     assert p.stdout.count("Q: ") == 3
     assert "교통사고처리지원금 특별약관 · 제1조(보험금의 지급사유)" in p.stdout
     assert "보통약관 · 제5조(보험금의 청구)" in p.stdout
+
+
+def _pdf_bytes(kind: str) -> bytes:
+    import io
+
+    pypdf = pytest.importorskip("pypdf")
+    w = pypdf.PdfWriter()
+    w.add_blank_page(width=595, height=842)  # a page with no text layer, like a scan
+    if kind == "encrypted":
+        w.encrypt(user_password="secret", owner_password="owner", algorithm="AES-128")
+    buf = io.BytesIO()
+    w.write(buf)
+    return buf.getvalue()
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    "name, make, reason",
+    [
+        ("encrypted.pdf", lambda: _pdf_bytes("encrypted"), "encrypted"),
+        ("scanned.pdf", lambda: _pdf_bytes("scanned"), "no text layer"),
+        ("truncated.pdf", lambda: _pdf_bytes("scanned")[:200], ""),
+        ("empty.pdf", lambda: b"", "empty file"),
+        ("binary.md", lambda: bytes(range(256)) * 8, "binary"),
+        ("garbled.txt", lambda: "보험금 지급사유 비급여 항목 안내".encode("utf-8").decode("cp1253", "replace").encode("utf-8"), "garbled"),
+        ("notes.xyz", lambda: b"hello", "unsupported"),
+    ],
+)
+def test_bad_input_leaves_existing_index_unchanged(tmp_path: Path, name: str, make, reason: str) -> None:
+    good = tmp_path / "good.md"
+    good.write_text("# 보험\n\n비급여 항목은 보장하지 않습니다.", "utf-8")
+    assert _run(["ingest", str(good)], tmp_path).returncode == 0
+    before = _tree(tmp_path / "index")
+    bad = tmp_path / name
+    bad.write_bytes(make())
+    p = _run(["ingest", str(bad)], tmp_path)
+    _one_error_line(p, str(bad), reason)
+    assert _tree(tmp_path / "index") == before
+
+
+@pytest.mark.unit
+def test_huge_file_rejected_without_reading(tmp_path: Path) -> None:
+    big = tmp_path / "huge.pdf"
+    with open(big, "wb") as fh:
+        fh.write(b"%PDF-1.7\n")
+        fh.truncate(200 * 1024 * 1024)
+    p = _run(["ingest", str(big)], tmp_path)
+    _one_error_line(p, str(big), "too large")
+
+
+@pytest.mark.unit
+def test_cp949_file_ingests(tmp_path: Path) -> None:
+    f = tmp_path / "legacy.txt"
+    f.write_bytes("제1조(목적) 이 약관은 비급여 의료비 보상에 관한 사항을 정합니다.".encode("cp949"))
+    assert _run(["ingest", str(f)], tmp_path).returncode == 0
+    out = json.loads(_run(["search", "비급여", "--json"], tmp_path).stdout)
+    assert out["hits"][0]["doc"] == "legacy.txt" and "비급여" in out["hits"][0]["text"]
+
+
+@pytest.mark.unit
+def test_mixed_folder_exit_code_and_listing(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "ok.md").write_text("# 환불\n\n전액 환불합니다.", "utf-8")
+    (kb / "bad.pdf").write_bytes(b"junk")
+    p = _run(["ingest", str(kb)], tmp_path)
+    assert p.returncode == 3
+    assert "failed (1):" in p.stderr and "bad.pdf" in p.stderr and "not a PDF" in p.stderr
+    assert "added 1" in p.stdout
+    p = _run(["ingest", str(kb), "--strict", "--index", str(tmp_path / "strict")], tmp_path)
+    _one_error_line(p, "bad.pdf", "--strict")
+    assert not (tmp_path / "strict").exists()

@@ -124,8 +124,8 @@ def test_registry_and_errors():
 
 # ---------------------------------------------------------------- integration: real analysers
 def _available(name: str) -> bool:
-    module = {"kiwi": "kiwipiepy", "mecab": "mecab_ko"}[name]
-    return importlib.util.find_spec(module) is not None
+    modules = {"kiwi": ["kiwipiepy"], "mecab": ["mecab_ko"], "mecab+kiwi": ["mecab_ko", "kiwipiepy"]}[name]
+    return all(importlib.util.find_spec(m) is not None for m in modules)
 
 
 @pytest.fixture(scope="module", params=sorted(TOKENIZERS))

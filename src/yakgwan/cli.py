@@ -53,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", type=Path, help="write an HTML report with charts")
     p.add_argument("--quiet", action="store_true")
 
-    sub.add_parser("pipelines", help="list pipelines")
+    p = sub.add_parser("pipelines", help="list pipelines")
+    p.add_argument("--quiet", action="store_true", help="accepted for uniformity; this command shows no progress")
 
     p = sub.add_parser("demo", help="ingest the sample policy (or PATH) and run example searches")
     p.add_argument("paths", nargs="*", type=Path)

@@ -264,11 +264,18 @@ def _make_mecab(config: TokenizerConfig) -> Tokenizer:
     return MecabTokenizer(config)
 
 
+def _make_union(config: TokenizerConfig) -> Tokenizer:
+    from yakgwan.text.union_tokenizer import UnionTokenizer
+
+    return UnionTokenizer(_make_mecab(config), _make_kiwi(config))
+
+
 TOKENIZERS: dict[str, Callable[[TokenizerConfig], Tokenizer]] = {
     "kiwi": _make_kiwi,
     "mecab": _make_mecab,
+    "mecab+kiwi": _make_union,
 }
-DEFAULT_TOKENIZER = "mecab"
+DEFAULT_TOKENIZER = "mecab+kiwi"
 
 
 def make_tokenizer(name: str = DEFAULT_TOKENIZER, config: TokenizerConfig | None = None) -> Tokenizer:

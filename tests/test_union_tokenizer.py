@@ -1,0 +1,25 @@
+"""The default analyzer: the multiset union of mecab-ko and kiwi terms."""
+
+from __future__ import annotations
+
+import pytest
+
+from yakgwan.text.korean import DEFAULT_TOKENIZER, make_tokenizer
+from yakgwan.text.union_tokenizer import merge_terms
+
+
+@pytest.mark.unit
+def test_merge_terms_is_multiset_union_in_first_seen_order() -> None:
+    assert merge_terms(["a", "b", "a"], ["b", "c", "b", "b"]) == ["a", "a", "b", "b", "b", "c"]
+    assert merge_terms([], ["x"]) == ["x"]
+
+
+@pytest.mark.integration
+def test_union_recovers_terms_one_analyzer_misses() -> None:
+    tok = make_tokenizer(DEFAULT_TOKENIZER)
+    assert tok.name == "mecab+kiwi"
+    assert "벌금" in tok.tokenize("확정판결에 의하여 정해진 벌금액")  # mecab alone: 벌 + 금액
+    assert "골절" in tok.tokenize("골절진단비")  # mecab alone: 골 + 절진 + 단비
+    # the negation rule holds in both analyzers, so the union adds no bare 급여 / 담보
+    assert "급여" not in tok.tokenize("비급여 항목") and "비급여" in tok.tokenize("비급여 항목")
+    assert "담보" not in tok.tokenize("질병부담보 조건")
