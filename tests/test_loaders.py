@@ -182,3 +182,23 @@ def test_jsonl_that_is_not_beir(tmp_path: Path) -> None:
     f.write_text('{"question": "q"}\n', "utf-8")
     with pytest.raises(InputError, match="BEIR"):
         _load(f)
+
+
+def test_curly_quotes_and_dashes_are_not_mojibake(tmp_path: Path) -> None:
+    text = "제1조(용어의 정의) 이 약관에서 사용하는 용어의 뜻은 다음과 같습니다. 1. “계약자”: 회사와 계약을 체결한 사람 — ‘피보험자’와 다릅니다…\n" * 5
+    f = tmp_path / "quotes.txt"
+    f.write_text(text, "utf-8")
+    assert _load(f)[0].text == text
+
+
+def test_western_accented_text_is_accepted(tmp_path: Path) -> None:
+    text = "Le contrat d'assurance prévoit une indemnité forfaitaire; élément très général. Ελληνικά κείμενα.\n"
+    f = tmp_path / "fr.txt"
+    f.write_text(text, "utf-8")
+    assert _load(f)[0].text == text
+
+
+def test_utf16_with_bom(tmp_path: Path) -> None:
+    f = tmp_path / "u16.txt"
+    f.write_bytes(KO.encode("utf-16"))
+    assert _load(f)[0].text == KO

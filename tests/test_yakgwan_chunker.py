@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 import yakgwan
-from yakgwan.chunking.yakgwan_structure import YakgwanChunker, classify_line, looks_like_yakgwan, split_span
+from yakgwan.chunking.yakgwan_structure import (
+    YakgwanChunker,
+    classify_line,
+    looks_like_yakgwan,
+    split_span,
+)
 from yakgwan.records import Document, PageSpan
 
 SAMPLE = Path(yakgwan.__file__).parent / "samples" / "sample_yakgwan.txt"
@@ -136,6 +141,15 @@ def test_numbering_restart_without_title_opens_unnamed_yakgwan():
     ("교통사고처리지원금(Ⅰ) 특별약관", "title", "교통사고처리지원금(Ⅰ) 특별약관"),
     ("자전거교통사고 처리지원금 특별약관(동승자 포함)", "title", "자전거교통사고 처리지원금 특별약관(동승자 포함)"),
     ("이 특별약관에 정하지 않은 사항은 보통약관을 따릅니다.", "body", None),
+    # a heading followed by its first sentence on the same line (text, HTML and DOCX 약관)
+    ("제3조(준용규정) 이 특별약관에 정하지 않은 사항은 보통약관을 따릅니다.", "article", "제3조"),
+    ("제10조(보험금의 청구) 가입자는 보험금을 청구할 수 있습니다.", "article", "제10조"),
+    ("제4조(정의) 은행이란 은행법에 따른 은행을 말합니다.", "article", "제4조"),
+    ("제3조(보험금의 지급사유)의 규정에도 불구하고", "body", None),
+    ("제32조(보험료의 환급) 에 따른 보험료를 계약자에게 지급합니다.", "body", None),  # as in the KB policy
+    ("제5조(보험금의 지급절차) 및 제6조(주소변경통지)에 따릅니다.", "body", None),
+    ("제2관 보험금의 지급 ················· 2", "toc", None),
+    ("성명 ..........", "body", None),  # a form field, not a 목차 entry
 ])
 def test_classify_line(line, kind, label):
     tag = classify_line(line)
@@ -149,6 +163,78 @@ def test_split_span_cuts_at_lines_without_tiny_tail():
     assert "".join(text[a:b] + "\n" for a, b in pieces).strip() == text
     assert all(text[a].isdigit() for a, _ in pieces)
     assert all(b - a <= 375 for a, b in pieces)
+
+
+@pytest.mark.unit
+def test_heading_with_text_on_the_same_line_opens_the_article():
+    text = ("벌금 특별약관\n제1조(보험금의 지급사유) 회사는 벌금을 지급합니다.\n"
+            "제2조(정의) 은행이란 은행법에 따른 은행을 말합니다.\n"
+            "제3조(준용규정) 이 특별약관에 정하지 않은 사항은 보통약관을 따릅니다.")
+    doc = _doc(text)
+    chunks = YakgwanChunker().split(doc)
+    _check_invariants(doc, chunks)
+    assert [(c.yakgwan, c.article, c.article_title) for c in chunks] == [
+        ("벌금 특별약관", "제1조", "보험금의 지급사유"), ("벌금 특별약관", "제2조", "정의"),
+        ("벌금 특별약관", "제3조", "준용규정")]
+
+
+_FORM_ARTICLE = ("보통약관\n제1조(목적)\n이 계약은 상해를 보장합니다.\n"
+                 "벌금 특별약관\n제1조(보험금의 지급사유)\n"
+                 "① 회사는 피보험자가 벌금을 부담하는 경우 이 특별약관에 따라 벌금을 지급합니다.\n[청구서]\n{form}\n"
+                 "② 회사는 2천만원을 한도로 보상합니다.\n제2조(준용규정)\n보통약관을 따릅니다.")
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("form", [
+    "성명 ..........\n주소 ..........",
+    "1급 ··········· 100\n2급 ··········· 80\n3급 ··········· 60",  # names no 조, 관 or 약관
+])
+def test_dot_leaders_in_the_body_are_not_table_of_contents(form):
+    doc = _doc(_FORM_ARTICLE.format(form=form))
+    chunks = YakgwanChunker(max_chars=100, min_head=0).split(doc)
+    _check_invariants(doc, chunks)
+    assert not [c for c in chunks if c.kind == "toc"]
+    second = [c for c in chunks if "2천만원" in c.text]
+    assert [(c.yakgwan, c.article, c.paragraph) for c in second] == [("벌금 특별약관", "제1조", "②")]
+    last = [c for c in chunks if c.article == "제2조"]
+    assert [(c.yakgwan, c.article_title) for c in last] == [("벌금 특별약관", "준용규정")]
+
+
+@pytest.mark.unit
+def test_table_of_contents_inside_the_body_keeps_the_yakgwan():
+    toc = "목 차\n벌금 특별약관 ········ 5\n제1조(보험금의 지급사유) ········ 5\n제2조(준용규정) ········ 6\n"
+    text = ("보통약관\n제1조(목적)\n① 이 계약은 상해를 보장합니다.\n" + toc +
+            "② 회사는 보험금을 지급합니다.\n제2조(정의)\n용어를 정합니다.\n"
+            "벌금 특별약관\n제1조(보험금의 지급사유)\n벌금을 지급합니다.")
+    doc = _doc(text)
+    chunks = YakgwanChunker(max_chars=100, min_head=0).split(doc)
+    _check_invariants(doc, chunks)
+    assert [(c.text, c.yakgwan) for c in chunks if c.kind == "toc"] == [(toc.strip(), None)]
+    kept = [(c.yakgwan, c.article, c.paragraph) for c in chunks if c.kind != "toc"]
+    assert kept == [("보통약관", "제1조", None), ("보통약관", "제1조", "②"), ("보통약관", "제2조", None),
+                    ("벌금 특별약관", "제1조", None)]
+
+
+@pytest.mark.unit
+def test_long_line_is_cut_by_length_and_keeps_provenance():
+    sentence = "회사는 피보험자가 교통사고로 상해를 입은 경우 보험금을 지급합니다. "
+    text = ("보통약관\n제1조(목적)\n이 계약은 상해를 보장합니다.\n제2조(보험금의 지급사유)\n"
+            "① " + sentence * 150 + "\n② 회사는 보험금을 지급합니다.")
+    doc = _doc(text)
+    chunks = YakgwanChunker().split(doc)
+    _check_invariants(doc, chunks)
+    long = [c for c in chunks if c.article == "제2조" and c.paragraph == "①"]
+    assert len(long) >= 8 and all(len(c.text) <= 800 for c in long)
+    assert all(c.yakgwan == "보통약관" and c.article_title == "보험금의 지급사유" for c in long)
+    assert all(c.text.endswith("다.") for c in long)  # cut at sentence ends
+    assert max(len(c.text) for c in chunks) <= 800
+
+
+@pytest.mark.unit
+def test_split_span_cuts_a_single_long_line_by_length():
+    text = "가" * 2500
+    pieces = split_span(text, 0, len(text), 800)
+    assert "".join(text[a:b] for a, b in pieces) == text and all(b - a <= 800 for a, b in pieces)
 
 
 @pytest.mark.unit

@@ -24,6 +24,7 @@ def ingest(
     settings: Settings,
     paths: list[Path],
     strict: bool = False,
+    sync: bool = False,
     on_lexical_ready: Callable[[IngestReport], None] | None = None,
     embedder: Embedder | None = None,
 ) -> IngestReport:
@@ -34,6 +35,7 @@ def ingest(
         cache=embedding_cache(settings),
         quiet=settings.quiet,
         strict=strict,
+        sync=sync,
         on_lexical_ready=on_lexical_ready,
     )
     try:

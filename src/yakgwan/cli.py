@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     except YakgwanError as exc:
         print(f"yakgwan {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:  # output piped into head & co.: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print(f"yakgwan {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -12,7 +12,7 @@ from yakgwan import app
 from yakgwan.config import Settings
 from yakgwan.errors import InputError
 from yakgwan.ingest import IngestReport
-from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, build_pipeline
+from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, PipelineContext, build_pipeline, resolve_pipeline
 from yakgwan.records import Hit
 from yakgwan.store import IndexData
 
@@ -47,6 +47,10 @@ def print_ingest_report(r: IngestReport, index_dir: Path) -> None:
     if r.embedded or r.from_cache:
         speed = f", {r.embedded / r.seconds_dense:.1f} chunks/s" if r.embedded and r.seconds_dense else ""
         print(f"  dense: {r.embedded} embedded in {r.seconds_dense:.1f} s{speed}, {r.from_cache} from cache")
+    if r.removed:
+        print(f"  removed {len(r.removed)} document(s) no longer in the corpus")
+    if r.reindexed:
+        print("  analyzer or embedder changed since the last ingest: every document was re-indexed")
     state = "ready" if r.dense_ready else f"NOT ready ({r.dense_error or 'incomplete'}; run ingest again to finish)"
     print(f"  hybrid {state} after {r.seconds_total:.1f} s total")
     if r.failed:
@@ -88,12 +92,13 @@ def hit_json(h: Hit) -> dict:
     }
 
 
-def search(settings: Settings, query: str, pipeline: str, k: int) -> tuple[list[Hit], dict]:
+def search(settings: Settings, query: str, pipeline: str, k: int, ctx: PipelineContext | None = None) -> tuple[list[Hit], dict]:
+    """Run one search; pass ``ctx`` to reuse loaded models across searches."""
     if k <= 0:
         raise InputError(None, f"--k must be > 0, got {k}")
     if not query.strip():
         raise InputError(None, "empty query")
-    ctx = app.pipeline_context(settings)
+    ctx = ctx or app.pipeline_context(settings)
     retriever, note = build_pipeline(pipeline, ctx)
     t0 = time.perf_counter()
     hits = retriever.retrieve(query, k)
@@ -101,7 +106,7 @@ def search(settings: Settings, query: str, pipeline: str, k: int) -> tuple[list[
     n = len(ctx.view.chunks)
     dense = ctx.view.dense_embedded
     status = {
-        "pipeline": pipeline if pipeline != "default" else DEFAULT_PIPELINE,
+        "pipeline": resolve_pipeline(pipeline).name,
         "lists": {"bm25": "ready", "dense": "ready" if ctx.view.dense_ready else f"pending ({dense}/{n} chunks embedded)"},
         "note": note,
         "latency_ms": ms,

@@ -45,8 +45,9 @@ def run_demo(args: argparse.Namespace, settings: Settings) -> int:
     report = app.ingest(settings, paths)
     print_ingest_report(report, settings.index_dir)
     print(f"== example searches (default pipeline; {time.perf_counter() - t0:.1f} s so far)")
+    ctx = app.pipeline_context(settings)
     for q in queries:
-        hits, status = search(settings, q, "default", 3)
+        hits, status = search(settings, q, "default", 3, ctx)
         print(f"\nQ: {q}   [{status['pipeline']}, {status['latency_ms']:.0f} ms]")
         print_hits(hits)
     return 0

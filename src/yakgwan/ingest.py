@@ -6,6 +6,8 @@ cost itself (or, with ``strict``, the whole ingest) and never a half-written ind
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,8 +17,9 @@ import numpy as np
 
 from yakgwan.chunking import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
-from yakgwan.errors import InputError, YakgwanError
+from yakgwan.errors import InputError, ProviderError, YakgwanError
 from yakgwan.indexing import index_text
+from yakgwan.ingest_plan import Plan, plan_ingest
 from yakgwan.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
 from yakgwan.progress import Bar, progress
 from yakgwan.protocols import Embedder
@@ -43,6 +46,8 @@ class IngestReport:
     seconds_total: float = 0.0
     dense_ready: bool = False
     dense_error: str | None = None
+    removed: list[str] = field(default_factory=list)
+    reindexed: bool = False
     index: IndexData | None = None
 
 
@@ -54,52 +59,97 @@ class Ingestor:
     cache: EmbeddingCache
     quiet: bool = False
     strict: bool = False
+    sync: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
     on_lexical_ready: Callable[[IngestReport], None] | None = None
 
     def run(self, paths: list[Path]) -> IngestReport:
         t0 = time.perf_counter()
         report = IngestReport()
-        docs = self._load(paths, report)
+        loaded = self._load(paths, report)
         report.seconds_load = time.perf_counter() - t0
-        old = self.store.read() if self.store.exists() else None
-        spec = getattr(self.tokenizer, "spec", self.tokenizer.name)
-        fresh = (
-            old is not None
-            and old.tokenizer == self.tokenizer.name
-            and old.extra.get("tokenizer_spec") == spec
-            and old.embedder == self.embedder.model_id
-        )
-        changed = self._plan(docs, old if fresh else None, report)
-        if not changed and fresh and old is not None and old.dense_ready:
-            report.index, report.dense_ready = old, True
-            report.seconds_total = time.perf_counter() - t0
-            return report
-        data = self._assemble(changed, old, fresh, report)
-        self.store.commit(data)
-        report.seconds_lexical = time.perf_counter() - t0
-        report.index = data
-        if self.on_lexical_ready is not None:
-            self.on_lexical_ready(report)
-        t1 = time.perf_counter()
-        try:
-            self._embed_missing(data, report)
+        with self.store.writer(on_wait=self._say_waiting):
+            old = self.store.read() if self.store.exists() else None
+            fresh = old is not None and self._compatible(old)
+            plan = plan_ingest(loaded, old.docs if old is not None else {}, self.sync)
+            report.failed.extend(plan.conflicts)
+            if self.strict and plan.conflicts:
+                raise InputError(plan.conflicts[0].path, f"{plan.conflicts[0].reason}; --strict: nothing ingested")
+            report.added, report.replaced, report.unchanged = plan.added, plan.replaced, plan.unchanged
+            report.removed = plan.removed
+            if old is not None and not fresh:
+                report.reindexed = True
+            if not plan.changed and not plan.removed and fresh and old is not None and old.dense_ready:
+                report.index, report.dense_ready = old, True
+                report.seconds_total = time.perf_counter() - t0
+                return report
+            self._resolve_dim()
+            data = self._assemble(plan, old, fresh, report)
             self.store.commit(data)
-        except YakgwanError as exc:
-            report.dense_error = str(exc)
-        report.seconds_dense = time.perf_counter() - t1
+            report.seconds_lexical = time.perf_counter() - t0
+            report.index = data
+            if self.on_lexical_ready is not None:
+                self.on_lexical_ready(report)
+            self._dense_phase(data, report)
         report.dense_ready = data.dense_ready
         report.seconds_total = time.perf_counter() - t0
         return report
 
-    def _load(self, paths: list[Path], report: IngestReport) -> list[Document]:
+    def _say_waiting(self) -> None:
+        if not self.quiet:
+            print("another ingest is writing to this index; waiting for it to finish …", file=sys.stderr)
+
+    def _compatible(self, old: IndexData) -> bool:
+        return (
+            old.tokenizer == self.tokenizer.name
+            and old.extra.get("tokenizer_spec") == self.tokenizer.spec
+            and old.embedder == self.embedder.model_id
+            and (not self.embedder.dim or old.dim == self.embedder.dim)
+        )
+
+    def _resolve_dim(self) -> None:
+        """Embedders that learn their dimension from the first response (served endpoints) are
+        asked once here, so vectors can be allocated."""
+        if not self.embedder.dim:
+            probe = self.embedder.embed(["dimension probe"], "passage")
+            if probe.ndim != 2 or probe.shape[1] == 0:
+                raise ProviderError(f"{self.embedder.model_id}: returned no usable vector (shape {probe.shape})")
+            self.embedder.dim = int(probe.shape[1])
+
+    def _dense_phase(self, data: IndexData, report: IngestReport) -> None:
+        t1 = time.perf_counter()
+        try:
+            self._embed_missing(data, report)
+        except KeyboardInterrupt:
+            self._commit_partial(data)
+            print("interrupted: the index is updated and BM25-searchable; dense vectors are incomplete (run ingest again to finish)", file=sys.stderr)
+            raise
+        except Exception as exc:  # any embedder failure leaves a usable BM25 index behind
+            report.dense_error = f"{type(exc).__name__}: {exc}" if not isinstance(exc, YakgwanError) else str(exc)
+        self._commit_partial(data)
+        report.seconds_dense = time.perf_counter() - t1
+
+    def _commit_partial(self, data: IndexData) -> None:
+        """Commit whatever vectors exist (all of them on success); the cache keeps the rest."""
+        if data.dense_mask.any():
+            self.store.commit(data)
+
+    def _load(self, paths: list[Path], report: IngestReport) -> list[tuple[Document, str]]:
         files, problems = collect_files(paths)
-        docs: list[Document] = []
+        docs: list[tuple[Document, str]] = []
         for src in progress(files, "loading", total=len(files), quiet=self.quiet, unit="file"):
             try:
-                docs.extend(load_file(src, self.max_bytes))
+                loaded = load_file(src, self.max_bytes)
             except InputError as exc:
                 problems.append(exc)
+                continue
+            except Exception as exc:  # a parser bug on one file must not abort a folder
+                if os.environ.get("YAKGWAN_DEBUG"):
+                    raise
+                problems.append(InputError(str(src.path), f"cannot read: {type(exc).__name__}: {exc}"))
+                continue
+            origin = str(src.path.resolve())
+            docs.extend((d, f"{origin}#{d.doc_id}" if d.kind == "beir" else origin) for d in loaded)
         report.failed = problems
         if problems and self.strict:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -109,25 +159,15 @@ class Ingestor:
                 raise problems[0]
             raise InputError(None, f"nothing to ingest: {len(problems)} file(s) failed, none loaded" + "".join(f"\n  {p}" for p in problems))
         seen: dict[str, str] = {}
-        for d in docs:
+        for d, origin in docs:
             if d.doc_id in seen:
-                raise InputError(d.source, f"two inputs map to the same document id {d.doc_id!r}; ingest them separately")
-            seen[d.doc_id] = d.source
+                raise InputError(origin, f"same document id {d.doc_id!r} as {seen[d.doc_id]}; ingest them separately")
+            seen[d.doc_id] = origin
         return docs
 
-    def _plan(self, docs: list[Document], old: IndexData | None, report: IngestReport) -> list[Document]:
-        changed = []
-        for d in docs:
-            prev = old.docs.get(d.doc_id) if old is not None else None
-            if prev is not None and prev.content_hash == d.content_hash:
-                report.unchanged.append(d.doc_id)
-                continue
-            (report.replaced if prev is not None else report.added).append(d.doc_id)
-            changed.append(d)
-        return changed
-
-    def _assemble(self, changed: list[Document], old: IndexData | None, fresh: bool, report: IngestReport) -> IndexData:
-        drop = {d.doc_id for d in changed}
+    def _assemble(self, plan: Plan, old: IndexData | None, fresh: bool, report: IngestReport) -> IndexData:
+        changed = plan.changed
+        drop = {d.doc_id for d in changed} | set(plan.removed)
         chunks: list[Chunk] = []
         tokens: list[list[str]] = []
         docs: dict[str, DocRecord] = {}
@@ -147,7 +187,9 @@ class Ingestor:
             # a table of contents only repeats headings with page numbers: not retrievable content
             cs = [c for c in chunker_for(d).split(d) if c.kind != "toc"]
             new_chunks.extend(cs)
-            docs[d.doc_id] = DocRecord(d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type)
+            docs[d.doc_id] = DocRecord(
+                d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id]
+            )
             report.new_pages += len(d.pages)
         report.new_chunks = len(new_chunks)
         retok = [i for i, t in enumerate(tokens) if not t]
@@ -164,7 +206,7 @@ class Ingestor:
         mask = np.zeros(len(chunks), bool)
         mask[: len(keep_mask)] = keep_mask
         data = IndexData(chunks, tokens, docs, self.tokenizer.name, self.embedder.model_id, dim, vectors, mask)
-        data.extra["tokenizer_spec"] = getattr(self.tokenizer, "spec", self.tokenizer.name)
+        data.extra["tokenizer_spec"] = self.tokenizer.spec
         self._fill_from_cache(data, report)
         return data
 
@@ -191,6 +233,8 @@ class Ingestor:
             for b in range(0, len(order), EMBED_BATCH):
                 rows = order[b : b + EMBED_BATCH]
                 vecs = self.embedder.embed([texts[i] for i in rows], "passage")
+                if vecs.shape != (len(rows), data.dim):
+                    raise ProviderError(f"{self.embedder.model_id}: returned vectors of shape {vecs.shape}, expected {(len(rows), data.dim)}")
                 data.vectors[rows] = vecs
                 data.dense_mask[rows] = True
                 self.cache.put_many(self.embedder.model_id, {sha256_hex(texts[i]): v for i, v in zip(rows, vecs)})

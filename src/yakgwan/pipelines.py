@@ -44,7 +44,9 @@ class PipelineContext:
 
     def dense(self) -> Retriever:
         if not self.view.dense_ready:
-            raise YakgwanError("dense vectors are not ready in this index yet (ingest is still embedding); use --pipeline bm25 or wait")
+            raise YakgwanError(
+                "dense vectors are not complete in this index (an ingest is still embedding, or could not embed: run ingest again); use --pipeline bm25 meanwhile"
+            )
         return DenseRetriever(self.view, self.embedder)
 
 
@@ -89,14 +91,19 @@ PIPELINES: dict[str, PipelineSpec] = {
 DEFAULT_PIPELINE = "hybrid_cc"
 
 
-def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
-    """Build pipeline ``name``. When it needs dense vectors that are not ready yet, fall back to
-    ``bm25`` and return a note saying so (the caller shows it); otherwise the note is None."""
-    if name == "default":
-        name = DEFAULT_PIPELINE
-    spec = PIPELINES.get(name)
+def resolve_pipeline(name: str) -> PipelineSpec:
+    """The registered pipeline called ``name`` ("default" names the default pipeline)."""
+    spec = PIPELINES.get(DEFAULT_PIPELINE if name == "default" else name)
     if spec is None:
         raise UnknownName("pipeline", name, [*PIPELINES, "default"])
-    if spec.needs_dense and not ctx.view.dense_ready and name != "dense":
+    return spec
+
+
+def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
+    """Build pipeline ``name``. When it fuses dense vectors that are not ready yet, fall back to
+    ``bm25`` and return a note saying so (the caller shows it); otherwise the note is None.
+    ``dense`` alone never falls back: it raises."""
+    spec = resolve_pipeline(name)
+    if spec.needs_dense and not ctx.view.dense_ready and spec.name != "dense":
         return PIPELINES["bm25"].build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
     return spec.build(ctx), None

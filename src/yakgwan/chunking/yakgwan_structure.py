@@ -9,15 +9,21 @@ Chunks are character spans: ``chunk.text == doc.text[chunk.start:chunk.end]`` fo
 An article no longer than ``max_chars`` is one chunk (kind "article"). A longer one is cut at its
 항: the first chunk starts at the heading (kind "article"), the others are one 항 each (kind
 "paragraph"; the article number and title are in ``article``/``article_title``, not in the text).
-A unit longer than ``max_chars`` is cut at line boundaries (lines are 호/목 items or table rows).
+A unit longer than ``max_chars`` is cut at line boundaries (lines are 호/목 items or table rows),
+and a line longer than ``max_chars`` by length at sentence or word ends; every piece keeps the
+unit's 약관, 조 and 항.
 
 Guards against false structure:
 * a 약관 title ("벌금 특별약관") counts only when a 제1조 or 제1관 heading follows within a few
   lines, so a sentence that ends in "특별약관" or a 목차 entry never opens a 약관;
-* an article heading must stand at the start of a line with nothing but text after its title
-  (not "제3조(…)에 정한"), and its number must grow within a 약관; a 제1조 after a higher number
-  without a title opens an unnamed 약관;
-* 목차 lines (dot leaders followed by a page number) form "toc" chunks with no 약관.
+* an article heading must stand at the start of a line; text may follow its title (the first
+  sentence, "제3조(준용규정) 이 특별약관에 …") but not a particle or a list that makes the line a
+  citation ("제3조(…)에 정한", "제3조(…) 에 따른", "제3조(…) 및 제4조"), and its number must grow
+  within a 약관; a 제1조 after a higher number without a title opens an unnamed 약관;
+* 목차 lines (dot leaders followed by a page number) form "toc" chunks only in runs of three or
+  more; before the first 약관 they carry no 약관. In the body a run must name a 조, 관 or 약관,
+  a 항 or 조 line is never 목차, and the 약관 and 조 go on after it, so a form ("성명 ......")
+  or a table with dot leaders stays in its article.
 """
 
 from __future__ import annotations
@@ -25,81 +31,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from yakgwan.chunking.recursive import split_spans
+from yakgwan.chunking.yakgwan_lines import (
+    LineTag,
+    classify_line,
+    looks_like_yakgwan,
+    openings,
+    toc_lines,
+)
 from yakgwan.records import Chunk, Document, make_chunk_id
 
-_LEADER = re.compile(r"(?:[·.…・]{4,}|…{2,})\s*\d*\s*$")
-_PART = re.compile(r"^\s*제\s*(\d+)\s*관\s+(\S.{0,40})$")
-_ARTICLE = re.compile(r"^\s*(제\s*(\d+)\s*조(?:\s*의\s*(\d+))?)\s*\(((?:[^()]|\([^()]*\))*)\)(.*)$")
-_REF_TAIL = re.compile(r"^\s*(?:제\s*\d|및|또는|에|의|와|과|을|를|이|가|은|는|로|부터|까지|,|·|\.)")
-_TITLE = re.compile(r"^\s*((?:\S.{0,70}?)?(?:보통약관|특별약관|추가특약|특약)(?:\s*\([^()]{1,30}\))?)\s*$")
-_PARA = re.compile(r"^\s*([①-⑳➀-➉])")
-_BOX = re.compile(r"^\s*【([^】]{1,40})】\s*$")
-_TABLE_HEAD = re.compile(r"^\s*([<\[【〈]\s*(?:별표|부표|붙임|별첨)[^>\]】〉]{0,10}[>\]】〉].{0,40})$")
-_TABLE_WORD = re.compile(r"(?:표|별표|부표)\s*[IVXⅠ-Ⅹ\d]*$")
-_APPENDIX = re.compile(r"^\s*(약관에서\s*인용된\s*법.{0,10}|주요\s*민원.{0,30}|부\s*록)\s*$")
-_TOC_HEAD = re.compile(r"^\s*목\s*차\s*$")
-_ARTICLE_HEAD_LOOKAHEAD = 3
-
-
-def looks_like_yakgwan(text: str) -> bool:
-    """Cheap test: at least two article headings "제N조(…)" at line starts and the word 약관 or a
-    제N관 heading. Reads at most the first 200,000 characters."""
-    head = text[:200_000]
-    articles = len(re.findall(r"(?m)^\s*제\s*\d+\s*조(?:의\s*\d+)?\s*\(", head))
-    return articles >= 2 and ("약관" in head or re.search(r"(?m)^\s*제\s*\d+\s*관\s", head) is not None)
-
-
-@dataclass(frozen=True)
-class LineTag:
-    kind: str  # title, part, article, para, box, table, appendix, toc, toc_head, blank, body
-    label: str | None = None  # 약관 name, "제2관", "제3조", "①", box term, table heading
-    title: str | None = None  # 관 or 조 title
-    number: float = 0.0  # 관/조 number (제29조의2 -> 29.002)
-
-
-def classify_line(line: str) -> LineTag:
-    """What a line of a 약관 looks like on its own, without context (pure)."""
-    s = line.strip()
-    if not s:
-        return LineTag("blank")
-    if _LEADER.search(s):
-        return LineTag("toc")
-    if _TOC_HEAD.match(s):
-        return LineTag("toc_head")
-    m = _ARTICLE.match(s)
-    if m and (not m.group(5).strip() or not _REF_TAIL.match(m.group(5))):
-        number = int(m.group(2)) + (int(m.group(3)) / 1000 if m.group(3) else 0)
-        return LineTag("article", re.sub(r"\s+", "", m.group(1)), m.group(4).strip(), number)
-    m = _PART.match(s)
-    if m and not s.endswith(("다.", "다")):
-        return LineTag("part", f"제{m.group(1)}관", m.group(2).strip(), int(m.group(1)))
-    m = _PARA.match(s)
-    if m:
-        return LineTag("para", _normalise_circled(m.group(1)))
-    m = _TABLE_HEAD.match(s)
-    if m:
-        return LineTag("table", m.group(1).strip())
-    m = _BOX.match(s)
-    if m:
-        term = m.group(1).strip()
-        return LineTag("table" if _TABLE_WORD.search(term) else "box", term)
-    if _APPENDIX.match(s):
-        return LineTag("appendix", s)
-    m = _TITLE.match(s)
-    if m and not s.endswith(("다.", "다")):
-        return LineTag("title", re.sub(r"\s+", " ", m.group(1)))
-    return LineTag("body")
-
-
-def _normalise_circled(mark: str) -> str:
-    if "➀" <= mark <= "➉":
-        return chr(ord("①") + ord(mark) - ord("➀"))
-    return mark
-
-
-def yakgwan_name(title: str) -> str:
-    """"KB스마트운전자보험 보통약관" -> "보통약관"; a 특별약관 keeps its exact name."""
-    return "보통약관" if title.endswith("보통약관") else title
+__all__ = ["ChunkPlan", "LineTag", "Unit", "YakgwanChunker", "build_units", "classify_line",
+           "looks_like_yakgwan", "plan_chunks", "split_span"]
 
 
 @dataclass(frozen=True)
@@ -124,53 +67,6 @@ def _line_spans(text: str) -> list[tuple[int, int]]:
         spans.append((pos, pos + len(line)))
         pos += len(line) + 1
     return spans
-
-
-def _confirmed_titles(tags: list[LineTag]) -> dict[int, str]:
-    """Line index -> 약관 name, for title lines followed by a 제1조/제1관 heading."""
-    found: dict[int, str] = {}
-    for i, tag in enumerate(tags):
-        if tag.kind != "title":
-            continue
-        seen = 0
-        for nxt in tags[i + 1:]:
-            if nxt.kind in ("blank", "title"):
-                continue
-            if nxt.kind in ("article", "part") and nxt.number == 1:
-                found[i] = tag.label or ""
-            seen += 1
-            if seen >= _ARTICLE_HEAD_LOOKAHEAD or nxt.kind in ("article", "part"):
-                break
-    return found
-
-
-def _toc_lines(tags: list[LineTag]) -> set[int]:
-    """Lines of the 목차: runs of dot-leader lines (gaps of up to 4 other lines) and their heading."""
-    toc = [i for i, t in enumerate(tags) if t.kind == "toc"]
-    lines: set[int] = set()
-    for a, b in zip(toc, toc[1:]):
-        if b - a <= 5:
-            lines.update(range(a, b + 1))
-    lines.update(toc)
-    for i in sorted(lines)[:1]:
-        for j in range(max(i - 8, 0), i):
-            if tags[j].kind == "toc_head":
-                lines.update(range(j, i))
-    return lines
-
-
-def _openings(tags: list[LineTag]) -> dict[int, str]:
-    """Line index where a 약관 begins -> its name; a run of title lines (an umbrella heading such
-    as "○○보험 특별약관" before the real name) begins at its first line and takes the last name."""
-    opens: dict[int, str] = {}
-    for i, name in sorted(_confirmed_titles(tags).items()):
-        j = i
-        while j > 0 and tags[j - 1].kind in ("title", "blank"):
-            j -= 1
-        while tags[j].kind == "blank":
-            j += 1
-        opens[j] = yakgwan_name(name)
-    return opens
 
 
 class _UnitBuilder:
@@ -213,11 +109,22 @@ class _UnitBuilder:
                     section=meta.get("section"), article_seq=self.seq if in_article else -1)
 
     def extend(self, i: int) -> None:
-        if self.cur is None:
+        if self.cur is None:  # inside an article only after a 목차 in the body: the 항 goes on
             first = self.prefix if self.prefix is not None else i
             self.prefix = None
-            self.cur, self.cur_first = self._unit("text", first, i), first
+            kind = "para" if self.article is not None else "text"
+            self.cur, self.cur_first = self._unit(kind, first, i), first
         self.cur_last = i
+
+    def toc_line(self, i: int, in_body: bool) -> None:
+        """A 목차 line: the chunk has no 약관; before the first 약관 the state is cleared, in the
+        body the 약관, 관 and 조 go on after the 목차."""
+        if self.cur is None or self.cur.kind != "toc":
+            if not in_body:
+                self.yakgwan, self.article = None, None
+            self.open(i, "toc", section="목차")
+            self.cur = replace(self.cur, yakgwan=None, part=None)
+        self.extend(i)
 
     def start_yakgwan(self, i: int, name: str | None) -> None:
         self.close()
@@ -240,16 +147,19 @@ class _UnitBuilder:
 def build_units(text: str) -> tuple[list[Unit], list[tuple[int, int]]]:
     """Units over line indices (start/end are first/last line) and the lines' character spans."""
     spans = _line_spans(text)
-    tags = [classify_line(text[a:b]) for a, b in spans]
-    toc, opens = _toc_lines(tags), _openings(tags)
+    lines = [text[a:b] for a, b in spans]
+    tags = [classify_line(line) for line in lines]
+    opens = openings(tags)
+    body_start = min(opens, default=next((i for i, t in enumerate(tags) if t.kind == "article"), len(tags)))
+    toc = toc_lines(tags, lines, body_start)
     b = _UnitBuilder(tags)
     for i, tag in enumerate(tags):
         kind = b.cur.kind if b.cur is not None else None
+        if kind == "toc" and i not in toc and i >= body_start:
+            b.close()  # a 목차 in the body ends with its last entry
+            kind = "para" if b.article is not None else None
         if i in toc:
-            if kind != "toc":
-                b.yakgwan, b.article = None, None
-                b.open(i, "toc", section="목차")
-            b.extend(i)
+            b.toc_line(i, i >= body_start)
         elif i in opens:
             b.start_yakgwan(i, opens[i])
         elif tag.kind in ("title", "blank") and b.prefix is not None:
@@ -271,7 +181,7 @@ def build_units(text: str) -> tuple[list[Unit], list[tuple[int, int]]]:
         elif tag.kind == "appendix":
             b.yakgwan, b.part, b.article, b.last_no = None, None, None, 0.0
             b.open(i, "text", section=tag.label)
-        elif kind == "definition" and re.match(r"^\s*\d{1,2}\.\s", text[spans[i][0]:spans[i][1]]):
+        elif kind == "definition" and re.match(r"^\s*\d{1,2}\.\s", lines[i]):
             b.open(i, "para")
         else:
             b.extend(i)
@@ -290,8 +200,26 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def split_span(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
-    """Cut ``text[start:end]`` at line boundaries into pieces of at most ``max_chars`` where lines
-    allow (a single longer line stays whole); pieces are trimmed and never empty (pure)."""
+    """Cut ``text[start:end]`` at line boundaries into pieces of at most ``max_chars``, except that
+    a short last piece joins the one before up to 5/4 of ``max_chars``; a piece holding a line
+    longer than ``max_chars`` is cut by length at sentence or word ends (``split_spans``). Pieces
+    are trimmed, never empty and never overlap (pure)."""
+    out: list[tuple[int, int]] = []
+    for a, b in _line_pieces(text, start, end, max_chars):
+        if b - a > max_chars and _longest_line(text, a, b) > max_chars:
+            if out and out[-1][1] - out[-1][0] < max_chars // 4:
+                a = out.pop()[0]  # a heading or short lead-in goes with the first piece
+            out += split_spans(text, a, b, max_chars, 0)
+        elif b > a:
+            out.append((a, b))
+    return out
+
+
+def _longest_line(text: str, start: int, end: int) -> int:
+    return max(len(line) for line in text[start:end].split("\n"))
+
+
+def _line_pieces(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
     pieces: list[tuple[int, int]] = []
     a, pos = start, start
     while pos < end:
@@ -304,7 +232,7 @@ def split_span(text: str, start: int, end: int, max_chars: int) -> list[tuple[in
     pieces.append((a, end))
     if len(pieces) > 1 and end - pieces[-2][0] <= max_chars * 5 // 4 and end - a < max_chars // 4:
         pieces[-2:] = [(pieces[-2][0], end)]  # no tiny tail piece
-    return [p for p in (_trim(text, s, e) for s, e in pieces) if p[1] > p[0]]
+    return [_trim(text, s, e) for s, e in pieces]
 
 
 @dataclass(frozen=True)
@@ -340,6 +268,9 @@ def plan_chunks(text: str, max_chars: int = 800, min_head: int = 200) -> list[Ch
 
 def _plan_article(text: str, spans: list[tuple[int, int]], units: list[Unit], max_chars: int,
                   min_head: int) -> list[ChunkPlan]:
+    if units[0].kind != "head":  # the rest of an article after a 목차 in the body
+        return [ChunkPlan(u, "definition" if u.kind == "definition" else "paragraph", a, b) for u in units
+                for a, b in split_span(text, spans[u.start][0], spans[u.end][1], max_chars)]
     start, end = _trim(text, spans[units[0].start][0], spans[units[-1].end][1])
     if end - start <= max_chars:
         return [ChunkPlan(replace(units[0], paragraph=None), "article", start, end)]

@@ -36,17 +36,17 @@ def load_seed(corpus: Path, tests: Path) -> EvalSet:
         raise InputError(str(corpus), "--corpus must be the knowledge-base folder")
     queries = []
     for lineno, row in _jsonl(tests):
-        try:
-            q = str(row["question"])
-            sources = [str(s) for s in row.get("source_docs") or []]
-        except (KeyError, TypeError):
-            raise InputError(str(tests), f"line {lineno}: needs 'question' and 'source_docs'") from None
+        q, sources, keywords = row.get("question") if isinstance(row, dict) else None, None, None
+        if isinstance(row, dict):
+            sources, keywords = row.get("source_docs"), row.get("keywords") or []
+        if not isinstance(q, str) or not q.strip() or not _str_list(sources) or not _str_list(keywords):
+            raise InputError(str(tests), f"line {lineno}: needs 'question' (text), 'source_docs' and 'keywords' as lists of strings")
         queries.append(
             EvalQuery(
                 qid=str(row.get("id", lineno)),
                 text=q,
                 relevant={s: 1 for s in sources},
-                keywords=tuple(str(k) for k in row.get("keywords") or []),
+                keywords=tuple(keywords),
                 category=row.get("category"),
                 reference_answer=row.get("reference_answer"),
             )
@@ -74,14 +74,26 @@ def load_beir(folder: Path, split_file: str = "qrels.tsv") -> EvalSet:
                 continue
             if len(row) < 3:
                 continue
-            qid, did, score = row[0], row[1], int(row[2])
+            qid, did = row[0], row[1]
+            try:
+                score = int(float(row[2]))
+            except ValueError:
+                raise InputError(str(qrels_file), f"line {i + 1}: score {row[2]!r} is not a number") from None
             if score > 0:
                 qrels.setdefault(qid, {})[did] = score
-    texts = {str(r["_id"]): str(r["text"]) for _, r in _jsonl(queries_file)}
+    texts: dict[str, str] = {}
+    for lineno, r in _jsonl(queries_file):
+        if not isinstance(r, dict) or "_id" not in r or not isinstance(r.get("text"), str):
+            raise InputError(str(queries_file), f"line {lineno}: needs '_id' and 'text'")
+        texts[str(r["_id"])] = r["text"]
     queries = [EvalQuery(qid=q, text=texts[q], relevant=rel) for q, rel in qrels.items() if q in texts]
     if not queries:
         raise InputError(str(qrels_file), "no judged queries match queries.jsonl")
     return EvalSet(name=folder.name, corpus=corpus, queries=queries, source=str(qrels_file))
+
+
+def _str_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _jsonl(path: Path):  # type: ignore[no-untyped-def]

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from yakgwan import app
 from yakgwan.config import Settings
-from yakgwan.errors import InputError
+from yakgwan.errors import InputError, ProviderError
 from yakgwan.eval import metrics as M
 from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
-from yakgwan.pipelines import DEFAULT_PIPELINE, build_pipeline
+from yakgwan.pipelines import DEFAULT_PIPELINE, resolve_pipeline
 from yakgwan.progress import progress
 from yakgwan.protocols import Retriever
 from yakgwan.records import sha256_hex
@@ -41,7 +41,7 @@ def eval_index_dir(settings: Settings, evalset: EvalSet) -> Path:
     return settings.cache_dir / "eval-index" / key
 
 
-def score_query(q: EvalQuery, hits_docs: list[str], hits_texts: list[str], k: int) -> tuple[dict, dict]:
+def score_query(q: EvalQuery, hits_docs: list[str], hits_texts: list[str], k: int, has_keywords: bool) -> tuple[dict, dict]:
     """Doc-level and seed metrics of one query. ``hits_docs``/``hits_texts`` are the retrieved
     chunks' document ids and texts, best first (longer than k, for doc-level de-duplication)."""
     docs = M.dedupe_docs(hits_docs)
@@ -51,9 +51,9 @@ def score_query(q: EvalQuery, hits_docs: list[str], hits_texts: list[str], k: in
         "precision": M.precision(docs, q.relevant, k),
         "recall": M.recall(docs, q.relevant, k),
     }
-    if q.keywords:
-        m["keyword_coverage"] = M.keyword_coverage(hits_texts[:k], q.keywords)
-    seed = M.seed_metrics(hits_docs[:k], hits_texts[:k], list(q.relevant), list(q.keywords) or None, k)
+    if has_keywords:  # the seed counts a question without keywords as coverage 0
+        m["keyword_coverage"] = M.keyword_coverage(hits_texts[:k], q.keywords) if q.keywords else 0.0
+    seed = M.seed_metrics(hits_docs[:k], hits_texts[:k], list(q.relevant), list(q.keywords) if has_keywords else None, k)
     return m, seed
 
 
@@ -61,11 +61,13 @@ def evaluate(retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOption
     per_query = []
     latencies = []
     depth = max(opts.k * opts.depth_factor, 50)
+    has_keywords = any(q.keywords for q in evalset.queries)
+    retriever.retrieve(evalset.queries[0].text, depth)  # warm-up: models load outside the timings
     for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q"):
         t0 = time.perf_counter()
         hits = retriever.retrieve(q.text, depth)
         latencies.append((time.perf_counter() - t0) * 1000)
-        m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.chunk.text for h in hits], opts.k)
+        m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.chunk.text for h in hits], opts.k, has_keywords)
         per_query.append(
             {
                 "qid": q.qid,
@@ -78,14 +80,15 @@ def evaluate(retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOption
                 "latency_ms": latencies[-1],
             }
         )
-    keys = list(METRIC_KEYS) + (["keyword_coverage"] if any(q.keywords for q in evalset.queries) else [])
+    keys = list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
+    seed_keys = sorted({key for p in per_query for key in p["seed_metrics"]})
     result = {
         "pipeline": name,
         "dataset": evalset.name,
         "n": len(per_query),
         "k": opts.k,
         "metrics": M.aggregate([p["metrics"] for p in per_query], keys),
-        "seed_metrics": M.aggregate([p["seed_metrics"] for p in per_query], sorted(per_query[0]["seed_metrics"]) if per_query else []),
+        "seed_metrics": M.aggregate([p["seed_metrics"] for p in per_query], seed_keys),
         "latency_ms": M.latency_summary(latencies),
         "per_query": per_query,
         "source": evalset.source,
@@ -115,17 +118,21 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
     if args.k <= 0:
         raise InputError(None, f"--k must be > 0, got {args.k}")
     evalset = load_evalset(args)
-    names = args.pipelines or ["default"]
-    names = [DEFAULT_PIPELINE if n == "default" else n for n in names]
+    names = [DEFAULT_PIPELINE if n == "default" else n for n in (args.pipelines or ["default"])]
+    specs = [resolve_pipeline(n) for n in names]  # a typo fails before minutes of ingest
     isettings = settings.with_(index_dir=eval_index_dir(settings, evalset))
-    report = app.ingest(isettings, [evalset.corpus])
+    report = app.ingest(isettings, [evalset.corpus], sync=True)
+    for problem in report.failed:
+        print(f"warning: not indexed: {problem}", file=sys.stderr)
+    if not report.dense_ready and any(spec.needs_dense for spec in specs):
+        raise ProviderError(f"dense vectors could not be computed for {evalset.corpus}: {report.dense_error or 'incomplete'}")
     ctx = app.pipeline_context(isettings)
+    check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks})
     command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     results = []
-    for name in names:
-        retriever, note = build_pipeline(name, ctx)
-        res = evaluate(retriever, name, evalset, EvalOptions(k=args.k), settings.quiet, note)
+    for spec in specs:
+        res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet)
         res["command"], res["machine"] = command, machine
         res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2)}
         results.append(res)
@@ -138,6 +145,20 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
 
         render_report(results, args.report, title=f"yakgwan eval — {evalset.name}")
     return 0
+
+
+def check_judged_documents(evalset: EvalSet, indexed: set[str]) -> None:
+    """Judged documents must be in the index, or every metric silently reads 0."""
+    judged = {d for q in evalset.queries for d in q.relevant}
+    missing = judged - indexed
+    if missing == judged:
+        example = next(iter(sorted(missing)))
+        raise InputError(
+            str(evalset.corpus),
+            f"none of the {len(judged)} judged documents is in the corpus (e.g. {example!r}); for the seed format --corpus must be the folder the source_docs paths are relative to",
+        )
+    if missing:
+        print(f"warning: {len(missing)} of {len(judged)} judged documents are not in the corpus, e.g. {sorted(missing)[0]!r}", file=sys.stderr)
 
 
 def print_result_line(res: dict) -> None:

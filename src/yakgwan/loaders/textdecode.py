@@ -9,9 +9,13 @@ import re
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # Latin-1 supplement / Greek letters that appear when UTF-8 Korean bytes are read as a
-# single-byte code page (e.g. "í•œêµ­" for "한국").
-_MOJIBAKE_CHARS = re.compile(r"[\u00c0-\u00ff\u0370-\u03ff\u2018-\u201e\u2020-\u2122\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc]")
+# single-byte code page (e.g. "í•œêµ­" for "한국"). Typographic punctuation (“ ” ‘ ’ — …) is
+# not counted: ordinary Korean text uses it.
+_MOJIBAKE_CHARS = re.compile(r"[\u00c0-\u00ff\u0370-\u03ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192]")
 _MOJIBAKE_CODECS = ("cp1252", "latin-1", "cp1253")
+# UTF-8 lead bytes of Hangul (0xEA–0xED) as they appear in cp1252/latin-1 ("ê" "ë" "ì" "í") or
+# cp1253 ("κ" "λ" "μ" "ν"), followed by a continuation-byte character: the mojibake signature.
+_UTF8_LEAD = re.compile(r"[\u00ea-\u00ed\u03ba-\u03bd][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122\u0384-\u038f\ufffd]")
 
 
 class DecodeFailure(ValueError):
@@ -47,6 +51,10 @@ def repair_mojibake(text: str) -> tuple[str, str | None]:
             continue
         if hangul_share(fixed) > hangul_share(text):
             return fixed, codec
+    if hangul_share(text) >= 0.3:
+        return text, None  # real Korean text with some Western letters in it (names, French, Greek symbols)
+    if not _UTF8_LEAD.search(text):
+        return text, None  # accented Western text, not UTF-8 read with the wrong code page
     raise DecodeFailure(
         "text looks garbled (UTF-8 Korean decoded with a Western code page, 'mojibake') and could not be repaired"
     )
@@ -58,12 +66,15 @@ def decode_text(data: bytes) -> tuple[str, str]:
     Order: BOMs, strict UTF-8, strict cp949 (covers EUC-KR) when it yields Hangul, then
     charset-normalizer's best guess. Mojibake in the decoded text is repaired or refused.
     """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return _finish(data.decode("utf-16"), "utf-16")
+        except UnicodeDecodeError:
+            raise DecodeFailure("starts with a UTF-16 byte-order mark but is not valid UTF-16") from None
     if looks_binary(data):
         raise DecodeFailure("binary content, not text")
     if data.startswith(b"\xef\xbb\xbf"):
         data, enc = data[3:], "utf-8-sig"
-    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return _finish(data.decode("utf-16"), "utf-16")
     else:
         enc = "utf-8"
     try:

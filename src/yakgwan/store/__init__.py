@@ -7,7 +7,7 @@ dense search over a query vector. How they are stored (files, a database) stays 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Callable, ContextManager, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -26,6 +26,7 @@ class DocRecord:
     n_pages: int
     n_chunks: int
     doc_type: str | None = None
+    origin: str = ""
 
 
 @dataclass
@@ -78,5 +79,9 @@ class Store(Protocol):
     def read(self) -> IndexData: ...
 
     def commit(self, data: IndexData) -> None: ...
+
+    def writer(self, on_wait: Callable[[], None] | None = None) -> ContextManager[None]:
+        """Exclusive write access for a whole read–plan–commit cycle (re-entrant in-process)."""
+        ...
 
     def view(self) -> IndexView: ...

@@ -10,7 +10,9 @@ A commit writes a new generation in a hidden temporary folder, renames it into p
 replaces ``manifest.json`` with ``os.replace``; readers follow the manifest, so they see the old
 index or the new one, never a mix. A failed commit removes its temporary folder (and the index
 folder itself when the commit had created it). Writers hold an exclusive ``flock`` on the
-index folder itself, so no lock file is left behind.
+folder that contains the index for the whole read–plan–commit cycle (``writer()``), so two
+ingests never lose each other's documents and no lock file is left behind. Only names this
+store writes (``gNNNNNNNN``, ``.gNNNNNNNN.xxxxxx.tmp``) are ever removed.
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ import dataclasses
 import fcntl
 import json
 import os
+import re
 import shutil
 import time
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -35,11 +38,14 @@ from yakgwan.store import DocRecord, IndexData
 
 FORMAT = 1
 MANIFEST = "manifest.json"
+_GENERATION = re.compile(r"^g(\d{8})$")
+_TEMPORARY = re.compile(r"^\.g\d{8}\.[0-9a-f]{6}\.tmp$")
 
 
 class LocalStore:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._writing = False
 
     def exists(self) -> bool:
         return (self.root / MANIFEST).is_file()
@@ -73,26 +79,65 @@ class LocalStore:
         return LocalView(self.read())
 
     # ---- writing -------------------------------------------------------------------------
+    @contextmanager
+    def writer(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+        """Hold the index's write lock: one ingest at a time reads, plans and commits.
+
+        The lock is an ``flock`` on the folder that contains the index (it exists even before
+        the first commit, and no lock file is left behind). Readers never take it.
+        """
+        if self._writing:
+            yield
+            return
+        parent = self.root.resolve().parent
+        parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(parent, os.O_RDONLY)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if on_wait is not None:
+                    on_wait()
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            self._writing = True
+            yield
+        finally:
+            self._writing = False
+            os.close(fd)  # closing the descriptor releases the lock
+
     def commit(self, data: IndexData) -> None:
+        with self.writer():
+            self._commit(data)
+
+    def _commit(self, data: IndexData) -> None:
+        if self.root.exists() and not self.root.is_dir():
+            raise IndexStoreError(f"{self.root}: exists and is not a folder; choose another --index")
+        if self.root.is_dir() and not self.exists() and any(self.root.iterdir()):
+            raise IndexStoreError(f"{self.root}: folder is not empty and holds no yakgwan index; choose an empty or new --index folder")
         created = not self.root.exists()
         self.root.mkdir(parents=True, exist_ok=True)
+        seq = self._current_seq() + 1
+        name = f"g{seq:08d}"
+        tmp = self.root / f".{name}.{uuid.uuid4().hex[:6]}.tmp"
         try:
-            with _locked(self.root):
-                name = time.strftime("g%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
-                tmp = self.root / f".{name}.tmp"
-                try:
-                    _write_generation(tmp, data)
-                    tmp.rename(self.root / name)
-                    _atomic_write(self.root / MANIFEST, json.dumps({"format": FORMAT, "generation": name}))
-                except BaseException:
-                    shutil.rmtree(tmp, ignore_errors=True)
-                    shutil.rmtree(self.root / name, ignore_errors=True) if not self._is_current(name) else None
-                    raise
-                self._prune(keep={name})
+            _write_generation(tmp, data)
+            shutil.rmtree(self.root / name, ignore_errors=True)  # leftover of a crash before the manifest moved
+            tmp.rename(self.root / name)
+            _atomic_write(self.root / MANIFEST, json.dumps({"format": FORMAT, "generation": name, "seq": seq}))
         except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if not self._is_current(name):
+                shutil.rmtree(self.root / name, ignore_errors=True)
             if created:
                 shutil.rmtree(self.root, ignore_errors=True)
             raise
+        self._prune(seq)
+
+    def _current_seq(self) -> int:
+        try:
+            return int(json.loads((self.root / MANIFEST).read_text("utf-8")).get("seq", 0))
+        except (OSError, ValueError):
+            return 0
 
     def _is_current(self, name: str) -> bool:
         try:
@@ -100,25 +145,14 @@ class LocalStore:
         except (OSError, ValueError):
             return False
 
-    def _prune(self, keep: set[str]) -> None:
-        """Remove older generations and stale temporary folders, keeping the newest previous
-        generation for readers that opened it a moment ago."""
-        gens = sorted(p for p in self.root.iterdir() if p.is_dir() and p.name.startswith("g"))
-        previous = [p for p in gens if p.name not in keep][-1:]
+    def _prune(self, seq: int) -> None:
+        """Remove generations older than the previous one (kept for readers that opened it a
+        moment ago) and temporary folders of failed commits. Only names this store writes are
+        touched."""
         for p in self.root.iterdir():
-            if p.is_dir() and p.name not in keep and p not in previous and (p.name.startswith("g") or p.name.endswith(".tmp")):
+            m = _GENERATION.match(p.name)
+            if p.is_dir() and ((m and int(m.group(1)) < seq - 1) or _TEMPORARY.match(p.name)):
                 shutil.rmtree(p, ignore_errors=True)
-
-
-@contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -42,6 +42,11 @@ class Tokenizer(Protocol):
 
     name: str
 
+    @property
+    def spec(self) -> str:
+        """Analyzer, version and options: an index built with another spec is re-tokenised."""
+        ...
+
     def tokenize(self, text: str) -> list[str]: ...
 
     def tokenize_many(self, texts: Sequence[str]) -> list[list[str]]: ...

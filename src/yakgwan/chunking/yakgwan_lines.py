@@ -1,0 +1,164 @@
+"""Line-level reading of 약관 text: what each line looks like on its own, which lines open a 약관
+and which form the 목차 (table of contents). Used by ``yakgwan_structure``; all functions are pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# dot leaders and a page number: "제1조(목적) ········ 1"; leaders alone ("성명 ......") are a form
+_LEADER = re.compile(r"(?:[·.…・]{4,}|…{2,})\s*\d{1,4}\s*$")
+_PART = re.compile(r"^\s*제\s*(\d+)\s*관\s+(\S.{0,40})$")
+_ARTICLE = re.compile(r"^\s*(제\s*(\d+)\s*조(?:\s*의\s*(\d+))?)\s*\(((?:[^()]|\([^()]*\))*)\)(.*)$")
+# what follows "제N조(제목)" when the line cites the article instead of opening it: a particle
+# glued to the bracket ("…)에 정한"), a particle standing alone after a space ("…) 에 따른", as PDF
+# text extraction leaves it), or a list of articles. A word after a space is the article's first
+# sentence ("…) 이 특별약관에", "…) 가입자는"); 이 alone is the demonstrative there, not a particle.
+_REF_TAIL = re.compile(
+    r"^(?:에|의|와|과|을|를|이|가|은|는|로|으로|부터|까지|및|또는)"
+    r"|^\s+(?:에|에서|에게|의|와|과|을|를|가|은|는|로|으로|부터|까지|등)(?=[\s.,]|$)"
+    r"|^\s*(?:제\s*\d|및|또는|,|·|\.)")
+_TITLE = re.compile(r"^\s*((?:\S.{0,70}?)?(?:보통약관|특별약관|추가특약|특약)(?:\s*\([^()]{1,30}\))?)\s*$")
+_PARA = re.compile(r"^\s*([①-⑳➀-➉])")
+_BOX = re.compile(r"^\s*【([^】]{1,40})】\s*$")
+_TABLE_HEAD = re.compile(r"^\s*([<\[【〈]\s*(?:별표|부표|붙임|별첨)[^>\]】〉]{0,10}[>\]】〉].{0,40})$")
+_TABLE_WORD = re.compile(r"(?:표|별표|부표)\s*[IVXⅠ-Ⅹ\d]*$")
+_APPENDIX = re.compile(r"^\s*(약관에서\s*인용된\s*법.{0,10}|주요\s*민원.{0,30}|부\s*록)\s*$")
+_TOC_HEAD = re.compile(r"^\s*목\s*차\s*$")
+_ARTICLE_HEAD_LOOKAHEAD = 3
+_TOC_GAP = 5  # 목차 lines at most this many lines apart belong to one run
+_TOC_MIN_RUN = 3
+_TOC_HEAD_BEFORE = 8  # how far above its first entry a "목 차" heading may stand
+
+
+def looks_like_yakgwan(text: str) -> bool:
+    """Cheap test: at least two article headings "제N조(…)" at line starts and the word 약관 or a
+    제N관 heading. Reads at most the first 200,000 characters."""
+    head = text[:200_000]
+    articles = len(re.findall(r"(?m)^\s*제\s*\d+\s*조(?:의\s*\d+)?\s*\(", head))
+    return articles >= 2 and ("약관" in head or re.search(r"(?m)^\s*제\s*\d+\s*관\s", head) is not None)
+
+
+@dataclass(frozen=True)
+class LineTag:
+    kind: str  # title, part, article, para, box, table, appendix, toc, toc_head, blank, body
+    label: str | None = None  # 약관 name, "제2관", "제3조", "①", box term, table heading
+    title: str | None = None  # 관 or 조 title
+    number: float = 0.0  # 관/조 number (제29조의2 -> 29.002)
+
+
+def classify_line(line: str) -> LineTag:
+    """What a line of a 약관 looks like on its own, without context (pure)."""
+    s = line.strip()
+    if not s:
+        return LineTag("blank")
+    if _LEADER.search(s):
+        return LineTag("toc")
+    if _TOC_HEAD.match(s):
+        return LineTag("toc_head")
+    m = _ARTICLE.match(s)
+    if m and (not m.group(5).strip() or not _REF_TAIL.match(m.group(5))):
+        number = int(m.group(2)) + (int(m.group(3)) / 1000 if m.group(3) else 0)
+        return LineTag("article", re.sub(r"\s+", "", m.group(1)), m.group(4).strip(), number)
+    m = _PART.match(s)
+    if m and not s.endswith(("다.", "다")):
+        return LineTag("part", f"제{m.group(1)}관", m.group(2).strip(), int(m.group(1)))
+    m = _PARA.match(s)
+    if m:
+        return LineTag("para", _normalise_circled(m.group(1)))
+    m = _TABLE_HEAD.match(s)
+    if m:
+        return LineTag("table", m.group(1).strip())
+    m = _BOX.match(s)
+    if m:
+        term = m.group(1).strip()
+        return LineTag("table" if _TABLE_WORD.search(term) else "box", term)
+    if _APPENDIX.match(s):
+        return LineTag("appendix", s)
+    m = _TITLE.match(s)
+    if m and not s.endswith(("다.", "다")):
+        return LineTag("title", re.sub(r"\s+", " ", m.group(1)))
+    return LineTag("body")
+
+
+def _normalise_circled(mark: str) -> str:
+    if "➀" <= mark <= "➉":
+        return chr(ord("①") + ord(mark) - ord("➀"))
+    return mark
+
+
+def yakgwan_name(title: str) -> str:
+    """"KB스마트운전자보험 보통약관" -> "보통약관"; a 특별약관 keeps its exact name."""
+    return "보통약관" if title.endswith("보통약관") else title
+
+
+def _confirmed_titles(tags: list[LineTag]) -> dict[int, str]:
+    """Line index -> 약관 name, for title lines followed by a 제1조/제1관 heading."""
+    found: dict[int, str] = {}
+    for i, tag in enumerate(tags):
+        if tag.kind != "title":
+            continue
+        seen = 0
+        for nxt in tags[i + 1:]:
+            if nxt.kind in ("blank", "title"):
+                continue
+            if nxt.kind in ("article", "part") and nxt.number == 1:
+                found[i] = tag.label or ""
+            seen += 1
+            if seen >= _ARTICLE_HEAD_LOOKAHEAD or nxt.kind in ("article", "part"):
+                break
+    return found
+
+
+def openings(tags: list[LineTag]) -> dict[int, str]:
+    """Line index where a 약관 begins -> its name; a run of title lines (an umbrella heading such
+    as "○○보험 특별약관" before the real name) begins at its first line and takes the last name."""
+    opens: dict[int, str] = {}
+    for i, name in sorted(_confirmed_titles(tags).items()):
+        j = i
+        while j > 0 and tags[j - 1].kind in ("title", "blank"):
+            j -= 1
+        while tags[j].kind == "blank":
+            j += 1
+        opens[j] = yakgwan_name(name)
+    return opens
+
+
+def _toc_runs(tags: list[LineTag], body_start: int) -> list[list[int]]:
+    """Indices of toc-tagged lines grouped into runs; in the body a 항 or 조 line ends a run."""
+    runs: list[list[int]] = []
+    for i, tag in enumerate(tags):
+        if tag.kind != "toc":
+            continue
+        last = runs[-1][-1] if runs else -_TOC_GAP - 1
+        between = range(max(last + 1, body_start), i)
+        if i - last <= _TOC_GAP and not any(tags[j].kind in ("para", "article") for j in between):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
+def _names_a_heading(line: str) -> bool:
+    entry = _LEADER.sub("", line).strip()
+    return classify_line(entry).kind in ("article", "part", "title")
+
+
+def toc_lines(tags: list[LineTag], lines: list[str], body_start: int) -> set[int]:
+    """Lines of the 목차: runs of at least three page-numbered dot-leader lines (up to four other
+    lines between two of them) and the 목차 heading above a run. From ``body_start`` on (the first
+    약관) a run must also name a 조, 관 or 약관 in one of its entries, so a form or a graded table
+    with dot leaders stays body text."""
+    found: set[int] = set()
+    for run in _toc_runs(tags, body_start):
+        if len(run) < _TOC_MIN_RUN:
+            continue
+        if run[-1] >= body_start and not any(_names_a_heading(lines[i]) for i in run):
+            continue
+        found.update(range(run[0], run[-1] + 1))
+        for j in range(max(run[0] - _TOC_HEAD_BEFORE, 0), run[0]):
+            if tags[j].kind == "toc_head":
+                found.update(range(j, run[0]))
+                break
+    return {i for i in found if i < body_start or tags[i].kind not in ("para", "article")}
