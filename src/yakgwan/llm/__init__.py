@@ -1,0 +1,73 @@
+"""The LLM layer: chat providers (local GGUF, OpenAI-compatible, scripted), a response cache,
+and the ``LLM`` facade with validated structured output.
+
+Provider registry: a name → a factory taking ``LLMConfig`` and the cache folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping
+
+from yakgwan.errors import UnknownName, YakgwanError
+from yakgwan.llm.cache import ResponseCache
+from yakgwan.llm.facade import LLM, StructuredOutputError
+from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, UsageStats
+
+__all__ = ["LLM", "LLMConfig", "ChatProvider", "Completion", "GenParams", "Message", "UsageStats", "StructuredOutputError", "make_llm"]
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """``provider``: local | openai | none. ``use_cache``: False bypasses the response cache.
+
+    Environment: YAKGWAN_LLM, YAKGWAN_LLM_MODEL, YAKGWAN_LLM_BASE_URL, YAKGWAN_LLM_API_KEY.
+    """
+
+    provider: str = "none"
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    use_cache: bool = True
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> "LLMConfig":
+        return cls(
+            provider=env.get("YAKGWAN_LLM", "none"),
+            model=env.get("YAKGWAN_LLM_MODEL"),
+            base_url=env.get("YAKGWAN_LLM_BASE_URL"),
+            api_key=env.get("YAKGWAN_LLM_API_KEY"),
+        )
+
+
+def _local(cfg: LLMConfig, cache_dir: Path) -> ChatProvider:
+    from yakgwan.llm.local_llama import LocalLlamaProvider
+
+    return LocalLlamaProvider(model_name=cfg.model or "qwen2.5-coder-1.5b", cache_dir=cache_dir)
+
+
+def _openai(cfg: LLMConfig, cache_dir: Path) -> ChatProvider:
+    from yakgwan.llm.openai_chat import OpenAIChatProvider
+
+    if not cfg.base_url or not cfg.model:
+        raise YakgwanError("LLM provider 'openai' needs YAKGWAN_LLM_BASE_URL and YAKGWAN_LLM_MODEL")
+    return OpenAIChatProvider(cfg.base_url, cfg.model, cfg.api_key)
+
+
+PROVIDERS: dict[str, Callable[[LLMConfig, Path], ChatProvider]] = {
+    "local": _local,
+    "openai": _openai,
+}
+
+
+def make_llm(cfg: LLMConfig, cache_dir: Path) -> LLM | None:
+    """The configured LLM, or None for ``provider="none"`` (techniques then use their labelled
+    deterministic fallbacks)."""
+    if cfg.provider == "none":
+        return None
+    factory = PROVIDERS.get(cfg.provider)
+    if factory is None:
+        raise UnknownName("LLM provider", cfg.provider, [*PROVIDERS, "none"])
+    cache = ResponseCache(cache_dir / "llm-responses.sqlite") if cfg.use_cache else None
+    return LLM(factory(cfg, cache_dir), cache=cache)

@@ -1,0 +1,58 @@
+"""Response cache: identical requests get identical answers, with no model call.
+
+Keyed by sha256 over (provider, model, messages, schema, params); stored in one SQLite file
+shared by every run on the machine, so an ``eval`` rerun repeats its numbers at no cost.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Sequence
+
+from yakgwan.llm.types import Completion, GenParams, Message
+from yakgwan.records import sha256_hex
+
+
+def request_key(provider: str, model: str, messages: Sequence[Message], schema: dict[str, Any] | None, params: GenParams) -> str:
+    payload = {
+        "provider": provider,
+        "model": model,
+        "messages": [m.as_dict() for m in messages],
+        "schema": schema,
+        "params": params.as_dict(),
+    }
+    return sha256_hex(json.dumps(payload, ensure_ascii=False, sort_keys=True))
+
+
+class ResponseCache:
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._conn: sqlite3.Connection | None = None
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("CREATE TABLE IF NOT EXISTS resp (key TEXT PRIMARY KEY, data TEXT NOT NULL)")
+        return self._conn
+
+    def get(self, key: str) -> Completion | None:
+        row = self._db().execute("SELECT data FROM resp WHERE key=?", (key,)).fetchone()
+        if row is None:
+            return None
+        d = json.loads(row[0])
+        return Completion(d["text"], d["finish_reason"], d.get("prompt_tokens", 0), d.get("completion_tokens", 0), 0.0, cached=True)
+
+    def put(self, key: str, c: Completion) -> None:
+        data = {"text": c.text, "finish_reason": c.finish_reason, "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens}
+        db = self._db()
+        with db:
+            db.execute("INSERT OR REPLACE INTO resp(key, data) VALUES (?, ?)", (key, json.dumps(data, ensure_ascii=False)))
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None

@@ -1,0 +1,108 @@
+"""``LLM``: the one object techniques call. ``complete(messages, schema=None)`` returns text, or
+a validated Pydantic object when ``schema`` (a Pydantic model class) is given.
+
+Structured output: the JSON schema goes to the provider for constrained decoding where it is
+supported and into the prompt always; the answer is validated with Pydantic; one repair retry
+sends the validation error back; a second failure raises ``StructuredOutputError``. A JSON
+answer cut off by the token limit (finish_reason "length") counts as invalid. Responses are
+cached by request, so reruns are identical and cost nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Sequence, TypeVar, overload
+
+from pydantic import BaseModel, ValidationError
+
+from yakgwan.errors import ProviderError
+from yakgwan.llm.cache import ResponseCache, request_key
+from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, UsageStats
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class StructuredOutputError(ProviderError):
+    """The model did not produce output matching the schema, even after one repair."""
+
+    def __init__(self, schema_name: str, reason: str, raw: str) -> None:
+        self.schema_name, self.reason, self.raw = schema_name, reason, raw
+        super().__init__(f"model output does not match {schema_name}: {reason}")
+
+
+class LLM:
+    def __init__(self, provider: ChatProvider, cache: ResponseCache | None = None, params: GenParams | None = None) -> None:
+        self.provider = provider
+        self.cache = cache
+        self.params = params or GenParams()
+        self.stats = UsageStats()
+
+    @property
+    def name(self) -> str:
+        return f"{self.provider.provider}:{self.provider.model}"
+
+    @overload
+    def complete(self, messages: Sequence[Message], schema: None = None, params: GenParams | None = None, step: str = "") -> str: ...
+
+    @overload
+    def complete(self, messages: Sequence[Message], schema: type[T], params: GenParams | None = None, step: str = "") -> T: ...
+
+    def complete(self, messages, schema=None, params=None, step=""):  # type: ignore[no-untyped-def]
+        params = params or self.params
+        if schema is None:
+            return self._call(messages, None, params, step).text
+        json_schema = schema.model_json_schema()
+        msgs = _with_schema_instruction(messages, json_schema)
+        done = self._call(msgs, json_schema, params, step)
+        try:
+            return _validate(schema, done)
+        except StructuredOutputError as first:
+            self.stats.repairs += 1
+            repair = [*msgs, Message("assistant", done.text), Message("user", _repair_prompt(first.reason))]
+            again = self._call(repair, json_schema, params, step)
+            return _validate(schema, again)
+
+    def _call(self, messages: Sequence[Message], schema: dict[str, Any] | None, params: GenParams, step: str) -> Completion:
+        key = request_key(self.provider.provider, self.provider.model, messages, schema, params)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                self.stats.cache_hits += 1
+                return hit
+        t0 = time.perf_counter()
+        done = self.provider.chat(messages, params, schema if self.provider.supports_schema else None)
+        self.stats.calls += 1
+        self.stats.prompt_tokens += done.prompt_tokens
+        self.stats.completion_tokens += done.completion_tokens
+        self.stats.latency_ms += (time.perf_counter() - t0) * 1000
+        if step:
+            self.stats.by_step[step] = self.stats.by_step.get(step, 0) + 1
+        if self.cache is not None and done.finish_reason != "length":
+            self.cache.put(key, done)
+        return done
+
+
+def _with_schema_instruction(messages: Sequence[Message], schema: dict[str, Any]) -> list[Message]:
+    note = "Answer with one JSON object only, matching this JSON schema:\n" + json.dumps(schema, ensure_ascii=False)
+    msgs = list(messages)
+    if msgs and msgs[0].role == "system":
+        return [Message("system", msgs[0].content + "\n\n" + note), *msgs[1:]]
+    return [Message("system", note), *msgs]
+
+
+def _validate(schema: type[T], done: Completion) -> T:
+    if done.finish_reason == "length":
+        raise StructuredOutputError(schema.__name__, "the answer was cut off at the token limit", done.text)
+    text = done.text.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        return schema.model_validate_json(text)
+    except ValidationError as exc:
+        errors = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in exc.errors()[:5])
+        raise StructuredOutputError(schema.__name__, errors, done.text) from None
+
+
+def _repair_prompt(reason: str) -> str:
+    return f"That answer is not valid: {reason}. Reply again with only the corrected JSON object."

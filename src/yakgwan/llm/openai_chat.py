@@ -1,0 +1,66 @@
+"""Chat with any OpenAI-compatible endpoint (OpenAI, Upstage Solar, vLLM, Ollama, llama.cpp
+server): base_url, model and key are configuration, not code."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Sequence
+
+from yakgwan.errors import ProviderError
+from yakgwan.llm.types import Completion, GenParams, Message
+from yakgwan.openai_http import post_json
+
+
+class OpenAIChatProvider:
+    provider = "openai"
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout_s: float = 120.0,
+        retries: int = 3,
+        json_schema_mode: bool = True,
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
+        if not model:
+            raise ValueError("model must be a non-empty model name")
+        if timeout_s <= 0 or retries < 0:
+            raise ValueError(f"bad timeout_s={timeout_s} or retries={retries}")
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self.supports_schema = json_schema_mode
+
+    def chat(self, messages: Sequence[Message], params: GenParams, schema: dict[str, Any] | None = None) -> Completion:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [m.as_dict() for m in messages],
+            "temperature": params.temperature,
+            "max_tokens": params.max_tokens,
+            "seed": params.seed,
+        }
+        if params.stop:
+            body["stop"] = list(params.stop)
+        if schema is not None and self.supports_schema:
+            body["response_format"] = {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema, "strict": True}}
+        url = f"{self.base_url}/chat/completions"
+        t0 = time.perf_counter()
+        data = post_json(url, body, self.api_key, self.timeout_s, self.retries)
+        try:
+            choice = data["choices"][0]
+            text = choice["message"]["content"] or ""
+            usage = data.get("usage") or {}
+        except (KeyError, IndexError, TypeError) as exc:
+            raise ProviderError(f"{url}: not an OpenAI chat response ({exc!r})") from None
+        return Completion(
+            text=text,
+            finish_reason=str(choice.get("finish_reason") or "stop"),
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            latency_ms=(time.perf_counter() - t0) * 1000,
+        )

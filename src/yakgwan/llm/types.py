@@ -1,0 +1,85 @@
+"""Chat messages, generation parameters, completions, and the provider protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, Sequence, runtime_checkable
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"role": self.role, "content": self.content}
+
+
+@dataclass(frozen=True)
+class GenParams:
+    """Decoding parameters. Defaults are deterministic (greedy) so evaluations repeat."""
+
+    temperature: float = 0.0
+    max_tokens: int = 512
+    seed: int = 0
+    stop: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.max_tokens <= 0:
+            raise ValueError(f"max_tokens must be > 0, got {self.max_tokens}")
+        if not 0.0 <= self.temperature <= 2.0:
+            raise ValueError(f"temperature must be in [0, 2], got {self.temperature}")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed, "stop": list(self.stop)}
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One provider answer. ``finish_reason`` is "stop" when generation ended by itself and
+    "length" when it hit ``max_tokens`` (a JSON answer cut there is not valid)."""
+
+    text: str
+    finish_reason: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: float = 0.0
+    cached: bool = False
+
+
+@runtime_checkable
+class ChatProvider(Protocol):
+    """A chat model. ``schema`` (a JSON schema) asks for constrained decoding where the
+    provider supports it (``supports_schema``); others get the schema in the prompt only."""
+
+    provider: str
+    model: str
+    supports_schema: bool
+
+    def chat(self, messages: Sequence[Message], params: GenParams, schema: dict[str, Any] | None = None) -> Completion: ...
+
+
+@dataclass
+class UsageStats:
+    """LLM calls made through one ``LLM`` facade (cache hits are counted apart)."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: float = 0.0
+    repairs: int = 0
+    by_step: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "cache_hits": self.cache_hits,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "latency_ms": round(self.latency_ms, 1),
+            "repairs": self.repairs,
+            "by_step": dict(self.by_step),
+        }

@@ -1,0 +1,149 @@
+"""The LLM layer: structured output with validation and one repair, the response cache, and the
+OpenAI-compatible provider against a local stub server (success, 401, timeout, 429)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, Field
+
+from yakgwan.errors import ProviderError, UnknownName
+from yakgwan.llm import LLM, LLMConfig, GenParams, Message, StructuredOutputError, make_llm
+from yakgwan.llm.cache import ResponseCache
+from yakgwan.llm.openai_chat import OpenAIChatProvider
+from yakgwan.llm.scripted import ScriptedProvider
+
+pytestmark = pytest.mark.unit
+
+
+class Rewrites(BaseModel):
+    queries: list[str] = Field(min_length=1, max_length=3)
+
+
+Q = [Message("user", "비급여 치료비 보상 여부")]
+
+
+def test_text_completion_and_usage() -> None:
+    llm = LLM(ScriptedProvider(["안녕하세요"]))
+    assert llm.complete(Q, step="rewrite") == "안녕하세요"
+    assert llm.stats.calls == 1 and llm.stats.by_step == {"rewrite": 1}
+
+
+def test_structured_output_validated_and_schema_sent() -> None:
+    p = ScriptedProvider([{"queries": ["비급여 보상", "비급여 치료비"]}])
+    out = LLM(p).complete(Q, schema=Rewrites)
+    assert out == Rewrites(queries=["비급여 보상", "비급여 치료비"])
+    messages, schema = p.calls[0]
+    assert schema is not None and schema["properties"]["queries"]["maxItems"] == 3
+    assert "JSON schema" in messages[0].content  # the schema is also in the prompt
+
+
+def test_one_repair_then_success() -> None:
+    p = ScriptedProvider(['{"queries": []}', '{"queries": ["보상"]}'])
+    llm = LLM(p)
+    assert llm.complete(Q, schema=Rewrites).queries == ["보상"]
+    assert llm.stats.repairs == 1 and llm.stats.calls == 2
+    repair_msg = p.calls[1][0][-1].content
+    assert "queries" in repair_msg and "not valid" in repair_msg
+
+
+def test_two_failures_raise_typed_error() -> None:
+    llm = LLM(ScriptedProvider(["not json", "still not json"]))
+    with pytest.raises(StructuredOutputError) as e:
+        llm.complete(Q, schema=Rewrites)
+    assert e.value.schema_name == "Rewrites" and e.value.raw == "still not json"
+
+
+def test_cut_off_json_counts_as_invalid() -> None:
+    llm = LLM(ScriptedProvider(['{"queries": ["a"]}'] * 2, finish_reason="length"))
+    with pytest.raises(StructuredOutputError, match="cut off"):
+        llm.complete(Q, schema=Rewrites)
+
+
+def test_cache_makes_reruns_identical_and_free(tmp_path: Path) -> None:
+    counter = {"n": 0}
+
+    def responder(messages, schema):  # type: ignore[no-untyped-def]
+        counter["n"] += 1
+        return f"answer {counter['n']}"
+
+    cache = ResponseCache(tmp_path / "r.sqlite")
+    first = LLM(ScriptedProvider(responder=responder), cache=cache)
+    a = first.complete(Q)
+    second = LLM(ScriptedProvider(responder=responder), cache=ResponseCache(tmp_path / "r.sqlite"))
+    assert second.complete(Q) == a == "answer 1"
+    assert second.stats.calls == 0 and second.stats.cache_hits == 1
+    # different parameters are a different request
+    assert second.complete(Q, params=GenParams(max_tokens=7)) == "answer 2"
+
+
+def test_registry_names_available() -> None:
+    assert make_llm(LLMConfig(provider="none"), Path("/nonexistent")) is None
+    with pytest.raises(UnknownName, match="available: local, none, openai"):
+        make_llm(LLMConfig(provider="gpt5"), Path("/nonexistent"))
+
+
+class _Chat(BaseHTTPRequestHandler):
+    mode = "ok"
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if self.headers.get("Authorization") != "Bearer good":
+            return self._send(401, {"error": {"message": "bad key"}})
+        mode = body["messages"][-1]["content"]
+        if mode == "slow":
+            time.sleep(1.5)
+        if mode == "busy":
+            return self._send(429, {"error": {"message": "quota"}})
+        content = json.dumps({"queries": ["보상"]}) if "response_format" in body else f"echo:{mode}"
+        self._send(200, {"choices": [{"message": {"content": content}, "finish_reason": "stop"}],
+                         "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
+
+    def _send(self, code: int, payload: dict) -> None:
+        out = json.dumps(payload).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def endpoint():  # type: ignore[no-untyped-def]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Chat)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+
+
+def test_openai_chat_text_and_schema(endpoint: str) -> None:
+    llm = LLM(OpenAIChatProvider(endpoint, "m", api_key="good", retries=0))
+    assert llm.complete([Message("user", "hi")]) == "echo:hi"
+    assert llm.complete([Message("user", "q")], schema=Rewrites).queries == ["보상"]
+    assert llm.stats.prompt_tokens == 10 and llm.stats.completion_tokens == 6
+
+
+def test_openai_chat_auth_error(endpoint: str) -> None:
+    with pytest.raises(ProviderError, match="authentication failed"):
+        OpenAIChatProvider(endpoint, "m", api_key="bad", retries=2).chat([Message("user", "hi")], GenParams())
+
+
+def test_openai_chat_timeout(endpoint: str) -> None:
+    p = OpenAIChatProvider(endpoint, "m", api_key="good", timeout_s=0.3, retries=1)
+    t0 = time.perf_counter()
+    with pytest.raises(ProviderError, match="timed out after 2 tries"):
+        p.chat([Message("user", "slow")], GenParams())
+    assert time.perf_counter() - t0 < 5
+
+
+def test_openai_chat_quota(endpoint: str) -> None:
+    with pytest.raises(ProviderError, match="quota"):
+        OpenAIChatProvider(endpoint, "m", api_key="good", retries=1).chat([Message("user", "busy")], GenParams())
