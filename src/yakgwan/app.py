@@ -10,6 +10,7 @@ from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.errors import YakgwanError
 from yakgwan.ingest import Ingestor, IngestReport
+from yakgwan.llm import make_llm
 from yakgwan.pipelines import PipelineContext
 from yakgwan.protocols import Embedder
 from yakgwan.store.local import LocalStore
@@ -56,4 +57,9 @@ def pipeline_context(settings: Settings, embedder: Embedder | None = None) -> Pi
             )
         return emb
 
-    return PipelineContext(view=view, make_tokenizer=lambda: make_tokenizer(view.tokenizer), make_embedder=_embedder)
+    return PipelineContext(
+        view=view,
+        make_tokenizer=lambda: make_tokenizer(view.tokenizer),
+        make_embedder=_embedder,
+        make_llm=lambda: make_llm(settings.llm, settings.cache_dir),
+    )

@@ -7,6 +7,7 @@ On bad input every command prints one line on stderr and exits non-zero; no trac
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -51,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--json", type=Path, dest="json_out", help="write results (a list, one object per pipeline)")
     p.add_argument("--report", type=Path, help="write an HTML report with charts")
+    p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
     p.add_argument("--quiet", action="store_true")
 
     p = sub.add_parser("pipelines", help="list pipelines")
@@ -68,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "index", None):
         settings = settings.with_(index_dir=args.index)
     settings = settings.with_(quiet=bool(getattr(args, "quiet", False)))
+    if getattr(args, "no_cache", False):
+        settings = settings.with_(llm=dataclasses.replace(settings.llm, use_cache=False))
     try:
         from yakgwan import commands
 

@@ -8,6 +8,8 @@ Environment variables (all optional):
   YAKGWAN_EMBED_MODEL      for "openai": the model name
   YAKGWAN_EMBED_API_KEY    for "openai": the key (never stored in the index)
   YAKGWAN_TOKENIZER        registry name of the Korean analyzer
+  YAKGWAN_LLM              LLM provider for query techniques: none (default), local, openai
+  YAKGWAN_LLM_MODEL, YAKGWAN_LLM_BASE_URL, YAKGWAN_LLM_API_KEY   its model, endpoint and key
 """
 
 from __future__ import annotations
@@ -15,7 +17,22 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
+
+if TYPE_CHECKING:
+    from yakgwan.llm import LLMConfig
+
+
+def _default_llm() -> "LLMConfig":
+    from yakgwan.llm import LLMConfig
+
+    return LLMConfig()
+
+
+def _llm_from_env(env: Mapping[str, str]) -> "LLMConfig":
+    from yakgwan.llm import LLMConfig
+
+    return LLMConfig.from_env(env)
 
 
 def _xdg(env: Mapping[str, str], var: str, fallback: str) -> Path:
@@ -38,6 +55,7 @@ class Settings:
     embedder: EmbedderConfig
     tokenizer: str
     quiet: bool = False
+    llm: "LLMConfig" = field(default_factory=lambda: _default_llm())
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -54,6 +72,7 @@ class Settings:
                 api_key=env.get("YAKGWAN_EMBED_API_KEY"),
             ),
             tokenizer=env.get("YAKGWAN_TOKENIZER", DEFAULT_TOKENIZER),
+            llm=_llm_from_env(env),
         )
 
     def with_(self, **changes: object) -> "Settings":

@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from yakgwan.errors import UnknownName, YakgwanError
+from yakgwan.llm import LLM
 from yakgwan.protocols import Embedder, Retriever
 from yakgwan.retrieval.bm25_retriever import BM25Retriever
 from yakgwan.retrieval.dense import DenseRetriever
 from yakgwan.retrieval.hybrid import FusionRetriever
 from yakgwan.store import IndexView
 from yakgwan.text.korean import Tokenizer
+from yakgwan.techniques import pipelines as T
 
 
 @dataclass
@@ -24,8 +26,20 @@ class PipelineContext:
     view: IndexView
     make_tokenizer: Callable[[], Tokenizer]
     make_embedder: Callable[[], Embedder]
+    make_llm: Callable[[], LLM | None] = lambda: None
     _tokenizer: Tokenizer | None = field(default=None, repr=False)
     _embedder: Embedder | None = field(default=None, repr=False)
+    _llm: tuple[LLM | None] | None = field(default=None, repr=False)
+
+    @property
+    def llm(self) -> LLM | None:
+        if self._llm is None:
+            self._llm = (self.make_llm(),)
+        return self._llm[0]
+
+    def first_stage(self) -> Retriever:
+        """The default first stage that query-side techniques build on."""
+        return _hybrid_cc(self)
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -56,6 +70,7 @@ class PipelineSpec:
     description: str
     build: Callable[[PipelineContext], Retriever]
     needs_dense: bool
+    needs_llm: bool = False
 
 
 def _hybrid_rrf(ctx: PipelineContext) -> Retriever:
@@ -85,18 +100,45 @@ PIPELINES: dict[str, PipelineSpec] = {
             _hybrid_cc,
             True,
         ),
+        PipelineSpec("rewrite", "LLM keyword rewrite of the query, fused with the original by RRF", T.rewrite, True, True),
+        PipelineSpec("multiquery", "original + 3 LLM query variants, hit lists interleaved", T.multiquery, True, True),
+        PipelineSpec("fusion", "original + 3 LLM query variants, fused by RRF", T.fusion, True, True),
+        PipelineSpec("expansion", "original + rewrite + 2 expansions -> RRF -> LLM listwise rerank", T.expansion, True, True),
+        PipelineSpec("hyde", "dense search with an LLM-written answer passage (HyDE) + BM25 of the query", T.hyde, True, True),
+        PipelineSpec("reverse_hyde", "dense search with an LLM-written clause-style passage + BM25 of the query", T.reverse_hyde, True, True),
+        PipelineSpec("hybrid_hyde", "default first stage on the query and on a HyDE passage, fused by RRF", T.hybrid_hyde, True, True),
+        PipelineSpec("rerank_llm", "default first stage, top 20 reordered by an LLM (validated permutation)", T.rerank_llm, True, True),
     ]
+}
+
+# Steps that can follow any pipeline: "NAME+STEP", e.g. "expansion+rerank_llm".
+POST_STEPS: dict[str, Callable[[PipelineContext, Retriever, str], Retriever]] = {
+    "rerank_llm": lambda ctx, first, name: T.rerank_llm(ctx, first, name),
 }
 
 DEFAULT_PIPELINE = "hybrid_cc"
 
 
 def resolve_pipeline(name: str) -> PipelineSpec:
-    """The registered pipeline called ``name`` ("default" names the default pipeline)."""
-    spec = PIPELINES.get(DEFAULT_PIPELINE if name == "default" else name)
+    """The registered pipeline called ``name`` ("default" names the default pipeline; "A+B"
+    is pipeline A followed by step B of ``POST_STEPS``)."""
+    base, *steps = name.split("+")
+    spec = PIPELINES.get(DEFAULT_PIPELINE if base == "default" else base)
     if spec is None:
-        raise UnknownName("pipeline", name, [*PIPELINES, "default"])
-    return spec
+        raise UnknownName("pipeline", base, [*PIPELINES, "default"])
+    for step in steps:
+        if step not in POST_STEPS:
+            raise UnknownName("pipeline step", step, list(POST_STEPS))
+    if not steps:
+        return spec
+
+    def build(ctx: PipelineContext) -> Retriever:
+        r = spec.build(ctx)
+        for step in steps:
+            r = POST_STEPS[step](ctx, r, name)
+        return r
+
+    return PipelineSpec(name, f"{spec.description}, then {', '.join(steps)}", build, spec.needs_dense, True)
 
 
 def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
@@ -106,4 +148,7 @@ def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | No
     spec = resolve_pipeline(name)
     if spec.needs_dense and not ctx.view.dense_ready and spec.name != "dense":
         return PIPELINES["bm25"].build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
-    return spec.build(ctx), None
+    note = None
+    if spec.needs_llm and ctx.llm is None:
+        note = f"{spec.name}: no LLM configured (YAKGWAN_LLM), LLM steps ran their deterministic fallbacks"
+    return spec.build(ctx), note

@@ -24,6 +24,7 @@ from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
 from yakgwan.pipelines import DEFAULT_PIPELINE, resolve_pipeline
 from yakgwan.progress import progress
 from yakgwan.protocols import Retriever
+from yakgwan.llm import UsageStats
 from yakgwan.records import sha256_hex
 
 METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
@@ -132,7 +133,13 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     results = []
     for spec in specs:
-        res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet)
+        llm = ctx.llm if spec.needs_llm else None
+        if llm is not None:
+            llm.stats = UsageStats()
+        note = f"no LLM configured (YAKGWAN_LLM): {spec.name} ran its deterministic fallbacks" if spec.needs_llm and llm is None else None
+        res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet, note)
+        if llm is not None:
+            res["llm"] = {"model": llm.name, **llm.stats.as_dict()}
         res["command"], res["machine"] = command, machine
         res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2)}
         results.append(res)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yakgwan.protocols import Embedder
+from yakgwan.protocols import EmbedKind, Embedder
 from yakgwan.records import Hit
 from yakgwan.store import IndexView
 
@@ -10,13 +10,15 @@ from yakgwan.store import IndexView
 class DenseRetriever:
     name = "dense"
 
-    def __init__(self, view: IndexView, embedder: Embedder) -> None:
+    def __init__(self, view: IndexView, embedder: Embedder, kind: EmbedKind = "query", name: str = "dense") -> None:
         if embedder.model_id != view.embedder:
             raise ValueError(f"index was embedded with {view.embedder!r}, not {embedder.model_id!r}")
         self.view = view
         self.embedder = embedder
+        self.kind: EmbedKind = kind  # "passage" for a hypothetical document (HyDE)
+        self.name = name
 
     def retrieve(self, query: str, k: int) -> list[Hit]:
-        qvec = self.embedder.embed([query], "query")[0]
+        qvec = self.embedder.embed([query], self.kind)[0]
         pairs = self.view.dense_search(qvec, k)
         return [Hit(self.view.chunks[i], s, r, self.name) for r, (i, s) in enumerate(pairs, 1)]

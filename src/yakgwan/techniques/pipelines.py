@@ -1,0 +1,79 @@
+"""Builders for the LLM-technique pipelines; registered in ``yakgwan.pipelines``.
+
+Every technique runs on the default first stage (``hybrid_cc``) and keeps the original query's
+ranking in its fusion, so it cannot fall far below the first stage on recall.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from yakgwan.protocols import Retriever
+from yakgwan.retrieval.dense import DenseRetriever
+from yakgwan.retrieval.hybrid import FusionRetriever
+from yakgwan.techniques.multi import MultiQueryRetriever, TransformedQueryRetriever
+from yakgwan.techniques.query_transforms import HydeWriter, QueryExpander
+from yakgwan.techniques.rerank_llm import LLMListwiseReranker, RerankedRetriever
+
+if TYPE_CHECKING:
+    from yakgwan.pipelines import PipelineContext
+
+CC_DENSE_WEIGHT = 0.3  # as hybrid_cc
+
+
+@dataclass
+class ExpansionTransform:
+    """The seed's 3-stage expansion: original + one rewrite + two expansions."""
+
+    rewrite: QueryExpander
+    expand: QueryExpander
+
+    def transform(self, query: str) -> list[str]:
+        return list(dict.fromkeys([*self.rewrite.transform(query), *self.expand.transform(query)]))
+
+
+def rewrite(ctx: PipelineContext) -> Retriever:
+    return MultiQueryRetriever("rewrite", ctx.first_stage(), QueryExpander(ctx.llm, ctx.tokenizer, "rewrite"), merge="rrf")
+
+
+def multiquery(ctx: PipelineContext) -> Retriever:
+    expander = QueryExpander(ctx.llm, ctx.tokenizer, "multiquery", n=3)
+    return MultiQueryRetriever("multiquery", ctx.first_stage(), expander, merge="interleave")
+
+
+def fusion(ctx: PipelineContext) -> Retriever:
+    expander = QueryExpander(ctx.llm, ctx.tokenizer, "multiquery", n=3)
+    return MultiQueryRetriever("fusion", ctx.first_stage(), expander, merge="rrf")
+
+
+def expansion(ctx: PipelineContext) -> Retriever:
+    transform = ExpansionTransform(
+        QueryExpander(ctx.llm, ctx.tokenizer, "rewrite"), QueryExpander(ctx.llm, ctx.tokenizer, "multiquery", n=2)
+    )
+    merged = MultiQueryRetriever("expansion", ctx.first_stage(), transform, merge="rrf")
+    return RerankedRetriever("expansion", merged, LLMListwiseReranker(ctx.llm))
+
+
+def _hyde(ctx: PipelineContext, name: str, mode: str) -> Retriever:
+    passage_dense = DenseRetriever(ctx.view, ctx.embedder, kind="passage", name=f"{name}_dense")
+    on_passage = TransformedQueryRetriever(f"{name}_dense", passage_dense, HydeWriter(ctx.llm, mode))
+    return FusionRetriever(name, [on_passage, ctx.bm25()], [CC_DENSE_WEIGHT, 1 - CC_DENSE_WEIGHT], method="minmax")
+
+
+def hyde(ctx: PipelineContext) -> Retriever:
+    return _hyde(ctx, "hyde", "lay")
+
+
+def reverse_hyde(ctx: PipelineContext) -> Retriever:
+    return _hyde(ctx, "reverse_hyde", "clause")
+
+
+def hybrid_hyde(ctx: PipelineContext) -> Retriever:
+    base = ctx.first_stage()
+    on_passage = TransformedQueryRetriever("hyde_passage", base, HydeWriter(ctx.llm, "lay"))
+    return FusionRetriever("hybrid_hyde", [base, on_passage], [1.0, 1.0], method="rrf")
+
+
+def rerank_llm(ctx: PipelineContext, first: Retriever | None = None, name: str = "rerank_llm") -> Retriever:
+    return RerankedRetriever(name, first or ctx.first_stage(), LLMListwiseReranker(ctx.llm))

@@ -1,0 +1,64 @@
+"""Prompts (Korean, few-shot) and the Pydantic schemas their answers must match."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from yakgwan.llm.types import Message
+
+SYSTEM = "당신은 한국어 보험 약관과 사내 문서 검색을 돕는 도우미입니다. 질문에 답하지 말고, 요청된 형식만 출력하세요."
+
+
+class Queries(BaseModel):
+    """Search queries; bounded so constrained decoding always finishes."""
+
+    queries: list[str] = Field(min_length=1, max_length=4)
+
+
+class Passage(BaseModel):
+    passage: str = Field(min_length=1, max_length=1200)
+
+
+class Ranking(BaseModel):
+    """A permutation of the candidate numbers, most relevant first."""
+
+    order: list[int] = Field(min_length=1, max_length=30)
+
+
+REWRITE_SHOTS = (
+    ("교통사고로 벌금을 선고받으면 얼마까지 보상하나요?", ["벌금 특별약관 보험금 지급사유 벌금액 한도"]),
+    ("하늘여행사 창립자가 누구예요?", ["하늘여행사 창립자 설립자"]),
+    ("비급여 치료비도 보장이 되나요?", ["비급여 치료비 보상 보험금을 지급하지 않는 사유"]),
+)
+
+
+def rewrite_messages(query: str) -> list[Message]:
+    msgs = [Message("system", SYSTEM + " 질문을 문서 검색에 알맞은 핵심어 중심의 검색어 하나로 바꾸세요. 고유명사와 숫자는 그대로 두세요.")]
+    for q, out in REWRITE_SHOTS:
+        msgs += [Message("user", q), Message("assistant", Queries(queries=out).model_dump_json())]
+    return [*msgs, Message("user", query)]
+
+
+def multiquery_messages(query: str, n: int) -> list[Message]:
+    return [
+        Message("system", SYSTEM + f" 같은 정보를 찾는 서로 다른 검색어를 {n}개 만드세요. 고유명사와 숫자는 그대로 두세요."),
+        Message("user", "하늘여행사 제주 상품 가격은?"),
+        Message("assistant", Queries(queries=["하늘여행사 제주 힐링 상품 가격", "제주 여행 패키지 요금"][:n]).model_dump_json()),
+        Message("user", query),
+    ]
+
+
+def hyde_messages(query: str, mode: str) -> list[Message]:
+    if mode == "clause":
+        task = "질문에 해당하는 약관 조항이나 규정 문서의 한 단락을 문서 문체(예: '회사는 … 경우에는 보험금을 지급하지 않습니다.')로 작성하세요."
+    else:
+        task = "질문에 대한 답을 담은 짧은 설명 단락을 작성하세요. 모르는 사실은 일반적인 표현으로 쓰세요."
+    return [Message("system", SYSTEM + " " + task), Message("user", query)]
+
+
+def rerank_messages(query: str, candidates: list[str]) -> list[Message]:
+    listing = "\n".join(f"[{i}] {' '.join(c.split())[:300]}" for i, c in enumerate(candidates, 1))
+    return [
+        Message("system", SYSTEM + " 후보 문단을 질문과의 관련성이 높은 순서로 정렬하고, 후보 번호의 순열을 출력하세요."),
+        Message("user", f"질문: {query}\n\n후보:\n{listing}"),
+    ]

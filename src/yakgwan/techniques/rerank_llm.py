@@ -1,0 +1,74 @@
+"""Listwise LLM reranking: the model returns a permutation of the candidates' numbers.
+
+The answer is validated: numbers outside the list and repeats are dropped, candidates the model
+left out keep their first-stage order after the ones it ranked. An answer that is not a usable
+ranking (or no LLM) leaves the first-stage order unchanged, and the hits say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from yakgwan.errors import ProviderError
+from yakgwan.llm import LLM
+from yakgwan.protocols import Retriever
+from yakgwan.records import Hit
+from yakgwan.techniques.prompts import Ranking, rerank_messages
+
+
+def apply_permutation(order: Sequence[int], n: int) -> tuple[list[int], int]:
+    """0-based candidate order from the model's 1-based ``order``; returns (order, number of
+    invalid or repeated entries dropped). Missing candidates follow in their original order."""
+    seen: list[int] = []
+    bad = 0
+    for x in order:
+        if 1 <= x <= n and (x - 1) not in seen:
+            seen.append(x - 1)
+        else:
+            bad += 1
+    return seen + [i for i in range(n) if i not in seen], bad
+
+
+@dataclass
+class LLMListwiseReranker:
+    llm: LLM | None
+    top_n: int = 10
+    warnings: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.top_n <= 30:
+            raise ValueError(f"top_n must be between 2 and 30, got {self.top_n}")
+
+    def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:
+        head, tail = list(hits[: self.top_n]), list(hits[self.top_n :])
+        order = list(range(len(head)))
+        label = "rerank_llm"
+        if self.llm is None:
+            label = "rerank_llm(no LLM: first-stage order)"
+        elif len(head) > 1:
+            try:
+                answer = self.llm.complete(rerank_messages(query, [h.chunk.text for h in head]), schema=Ranking, step="rerank_llm")
+                order, bad = apply_permutation(answer.order, len(head))
+                if bad:
+                    self.warnings.append(f"{query[:40]}: {bad} invalid or repeated candidate numbers ignored")
+            except ProviderError as exc:
+                self.warnings.append(f"{query[:40]}: {exc}; first-stage order kept")
+                label = "rerank_llm(failed: first-stage order)"
+        reordered = [head[i] for i in order] + tail
+        return [Hit(h.chunk, h.score, r, label, h.components) for r, h in enumerate(reordered[:k], 1)]
+
+
+@dataclass
+class RerankedRetriever:
+    """A first-stage retriever followed by a reranker over its top ``depth`` hits."""
+
+    name: str
+    first: Retriever
+    reranker: LLMListwiseReranker
+    depth: int = 20
+
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        hits = self.first.retrieve(query, max(k, self.depth))
+        head = self.reranker.rerank(query, hits[: self.depth], self.depth)
+        return (head + [Hit(h.chunk, h.score, len(head) + i + 1, h.produced_by) for i, h in enumerate(hits[self.depth :])])[:k]

@@ -1,0 +1,138 @@
+"""Query-side techniques with the scripted LLM: safeguards, validation and fallbacks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from yakgwan import app
+from yakgwan.config import EmbedderConfig, Settings
+from yakgwan.embedders.hashing import HashingEmbedder
+from yakgwan.errors import UnknownName
+from yakgwan.llm import LLM
+from yakgwan.llm.cache import ResponseCache
+from yakgwan.llm.scripted import ScriptedProvider
+from yakgwan.pipelines import PIPELINES, build_pipeline, resolve_pipeline
+from yakgwan.records import Chunk, Hit
+from yakgwan.techniques.multi import MultiQueryRetriever, pad_to_k
+from yakgwan.techniques.query_transforms import HydeWriter, QueryExpander
+from yakgwan.techniques.rerank_llm import LLMListwiseReranker, apply_permutation
+from yakgwan.text.korean import make_tokenizer
+
+pytestmark = pytest.mark.unit
+TOK = make_tokenizer("mecab")
+
+
+def _chunk(i: int, text: str = "") -> Chunk:
+    return Chunk(f"c{i}", f"d{i}", f"d{i}", "t", text or f"본문 {i}", 0, 1)
+
+
+@dataclass
+class FakeRetriever:
+    lists: dict[str, list[int]]
+    name: str = "fake"
+
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        ids = self.lists.get(query, [])
+        return [Hit(_chunk(i), 1.0 / r, r, self.name) for r, i in enumerate(ids[:k], 1)]
+
+
+def test_expander_keeps_original_first_and_drops_unrelated_rewrites() -> None:
+    llm = LLM(ScriptedProvider([{"queries": ["벌금 특별약관 한도", "날씨 좋은 날", "벌금 특별약관 한도"]}]))
+    qs = QueryExpander(llm, TOK, "multiquery", n=3).transform("벌금 보상 한도는?")
+    assert qs == ["벌금 보상 한도는?", "벌금 특별약관 한도"]  # unrelated and duplicate dropped
+
+
+def test_expander_without_llm_uses_labelled_keyword_rewrite() -> None:
+    ex = QueryExpander(None, TOK, "rewrite")
+    qs = ex.transform("비급여 치료비도 보상되나요?")
+    assert qs[0] == "비급여 치료비도 보상되나요?" and "비급여" in qs[1].split()
+    assert ex.fallback and "no LLM" in ex.fallback
+
+
+def test_expander_survives_invalid_llm_output() -> None:
+    ex = QueryExpander(LLM(ScriptedProvider(["garbage", "garbage"])), TOK, "rewrite")
+    assert ex.transform("골절 진단비")[0] == "골절 진단비"
+    assert ex.fallback and "LLM failed" in ex.fallback
+
+
+def test_hyde_writer_modes_and_memo() -> None:
+    p = ScriptedProvider([{"passage": "회사는 음주운전 중 생긴 손해는 보상하지 않습니다."}])
+    w = HydeWriter(LLM(p), "clause")
+    assert w("음주운전 사고도 보상되나요?") == w("음주운전 사고도 보상되나요?")
+    assert len(p.calls) == 1 and "약관 조항" in p.calls[0][0][0].content
+    assert HydeWriter(None)("질문") == "질문"
+
+
+def test_apply_permutation_hand_examples() -> None:
+    assert apply_permutation([3, 1, 2], 3) == ([2, 0, 1], 0)
+    assert apply_permutation([2, 2, 9], 4) == ([1, 0, 2, 3], 2)  # repeat and out-of-range dropped
+    assert apply_permutation([], 2) == ([0, 1], 0)
+
+
+def test_listwise_rerank_reorders_and_validates() -> None:
+    hits = [Hit(_chunk(i), 1.0, i + 1, "first") for i in range(4)]
+    rr = LLMListwiseReranker(LLM(ScriptedProvider([{"order": [4, 2, 4, 7]}])), top_n=4)
+    out = rr.rerank("q", hits, 4)
+    assert [h.chunk.chunk_id for h in out] == ["c3", "c1", "c0", "c2"]
+    assert [h.rank for h in out] == [1, 2, 3, 4] and len(rr.warnings) == 1
+    failed = LLMListwiseReranker(LLM(ScriptedProvider(["x", "y"])), top_n=4).rerank("q", hits, 4)
+    assert [h.chunk.chunk_id for h in failed] == ["c0", "c1", "c2", "c3"] and "failed" in failed[0].produced_by
+
+
+def test_multiquery_rrf_keeps_original_and_pads() -> None:
+    base = FakeRetriever({"q": [1, 2, 3], "v": [3, 4]})
+
+    class T:
+        def transform(self, query: str) -> list[str]:
+            return [query, "v"]
+
+    hits = MultiQueryRetriever("fusion", base, T(), merge="rrf").retrieve("q", 3)
+    # c3: 1/63 + 1/61 > c1: 1/61 > c2: 1/62
+    assert [h.chunk.chunk_id for h in hits] == ["c3", "c1", "c2"]
+    padded = pad_to_k([hits[0]], hits, 3, "x")
+    assert len(padded) == 3 and padded[1].produced_by == "x(padded)"
+
+
+def test_composed_names_and_errors() -> None:
+    assert resolve_pipeline("expansion+rerank_llm").name == "expansion+rerank_llm"
+    with pytest.raises(UnknownName, match="pipeline step 'bogus'; available: rerank_llm"):
+        resolve_pipeline("hyde+bogus")
+    assert {"rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm"} <= set(PIPELINES)
+
+
+def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다.", "utf-8")
+    (kb / "b.md").write_text("# 골절\n\n골절 진단을 받으면 골절진단비를 지급합니다.", "utf-8")
+    (kb / "c.md").write_text("# 환불\n\n출발 30일 전 취소 시 전액 환불합니다.", "utf-8")
+    s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    app.ingest(s, [kb], embedder=HashingEmbedder())
+
+    def responder(messages, schema):  # type: ignore[no-untyped-def]
+        props = (schema or {}).get("properties", {})
+        if "order" in props:
+            return {"order": [2, 1]}
+        if "passage" in props:
+            return {"passage": "벌금 특별약관은 확정판결로 정해진 벌금액을 보상합니다."}
+        return {"queries": ["벌금 특별약관 보상 한도"]}
+
+    cache = ResponseCache(tmp_path / "llm.sqlite")
+    for name in ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "fusion+rerank_llm"]:
+        ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+        llm = LLM(ScriptedProvider(responder=responder), cache=cache)
+        ctx.make_llm = lambda llm=llm: llm
+        retriever, note = build_pipeline(name, ctx)
+        hits = retriever.retrieve("벌금 보상 한도는?", 3)
+        assert note is None and len(hits) == 3, name
+        assert {h.chunk.doc_id for h in hits} == {"a.md", "b.md", "c.md"}
+        assert llm.stats.calls + llm.stats.cache_hits >= 1, name
+    # a rerun is served from the cache: identical hits, zero calls
+    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    llm = LLM(ScriptedProvider(responder=responder), cache=cache)
+    ctx.make_llm = lambda: llm
+    again = build_pipeline("fusion", ctx)[0].retrieve("벌금 보상 한도는?", 3)
+    assert llm.stats.calls == 0 and llm.stats.cache_hits == 1 and again[0].chunk.doc_id == "a.md"
