@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from yakgwan.errors import ProviderError
-from yakgwan.llm import LLM
+from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.techniques.prompts import Passage, Queries, hyde_messages, multiquery_messages, rewrite_messages
 from yakgwan.text.korean import Tokenizer
 
@@ -55,7 +54,7 @@ class QueryExpander:
         msgs = rewrite_messages(query) if self.mode == "rewrite" else multiquery_messages(query, self.n)
         try:
             out = self.llm.complete(msgs, schema=Queries, step=self.mode)
-        except ProviderError as exc:
+        except StructuredOutputError as exc:  # a bad answer falls back; an unreachable provider is an error
             self.fallback = f"LLM failed ({exc}); keyword rewrite by the analyzer"
             return [keyword_query(query, self.tokenizer)]
         return out.queries[: 1 if self.mode == "rewrite" else self.n]
@@ -87,6 +86,6 @@ class HydeWriter:
             return query
         try:
             return self.llm.complete(hyde_messages(query, self.mode), schema=Passage, step=f"hyde_{self.mode}").passage
-        except ProviderError as exc:
+        except StructuredOutputError as exc:
             self.fallback = f"LLM failed ({exc}); the query stands in for the passage"
             return query

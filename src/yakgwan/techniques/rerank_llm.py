@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from yakgwan.errors import ProviderError
-from yakgwan.llm import LLM
+from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.protocols import Retriever
 from yakgwan.records import Hit
 from yakgwan.techniques.prompts import Ranking, rerank_messages
@@ -52,7 +51,7 @@ class LLMListwiseReranker:
                 order, bad = apply_permutation(answer.order, len(head))
                 if bad:
                     self.warnings.append(f"{query[:40]}: {bad} invalid or repeated candidate numbers ignored")
-            except ProviderError as exc:
+            except StructuredOutputError as exc:  # an unusable answer keeps the order; provider errors propagate
                 self.warnings.append(f"{query[:40]}: {exc}; first-stage order kept")
                 label = "rerank_llm(failed: first-stage order)"
         reordered = [head[i] for i in order] + tail

@@ -1,0 +1,102 @@
+"""Every LLM pipeline against a local OpenAI-compatible server (chat + embeddings), through the
+CLI as a user would configure it: env vars only. Reruns are served from the response cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from yakgwan.embedders.hashing import HashingEmbedder
+
+pytestmark = pytest.mark.integration
+
+CALLS = {"chat": 0, "embeddings": 0}
+
+
+class _Server(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if self.headers.get("Authorization") != "Bearer secret":
+            return self._send(401, {"error": {"message": "invalid api key"}})
+        if self.path.endswith("/embeddings"):
+            CALLS["embeddings"] += 1
+            vecs = HashingEmbedder(dim=16).embed(body["input"], "passage")
+            return self._send(200, {"data": [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vecs)]})
+        CALLS["chat"] += 1
+        schema = body.get("response_format", {}).get("json_schema", {}).get("schema", {})
+        props = schema.get("properties", {})
+        if "order" in props:
+            content = {"order": [2, 1, 3]}
+        elif "passage" in props:
+            content = {"passage": "회사는 확정판결로 정해진 벌금액을 2천만원 한도로 보상합니다."}
+        else:
+            content = {"queries": ["벌금 특별약관 보상 한도", "벌금액 보상"]}
+        self._send(200, {"choices": [{"message": {"content": json.dumps(content, ensure_ascii=False)}, "finish_reason": "stop"}],
+                         "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
+
+    def _send(self, code: int, payload: dict) -> None:
+        out = json.dumps(payload, ensure_ascii=False).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def server():  # type: ignore[no-untyped-def]
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Server)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/v1"
+    srv.shutdown()
+
+
+def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "yakgwan.cli", *args, "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> None:
+    kb = tmp_path / "kb" / "faq"
+    kb.mkdir(parents=True)
+    (kb / "fine.md").write_text("# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다.", "utf-8")
+    (kb / "bone.md").write_text("# 골절\n\n골절 진단 시 골절진단비를 지급합니다.", "utf-8")
+    (kb / "refund.md").write_text("# 환불\n\n출발 30일 전 취소 시 전액 환불합니다.", "utf-8")
+    tests = tmp_path / "t.jsonl"
+    tests.write_text(json.dumps({"question": "벌금 보상 한도는?", "keywords": ["2천만원"], "category": "x", "source_docs": ["faq/fine.md"]},
+                                ensure_ascii=False), "utf-8")
+    env = dict(os.environ, YAKGWAN_CACHE_DIR=str(tmp_path / "cache"), YAKGWAN_EMBEDDER="openai", YAKGWAN_EMBED_BASE_URL=server,
+               YAKGWAN_EMBED_MODEL="stub-embed", YAKGWAN_EMBED_API_KEY="secret", YAKGWAN_LLM="openai", YAKGWAN_LLM_BASE_URL=server,
+               YAKGWAN_LLM_MODEL="stub-chat", YAKGWAN_LLM_API_KEY="secret")
+    names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "expansion+rerank_llm"]
+    args = ["eval", "--corpus", str(tmp_path / "kb"), "--tests", str(tests), "--k", "3", "--json", str(tmp_path / "r1.json")]
+    for n in names:
+        args += ["--pipeline", n]
+    p = _cli(args, env)
+    assert p.returncode == 0, p.stderr
+    first = json.loads((tmp_path / "r1.json").read_text("utf-8"))
+    assert [r["pipeline"] for r in first] == names
+    for r in first:
+        # fusion asks what multiquery asked: served from the cache, still an LLM pipeline
+        assert r["llm"]["model"] == "openai:stub-chat" and r["llm"]["calls"] + r["llm"]["cache_hits"] >= 1, r["pipeline"]
+        assert "note" not in r and r["n"] == 1  # no fallback note: the served LLM answered
+    chat_calls = CALLS["chat"]
+    p = _cli(args[:-len(names) * 2 - 2] + ["--json", str(tmp_path / "r2.json")] + args[-len(names) * 2:], env)
+    assert p.returncode == 0, p.stderr
+    second = json.loads((tmp_path / "r2.json").read_text("utf-8"))
+    assert CALLS["chat"] == chat_calls  # rerun: all from the cache
+    assert all(r["llm"]["calls"] == 0 for r in second)
+    assert [r["metrics"] for r in second] == [r["metrics"] for r in first]
+    # a wrong key is one clear line
+    env["YAKGWAN_LLM_API_KEY"] = "wrong"
+    p = _cli(["eval", "--corpus", str(tmp_path / "kb"), "--tests", str(tests), "--pipeline", "fusion", "--no-cache"], env)
+    assert p.returncode != 0 and "authentication failed" in p.stderr and "Traceback" not in p.stderr
