@@ -138,3 +138,11 @@ def test_missing_sections_render(tmp_path: Path):
     assert {b["data-group"] for b in bars} == {"mrr", "precision", "recall"}  # nan draws no bar
     assert "keyword_coverage" not in page
     assert "no categories" in page and "No latency" in page
+
+
+def test_llm_usage_rows_when_present(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.eval.report import build_html
+
+    base = {"dataset": "d", "n": 1, "k": 10, "metrics": {"mrr": 1.0}, "latency_ms": {"p50": 1.0, "p95": 2.0}, "per_query": []}
+    html = build_html([{**base, "pipeline": "bm25"}, {**base, "pipeline": "fusion", "llm": {"model": "local:q", "calls": 7, "cache_hits": 2}}], "t")
+    assert "<th>LLM calls</th>" in html and "<td>7</td>" in html and "local:q" in html

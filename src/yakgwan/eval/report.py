@@ -200,6 +200,11 @@ def _summary_table(results: Sequence[Mapping]) -> str:
             rows.append((LABELS[m] + suffix, [(r.get(section) or {}).get(m) for r in results], max))
     for p in ("p50", "p95"):
         rows.append((f"latency {p} (ms)", [(r.get("latency_ms") or {}).get(p) for r in results], min))
+    if any(r.get("llm") for r in results):
+        rows.append(("LLM", [(r.get("llm") or {}).get("model", "—") for r in results], None))
+        for key, label in (("calls", "LLM calls"), ("cache_hits", "LLM cache hits"), ("prompt_tokens", "LLM prompt tokens"),
+                           ("completion_tokens", "LLM completion tokens"), ("latency_ms", "LLM time (ms)")):
+            rows.append((label, [(r.get("llm") or {}).get(key) for r in results], None))
     body = []
     for label, cells, best in rows:
         nums = [v for v in map(_num, cells) if v is not None]
