@@ -98,7 +98,7 @@ def test_multiquery_rrf_keeps_original_and_pads() -> None:
 
 def test_composed_names_and_errors() -> None:
     assert resolve_pipeline("expansion+rerank_llm").name == "expansion+rerank_llm"
-    with pytest.raises(UnknownName, match="pipeline step 'bogus'; available: rerank_llm"):
+    with pytest.raises(UnknownName, match="pipeline step .bogus.; available: compress, rerank_llm"):
         resolve_pipeline("hyde+bogus")
     assert {"rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm"} <= set(PIPELINES)
 
@@ -136,3 +136,17 @@ def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) ->
     ctx.make_llm = lambda: llm
     again = build_pipeline("fusion", ctx)[0].retrieve("벌금 보상 한도는?", 3)
     assert llm.stats.calls == 0 and llm.stats.cache_hits == 1 and again[0].chunk.doc_id == "a.md"
+
+
+def test_sentence_spans_and_compression_keeps_verbatim_spans() -> None:
+    from yakgwan.techniques.compress import Compressor, sentence_spans
+
+    text = "회사는 벌금액을 보상합니다. 다만 고의 사고는 제외합니다.\n청구서는 회사 양식입니다."
+    spans = sentence_spans(text)
+    assert [text[s:e] for s, e in spans] == ["회사는 벌금액을 보상합니다.", "다만 고의 사고는 제외합니다.", "청구서는 회사 양식입니다."]
+    hit = Hit(Chunk("c", "d", "d", "t", text, 0, len(text)), 1.0, 1, "hybrid_cc")
+    llm_hit = Compressor(LLM(ScriptedProvider([{"keep": [2, 9]}])), TOK).compress("고의 사고도 보상되나요?", hit)
+    assert llm_hit.evidence == (spans[1],) and llm_hit.evidence_text == "다만 고의 사고는 제외합니다."
+    plain = Compressor(None, TOK).compress("청구서 양식", hit)
+    assert plain.evidence_text == "청구서는 회사 양식입니다." and "no LLM" in plain.produced_by
+    assert Compressor(None, TOK).compress("날씨", hit).evidence  # never empty

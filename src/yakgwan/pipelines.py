@@ -108,12 +108,14 @@ PIPELINES: dict[str, PipelineSpec] = {
         PipelineSpec("reverse_hyde", "dense search with an LLM-written clause-style passage + BM25 of the query", T.reverse_hyde, True, True),
         PipelineSpec("hybrid_hyde", "default first stage on the query and on a HyDE passage, fused by RRF", T.hybrid_hyde, True, True),
         PipelineSpec("rerank_llm", "default first stage, top 20 reordered by an LLM (validated permutation)", T.rerank_llm, True, True),
+        PipelineSpec("compress", "default first stage, each hit cut to the sentences that bear on the question", T.compress, True, True),
     ]
 }
 
 # Steps that can follow any pipeline: "NAME+STEP", e.g. "expansion+rerank_llm".
 POST_STEPS: dict[str, Callable[[PipelineContext, Retriever, str], Retriever]] = {
     "rerank_llm": lambda ctx, first, name: T.rerank_llm(ctx, first, name),
+    "compress": lambda ctx, first, name: T.compress(ctx, first, name),
 }
 
 DEFAULT_PIPELINE = "hybrid_cc"

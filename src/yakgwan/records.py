@@ -105,3 +105,12 @@ class Hit:
     rank: int
     produced_by: str
     components: dict[str, float] = field(default_factory=dict, compare=False)
+    # (start, end) offsets inside ``chunk.text`` of the sentences kept by contextual compression;
+    # empty when the whole chunk is the evidence
+    evidence: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def evidence_text(self) -> str:
+        if not self.evidence:
+            return self.chunk.text
+        return " ".join(self.chunk.text[s:e] for s, e in self.evidence)

@@ -68,7 +68,8 @@ def evaluate(retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOption
         t0 = time.perf_counter()
         hits = retriever.retrieve(q.text, depth)
         latencies.append((time.perf_counter() - t0) * 1000)
-        m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.chunk.text for h in hits], opts.k, has_keywords)
+        # keyword coverage reads what a reader would get: the compressed evidence where there is one
+        m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.evidence_text for h in hits], opts.k, has_keywords)
         per_query.append(
             {
                 "qid": q.qid,

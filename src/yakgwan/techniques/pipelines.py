@@ -77,3 +77,9 @@ def hybrid_hyde(ctx: PipelineContext) -> Retriever:
 
 def rerank_llm(ctx: PipelineContext, first: Retriever | None = None, name: str = "rerank_llm") -> Retriever:
     return RerankedRetriever(name, first or ctx.first_stage(), LLMListwiseReranker(ctx.llm))
+
+
+def compress(ctx: PipelineContext, first: Retriever | None = None, name: str = "compress") -> Retriever:
+    from yakgwan.techniques.compress import CompressingRetriever, Compressor
+
+    return CompressingRetriever(name, first or ctx.first_stage(), Compressor(ctx.llm, ctx.tokenizer))

@@ -1,0 +1,84 @@
+"""Contextual compression: keep only the sentences of each hit that bear on the question.
+
+Kept sentences are recorded as character spans of the chunk (``Hit.evidence``), so the chunk
+and its citation stay intact. The LLM picks sentence numbers under a schema; without an LLM,
+sentences sharing a content word with the question are kept (labelled). A hit never ends up
+empty: if nothing is kept, its best-overlapping sentence stays.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from yakgwan.llm import LLM, Message, StructuredOutputError
+from yakgwan.protocols import Retriever
+from yakgwan.records import Hit
+from yakgwan.techniques.prompts import SYSTEM
+from yakgwan.text.korean import Tokenizer
+
+_SENTENCE_END = re.compile(r"(?<=[.?!。])\s+|(?<=다\.)\s*|\n+")
+
+
+class Keep(BaseModel):
+    keep: list[int] = Field(max_length=40)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence or line of ``text``, whitespace trimmed, empties dropped."""
+    spans, pos = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        spans.append((pos, m.start()))
+        pos = m.end()
+    spans.append((pos, len(text)))
+    out = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+@dataclass
+class Compressor:
+    llm: LLM | None
+    tokenizer: Tokenizer
+
+    def compress(self, query: str, hit: Hit) -> Hit:
+        spans = sentence_spans(hit.chunk.text)
+        if len(spans) <= 1:
+            return hit
+        sents = [hit.chunk.text[s:e] for s, e in spans]
+        keep, label = self._choose(query, sents)
+        if not keep:
+            keep = [max(range(len(sents)), key=lambda i: self._overlap(query, sents[i]))]
+        return Hit(hit.chunk, hit.score, hit.rank, f"{hit.produced_by}>{label}", hit.components, tuple(spans[i] for i in sorted(set(keep))))
+
+    def _choose(self, query: str, sents: list[str]) -> tuple[list[int], str]:
+        if self.llm is not None:
+            listing = "\n".join(f"[{i}] {s}" for i, s in enumerate(sents, 1))
+            msgs = [Message("system", SYSTEM + " 질문과 관련된 문장의 번호만 고르세요."), Message("user", f"질문: {query}\n\n문장:\n{listing}")]
+            try:
+                answer = self.llm.complete(msgs, schema=Keep, step="compress")
+                return [i - 1 for i in answer.keep if 1 <= i <= len(sents)], "compress"
+            except StructuredOutputError:
+                pass
+        return [i for i, s in enumerate(sents) if self._overlap(query, s)], "compress(no LLM: shared content words)"
+
+    def _overlap(self, query: str, sentence: str) -> int:
+        return len(set(self.tokenizer.tokenize(query)) & set(self.tokenizer.tokenize(sentence)))
+
+
+@dataclass
+class CompressingRetriever:
+    name: str
+    first: Retriever
+    compressor: Compressor
+
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        return [self.compressor.compress(query, h) for h in self.first.retrieve(query, k)]
