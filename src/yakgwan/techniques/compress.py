@@ -76,9 +76,14 @@ class Compressor:
 
 @dataclass
 class CompressingRetriever:
+    """Compresses the first ``top_n`` hits (what a reader or an answer step will see); the rest
+    are returned whole."""
+
     name: str
     first: Retriever
     compressor: Compressor
+    top_n: int = 10
 
     def retrieve(self, query: str, k: int) -> list[Hit]:
-        return [self.compressor.compress(query, h) for h in self.first.retrieve(query, k)]
+        hits = self.first.retrieve(query, k)
+        return [self.compressor.compress(query, h) if i < self.top_n else h for i, h in enumerate(hits)]
