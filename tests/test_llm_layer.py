@@ -4,13 +4,12 @@ OpenAI-compatible provider against a local stub server (success, 401, timeout, 4
 from __future__ import annotations
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from pydantic import BaseModel, Field
+from stub_server import JsonHandler, serve
 
 from yakgwan.errors import ProviderError, UnknownName
 from yakgwan.llm import LLM, LLMConfig, GenParams, Message, StructuredOutputError, make_llm
@@ -88,40 +87,25 @@ def test_registry_names_available() -> None:
         make_llm(LLMConfig(provider="gpt5"), Path("/nonexistent"))
 
 
-class _Chat(BaseHTTPRequestHandler):
-    mode = "ok"
-
+class _Chat(JsonHandler):
     def do_POST(self) -> None:  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        body = self.body()
         if self.headers.get("Authorization") != "Bearer good":
-            return self._send(401, {"error": {"message": "bad key"}})
+            return self.send_json(401, {"error": {"message": "bad key"}})
         mode = body["messages"][-1]["content"]
         if mode == "slow":
             time.sleep(1.5)
         if mode == "busy":
-            return self._send(429, {"error": {"message": "quota"}})
+            return self.send_json(429, {"error": {"message": "quota"}})
         content = json.dumps({"queries": ["보상"]}) if "response_format" in body else f"echo:{mode}"
-        self._send(200, {"choices": [{"message": {"content": content}, "finish_reason": "stop"}],
+        self.send_json(200, {"choices": [{"message": {"content": content}, "finish_reason": "stop"}],
                          "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
-
-    def _send(self, code: int, payload: dict) -> None:
-        out = json.dumps(payload).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 @pytest.fixture()
 def endpoint():  # type: ignore[no-untyped-def]
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Chat)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
+    with serve(_Chat) as url:
+        yield url
 
 
 def test_openai_chat_text_and_schema(endpoint: str) -> None:

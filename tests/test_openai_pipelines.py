@@ -7,11 +7,10 @@ import json
 import os
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from stub_server import JsonHandler, serve
 
 from yakgwan.embedders.hashing import HashingEmbedder
 
@@ -20,15 +19,15 @@ pytestmark = pytest.mark.integration
 CALLS = {"chat": 0, "embeddings": 0}
 
 
-class _Server(BaseHTTPRequestHandler):
+class _Server(JsonHandler):
     def do_POST(self) -> None:  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        body = self.body()
         if self.headers.get("Authorization") != "Bearer secret":
-            return self._send(401, {"error": {"message": "invalid api key"}})
+            return self.send_json(401, {"error": {"message": "invalid api key"}})
         if self.path.endswith("/embeddings"):
             CALLS["embeddings"] += 1
             vecs = HashingEmbedder(dim=16).embed(body["input"], "passage")
-            return self._send(200, {"data": [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vecs)]})
+            return self.send_json(200, {"data": [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vecs)]})
         CALLS["chat"] += 1
         schema = body.get("response_format", {}).get("json_schema", {}).get("schema", {})
         props = schema.get("properties", {})
@@ -38,27 +37,14 @@ class _Server(BaseHTTPRequestHandler):
             content = {"passage": "회사는 확정판결로 정해진 벌금액을 2천만원 한도로 보상합니다."}
         else:
             content = {"queries": ["벌금 특별약관 보상 한도", "벌금액 보상"]}
-        self._send(200, {"choices": [{"message": {"content": json.dumps(content, ensure_ascii=False)}, "finish_reason": "stop"}],
+        self.send_json(200, {"choices": [{"message": {"content": json.dumps(content, ensure_ascii=False)}, "finish_reason": "stop"}],
                          "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
-
-    def _send(self, code: int, payload: dict) -> None:
-        out = json.dumps(payload, ensure_ascii=False).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 @pytest.fixture()
 def server():  # type: ignore[no-untyped-def]
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Server)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/v1"
-    srv.shutdown()
+    with serve(_Server) as url:
+        yield url
 
 
 def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

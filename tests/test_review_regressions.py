@@ -6,12 +6,11 @@ import json
 import os
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import numpy as np
 import pytest
+from stub_server import JsonHandler, serve
 
 from yakgwan import app
 from yakgwan.config import EmbedderConfig, Settings
@@ -97,33 +96,19 @@ def test_sync_removes_documents_gone_from_the_corpus(tmp_path: Path) -> None:
     assert sorted(LocalStore(s.index_dir).read().docs) == ["a.md"]
 
 
-class _FakeEmbeddings(BaseHTTPRequestHandler):
+class _FakeEmbeddings(JsonHandler):
     def do_POST(self) -> None:  # noqa: N802 (http.server API)
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        body = self.body()
         if self.headers.get("Authorization") != "Bearer k":
-            self.send_response(401)
-            self.end_headers()
-            return
+            return self.send_json(401, {"error": {"message": "bad key"}})
         vecs = HashingEmbedder(dim=8).embed(body["input"], "passage")
-        data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vecs)]
-        out = json.dumps({"data": data}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.send_json(200, {"data": [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vecs)]})
 
 
 @pytest.fixture()
 def fake_endpoint():  # type: ignore[no-untyped-def]
-    server = HTTPServer(("127.0.0.1", 0), _FakeEmbeddings)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
+    with serve(_FakeEmbeddings) as url:
+        yield url
 
 
 def test_served_embedder_learns_its_dimension_and_ingests(tmp_path: Path, fake_endpoint: str) -> None:

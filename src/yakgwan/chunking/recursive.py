@@ -26,10 +26,10 @@ def split_spans(text: str, start: int, end: int, max_chars: int, overlap: int) -
         if pos >= end:
             break
         if end - pos <= max_chars:
-            spans.append(_trim(text, pos, end))
+            spans.append(trim_span(text, pos, end))
             break
         cut = _best_cut(text, pos, pos + max_chars)
-        spans.append(_trim(text, pos, cut))
+        spans.append(trim_span(text, pos, cut))
         nxt = max(cut - overlap, pos + 1)
         if overlap:
             space = text.find(" ", nxt, cut)
@@ -53,7 +53,8 @@ def _skip_space(text: str, pos: int, end: int) -> int:
     return pos
 
 
-def _trim(text: str, s: int, e: int) -> tuple[int, int]:
+def trim_span(text: str, s: int, e: int) -> tuple[int, int]:
+    """``(s, e)`` moved inwards past leading and trailing whitespace of ``text[s:e]``."""
     while s < e and text[s].isspace():
         s += 1
     while e > s and text[e - 1].isspace():

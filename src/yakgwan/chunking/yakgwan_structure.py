@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from yakgwan.chunking.recursive import split_spans
+from yakgwan.chunking.recursive import trim_span, split_spans
 from yakgwan.chunking.yakgwan_lines import (
     LineTag,
     classify_line,
@@ -191,12 +191,6 @@ def build_units(text: str) -> tuple[list[Unit], list[tuple[int, int]]]:
     return b.units, spans
 
 
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 def split_span(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
@@ -232,7 +226,7 @@ def _line_pieces(text: str, start: int, end: int, max_chars: int) -> list[tuple[
     pieces.append((a, end))
     if len(pieces) > 1 and end - pieces[-2][0] <= max_chars * 5 // 4 and end - a < max_chars // 4:
         pieces[-2:] = [(pieces[-2][0], end)]  # no tiny tail piece
-    return [_trim(text, s, e) for s, e in pieces]
+    return [trim_span(text, s, e) for s, e in pieces]
 
 
 @dataclass(frozen=True)
@@ -271,7 +265,7 @@ def _plan_article(text: str, spans: list[tuple[int, int]], units: list[Unit], ma
     if units[0].kind != "head":  # the rest of an article after a 목차 in the body
         return [ChunkPlan(u, "definition" if u.kind == "definition" else "paragraph", a, b) for u in units
                 for a, b in split_span(text, spans[u.start][0], spans[u.end][1], max_chars)]
-    start, end = _trim(text, spans[units[0].start][0], spans[units[-1].end][1])
+    start, end = trim_span(text, spans[units[0].start][0], spans[units[-1].end][1])
     if end - start <= max_chars:
         return [ChunkPlan(replace(units[0], paragraph=None), "article", start, end)]
     plans: list[ChunkPlan] = []

@@ -12,6 +12,8 @@ from typing import Sequence
 
 import numpy as np
 
+from yakgwan.sqlite_kv import open_shared_db
+
 
 class EmbeddingCache:
     def __init__(self, path: Path) -> None:
@@ -20,12 +22,10 @@ class EmbeddingCache:
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, timeout=30)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute(
+            self._conn = open_shared_db(
+                self.path,
                 "CREATE TABLE IF NOT EXISTS vec (model TEXT NOT NULL, key TEXT NOT NULL, dim INTEGER NOT NULL,"
-                " data BLOB NOT NULL, PRIMARY KEY (model, key))"
+                " data BLOB NOT NULL, PRIMARY KEY (model, key))",
             )
         return self._conn
 

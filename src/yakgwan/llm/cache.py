@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from yakgwan.llm.types import Completion, GenParams, Message
 from yakgwan.records import sha256_hex
+from yakgwan.sqlite_kv import open_shared_db
 
 
 def request_key(provider: str, model: str, messages: Sequence[Message], schema: dict[str, Any] | None, params: GenParams) -> str:
@@ -33,10 +34,7 @@ class ResponseCache:
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("CREATE TABLE IF NOT EXISTS resp (key TEXT PRIMARY KEY, data TEXT NOT NULL)")
+            self._conn = open_shared_db(self.path, "CREATE TABLE IF NOT EXISTS resp (key TEXT PRIMARY KEY, data TEXT NOT NULL)")
         return self._conn
 
     def get(self, key: str) -> Completion | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
+from yakgwan.chunking.recursive import trim_span
 from yakgwan.llm import LLM, Message, StructuredOutputError
 from yakgwan.protocols import Retriever
 from yakgwan.records import Hit
@@ -33,15 +34,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         spans.append((pos, m.start()))
         pos = m.end()
     spans.append((pos, len(text)))
-    out = []
-    for s, e in spans:
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            out.append((s, e))
-    return out
+    trimmed = (trim_span(text, s, e) for s, e in spans)
+    return [(s, e) for s, e in trimmed if e > s]
 
 
 @dataclass
