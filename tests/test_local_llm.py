@@ -272,6 +272,15 @@ def _need_local_model(name: str) -> GGUFModel:
 _PROVIDERS: dict[str, LocalLlamaProvider] = {}
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _close_models():  # type: ignore[no-untyped-def]
+    """Free the llama.cpp models while the interpreter is still whole (not in ``__del__`` at exit)."""
+    yield
+    for p in _PROVIDERS.values():
+        p.close()
+    _PROVIDERS.clear()
+
+
 def _provider(name: str) -> LocalLlamaProvider:
     _need_local_model(name)
     if name not in _PROVIDERS:
