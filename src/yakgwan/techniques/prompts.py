@@ -25,9 +25,10 @@ class Ranking(BaseModel):
     order: list[int] = Field(min_length=1, max_length=30)
 
 
+# Few-shot examples are written for this purpose and appear in no evaluation set.
 REWRITE_SHOTS = (
     ("교통사고로 벌금을 선고받으면 얼마까지 보상하나요?", ["벌금 특별약관 보험금 지급사유 벌금액 한도"]),
-    ("하늘여행사 창립자가 누구예요?", ["하늘여행사 창립자 설립자"]),
+    ("사내 통근버스는 몇 시에 출발해요?", ["통근버스 운행 시간표 출발 시각"]),
     ("비급여 치료비도 보장이 되나요?", ["비급여 치료비 보상 보험금을 지급하지 않는 사유"]),
 )
 
@@ -42,8 +43,8 @@ def rewrite_messages(query: str) -> list[Message]:
 def multiquery_messages(query: str, n: int) -> list[Message]:
     return [
         Message("system", SYSTEM + f" 같은 정보를 찾는 서로 다른 검색어를 {n}개 만드세요. 고유명사와 숫자는 그대로 두세요."),
-        Message("user", "하늘여행사 제주 상품 가격은?"),
-        Message("assistant", Queries(queries=["하늘여행사 제주 힐링 상품 가격", "제주 여행 패키지 요금"][:n]).model_dump_json()),
+        Message("user", "사내 도서관에서 책은 며칠 빌릴 수 있나요?"),
+        Message("assistant", Queries(queries=["사내 도서관 도서 대출 기간", "도서 대출 반납 규정", "도서관 이용 안내 대출 권수"][:n]).model_dump_json()),
         Message("user", query),
     ]
 
