@@ -118,6 +118,8 @@ class Ingestor:
 
     def _dense_phase(self, data: IndexData, report: IngestReport) -> None:
         t1 = time.perf_counter()
+        if data.dense_mask.all():
+            return  # every vector came from the old index or the cache: the first commit was complete
         try:
             self._embed_missing(data, report)
         except KeyboardInterrupt:
