@@ -366,3 +366,28 @@ def test_generation_speed(name):
     )
     assert second.completion_tokens == 48 and second.finish_reason == "length"
     assert gen_tok_s > 0.5
+
+
+def test_grammar_safe_drops_only_large_bounds():
+    from yakgwan.llm.local_llama import grammar_safe
+
+    schema = {"type": "object", "properties": {"passage": {"type": "string", "maxLength": 1200, "minLength": 1},
+                                               "tags": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 20}}}}
+    safe = grammar_safe(schema)
+    assert "maxLength" not in safe["properties"]["passage"] and safe["properties"]["passage"]["minLength"] == 1
+    assert safe["properties"]["tags"]["maxItems"] == 4 and safe["properties"]["tags"]["items"]["maxLength"] == 20
+    assert schema["properties"]["passage"]["maxLength"] == 1200  # the caller's schema is not changed
+
+
+@pytest.mark.integration
+def test_long_passage_schema_does_not_break_the_grammar():
+    from pydantic import BaseModel, Field
+
+    from yakgwan.llm import LLM
+
+    class Passage(BaseModel):
+        passage: str = Field(min_length=1, max_length=1200)
+
+    llm = LLM(_provider("qwen2.5-coder-1.5b"), params=GenParams(max_tokens=300))
+    out = llm.complete([Message("user", "보험금 청구 절차를 한 문장으로 설명하세요.")], schema=Passage)
+    assert out.passage.strip()

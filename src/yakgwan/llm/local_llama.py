@@ -96,7 +96,7 @@ class LocalLlamaProvider:
             "stop": list(params.stop) or None,
         }
         if schema is not None:
-            kwargs["response_format"] = {"type": "json_object", "schema": schema}
+            kwargs["response_format"] = {"type": "json_object", "schema": grammar_safe(schema)}
         with self._lock:
             self._load_locked()
             start = time.perf_counter()
@@ -127,3 +127,24 @@ class LocalLlamaProvider:
 def _usable_cores() -> int:
     affinity = getattr(os, "sched_getaffinity", None)
     return len(affinity(0)) if affinity else os.cpu_count() or 1
+
+
+# llama.cpp turns a length bound into nested optional rules; a long one (maxLength 1200) makes a
+# grammar it refuses to parse and then crashes on. Bounds above these are left to the token
+# limit and to Pydantic validation, which still enforces them.
+GRAMMAR_MAX_LENGTH = 64
+GRAMMAR_MAX_ITEMS = 32
+
+
+def grammar_safe(schema: Any) -> Any:
+    """A copy of ``schema`` without string/array bounds too large for llama.cpp grammars."""
+    if isinstance(schema, list):
+        return [grammar_safe(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: grammar_safe(v) for k, v in schema.items()}
+    if isinstance(out.get("maxLength"), int) and out["maxLength"] > GRAMMAR_MAX_LENGTH:
+        del out["maxLength"]
+    if isinstance(out.get("maxItems"), int) and out["maxItems"] > GRAMMAR_MAX_ITEMS:
+        del out["maxItems"]
+    return out
