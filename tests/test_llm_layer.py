@@ -131,3 +131,14 @@ def test_openai_chat_timeout(endpoint: str) -> None:
 def test_openai_chat_quota(endpoint: str) -> None:
     with pytest.raises(ProviderError, match="quota"):
         OpenAIChatProvider(endpoint, "m", api_key="good", retries=1).chat([Message("user", "busy")], GenParams())
+
+
+def test_cut_off_answers_are_cached_too(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "r.sqlite")
+    first = LLM(ScriptedProvider(['{"queries": ["a"', '{"queries": ["a"'], finish_reason="length"), cache=cache)
+    with pytest.raises(StructuredOutputError):
+        first.complete(Q, schema=Rewrites)
+    again = LLM(ScriptedProvider(["unused"]), cache=cache)
+    with pytest.raises(StructuredOutputError, match="cut off"):
+        again.complete(Q, schema=Rewrites)
+    assert again.stats.calls == 0 and again.stats.cache_hits == 2

@@ -4,8 +4,8 @@ a validated Pydantic object when ``schema`` (a Pydantic model class) is given.
 Structured output: the JSON schema goes to the provider for constrained decoding where it is
 supported and into the prompt always; the answer is validated with Pydantic; one repair retry
 sends the validation error back; a second failure raises ``StructuredOutputError``. A JSON
-answer cut off by the token limit (finish_reason "length") counts as invalid. Responses are
-cached by request, so reruns are identical and cost nothing.
+answer cut off by the token limit (finish_reason "length") counts as invalid. Responses (cut-off
+ones included) are cached by request, so reruns are identical and cost nothing.
 """
 
 from __future__ import annotations
@@ -78,7 +78,9 @@ class LLM:
         self.stats.latency_ms += (time.perf_counter() - t0) * 1000
         if step:
             self.stats.by_step[step] = self.stats.by_step.get(step, 0) + 1
-        if self.cache is not None and done.finish_reason != "length":
+        if self.cache is not None:
+            # cut-off answers too: decoding is deterministic, so a rerun must see the same
+            # failure (and fallback) instead of paying for it again
             self.cache.put(key, done)
         return done
 
