@@ -13,7 +13,7 @@ from yakgwan.llm import LLM
 from yakgwan.protocols import Embedder, Retriever
 from yakgwan.retrieval.bm25_retriever import BM25Retriever
 from yakgwan.retrieval.dense import DenseRetriever
-from yakgwan.retrieval.hybrid import FusionRetriever
+from yakgwan.retrieval.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.store import IndexView
 from yakgwan.text.korean import Tokenizer
 from yakgwan.techniques import pipelines as T
@@ -75,12 +75,6 @@ class PipelineSpec:
 
 def _hybrid_rrf(ctx: PipelineContext) -> Retriever:
     return FusionRetriever("hybrid", [ctx.dense(), ctx.bm25()], [1.0, 1.0], method="rrf")
-
-
-# Convex combination of min–max normalised scores (Bruch, Gai & Ingber, "An Analysis of Fusion
-# Functions for Hybrid Retrieval", TOIS 2023). The dense weight 0.3 was chosen on the two dev
-# sets (skytravel dev, autorag_ko dev) with bench/fusion_study.py; the table is in the README.
-CC_DENSE_WEIGHT = 0.3
 
 
 def _hybrid_cc(ctx: PipelineContext) -> Retriever:
@@ -150,7 +144,11 @@ def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | No
     spec = resolve_pipeline(name)
     if spec.needs_dense and not ctx.view.dense_ready and spec.name != "dense":
         return PIPELINES["bm25"].build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
-    note = None
+    return spec.build(ctx), llm_fallback_note(spec, ctx)
+
+
+def llm_fallback_note(spec: PipelineSpec, ctx: PipelineContext) -> str | None:
+    """Says so when an LLM pipeline runs without an LLM (its steps use their fallbacks)."""
     if spec.needs_llm and ctx.llm is None:
-        note = f"{spec.name}: no LLM configured (YAKGWAN_LLM), LLM steps ran their deterministic fallbacks"
-    return spec.build(ctx), note
+        return f"no LLM configured (YAKGWAN_LLM): {spec.name} ran its deterministic fallbacks"
+    return None

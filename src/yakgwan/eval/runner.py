@@ -21,7 +21,7 @@ from yakgwan.config import Settings
 from yakgwan.errors import InputError, ProviderError
 from yakgwan.eval import metrics as M
 from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
-from yakgwan.pipelines import DEFAULT_PIPELINE, resolve_pipeline
+from yakgwan.pipelines import DEFAULT_PIPELINE, llm_fallback_note, resolve_pipeline
 from yakgwan.progress import progress
 from yakgwan.protocols import Retriever
 from yakgwan.llm import UsageStats
@@ -137,7 +137,7 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
         llm = ctx.llm if spec.needs_llm else None
         if llm is not None:
             llm.stats = UsageStats()
-        note = f"no LLM configured (YAKGWAN_LLM): {spec.name} ran its deterministic fallbacks" if spec.needs_llm and llm is None else None
+        note = llm_fallback_note(spec, ctx)
         res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet, note)
         if llm is not None:
             res["llm"] = {"model": llm.name, **llm.stats.as_dict()}

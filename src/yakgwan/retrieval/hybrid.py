@@ -11,6 +11,12 @@ from yakgwan.retrieval.fusion import minmax, ranked, rrf, weighted_sum
 
 FusionMethod = Literal["rrf", "minmax"]
 
+# Dense weight of the min–max convex combination (Bruch, Gai & Ingber, "An Analysis of Fusion
+# Functions for Hybrid Retrieval", TOIS 2023), chosen on the two dev sets (skytravel dev,
+# autorag_ko dev) with bench/fusion_study.py; the table is in the README. Used by hybrid_cc and
+# by every technique that fuses a dense list with BM25 the same way.
+CC_DENSE_WEIGHT = 0.3
+
 
 @dataclass
 class FusionRetriever:

@@ -48,12 +48,17 @@ class Compressor:
         if len(spans) <= 1:
             return hit
         sents = [hit.chunk.text[s:e] for s, e in spans]
-        keep, label = self._choose(query, sents)
-        if not keep:
-            keep = [max(range(len(sents)), key=lambda i: self._overlap(query, sents[i]))]
+        keep, label = self._ask_llm(query, sents)
+        if keep is None or not keep:
+            overlaps = self._overlaps(query, sents)  # the query and each sentence tokenised once
+            if keep is None:
+                keep = [i for i, n in enumerate(overlaps) if n]
+            if not keep:
+                keep = [max(range(len(sents)), key=overlaps.__getitem__)]
         return Hit(hit.chunk, hit.score, hit.rank, f"{hit.produced_by}>{label}", hit.components, tuple(spans[i] for i in sorted(set(keep))))
 
-    def _choose(self, query: str, sents: list[str]) -> tuple[list[int], str]:
+    def _ask_llm(self, query: str, sents: list[str]) -> tuple[list[int] | None, str]:
+        """Sentence indices chosen by the LLM, or None (and the fallback's label) without one."""
         if self.llm is not None:
             listing = "\n".join(f"[{i}] {s}" for i, s in enumerate(sents, 1))
             msgs = [Message("system", SYSTEM + " 질문과 관련된 문장의 번호만 고르세요."), Message("user", f"질문: {query}\n\n문장:\n{listing}")]
@@ -62,10 +67,11 @@ class Compressor:
                 return [i - 1 for i in answer.keep if 1 <= i <= len(sents)], "compress"
             except StructuredOutputError:
                 pass
-        return [i for i, s in enumerate(sents) if self._overlap(query, s)], "compress(no LLM: shared content words)"
+        return None, "compress(no LLM: shared content words)"
 
-    def _overlap(self, query: str, sentence: str) -> int:
-        return len(set(self.tokenizer.tokenize(query)) & set(self.tokenizer.tokenize(sentence)))
+    def _overlaps(self, query: str, sents: list[str]) -> list[int]:
+        q = set(self.tokenizer.tokenize(query))
+        return [len(q & set(terms)) for terms in self.tokenizer.tokenize_many(sents)]
 
 
 @dataclass

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from yakgwan.protocols import Retriever
 from yakgwan.retrieval.dense import DenseRetriever
-from yakgwan.retrieval.hybrid import FusionRetriever
+from yakgwan.retrieval.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.techniques.multi import MultiQueryRetriever, TransformedQueryRetriever
 from yakgwan.techniques.query_transforms import HydeWriter, QueryExpander
 from yakgwan.techniques.rerank_llm import LLMListwiseReranker, RerankedRetriever
@@ -19,7 +19,6 @@ from yakgwan.techniques.rerank_llm import LLMListwiseReranker, RerankedRetriever
 if TYPE_CHECKING:
     from yakgwan.pipelines import PipelineContext
 
-CC_DENSE_WEIGHT = 0.3  # as hybrid_cc
 
 
 @dataclass
