@@ -119,6 +119,13 @@ def test_eval_json_contract(tmp_path: Path) -> None:
         assert len(r["per_query"]) == 2
     assert res[0]["metrics"]["mrr"] == pytest.approx(1.0)
     assert "<svg" in html.read_text("utf-8")
+    assert res[0]["stage_ms"]["llm"] == 0.0 and "llm" not in res[0]  # no LLM step: all of it is retrieval
+    p = _run(["eval", "--corpus", str(kb), "--tests", str(tests), "--pipeline", "bm25", "--limit", "1", "--json", str(out)], tmp_path)
+    assert p.returncode == 0, p.stderr
+    one = json.loads(out.read_text("utf-8"))[0]
+    assert one["n"] == 1 and one["per_query"][0]["query"] == rows[0]["question"] and "first 1 of 2 questions" in one["source"]
+    p = _run(["eval", "--corpus", str(kb), "--tests", str(tests), "--limit", "0"], tmp_path)
+    assert p.returncode != 0 and "--limit must be > 0" in p.stderr
 
 
 @pytest.mark.unit

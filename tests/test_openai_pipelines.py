@@ -32,12 +32,14 @@ class _Server(JsonHandler):
         schema = body.get("response_format", {}).get("json_schema", {}).get("schema", {})
         props = schema.get("properties", {})
         if "order" in props:
-            content = {"order": [2, 1, 3]}
-        elif "passage" in props:
-            content = {"passage": "회사는 확정판결로 정해진 벌금액을 2천만원 한도로 보상합니다."}
-        else:
-            content = {"queries": ["벌금 특별약관 보상 한도", "벌금액 보상"]}
-        self.send_json(200, {"choices": [{"message": {"content": json.dumps(content, ensure_ascii=False)}, "finish_reason": "stop"}],
+            content = json.dumps({"order": [2, 1, 3]})
+        elif "queries" in props:
+            content = json.dumps({"queries": ["벌금 특별약관 보상 한도", "벌금액 보상"]}, ensure_ascii=False)
+        elif "keep" in props:
+            content = json.dumps({"keep": [1]})
+        else:  # a free-text request: the HyDE passage
+            content = "회사는 확정판결로 정해진 벌금액을 2천만원 한도로 보상합니다."
+        self.send_json(200, {"choices": [{"message": {"content": content}, "finish_reason": "stop"}],
                          "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
 
 
@@ -63,7 +65,7 @@ def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> No
     env = dict(os.environ, YAKGWAN_CACHE_DIR=str(tmp_path / "cache"), YAKGWAN_EMBEDDER="openai", YAKGWAN_EMBED_BASE_URL=server,
                YAKGWAN_EMBED_MODEL="stub-embed", YAKGWAN_EMBED_API_KEY="secret", YAKGWAN_LLM="openai", YAKGWAN_LLM_BASE_URL=server,
                YAKGWAN_LLM_MODEL="stub-chat", YAKGWAN_LLM_API_KEY="secret")
-    names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "expansion+rerank_llm"]
+    names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "compress", "expansion+rerank_llm"]
     args = ["eval", "--corpus", str(tmp_path / "kb"), "--tests", str(tests), "--k", "3", "--json", str(tmp_path / "r1.json")]
     for n in names:
         args += ["--pipeline", n]
@@ -75,6 +77,8 @@ def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> No
         # fusion asks what multiquery asked: served from the cache, still an LLM pipeline
         assert r["llm"]["model"] == "openai:stub-chat" and r["llm"]["calls"] + r["llm"]["cache_hits"] >= 1, r["pipeline"]
         assert "note" not in r and r["n"] == 1  # no fallback note: the served LLM answered
+        st = r["stage_ms"]  # the query's time split into LLM calls and the rest
+        assert st["total"] == pytest.approx(st["llm"] + st["retrieval"], abs=0.2) and st["llm"] >= 0
     chat_calls = CALLS["chat"]
     p = _cli(args[:-len(names) * 2 - 2] + ["--json", str(tmp_path / "r2.json")] + args[-len(names) * 2:], env)
     assert p.returncode == 0, p.stderr

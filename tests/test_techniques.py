@@ -59,10 +59,12 @@ def test_expander_survives_invalid_llm_output() -> None:
 
 
 def test_hyde_writer_modes_and_memo() -> None:
-    p = ScriptedProvider([{"passage": "회사는 음주운전 중 생긴 손해는 보상하지 않습니다."}])
+    p = ScriptedProvider(["회사는 음주운전 중 생긴 손해는\n 보상하지 않습니다.", "  "])
     w = HydeWriter(LLM(p), "clause")
-    assert w("음주운전 사고도 보상되나요?") == w("음주운전 사고도 보상되나요?")
+    assert w("음주운전 사고도 보상되나요?") == w("음주운전 사고도 보상되나요?") == "회사는 음주운전 중 생긴 손해는 보상하지 않습니다."
     assert len(p.calls) == 1 and "약관 조항" in p.calls[0][0][0].content
+    assert p.calls[0][1] is None  # free text: a passage cut at the token bound is still usable
+    assert w("빈 답") == "빈 답" and w.fallback and "empty" in w.fallback
     assert HydeWriter(None)("질문") == "질문"
 
 
@@ -150,3 +152,11 @@ def test_sentence_spans_and_compression_keeps_verbatim_spans() -> None:
     plain = Compressor(None, TOK).compress("청구서 양식", hit)
     assert plain.evidence_text == "청구서는 회사 양식입니다." and "no LLM" in plain.produced_by
     assert Compressor(None, TOK).compress("날씨", hit).evidence  # never empty
+
+
+def test_stage_breakdown_hand_computed() -> None:
+    from yakgwan.eval.runner import stage_breakdown
+
+    # two queries: 10 ms (4 of them in the LLM) and 20 ms (a cache hit: no LLM time)
+    out = stage_breakdown([10.0, 20.0], [4.0, 0.0], {"rewrite": 4.0})
+    assert out == {"total": 15.0, "llm": 2.0, "retrieval": 13.0, "llm:rewrite": 2.0}

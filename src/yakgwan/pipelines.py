@@ -101,8 +101,8 @@ PIPELINES: dict[str, PipelineSpec] = {
         PipelineSpec("hyde", "dense search with an LLM-written answer passage (HyDE) + BM25 of the query", T.hyde, True, True),
         PipelineSpec("reverse_hyde", "dense search with an LLM-written clause-style passage + BM25 of the query", T.reverse_hyde, True, True),
         PipelineSpec("hybrid_hyde", "default first stage on the query and on a HyDE passage, fused by RRF", T.hybrid_hyde, True, True),
-        PipelineSpec("rerank_llm", "default first stage, top 20 reordered by an LLM (validated permutation)", T.rerank_llm, True, True),
-        PipelineSpec("compress", "default first stage, each hit cut to the sentences that bear on the question", T.compress, True, True),
+        PipelineSpec("rerank_llm", "default first stage, top 5 reordered by an LLM (validated permutation)", T.rerank_llm, True, True),
+        PipelineSpec("compress", "default first stage, each of the top 3 hits cut to the sentences that bear on the question", T.compress, True, True),
     ]
 }
 

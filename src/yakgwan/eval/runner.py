@@ -8,6 +8,7 @@ published figures. Every result names its dataset, k, pipeline and the command t
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import platform
 import os
@@ -24,7 +25,7 @@ from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
 from yakgwan.pipelines import DEFAULT_PIPELINE, llm_fallback_note, resolve_pipeline
 from yakgwan.progress import progress
 from yakgwan.protocols import Retriever
-from yakgwan.llm import UsageStats
+from yakgwan.llm import LLM, UsageStats
 from yakgwan.records import sha256_hex
 
 METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
@@ -58,16 +59,26 @@ def score_query(q: EvalQuery, hits_docs: list[str], hits_texts: list[str], k: in
     return m, seed
 
 
-def evaluate(retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOptions, quiet: bool, note: str | None = None) -> dict:
+def evaluate(
+    retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOptions, quiet: bool, note: str | None = None, llm: LLM | None = None
+) -> dict:
+    """Run ``retriever`` over every question and score it. With ``llm`` (the facade the
+    pipeline calls), each query's latency is split into LLM time and the rest (retrieval,
+    embedding, fusion), and the LLM's usage is reported per step."""
     per_query = []
     latencies = []
+    llm_ms: list[float] = []
     depth = max(opts.k * opts.depth_factor, 50)
     has_keywords = any(q.keywords for q in evalset.queries)
     retriever.retrieve(evalset.queries[0].text, depth)  # warm-up: models load outside the timings
+    # the warm-up's LLM calls count in the usage totals; the stage times cover the timed loop only
+    warm_step_ms = dict(llm.stats.by_step_ms) if llm is not None else {}
     for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q"):
+        before = llm.stats.latency_ms if llm is not None else 0.0
         t0 = time.perf_counter()
         hits = retriever.retrieve(q.text, depth)
         latencies.append((time.perf_counter() - t0) * 1000)
+        llm_ms.append(llm.stats.latency_ms - before if llm is not None else 0.0)
         # keyword coverage reads what a reader would get: the compressed evidence where there is one
         m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.evidence_text for h in hits], opts.k, has_keywords)
         per_query.append(
@@ -80,6 +91,7 @@ def evaluate(retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOption
                 "metrics": m,
                 "seed_metrics": seed,
                 "latency_ms": latencies[-1],
+                "llm_ms": llm_ms[-1],
             }
         )
     keys = list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
@@ -92,6 +104,7 @@ def evaluate(retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOption
         "metrics": M.aggregate([p["metrics"] for p in per_query], keys),
         "seed_metrics": M.aggregate([p["seed_metrics"] for p in per_query], seed_keys),
         "latency_ms": M.latency_summary(latencies),
+        "stage_ms": stage_breakdown(latencies, llm_ms, _minus(llm.stats.by_step_ms, warm_step_ms) if llm is not None else {}),
         "per_query": per_query,
         "source": evalset.source,
     }
@@ -103,7 +116,23 @@ def evaluate(retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOption
         }
     if note:
         result["note"] = note
+    if llm is not None:
+        result["llm"] = {"model": llm.name, **llm.stats.as_dict()}
     return result
+
+
+def _minus(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    return {k: v - b.get(k, 0.0) for k, v in a.items()}
+
+
+def stage_breakdown(total_ms: list[float], llm_ms: list[float], by_step_ms: dict[str, float]) -> dict:
+    """Mean milliseconds per query: all, LLM calls (and each LLM step), and the rest
+    (retrieval, embedding, fusion). Cache hits cost no LLM time."""
+    n = max(len(total_ms), 1)
+    rest = [t - m for t, m in zip(total_ms, llm_ms)]
+    out = {"total": sum(total_ms) / n, "llm": sum(llm_ms) / n, "retrieval": sum(rest) / n}
+    out |= {f"llm:{step}": ms / n for step, ms in sorted(by_step_ms.items())}
+    return {k: round(v, 1) for k, v in out.items()}
 
 
 def load_evalset(args: argparse.Namespace) -> EvalSet:
@@ -120,6 +149,12 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
     if args.k <= 0:
         raise InputError(None, f"--k must be > 0, got {args.k}")
     evalset = load_evalset(args)
+    limit = getattr(args, "limit", None)
+    if limit is not None:
+        if limit <= 0:
+            raise InputError(None, f"--limit must be > 0, got {limit}")
+        note = f"; first {min(limit, len(evalset.queries))} of {len(evalset.queries)} questions (--limit)"
+        evalset = dataclasses.replace(evalset, queries=evalset.queries[:limit], source=evalset.source + note)
     names = [DEFAULT_PIPELINE if n == "default" else n for n in (args.pipelines or ["default"])]
     specs = [resolve_pipeline(n) for n in names]  # a typo fails before minutes of ingest
     isettings = settings.with_(index_dir=eval_index_dir(settings, evalset))
@@ -138,9 +173,7 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
         if llm is not None:
             llm.stats = UsageStats()
         note = llm_fallback_note(spec, ctx)
-        res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet, note)
-        if llm is not None:
-            res["llm"] = {"model": llm.name, **llm.stats.as_dict()}
+        res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet, note, llm)
         res["command"], res["machine"] = command, machine
         res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2)}
         results.append(res)

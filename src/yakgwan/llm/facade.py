@@ -72,12 +72,7 @@ class LLM:
                 return hit
         t0 = time.perf_counter()
         done = self.provider.chat(messages, params, schema if self.provider.supports_schema else None)
-        self.stats.calls += 1
-        self.stats.prompt_tokens += done.prompt_tokens
-        self.stats.completion_tokens += done.completion_tokens
-        self.stats.latency_ms += (time.perf_counter() - t0) * 1000
-        if step:
-            self.stats.by_step[step] = self.stats.by_step.get(step, 0) + 1
+        self.stats.add(step, done, (time.perf_counter() - t0) * 1000)
         if self.cache is not None:
             # cut-off answers too: decoding is deterministic, so a rerun must see the same
             # failure (and fallback) instead of paying for it again

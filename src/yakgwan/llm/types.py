@@ -72,6 +72,17 @@ class UsageStats:
     latency_ms: float = 0.0
     repairs: int = 0
     by_step: dict[str, int] = field(default_factory=dict)
+    by_step_ms: dict[str, float] = field(default_factory=dict)
+
+    def add(self, step: str, done: "Completion", ms: float) -> None:
+        """Count one provider call of ``step`` that took ``ms`` milliseconds."""
+        self.calls += 1
+        self.prompt_tokens += done.prompt_tokens
+        self.completion_tokens += done.completion_tokens
+        self.latency_ms += ms
+        step = step or "other"
+        self.by_step[step] = self.by_step.get(step, 0) + 1
+        self.by_step_ms[step] = self.by_step_ms.get(step, 0.0) + ms
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -82,4 +93,5 @@ class UsageStats:
             "latency_ms": round(self.latency_ms, 1),
             "repairs": self.repairs,
             "by_step": dict(self.by_step),
+            "by_step_ms": {k: round(v, 1) for k, v in self.by_step_ms.items()},
         }

@@ -15,10 +15,6 @@ class Queries(BaseModel):
     queries: list[str] = Field(min_length=1, max_length=4)
 
 
-class Passage(BaseModel):
-    passage: str = Field(min_length=1, max_length=1200)
-
-
 class Ranking(BaseModel):
     """A permutation of the candidate numbers, most relevant first."""
 
@@ -54,11 +50,14 @@ def hyde_messages(query: str, mode: str) -> list[Message]:
         task = "질문에 해당하는 약관 조항이나 규정 문서의 한 단락을 문서 문체(예: '회사는 … 경우에는 보험금을 지급하지 않습니다.')로 작성하세요."
     else:
         task = "질문에 대한 답을 담은 짧은 설명 단락을 작성하세요. 모르는 사실은 일반적인 표현으로 쓰세요."
-    return [Message("system", SYSTEM + " " + task), Message("user", query)]
+    return [Message("system", SYSTEM + " " + task + " 두세 문장의 본문만 쓰세요."), Message("user", query)]
+
+
+RERANK_CHARS = 240  # of each candidate, whitespace collapsed
 
 
 def rerank_messages(query: str, candidates: list[str]) -> list[Message]:
-    listing = "\n".join(f"[{i}] {' '.join(c.split())[:300]}" for i, c in enumerate(candidates, 1))
+    listing = "\n".join(f"[{i}] {' '.join(c.split())[:RERANK_CHARS]}" for i, c in enumerate(candidates, 1))
     return [
         Message("system", SYSTEM + " 후보 문단을 질문과의 관련성이 높은 순서로 정렬하고, 후보 번호의 순열을 출력하세요."),
         Message("user", f"질문: {query}\n\n후보:\n{listing}"),

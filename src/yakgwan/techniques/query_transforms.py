@@ -8,10 +8,11 @@ say so in ``fallback``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.techniques.prompts import Passage, Queries, hyde_messages, multiquery_messages, rewrite_messages
+from yakgwan.techniques.prompts import Queries, hyde_messages, multiquery_messages, rewrite_messages
 from yakgwan.text.korean import Tokenizer
 
 
@@ -60,11 +61,16 @@ class QueryExpander:
         return out.queries[: 1 if self.mode == "rewrite" else self.n]
 
 
+# A hypothetical passage only needs the vocabulary of the answer: 2-3 sentences. Free text, not
+# JSON, so a passage cut at the bound is still usable (a cut JSON string would not be).
+HYDE_MAX_TOKENS = 128
+
+
 @dataclass
 class HydeWriter:
     """Writes the hypothetical passage for a query: ``lay`` (an answer, as in HyDE) or
     ``clause`` (reverse HyDE: the clause-language passage a policy or a denial would cite).
-    Without an LLM the passage is the query itself (labelled)."""
+    Without an LLM, or when it writes nothing, the passage is the query itself (labelled)."""
 
     llm: LLM | None
     mode: str = "lay"
@@ -84,8 +90,9 @@ class HydeWriter:
         if self.llm is None:
             self.fallback = "no LLM: the query stands in for the hypothetical passage"
             return query
-        try:
-            return self.llm.complete(hyde_messages(query, self.mode), schema=Passage, step=f"hyde_{self.mode}").passage
-        except StructuredOutputError as exc:
-            self.fallback = f"LLM failed ({exc}); the query stands in for the passage"
+        params = dataclasses.replace(self.llm.params, max_tokens=min(self.llm.params.max_tokens, HYDE_MAX_TOKENS))
+        passage = " ".join(self.llm.complete(hyde_messages(query, self.mode), params=params, step=f"hyde_{self.mode}").split())
+        if not passage:
+            self.fallback = "LLM wrote an empty passage; the query stands in for it"
             return query
+        return passage
