@@ -98,8 +98,12 @@ class _Chat(JsonHandler):
         if mode == "busy":
             return self.send_json(429, {"error": {"message": "quota"}})
         content = json.dumps({"queries": ["보상"]}) if "response_format" in body else f"echo:{mode}"
-        self.send_json(200, {"choices": [{"message": {"content": content}, "finish_reason": "stop"}],
-                         "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
+        choice: dict = {"message": {"content": content}, "finish_reason": "stop"}
+        if body.get("logprobs"):
+            assert body["max_tokens"] == 1 and body["top_logprobs"] == 20
+            top = [{"token": "예", "logprob": -0.2231}, {"token": " 아니", "logprob": -1.6094}, {"token": "네", "logprob": -4.0}]
+            choice["logprobs"] = {"content": [{"token": "예", "logprob": -0.2231, "top_logprobs": top if mode != "odd" else top[2:]}]}
+        self.send_json(200, {"choices": [choice], "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
 
 
 @pytest.fixture()
@@ -142,3 +146,43 @@ def test_cut_off_answers_are_cached_too(tmp_path: Path) -> None:
     with pytest.raises(StructuredOutputError, match="cut off"):
         again.complete(Q, schema=Rewrites)
     assert again.stats.calls == 0 and again.stats.cache_hits == 2
+
+
+def test_softmax_hand_computed() -> None:
+    from yakgwan.llm.facade import softmax
+
+    # ln 0.8 = -0.2231, ln 0.2 = -1.6094  ->  0.8 / 0.2
+    assert softmax([-0.2231436, -1.6094379]) == pytest.approx([0.8, 0.2], abs=1e-6)
+    assert softmax([1000.0, 1000.0]) == [0.5, 0.5]  # shifted by the maximum: no overflow
+
+
+def test_option_probs_normalised_cached_and_counted(tmp_path: Path) -> None:
+    p = ScriptedProvider(["unused"], option_scorer=lambda msgs, opts: {"예": -0.5, "아니오": -2.0})
+    llm = LLM(p, cache=ResponseCache(tmp_path / "c.sqlite"))
+    probs = llm.option_probs(Q, ["예", "아니오"], step="rerank_yesno")
+    e = 2.718281828459045
+    assert probs["예"] == pytest.approx(e ** -0.5 / (e ** -0.5 + e ** -2.0))
+    assert sum(probs.values()) == pytest.approx(1.0)
+    assert llm.option_probs(Q, ["예", "아니오"]) == probs and len(p.calls) == 1  # second time from the cache
+    assert llm.stats.calls == 1 and llm.stats.cache_hits == 1 and llm.stats.by_step == {"rerank_yesno": 1}
+    with pytest.raises(ValueError, match="distinct"):
+        llm.option_probs(Q, ["예", "예"])
+
+
+def test_option_probs_need_a_provider_with_logprobs() -> None:
+    class TextOnly:
+        provider, model, supports_schema = "plain", "m", False
+
+        def chat(self, messages, params, schema=None):  # type: ignore[no-untyped-def]
+            raise AssertionError("not called")
+
+    with pytest.raises(ProviderError, match="no token log-probabilities"):
+        LLM(TextOnly()).option_probs(Q, ["예", "아니오"])
+
+
+def test_openai_option_logprobs(endpoint: str) -> None:
+    llm = LLM(OpenAIChatProvider(endpoint, "m", api_key="good", retries=0))
+    probs = llm.option_probs([Message("user", "q")], ["예", "아니오"])
+    assert probs["예"] == pytest.approx(0.8, abs=1e-4)  # 0.8 vs 0.2 from the two top log-probabilities
+    # neither option among the top tokens: both get the floor, so the answer carries no preference
+    assert llm.option_probs([Message("user", "odd")], ["예", "아니오"]) == {"예": 0.5, "아니오": 0.5}

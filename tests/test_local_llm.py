@@ -391,3 +391,24 @@ def test_long_passage_schema_does_not_break_the_grammar():
     llm = LLM(_provider("qwen2.5-coder-1.5b"), params=GenParams(max_tokens=300))
     out = llm.complete([Message("user", "보험금 청구 절차를 한 문장으로 설명하세요.")], schema=Passage)
     assert out.passage.strip()
+
+
+@pytest.mark.integration
+def test_yes_no_relevance_from_next_token_logprobs():
+    from yakgwan.llm import LLM
+    from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
+
+    provider = _provider("qwen2.5-coder-1.5b")
+    llm = LLM(provider)
+    q = "여행 중 카메라를 도난당하면 보상되나요?"
+    on_topic = relevance_messages(q, "해외여행 중 휴대품을 도난당한 경우 휴대품 1개당 20만원 한도로 보상합니다.")
+    off_topic = relevance_messages(q, "사내 통근버스는 매일 오전 7시에 본사 정문에서 출발합니다.")
+    yes_on = llm.option_probs(on_topic, RELEVANCE_OPTIONS)["예"]
+    yes_off = llm.option_probs(off_topic, RELEVANCE_OPTIONS)["예"]
+    print(f"\nP(예) on topic {yes_on:.3f}, off topic {yes_off:.3f}")
+    assert yes_on > 0.5 > yes_off
+    # the scores agree with what the model generates greedily
+    assert provider.chat(on_topic, GenParams(max_tokens=3)).text.strip().startswith("예")
+    assert provider.chat(off_topic, GenParams(max_tokens=3)).text.strip().startswith("아니")
+    # reusing the KV cache's prefix changes only float rounding (batches of another size)
+    assert llm.option_probs(on_topic, RELEVANCE_OPTIONS)["예"] == pytest.approx(yes_on, abs=0.01)

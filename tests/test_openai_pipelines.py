@@ -29,6 +29,11 @@ class _Server(JsonHandler):
             vecs = HashingEmbedder(dim=16).embed(body["input"], "passage")
             return self.send_json(200, {"data": [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vecs)]})
         CALLS["chat"] += 1
+        if body.get("logprobs"):  # a pointwise relevance judgement: log-probabilities of the first token
+            top = [{"token": "예", "logprob": -0.4}, {"token": "아니", "logprob": -1.2}]
+            return self.send_json(200, {"choices": [{"message": {"content": "예"}, "finish_reason": "length",
+                                                     "logprobs": {"content": [{"token": "예", "logprob": -0.4, "top_logprobs": top}]}}],
+                                        "usage": {"prompt_tokens": 10, "completion_tokens": 1}})
         schema = body.get("response_format", {}).get("json_schema", {}).get("schema", {})
         props = schema.get("properties", {})
         if "order" in props:
@@ -65,7 +70,8 @@ def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> No
     env = dict(os.environ, YAKGWAN_CACHE_DIR=str(tmp_path / "cache"), YAKGWAN_EMBEDDER="openai", YAKGWAN_EMBED_BASE_URL=server,
                YAKGWAN_EMBED_MODEL="stub-embed", YAKGWAN_EMBED_API_KEY="secret", YAKGWAN_LLM="openai", YAKGWAN_LLM_BASE_URL=server,
                YAKGWAN_LLM_MODEL="stub-chat", YAKGWAN_LLM_API_KEY="secret")
-    names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "compress", "expansion+rerank_llm"]
+    names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "compress", "expansion+rerank_llm",
+             "fusion+rerank_yesno"]
     args = ["eval", "--corpus", str(tmp_path / "kb"), "--tests", str(tests), "--k", "3", "--json", str(tmp_path / "r1.json")]
     for n in names:
         args += ["--pipeline", n]

@@ -102,6 +102,13 @@ PIPELINES: dict[str, PipelineSpec] = {
         PipelineSpec("reverse_hyde", "dense search with an LLM-written clause-style passage + BM25 of the query", T.reverse_hyde, True, True),
         PipelineSpec("hybrid_hyde", "default first stage on the query and on a HyDE passage, fused by RRF", T.hybrid_hyde, True, True),
         PipelineSpec("rerank_llm", "default first stage, top 5 reordered by an LLM (validated permutation)", T.rerank_llm, True, True),
+        PipelineSpec(
+            "rerank_yesno",
+            "default first stage; only when its top two scores are within 5%, the top 3 reordered by the LLM's P(yes, relevant)",
+            T.rerank_yesno,
+            True,
+            True,
+        ),
         PipelineSpec("compress", "default first stage, each of the top 3 hits cut to the sentences that bear on the question", T.compress, True, True),
     ]
 }
@@ -109,6 +116,7 @@ PIPELINES: dict[str, PipelineSpec] = {
 # Steps that can follow any pipeline: "NAME+STEP", e.g. "expansion+rerank_llm".
 POST_STEPS: dict[str, Callable[[PipelineContext, Retriever, str], Retriever]] = {
     "rerank_llm": lambda ctx, first, name: T.rerank_llm(ctx, first, name),
+    "rerank_yesno": lambda ctx, first, name: T.rerank_yesno(ctx, first, name),
     "compress": lambda ctx, first, name: T.compress(ctx, first, name),
 }
 

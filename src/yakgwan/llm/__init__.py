@@ -13,9 +13,9 @@ from typing import Callable, Mapping
 from yakgwan.errors import UnknownName, YakgwanError
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.facade import LLM, StructuredOutputError
-from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, UsageStats
+from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, OptionScorer, UsageStats
 
-__all__ = ["LLM", "LLMConfig", "ChatProvider", "Completion", "GenParams", "Message", "UsageStats", "StructuredOutputError", "make_llm"]
+__all__ = ["LLM", "LLMConfig", "ChatProvider", "Completion", "GenParams", "Message", "OptionScorer", "UsageStats", "StructuredOutputError", "make_llm"]
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,15 @@ ones included) are cached by request, so reruns are identical and cost nothing.
 from __future__ import annotations
 
 import json
+import math
 import time
-from typing import Any, Sequence, TypeVar, overload
+from typing import Any, Callable, Sequence, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 
 from yakgwan.errors import ProviderError
 from yakgwan.llm.cache import ResponseCache, request_key
-from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, UsageStats
+from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, OptionScorer, UsageStats
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -63,7 +64,32 @@ class LLM:
             again = self._call(repair, json_schema, params, step)
             return _validate(schema, again)
 
-    def _call(self, messages: Sequence[Message], schema: dict[str, Any] | None, params: GenParams, step: str) -> Completion:
+    def option_probs(self, messages: Sequence[Message], options: Sequence[str], step: str = "") -> dict[str, float]:
+        """Probability of each option as the model's next answer, normalised over ``options``
+        (their first tokens must differ). Needs a provider with log-probabilities
+        (:class:`OptionScorer`); cached like ``complete``."""
+        if len(options) < 2 or len(set(options)) != len(options):
+            raise ValueError(f"options must be at least two distinct strings, got {options!r}")
+        if not isinstance(self.provider, OptionScorer):
+            raise ProviderError(f"{self.name} gives no token log-probabilities: option scoring needs the local provider or an endpoint with logprobs")
+        scorer = self.provider
+        key_params = GenParams(max_tokens=1)
+        done = self._call(messages, {"options": list(options)}, key_params, step, lambda: scorer.option_logprobs(messages, options))
+        try:
+            logprobs = json.loads(done.text)
+            values = [float(logprobs[o]) for o in options]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ProviderError(f"{self.name}: option scores not usable ({exc!r}): {done.text[:200]}") from None
+        return dict(zip(options, softmax(values)))
+
+    def _call(
+        self,
+        messages: Sequence[Message],
+        schema: dict[str, Any] | None,
+        params: GenParams,
+        step: str,
+        ask: Callable[[], Completion] | None = None,
+    ) -> Completion:
         key = request_key(self.provider.provider, self.provider.model, messages, schema, params)
         if self.cache is not None:
             hit = self.cache.get(key)
@@ -71,13 +97,24 @@ class LLM:
                 self.stats.cache_hits += 1
                 return hit
         t0 = time.perf_counter()
-        done = self.provider.chat(messages, params, schema if self.provider.supports_schema else None)
+        if ask is not None:
+            done = ask()
+        else:
+            done = self.provider.chat(messages, params, schema if self.provider.supports_schema else None)
         self.stats.add(step, done, (time.perf_counter() - t0) * 1000)
         if self.cache is not None:
             # cut-off answers too: decoding is deterministic, so a rerun must see the same
             # failure (and fallback) instead of paying for it again
             self.cache.put(key, done)
         return done
+
+
+def softmax(logprobs: Sequence[float]) -> list[float]:
+    """exp(x_i) / sum_j exp(x_j), computed stably (shifted by the maximum)."""
+    top = max(logprobs)
+    exps = [math.exp(x - top) for x in logprobs]
+    total = sum(exps)
+    return [e / total for e in exps]
 
 
 def _with_schema_instruction(messages: Sequence[Message], schema: dict[str, Any]) -> list[Message]:

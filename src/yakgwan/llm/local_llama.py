@@ -12,6 +12,7 @@ valid JSON only when generation ends by itself: bound arrays with ``maxItems`` a
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -51,6 +52,7 @@ class LocalLlamaProvider:
         self.n_threads = n_threads if n_threads is not None else _usable_cores()
         self.model_file = model_path(self.cache_dir, model_name)
         self._llm: Any = None
+        self._chat_formatter: Any = None
         self._lock = threading.Lock()
 
     def load(self) -> None:
@@ -115,6 +117,59 @@ class LocalLlamaProvider:
             completion_tokens=int(usage.get("completion_tokens", 0)),
             latency_ms=latency_ms,
         )
+
+    def option_logprobs(self, messages: Sequence[Message], options: Sequence[str]) -> Completion:
+        """Log-probability of each option's first token as the answer's first token: one
+        forward pass over the chat-formatted prompt, no sampling."""
+        import numpy as np
+
+        if not messages:
+            raise InputError(None, "messages must not be empty")
+        with self._lock:
+            self._load_locked()
+            import llama_cpp
+
+            llm = self._llm
+            start = time.perf_counter()
+            prompt = self._formatter()(messages=[m.as_dict() for m in messages]).prompt
+            tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
+            if len(tokens) >= self.n_ctx:
+                raise ProviderError(f"local model {self.model!r}: prompt of {len(tokens)} tokens does not fit in n_ctx={self.n_ctx}")
+            firsts = {o: llm.tokenize(o.encode("utf-8"), add_bos=False, special=False)[0] for o in options}
+            if len(set(firsts.values())) != len(firsts):
+                raise ValueError(f"options {list(options)!r} start with the same token")
+            # reuse the longest prefix already in the KV cache, as llama.cpp's generate() does;
+            # at least one token is evaluated so that its logits are fresh
+            known = llm.input_ids[: llm.n_tokens]
+            same = 0
+            for a, b in zip(known, tokens):
+                if a != b:
+                    break
+                same += 1
+            llm.n_tokens = min(same, len(tokens) - 1)
+            try:
+                llm.eval(tokens[llm.n_tokens :])
+            except RuntimeError as exc:
+                raise ProviderError(f"local model {self.model!r}: {exc}") from None
+            logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm.ctx, -1), shape=(llm.n_vocab(),)).astype(np.float64)
+            top = logits.max()
+            logz = top + np.log(np.exp(logits - top).sum())
+            out = {o: float(logits[t] - logz) for o, t in firsts.items()}
+            latency_ms = (time.perf_counter() - start) * 1000.0
+        return Completion(json.dumps(out), "logprobs", prompt_tokens=len(tokens), completion_tokens=0, latency_ms=latency_ms)
+
+    def _formatter(self) -> Any:
+        """The model's own chat template (from the GGUF metadata), as llama.cpp applies it."""
+        if self._chat_formatter is None:
+            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+            template = self._llm.metadata.get("tokenizer.chat_template")
+            if not template:
+                raise ProviderError(f"local model {self.model!r} has no chat template in its GGUF metadata")
+            eos = self._llm.detokenize([self._llm.token_eos()], special=True).decode("utf-8", "replace")
+            bos = self._llm.detokenize([self._llm.token_bos()], special=True).decode("utf-8", "replace") if self._llm.token_bos() >= 0 else ""
+            self._chat_formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos, add_generation_prompt=True)
+        return self._chat_formatter
 
     def close(self) -> None:
         """Free the llama.cpp context and weights (``load()`` brings them back)."""

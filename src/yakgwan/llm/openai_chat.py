@@ -3,6 +3,7 @@ server): base_url, model and key are configuration, not code."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Sequence
 
@@ -64,3 +65,29 @@ class OpenAIChatProvider:
             completion_tokens=int(usage.get("completion_tokens") or 0),
             latency_ms=(time.perf_counter() - t0) * 1000,
         )
+
+    def option_logprobs(self, messages: Sequence[Message], options: Sequence[str]) -> Completion:
+        """Log-probabilities of the options from the endpoint's ``top_logprobs`` for a one-token
+        answer. An option whose first token is not among the top 20 gets ``MISSING_LOGPROB``."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [m.as_dict() for m in messages],
+            "temperature": 0.0,
+            "max_tokens": 1,
+            "logprobs": True,
+            "top_logprobs": 20,
+        }
+        url = f"{self.base_url}/chat/completions"
+        t0 = time.perf_counter()
+        data = post_json(url, body, self.api_key, self.timeout_s, self.retries)
+        try:
+            top = data["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+            pairs = [(str(t["token"]).strip(), float(t["logprob"])) for t in top]
+            usage = data.get("usage") or {}
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise ProviderError(f"{url}: no token log-probabilities in the answer ({exc!r}); the endpoint must support logprobs") from None
+        out = {o: max((lp for tok, lp in pairs if tok and o.startswith(tok)), default=MISSING_LOGPROB) for o in options}
+        return Completion(json.dumps(out), "logprobs", int(usage.get("prompt_tokens") or 0), 0, (time.perf_counter() - t0) * 1000)
+
+
+MISSING_LOGPROB = -100.0

@@ -27,6 +27,7 @@ class ScriptedProvider:
         responder: Callable[[Sequence[Message], dict[str, Any] | None], Reply] | None = None,
         model: str = "script",
         finish_reason: str = "stop",
+        option_scorer: Callable[[Sequence[Message], Sequence[str]], dict[str, float]] | None = None,
     ) -> None:
         if not replies and responder is None:
             raise ValueError("give replies or a responder")
@@ -34,6 +35,7 @@ class ScriptedProvider:
         self._replies = list(replies)
         self._responder = responder
         self._finish = finish_reason
+        self._option_scorer = option_scorer
         self.calls: list[tuple[list[Message], dict[str, Any] | None]] = []
 
     def chat(self, messages: Sequence[Message], params: GenParams, schema: dict[str, Any] | None = None) -> Completion:
@@ -47,3 +49,10 @@ class ScriptedProvider:
         text = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
         prompt_tokens = sum(len(m.content.split()) for m in messages)
         return Completion(text=text, finish_reason=self._finish, prompt_tokens=prompt_tokens, completion_tokens=len(text.split()))
+
+    def option_logprobs(self, messages: Sequence[Message], options: Sequence[str]) -> Completion:
+        """Log-probabilities from ``option_scorer(messages, options)``."""
+        self.calls.append((list(messages), {"options": list(options)}))
+        if self._option_scorer is None:
+            raise ProviderError("scripted provider: no option_scorer given")
+        return Completion(json.dumps(self._option_scorer(messages, options)), "logprobs", sum(len(m.content.split()) for m in messages))

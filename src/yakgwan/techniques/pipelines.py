@@ -78,6 +78,12 @@ def rerank_llm(ctx: PipelineContext, first: Retriever | None = None, name: str =
     return RerankedRetriever(name, first or ctx.first_stage(), LLMListwiseReranker(ctx.llm))
 
 
+def rerank_yesno(ctx: PipelineContext, first: Retriever | None = None, name: str = "rerank_yesno") -> Retriever:
+    from yakgwan.techniques.rerank_pointwise import GatedPointwiseReranker
+
+    return RerankedRetriever(name, first or ctx.first_stage(), GatedPointwiseReranker(ctx.llm))
+
+
 def compress(ctx: PipelineContext, first: Retriever | None = None, name: str = "compress") -> Retriever:
     from yakgwan.techniques.compress import CompressingRetriever, Compressor
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.protocols import Retriever
+from yakgwan.protocols import Reranker, Retriever
 from yakgwan.records import Hit
 from yakgwan.techniques.prompts import Ranking, rerank_messages
 
@@ -68,7 +68,7 @@ class RerankedRetriever:
 
     name: str
     first: Retriever
-    reranker: LLMListwiseReranker
+    reranker: Reranker
     depth: int = 20
 
     def retrieve(self, query: str, k: int) -> list[Hit]:
