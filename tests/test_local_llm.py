@@ -412,3 +412,27 @@ def test_yes_no_relevance_from_next_token_logprobs():
     assert provider.chat(off_topic, GenParams(max_tokens=3)).text.strip().startswith("아니")
     # reusing the KV cache's prefix changes only float rounding (batches of another size)
     assert llm.option_probs(on_topic, RELEVANCE_OPTIONS)["예"] == pytest.approx(yes_on, abs=0.01)
+
+
+@pytest.mark.integration
+def test_llm_chunk_and_preprocess_with_the_real_model():
+    from yakgwan.llm import LLM
+    from yakgwan.records import Document
+    from yakgwan.techniques.llm_chunk import LLMChunker
+    from yakgwan.techniques.preprocess import Preprocessor
+
+    text = (
+        "해외여행 중 휴대품을 도난당한 경우 회사는 휴대품 1개당 20만원 한도로 보상합니다. 다만 현금과 유가증권은 보상하지 않습니다.\n"
+        "여행 출발 30일 전까지 계약을 취소하면 납입한 보험료 전액을 돌려드립니다. 출발 이후에는 환급하지 않습니다."
+    )
+    doc = Document("t.md", "t.md", "t", text, "markdown", "h")
+    llm = LLM(_provider("qwen2.5-coder-1.5b"))
+    chunker = LLMChunker(llm)
+    chunks = chunker.apply(doc, [])
+    print(f"\nllm_chunk: {[(c.section, c.text[:20]) for c in chunks]} fallbacks={chunker.fallbacks} {chunker.reasons}")
+    assert chunker.fallbacks == 0 and chunks
+    assert "".join("".join(c.text for c in chunks).split()) == "".join(text.split())  # every sentence, verbatim, once
+    assert all(text[c.start : c.end] == c.text and c.retrieval_text for c in chunks)
+    pre = Preprocessor(llm).apply(doc, chunks[:1])
+    print(f"preprocess: {pre[0].retrieval_text!r}")
+    assert pre[0].text == chunks[0].text and pre[0].retrieval_text and pre[0].retrieval_text != chunks[0].retrieval_text

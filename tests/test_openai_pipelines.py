@@ -40,6 +40,8 @@ class _Server(JsonHandler):
             content = json.dumps({"order": [2, 1, 3]})
         elif "queries" in props:
             content = json.dumps({"queries": ["벌금 특별약관 보상 한도", "벌금액 보상"]}, ensure_ascii=False)
+        elif "sections" in props:  # LLM chunking: one section from the first sentence
+            content = json.dumps({"sections": [{"first": 1, "headline": "제목", "summary": "요약"}]}, ensure_ascii=False)
         elif "keep" in props:
             content = json.dumps({"keep": [1]})
         else:  # a free-text request: the HyDE passage
@@ -71,7 +73,7 @@ def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> No
                YAKGWAN_EMBED_MODEL="stub-embed", YAKGWAN_EMBED_API_KEY="secret", YAKGWAN_LLM="openai", YAKGWAN_LLM_BASE_URL=server,
                YAKGWAN_LLM_MODEL="stub-chat", YAKGWAN_LLM_API_KEY="secret")
     names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "compress", "expansion+rerank_llm",
-             "fusion+rerank_yesno"]
+             "fusion+rerank_yesno", "llm_chunk", "preprocess"]
     args = ["eval", "--corpus", str(tmp_path / "kb"), "--tests", str(tests), "--k", "3", "--json", str(tmp_path / "r1.json")]
     for n in names:
         args += ["--pipeline", n]
@@ -81,7 +83,8 @@ def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> No
     assert [r["pipeline"] for r in first] == names
     for r in first:
         # fusion asks what multiquery asked: served from the cache, still an LLM pipeline
-        assert r["llm"]["model"] == "openai:stub-chat" and r["llm"]["calls"] + r["llm"]["cache_hits"] >= 1, r["pipeline"]
+        usage = r["index"]["llm"] if r["pipeline"] in ("llm_chunk", "preprocess") else r["llm"]  # their calls are at ingest
+        assert usage["model"] == "openai:stub-chat" and usage["calls"] + usage["cache_hits"] >= 1, r["pipeline"]
         assert "note" not in r and r["n"] == 1  # no fallback note: the served LLM answered
         st = r["stage_ms"]  # the query's time split into LLM calls and the rest
         assert st["total"] == pytest.approx(st["llm"] + st["retrieval"], abs=0.2) and st["llm"] >= 0
@@ -91,6 +94,7 @@ def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> No
     second = json.loads((tmp_path / "r2.json").read_text("utf-8"))
     assert CALLS["chat"] == chat_calls  # rerun: all from the cache
     assert all(r["llm"]["calls"] == 0 for r in second)
+    assert [r["index"]["llm"]["calls"] for r in second if "llm" in r["index"]] == [0, 0]  # the LLM-built indexes are reused
     assert [r["metrics"] for r in second] == [r["metrics"] for r in first]
     # a wrong key is one clear line
     env["YAKGWAN_LLM_API_KEY"] = "wrong"

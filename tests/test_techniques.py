@@ -100,7 +100,7 @@ def test_multiquery_rrf_keeps_original_and_pads() -> None:
 
 def test_composed_names_and_errors() -> None:
     assert resolve_pipeline("expansion+rerank_llm").name == "expansion+rerank_llm"
-    with pytest.raises(UnknownName, match="pipeline step .bogus.; available: compress, rerank_llm"):
+    with pytest.raises(UnknownName, match="pipeline step .bogus.; available: compress, llm_chunk, preprocess, rerank_llm, rerank_yesno"):
         resolve_pipeline("hyde+bogus")
     assert {"rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm"} <= set(PIPELINES)
 
@@ -143,7 +143,8 @@ def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) ->
 
 
 def test_sentence_spans_and_compression_keeps_verbatim_spans() -> None:
-    from yakgwan.techniques.compress import Compressor, sentence_spans
+    from yakgwan.techniques.compress import Compressor
+    from yakgwan.text.sentences import sentence_spans
 
     text = "회사는 벌금액을 보상합니다. 다만 고의 사고는 제외합니다.\n청구서는 회사 양식입니다."
     spans = sentence_spans(text)

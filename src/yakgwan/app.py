@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.errors import YakgwanError
 from yakgwan.ingest import Ingestor, IngestReport
-from yakgwan.llm import make_llm
+from yakgwan.llm import LLM, make_llm
 from yakgwan.pipelines import PipelineContext
 from yakgwan.protocols import Embedder
 from yakgwan.store.local import LocalStore
+from yakgwan.techniques.ingest_steps import make_steps
 from yakgwan.text.korean import make_tokenizer
 
 
@@ -28,7 +29,12 @@ def ingest(
     sync: bool = False,
     on_lexical_ready: Callable[[IngestReport], None] | None = None,
     embedder: Embedder | None = None,
+    steps: Sequence[str] = (),
+    llm: LLM | None = None,
 ) -> IngestReport:
+    """Ingest ``paths`` into ``settings.index_dir``. ``steps`` names LLM ingest steps
+    (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one."""
+    chunk_steps = make_steps(steps, llm if llm is not None or not steps else make_llm(settings.llm, settings.cache_dir))
     ingestor = Ingestor(
         store=LocalStore(settings.index_dir),
         tokenizer=make_tokenizer(settings.tokenizer),
@@ -38,6 +44,7 @@ def ingest(
         strict=strict,
         sync=sync,
         on_lexical_ready=on_lexical_ready,
+        chunk_steps=chunk_steps,
     )
     try:
         return ingestor.run(paths)

@@ -35,6 +35,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ingest", help="add files, folders or a BEIR corpus.jsonl to the index")
     p.add_argument("paths", nargs="+", type=Path)
     p.add_argument("--strict", action="store_true", help="any bad file fails the whole ingest")
+    p.add_argument(
+        "--step",
+        action="append",
+        dest="steps",
+        default=[],
+        help="LLM ingest step after chunking: llm_chunk, preprocess (repeatable; needs YAKGWAN_LLM). "
+        "An index remembers its steps; ingesting with other steps re-chunks every document",
+    )
     _common(p)
 
     p = sub.add_parser("search", help="search the index")

@@ -64,8 +64,11 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         if not settings.quiet:
             _err(f"BM25 ready after {r.seconds_lexical:.1f} s; embedding …")
 
-    report = app.ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready)
+    report = app.ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready, steps=getattr(args, "steps", []))
     print_ingest_report(report, settings.index_dir)
+    for step, n in report.step_fallbacks.items():
+        if n:
+            _err(f"  {step}: {n} left as they were (no LLM or an unusable answer)")
     return 3 if report.failed else 0
 
 

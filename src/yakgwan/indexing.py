@@ -1,5 +1,6 @@
 """What text of a chunk is indexed (lexically and densely): its verbatim text prefixed by the
-provenance a searcher would type — document title, section path, 약관 name, 조 and its title.
+provenance a searcher would type — document title, section path, 약관 name, 조 and its title —
+and, when an ingest step wrote one, the chunk's retrieval text (headline + summary, a rewrite).
 
 Quotes and citations always use ``Chunk.text``; this prefix only helps retrieval find it.
 """
@@ -25,4 +26,5 @@ def index_text(chunk: Chunk) -> str:
             section = section[len(chunk.title) + 3 :]
         head.append(section)
     prefix = " | ".join(h for h in head if h and h not in chunk.text[:120])
-    return f"{prefix}\n{chunk.text}" if prefix else chunk.text
+    body = f"{chunk.retrieval_text}\n{chunk.text}" if chunk.retrieval_text else chunk.text
+    return f"{prefix}\n{body}" if prefix else body

@@ -11,7 +11,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from yakgwan.indexing import index_text
 from yakgwan.ingest_plan import Plan, plan_ingest
 from yakgwan.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
 from yakgwan.progress import Bar, progress
-from yakgwan.protocols import Embedder
+from yakgwan.protocols import ChunkStep, Embedder
 from yakgwan.records import Chunk, Document, sha256_hex
 from yakgwan.store import DocRecord, IndexData, Store
 from yakgwan.text.korean import Tokenizer
@@ -49,6 +49,8 @@ class IngestReport:
     removed: list[str] = field(default_factory=list)
     reindexed: bool = False
     index: IndexData | None = None
+    # per ingest step: documents or chunks it left as they were (no LLM, unusable answer)
+    step_fallbacks: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -62,6 +64,9 @@ class Ingestor:
     sync: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
     on_lexical_ready: Callable[[IngestReport], None] | None = None
+    # LLM steps after chunking (``yakgwan.techniques.ingest_steps``); an index remembers its
+    # steps, and ingesting with other steps re-chunks every document
+    chunk_steps: Sequence[ChunkStep] = ()
 
     def run(self, paths: list[Path]) -> IngestReport:
         t0 = time.perf_counter()
@@ -71,7 +76,18 @@ class Ingestor:
         with self.store.writer(on_wait=self._say_waiting):
             old = self.store.read() if self.store.exists() else None
             fresh = old is not None and self._compatible(old)
-            plan = plan_ingest(loaded, old.docs if old is not None else {}, self.sync)
+            steps = [st.name for st in self.chunk_steps]
+            rechunk = old is not None and old.extra.get("ingest_steps", []) != steps
+            plan = plan_ingest(loaded, old.docs if old is not None else {}, self.sync, rechunk)
+            if rechunk and old is not None and not self.sync:
+                others = sorted(set(old.docs) - set(plan.origins))
+                if others:
+                    built = ", ".join(old.extra.get("ingest_steps", [])) or "no LLM step"  # type: ignore[arg-type]
+                    raise InputError(
+                        None,
+                        f"this index was built with {built}; changing the ingest steps re-chunks every document, but "
+                        f"{len(others)} indexed document(s) are not in this ingest (e.g. {others[0]!r}): ingest them all together, or use another --index",
+                    )
             report.failed.extend(plan.conflicts)
             if self.strict and plan.conflicts:
                 raise InputError(plan.conflicts[0].path, f"{plan.conflicts[0].reason}; --strict: nothing ingested")
@@ -105,6 +121,7 @@ class Ingestor:
             and old.extra.get("tokenizer_spec") == self.tokenizer.spec
             and old.embedder == self.embedder.model_id
             and (not self.embedder.dim or old.dim == self.embedder.dim)
+            and old.extra.get("ingest_steps", []) == [st.name for st in self.chunk_steps]
         )
 
     def _resolve_dim(self) -> None:
@@ -185,9 +202,12 @@ class Ingestor:
                 keep_mask.append(bool(old.dense_mask[i]) if fresh else False)
             docs = {k: v for k, v in old.docs.items() if k not in drop}
         new_chunks: list[Chunk] = []
-        for d in progress(changed, "chunking", total=len(changed), quiet=self.quiet, unit="doc"):
+        label = "chunking" + (f" + {', '.join(st.name for st in self.chunk_steps)} (LLM)" if self.chunk_steps else "")
+        for d in progress(changed, label, total=len(changed), quiet=self.quiet, unit="doc"):
             # a table of contents only repeats headings with page numbers: not retrievable content
             cs = [c for c in chunker_for(d).split(d) if c.kind != "toc"]
+            for step in self.chunk_steps:
+                cs = step.apply(d, cs)
             new_chunks.extend(cs)
             docs[d.doc_id] = DocRecord(
                 d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id]
@@ -209,6 +229,8 @@ class Ingestor:
         mask[: len(keep_mask)] = keep_mask
         data = IndexData(chunks, tokens, docs, self.tokenizer.name, self.embedder.model_id, dim, vectors, mask)
         data.extra["tokenizer_spec"] = self.tokenizer.spec
+        data.extra["ingest_steps"] = [st.name for st in self.chunk_steps]
+        report.step_fallbacks = {st.name: st.fallbacks for st in self.chunk_steps}
         self._fill_from_cache(data, report)
         return data
 

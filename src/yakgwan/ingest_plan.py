@@ -21,14 +21,15 @@ class Plan:
     origins: dict[str, str] = field(default_factory=dict)
 
 
-def plan_ingest(docs: list[tuple[Document, str]], old: dict[str, DocRecord], sync: bool = False) -> Plan:
+def plan_ingest(docs: list[tuple[Document, str]], old: dict[str, DocRecord], sync: bool = False, rechunk: bool = False) -> Plan:
     """Compare loaded ``(document, origin)`` pairs with the index's document records.
 
     ``origin`` is where a document came from (the resolved file path, plus ``#_id`` for a BEIR
     row). The same origin keeps its existing document id however the path was typed; a
     different origin under an existing id is a conflict (reported, not ingested), so one file
     never silently replaces another. With ``sync``, indexed documents missing from ``docs``
-    are removed (evaluation corpora are mirrored exactly).
+    are removed (evaluation corpora are mirrored exactly). With ``rechunk``, unchanged documents
+    are chunked again too (the ingest steps changed).
     """
     plan = Plan()
     by_origin = {rec.origin: rec.doc_id for rec in old.values() if rec.origin}
@@ -43,7 +44,7 @@ def plan_ingest(docs: list[tuple[Document, str]], old: dict[str, DocRecord], syn
             )
             continue
         plan.origins[doc.doc_id] = origin
-        if prev is not None and prev.content_hash == doc.content_hash:
+        if prev is not None and prev.content_hash == doc.content_hash and not rechunk:
             plan.unchanged.append(doc.doc_id)
             continue
         (plan.replaced if prev is not None else plan.added).append(doc.doc_id)

@@ -17,6 +17,7 @@ from yakgwan.retrieval.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.store import IndexView
 from yakgwan.text.korean import Tokenizer
 from yakgwan.techniques import pipelines as T
+from yakgwan.techniques.ingest_steps import INGEST_STEPS, canonical_steps
 
 
 @dataclass
@@ -71,6 +72,8 @@ class PipelineSpec:
     build: Callable[[PipelineContext], Retriever]
     needs_dense: bool
     needs_llm: bool = False
+    # LLM steps the index must have been built with (``yakgwan.techniques.ingest_steps``)
+    ingest_steps: tuple[str, ...] = ()
 
 
 def _hybrid_rrf(ctx: PipelineContext) -> Retriever:
@@ -109,6 +112,22 @@ PIPELINES: dict[str, PipelineSpec] = {
             True,
             True,
         ),
+        PipelineSpec(
+            "llm_chunk",
+            "default retrieval over an index chunked by the LLM (headline + summary indexed, original text cited)",
+            _hybrid_cc,
+            True,
+            True,
+            ("llm_chunk",),
+        ),
+        PipelineSpec(
+            "preprocess",
+            "default retrieval over an index whose chunks the LLM rewrote for search (original text cited)",
+            _hybrid_cc,
+            True,
+            True,
+            ("preprocess",),
+        ),
         PipelineSpec("compress", "default first stage, each of the top 3 hits cut to the sentences that bear on the question", T.compress, True, True),
     ]
 }
@@ -130,11 +149,21 @@ def resolve_pipeline(name: str) -> PipelineSpec:
     spec = PIPELINES.get(DEFAULT_PIPELINE if base == "default" else base)
     if spec is None:
         raise UnknownName("pipeline", base, [*PIPELINES, "default"])
+    ingest = list(spec.ingest_steps)
+    post = []
     for step in steps:
-        if step not in POST_STEPS:
-            raise UnknownName("pipeline step", step, list(POST_STEPS))
+        if step in INGEST_STEPS:  # e.g. "llm_chunk+preprocess", "fusion+preprocess"
+            ingest.append(step)
+        elif step in POST_STEPS:
+            post.append(step)
+        else:
+            raise UnknownName("pipeline step", step, [*POST_STEPS, *INGEST_STEPS])
+    ingest_steps = canonical_steps(ingest)
     if not steps:
         return spec
+    if not post:
+        return PipelineSpec(name, f"{spec.description}, index built with {', '.join(ingest_steps)}", spec.build, spec.needs_dense, True, ingest_steps)
+    steps = post
 
     def build(ctx: PipelineContext) -> Retriever:
         r = spec.build(ctx)
@@ -142,7 +171,7 @@ def resolve_pipeline(name: str) -> PipelineSpec:
             r = POST_STEPS[step](ctx, r, name)
         return r
 
-    return PipelineSpec(name, f"{spec.description}, then {', '.join(steps)}", build, spec.needs_dense, True)
+    return PipelineSpec(name, f"{spec.description}, then {', '.join(steps)}", build, spec.needs_dense, True, ingest_steps)
 
 
 def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
@@ -150,6 +179,10 @@ def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | No
     ``bm25`` and return a note saying so (the caller shows it); otherwise the note is None.
     ``dense`` alone never falls back: it raises."""
     spec = resolve_pipeline(name)
+    if spec.ingest_steps and tuple(ctx.view.ingest_steps) != spec.ingest_steps:
+        built = ", ".join(ctx.view.ingest_steps) or "no LLM step"
+        steps = " ".join(f"--step {s}" for s in spec.ingest_steps)
+        raise YakgwanError(f"pipeline {name} searches an index built with {steps}; this one was built with {built} (re-ingest with {steps})")
     if spec.needs_dense and not ctx.view.dense_ready and spec.name != "dense":
         return PIPELINES["bm25"].build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
     return spec.build(ctx), llm_fallback_note(spec, ctx)

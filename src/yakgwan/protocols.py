@@ -28,6 +28,18 @@ class Chunker(Protocol):
 
 
 @runtime_checkable
+class ChunkStep(Protocol):
+    """An ingest step after chunking (LLM chunking, pre-processing): takes one document and its
+    structure chunks, returns the chunks to index. ``fallbacks`` counts documents or chunks it
+    left as they were (no LLM, or an unusable answer)."""
+
+    name: str
+    fallbacks: int
+
+    def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]: ...
+
+
+@runtime_checkable
 class Embedder(Protocol):
     """Maps texts to L2-normalised vectors.
 

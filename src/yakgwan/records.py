@@ -69,6 +69,9 @@ class Chunk:
     article_title: str | None = None
     paragraph: str | None = None
     doc_type: str | None = None
+    # text written for retrieval by an ingest step (an LLM headline + summary, or a rewrite);
+    # indexed beside ``text``, never quoted or cited
+    retrieval_text: str | None = None
 
     @property
     def text_hash(self) -> str:

@@ -16,16 +16,18 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from yakgwan import app
 from yakgwan.config import Settings
 from yakgwan.errors import InputError, ProviderError
 from yakgwan.eval import metrics as M
 from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
-from yakgwan.pipelines import DEFAULT_PIPELINE, llm_fallback_note, resolve_pipeline
+from yakgwan.ingest import IngestReport
+from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, llm_fallback_note, resolve_pipeline
 from yakgwan.progress import progress
 from yakgwan.protocols import Retriever
-from yakgwan.llm import LLM, UsageStats
+from yakgwan.llm import LLM, UsageStats, make_llm
 from yakgwan.records import sha256_hex
 
 METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
@@ -37,10 +39,13 @@ class EvalOptions:
     depth_factor: int = 5
 
 
-def eval_index_dir(settings: Settings, evalset: EvalSet) -> Path:
-    """A per-corpus index under the cache folder, reused (and updated incrementally) across runs."""
-    key = sha256_hex(f"{evalset.corpus.resolve()}|{settings.embedder.name}|{settings.embedder.model}|{settings.tokenizer}")[:16]
-    return settings.cache_dir / "eval-index" / key
+def eval_index_dir(settings: Settings, evalset: EvalSet, ingest_steps: tuple[str, ...] = ()) -> Path:
+    """A per-corpus index under the cache folder, reused (and updated incrementally) across runs.
+    Indexes built with LLM ingest steps are kept apart, per steps and LLM."""
+    base = f"{evalset.corpus.resolve()}|{settings.embedder.name}|{settings.embedder.model}|{settings.tokenizer}"
+    if ingest_steps:
+        base += f"|{','.join(ingest_steps)}|{settings.llm.provider}|{settings.llm.model}|{settings.llm.base_url}"
+    return settings.cache_dir / "eval-index" / sha256_hex(base)[:16]
 
 
 def score_query(q: EvalQuery, hits_docs: list[str], hits_texts: list[str], k: int, has_keywords: bool) -> tuple[dict, dict]:
@@ -157,25 +162,32 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
         evalset = dataclasses.replace(evalset, queries=evalset.queries[:limit], source=evalset.source + note)
     names = [DEFAULT_PIPELINE if n == "default" else n for n in (args.pipelines or ["default"])]
     specs = [resolve_pipeline(n) for n in names]  # a typo fails before minutes of ingest
-    isettings = settings.with_(index_dir=eval_index_dir(settings, evalset))
-    report = app.ingest(isettings, [evalset.corpus], sync=True)
-    for problem in report.failed:
-        print(f"warning: not indexed: {problem}", file=sys.stderr)
-    if not report.dense_ready and any(spec.needs_dense for spec in specs):
-        raise ProviderError(f"dense vectors could not be computed for {evalset.corpus}: {report.dense_error or 'incomplete'}")
-    ctx = app.pipeline_context(isettings)
-    check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks})
     command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    contexts: dict[tuple[str, ...], tuple[PipelineContext, IngestReport, dict | None]] = {}
+    shared: list[LLM | None] = []
+
+    def get_llm() -> LLM | None:  # one model for every index and pipeline of this run
+        if not shared:
+            shared.append(make_llm(settings.llm, settings.cache_dir))
+        return shared[0]
+
     results = []
     for spec in specs:
+        if spec.ingest_steps not in contexts:  # one index per set of ingest steps, built when first needed
+            contexts[spec.ingest_steps] = _eval_index(settings, evalset, spec.ingest_steps, any(s.needs_dense for s in specs), get_llm)
+        ctx, report, ingest_llm = contexts[spec.ingest_steps]
         llm = ctx.llm if spec.needs_llm else None
         if llm is not None:
             llm.stats = UsageStats()
         note = llm_fallback_note(spec, ctx)
         res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet, note, llm)
         res["command"], res["machine"] = command, machine
-        res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2)}
+        res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2), "ingest_steps": list(spec.ingest_steps)}
+        if report.step_fallbacks:
+            res["index"]["step_fallbacks"] = report.step_fallbacks
+        if ingest_llm is not None:  # what the LLM ingest steps cost (zero calls when the index was already built)
+            res["index"]["llm"] = ingest_llm
         results.append(res)
         print_result_line(res)
     if args.json_out:
@@ -186,6 +198,25 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
 
         render_report(results, args.report, title=f"yakgwan eval — {evalset.name}")
     return 0
+
+
+def _eval_index(
+    settings: Settings, evalset: EvalSet, steps: tuple[str, ...], needs_dense: bool, get_llm: Callable[[], LLM | None]
+) -> tuple[PipelineContext, IngestReport, dict | None]:
+    isettings = settings.with_(index_dir=eval_index_dir(settings, evalset, steps))
+    llm = get_llm() if steps else None
+    if llm is not None:
+        llm.stats = UsageStats()
+    report = app.ingest(isettings, [evalset.corpus], sync=True, steps=steps, llm=llm)
+    ingest_llm = {"model": llm.name, **llm.stats.as_dict(), "seconds": round(report.seconds_total, 1)} if llm is not None else None
+    for problem in report.failed:
+        print(f"warning: not indexed: {problem}", file=sys.stderr)
+    if not report.dense_ready and needs_dense:
+        raise ProviderError(f"dense vectors could not be computed for {evalset.corpus}: {report.dense_error or 'incomplete'}")
+    ctx = app.pipeline_context(isettings)
+    ctx.make_llm = get_llm
+    check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks})
+    return ctx, report, ingest_llm
 
 
 def check_judged_documents(evalset: EvalSet, indexed: set[str]) -> None:

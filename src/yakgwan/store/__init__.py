@@ -56,6 +56,7 @@ class IndexView(Protocol):
     chunks: Sequence[Chunk]
     tokenizer: str
     embedder: str
+    ingest_steps: tuple[str, ...]  # LLM steps the index was built with (empty: none)
 
     @property
     def dense_ready(self) -> bool: ...

@@ -25,6 +25,7 @@ class LocalView:
         self.chunks = data.chunks
         self.tokenizer = data.tokenizer
         self.embedder = data.embedder
+        self.ingest_steps = tuple(str(x) for x in data.extra.get("ingest_steps", []))  # type: ignore[union-attr]
         arrays = data.extra.pop("_bm25_arrays", None)
         self._bm25 = BM25Index.from_arrays(arrays) if arrays is not None else BM25Index.build(data.tokens)
 

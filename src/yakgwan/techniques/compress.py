@@ -8,34 +8,20 @@ empty: if nothing is kept, its best-overlapping sentence stays.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
-from yakgwan.chunking.recursive import trim_span
 from yakgwan.llm import LLM, Message, StructuredOutputError
 from yakgwan.protocols import Retriever
 from yakgwan.records import Hit
 from yakgwan.techniques.prompts import SYSTEM
 from yakgwan.text.korean import Tokenizer
-
-_SENTENCE_END = re.compile(r"(?<=[.?!。])\s+|(?<=다\.)\s*|\n+")
+from yakgwan.text.sentences import sentence_spans
 
 
 class Keep(BaseModel):
     keep: list[int] = Field(max_length=40)
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence or line of ``text``, whitespace trimmed, empties dropped."""
-    spans, pos = [], 0
-    for m in _SENTENCE_END.finditer(text):
-        spans.append((pos, m.start()))
-        pos = m.end()
-    spans.append((pos, len(text)))
-    trimmed = (trim_span(text, s, e) for s, e in spans)
-    return [(s, e) for s, e in trimmed if e > s]
 
 
 @dataclass

@@ -75,3 +75,66 @@ def relevance_messages(query: str, passage: str) -> list[Message]:
         Message("system", "문단이 질문에 답하는 데 필요한 내용을 담고 있으면 '예', 아니면 '아니오'로만 답하세요."),
         Message("user", f"질문: {query}\n\n문단: {text}"),
     ]
+
+
+class Section(BaseModel):
+    """One chunk proposed by LLM chunking: where it starts (a sentence number), a headline and
+    a one-sentence summary. The text itself is cut from the document, never copied by the model."""
+
+    first: int = Field(ge=1)
+    headline: str = Field(min_length=1, max_length=60)
+    summary: str = Field(min_length=1, max_length=200)
+
+
+class Sections(BaseModel):
+    sections: list[Section] = Field(min_length=1, max_length=8)
+
+
+LLM_CHUNK_SHOT = (
+    ["사내 도서관은 평일 9시부터 18시까지 엽니다.", "주말에는 문을 닫습니다.", "도서는 1인당 5권까지 빌릴 수 있습니다.", "대출 기간은 2주입니다."],
+    Sections(
+        sections=[
+            Section(first=1, headline="사내 도서관 운영 시간", summary="평일 9시~18시 운영, 주말 휴관."),
+            Section(first=3, headline="도서 대출 규정", summary="1인당 5권, 2주 동안 대출."),
+        ]
+    ),
+)
+
+
+def _numbered(sentences: list[str]) -> str:
+    return "\n".join(f"[{i}] {' '.join(s.split())}" for i, s in enumerate(sentences, 1))
+
+
+def llm_chunk_messages(sentences: list[str]) -> list[Message]:
+    return [
+        Message(
+            "system",
+            SYSTEM
+            + " 번호가 붙은 문장들을 한 가지 주제씩 다루는 덩어리로 나누세요. 덩어리마다 첫 문장의 번호(first), 검색에 쓸 제목(headline), "
+            "그 덩어리만의 한 문장 요약(summary)을 쓰세요. 문장을 옮겨 적지 마세요.",
+        ),
+        Message("user", _numbered(LLM_CHUNK_SHOT[0])),
+        Message("assistant", LLM_CHUNK_SHOT[1].model_dump_json()),
+        Message("user", _numbered(sentences)),
+    ]
+
+
+PREPROCESS_SHOT = (
+    "사내 도서관은 평일 오전 9시부터 오후 6시까지 운영합니다. 도서는 1인당 5권까지 2주 동안 빌릴 수 있습니다.",
+    "질문: 사내 도서관 운영 시간은? 책은 몇 권, 며칠 빌릴 수 있나요?\n핵심어: 사내 도서관, 운영 시간, 도서 대출, 5권, 2주",
+)
+
+
+def preprocess_messages(text: str) -> list[Message]:
+    return [
+        Message(
+            "system",
+            SYSTEM + " 문단을 검색하기 좋게 다시 쓰세요: 이 문단이 답하는 질문 두 개와 핵심어를 한두 줄로 쓰고, 고유명사와 숫자는 그대로 두세요.",
+        ),
+        Message("user", PREPROCESS_SHOT[0]),
+        Message("assistant", PREPROCESS_SHOT[1]),
+        Message("user", " ".join(text.split())[:PREPROCESS_CHARS]),
+    ]
+
+
+PREPROCESS_CHARS = 1200

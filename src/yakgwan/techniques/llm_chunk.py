@@ -1,0 +1,120 @@
+"""LLM chunking at ingest: the model splits each document into topical chunks and writes a
+headline and a one-sentence summary for each; the chunk's text is the original.
+
+The model sees the document's sentences numbered, in windows of about ``window_chars``
+characters, and answers only where each chunk starts (a sentence number) — it never copies
+text. Each chunk's original is then cut from the document at those sentence boundaries, so it
+is a verbatim substring by construction (spans are checked to be in order and non-blank). Headline and summary become
+the chunk's ``retrieval_text`` (indexed, never cited). A document whose answer is unusable
+(invalid, cut off, boundaries out of range) keeps its structure chunks, and is counted in
+``fallbacks``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from yakgwan.llm import LLM, StructuredOutputError
+from yakgwan.records import Chunk, Document, make_chunk_id
+from yakgwan.techniques.prompts import Section, Sections, llm_chunk_messages
+from yakgwan.text.sentences import sentence_spans
+
+WINDOW_CHARS = 1500
+# a window's answer: up to 8 sections of a headline and a summary
+LLM_CHUNK_MAX_TOKENS = 700
+
+
+def sentence_windows(spans: list[tuple[int, int]], window_chars: int) -> list[list[tuple[int, int]]]:
+    """Consecutive sentences grouped so that a window spans at most ``window_chars`` characters
+    of the text (a longer single sentence is a window by itself)."""
+    windows: list[list[tuple[int, int]]] = []
+    for s, e in spans:
+        if windows and e - windows[-1][0][0] <= window_chars:
+            windows[-1].append((s, e))
+        else:
+            windows.append([(s, e)])
+    return windows
+
+
+def section_spans(window: list[tuple[int, int]], sections: list[Section]) -> list[tuple[int, int, Section]]:
+    """(start, end, section) for the model's sections: valid start numbers sorted and
+    de-duplicated; each chunk runs to the sentence before the next start. Raises ValueError
+    when no section starts at sentence 1."""
+    starts: dict[int, Section] = {}
+    for sec in sections:
+        if 1 <= sec.first <= len(window) and sec.first not in starts:
+            starts[sec.first] = sec
+    if 1 not in starts:
+        raise ValueError(f"no section starts at sentence 1 (starts: {sorted(starts) or 'none valid'})")
+    firsts = sorted(starts)
+    out = []
+    for i, first in enumerate(firsts):
+        last = (firsts[i + 1] - 1) if i + 1 < len(firsts) else len(window)
+        out.append((window[first - 1][0], window[last - 1][1], starts[first]))
+    return out
+
+
+@dataclass
+class LLMChunker:
+    llm: LLM | None
+    window_chars: int = WINDOW_CHARS
+    name: str = "llm_chunk"
+    fallbacks: int = 0
+    reasons: list[str] = field(default_factory=list)
+
+    def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
+        if self.llm is None:
+            self.fallbacks += 1
+            self.reasons.append(f"{doc.doc_id}: no LLM configured; structure chunks kept")
+            return chunks
+        spans = sentence_spans(doc.text)
+        if not spans:
+            return chunks
+        params = dataclasses.replace(self.llm.params, max_tokens=LLM_CHUNK_MAX_TOKENS)
+        planned: list[tuple[int, int, Section]] = []
+        try:
+            for window in sentence_windows(spans, self.window_chars):
+                sentences = [doc.text[s:e] for s, e in window]
+                answer = self.llm.complete(llm_chunk_messages(sentences), schema=Sections, params=params, step="llm_chunk")
+                planned.extend(section_spans(window, answer.sections))
+        except (StructuredOutputError, ValueError) as exc:
+            self.fallbacks += 1
+            self.reasons.append(f"{doc.doc_id}: {exc}; structure chunks kept")
+            return chunks
+        return self._chunks(doc, chunks, planned)
+
+    def _chunks(self, doc: Document, structure: list[Chunk], planned: list[tuple[int, int, Section]]) -> list[Chunk]:
+        out: list[Chunk] = []
+        seen: dict[str, int] = {}
+        for s, e, sec in planned:
+            original = doc.text[s:e]
+            # chunks are verbatim spans, in document order, not overlapping, not blank
+            if not original.strip() or (out and s < out[-1].end):
+                self.fallbacks += 1
+                self.reasons.append(f"{doc.doc_id}: chunk at {s}..{e} is blank or overlaps the previous one; structure chunks kept")
+                return structure
+            ordinal = seen.get(original, 0)
+            seen[original] = ordinal + 1
+            home = next((c for c in structure if c.start <= s < c.end), None)  # provenance of where it starts
+            out.append(
+                Chunk(
+                    chunk_id=make_chunk_id(doc.doc_id, original, ordinal),
+                    doc_id=doc.doc_id,
+                    source=doc.source,
+                    title=doc.title,
+                    text=original,
+                    start=s,
+                    end=e,
+                    pages=doc.pages_for(s, e),
+                    kind="text",
+                    section=" ".join(sec.headline.split()),
+                    yakgwan=home.yakgwan if home else None,
+                    part=home.part if home else None,
+                    article=home.article if home else None,
+                    article_title=home.article_title if home else None,
+                    doc_type=doc.doc_type,
+                    retrieval_text=f"{' '.join(sec.headline.split())}\n{' '.join(sec.summary.split())}",
+                )
+            )
+        return out

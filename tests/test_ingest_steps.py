@@ -1,0 +1,156 @@
+"""LLM ingest steps: LLM chunking (verbatim originals, fallbacks) and pre-processing, with the
+scripted provider; how an index remembers them; and the eval pipelines built on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yakgwan import app
+from yakgwan.config import EmbedderConfig, Settings
+from yakgwan.embedders.hashing import HashingEmbedder
+from yakgwan.errors import ProviderError, UnknownName, YakgwanError
+from yakgwan.indexing import index_text
+from yakgwan.llm import LLM
+from yakgwan.llm.scripted import ScriptedProvider
+from yakgwan.pipelines import build_pipeline
+from yakgwan.records import Document
+from yakgwan.store.local import LocalStore
+from yakgwan.techniques.ingest_steps import canonical_steps
+from yakgwan.techniques.llm_chunk import LLMChunker, section_spans, sentence_windows
+from yakgwan.techniques.preprocess import Preprocessor
+from yakgwan.techniques.prompts import Section
+
+pytestmark = pytest.mark.unit
+
+TEXT = "벌금 특별약관은 벌금을 보상합니다. 한도는 2천만원입니다.\n골절 진단 시 골절진단비를 지급합니다. 치아 파절은 제외합니다."
+
+
+def _doc(text: str = TEXT) -> Document:
+    return Document("a.md", "a.md", "a", text, "markdown", "h")
+
+
+def _sec(first: int, head: str = "제목") -> Section:
+    return Section(first=first, headline=head, summary=f"{head} 요약")
+
+
+def test_sentence_windows_hand_example() -> None:
+    spans = [(0, 10), (11, 20), (21, 40), (41, 90)]
+    assert sentence_windows(spans, 20) == [[(0, 10), (11, 20)], [(21, 40)], [(41, 90)]]
+    assert sentence_windows(spans, 1000) == [spans]
+
+
+def test_section_spans_from_start_numbers() -> None:
+    window = [(0, 5), (6, 10), (11, 15), (16, 20)]
+    out = section_spans(window, [_sec(3, "b"), _sec(1, "a"), _sec(3, "dup"), _sec(9, "out of range")])
+    assert [(s, e, sec.headline) for s, e, sec in out] == [(0, 10, "a"), (11, 20, "b")]
+    with pytest.raises(ValueError, match="sentence 1"):
+        section_spans(window, [_sec(2)])
+
+
+def test_llm_chunks_are_verbatim_with_headline_and_summary() -> None:
+    doc = _doc()
+    provider = ScriptedProvider([{"sections": [{"first": 1, "headline": "벌금 보상", "summary": "벌금을 2천만원까지 보상"},
+                                               {"first": 3, "headline": "골절 진단비", "summary": "골절 시 지급, 치아 파절 제외"}]}])
+    step = LLMChunker(LLM(provider))
+    chunks = step.apply(doc, [])
+    assert [c.text for c in chunks] == ["벌금 특별약관은 벌금을 보상합니다. 한도는 2천만원입니다.", "골절 진단 시 골절진단비를 지급합니다. 치아 파절은 제외합니다."]
+    for c in chunks:
+        assert doc.text[c.start : c.end] == c.text  # the original is the document's own text
+    assert chunks[1].section == "골절 진단비" and chunks[1].retrieval_text == "골절 진단비\n골절 시 지급, 치아 파절 제외"
+    assert "골절 시 지급" in index_text(chunks[1]) and step.fallbacks == 0
+    # the model was shown numbered sentences, not asked to copy them
+    listing = provider.calls[0][0][-1].content
+    assert listing.startswith("[1] 벌금 특별약관은") and "[4] 치아 파절은 제외합니다." in listing
+
+
+def test_llm_chunk_falls_back_to_structure_chunks() -> None:
+    doc = _doc()
+    structure = app_chunks(doc)
+    bad = LLMChunker(LLM(ScriptedProvider(["not json", "still not json"])))
+    assert bad.apply(doc, structure) == structure and bad.fallbacks == 1 and "structure chunks kept" in bad.reasons[0]
+    no_start = LLMChunker(LLM(ScriptedProvider([{"sections": [{"first": 2, "headline": "h", "summary": "s"}]}])))
+    assert no_start.apply(doc, structure) == structure and "sentence 1" in no_start.reasons[0]
+    none = LLMChunker(None)
+    assert none.apply(doc, structure) == structure and none.fallbacks == 1
+
+
+def app_chunks(doc: Document):  # type: ignore[no-untyped-def]
+    from yakgwan.chunking import chunker_for
+
+    return chunker_for(doc).split(doc)
+
+
+def test_preprocess_keeps_the_original_and_indexes_the_rewrite() -> None:
+    doc = _doc()
+    chunks = app_chunks(doc)
+    replies = ["벌금 보상 한도는? 핵심어: 벌금, 2천만원"] + ["  "] * (len(chunks) - 1)
+    step = Preprocessor(LLM(ScriptedProvider(replies)))
+    out = step.apply(doc, chunks)
+    assert [c.text for c in out] == [c.text for c in chunks] and [c.chunk_id for c in out] == [c.chunk_id for c in chunks]
+    assert out[0].retrieval_text == "벌금 보상 한도는? 핵심어: 벌금, 2천만원"
+    assert index_text(out[0]).index("핵심어") < index_text(out[0]).index(chunks[0].text)
+    assert step.fallbacks == len(chunks) - 1
+
+
+def test_step_names_are_checked_and_ordered() -> None:
+    assert canonical_steps(["preprocess", "llm_chunk", "preprocess"]) == ("llm_chunk", "preprocess")
+    with pytest.raises(UnknownName, match="available: llm_chunk, preprocess"):
+        canonical_steps(["summarise"])
+
+
+def _settings(tmp_path: Path) -> Settings:
+    return Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+
+
+def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다.", "utf-8")
+    s = _settings(tmp_path)
+    app.ingest(s, [kb], embedder=HashingEmbedder())
+    before = LocalStore(s.index_dir).read()
+    assert before.extra["ingest_steps"] == []
+
+    class Down:
+        provider, model, supports_schema = "down", "m", True
+
+        def chat(self, messages, params, schema=None):  # type: ignore[no-untyped-def]
+            raise ProviderError("endpoint unreachable")
+
+    with pytest.raises(ProviderError, match="unreachable"):
+        app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["preprocess"], llm=LLM(Down()))
+    after = LocalStore(s.index_dir).read()
+    assert [c.chunk_id for c in after.chunks] == [c.chunk_id for c in before.chunks] and after.extra["ingest_steps"] == []
+
+    llm = LLM(ScriptedProvider(responder=lambda m, schema: "벌금 한도 질문, 핵심어 벌금"))
+    report = app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
+    assert report.reindexed and report.step_fallbacks == {"preprocess": 0}
+    data = LocalStore(s.index_dir).read()
+    assert data.extra["ingest_steps"] == ["preprocess"] and all(c.retrieval_text for c in data.chunks)
+    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx.make_llm = lambda: llm
+    hits = build_pipeline("preprocess", ctx)[0].retrieve("벌금 한도", 1)
+    assert hits[0].chunk.text == "# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다."  # cited text is the original
+    with pytest.raises(YakgwanError, match="built with --step llm_chunk"):
+        build_pipeline("llm_chunk", ctx)
+
+
+def test_changing_steps_needs_every_indexed_document(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    (one / "a.md").write_text("벌금 특별약관은 벌금을 보상합니다.", "utf-8")
+    (two / "b.md").write_text("골절 진단비를 지급합니다.", "utf-8")
+    s = _settings(tmp_path)
+    app.ingest(s, [one], embedder=HashingEmbedder())
+    app.ingest(s, [two], embedder=HashingEmbedder())
+    llm = LLM(ScriptedProvider(responder=lambda m, schema: "핵심어"))
+    from yakgwan.errors import InputError
+
+    with pytest.raises(InputError, match="1 indexed document.s. are not in this ingest"):
+        app.ingest(s, [one], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
+    assert LocalStore(s.index_dir).read().extra["ingest_steps"] == []  # nothing changed
+    report = app.ingest(s, [one, two], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
+    assert sorted(report.replaced) == ["a.md", "b.md"]
