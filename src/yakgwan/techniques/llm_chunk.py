@@ -16,7 +16,8 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.records import Chunk, Document, make_chunk_id
+from yakgwan.chunking.recursive import chunks_from_spans
+from yakgwan.records import Chunk, Document
 from yakgwan.techniques.prompts import Section, Sections, llm_chunk_messages
 from yakgwan.text.sentences import sentence_spans
 
@@ -85,35 +86,25 @@ class LLMChunker:
         return self._chunks(doc, chunks, planned)
 
     def _chunks(self, doc: Document, structure: list[Chunk], planned: list[tuple[int, int, Section]]) -> list[Chunk]:
-        out: list[Chunk] = []
-        seen: dict[str, int] = {}
-        for s, e, sec in planned:
-            original = doc.text[s:e]
+        prev_end = 0
+        for s, e, _ in planned:
             # chunks are verbatim spans, in document order, not overlapping, not blank
-            if not original.strip() or (out and s < out[-1].end):
+            if not doc.text[s:e].strip() or s < prev_end:
                 self.fallbacks += 1
                 self.reasons.append(f"{doc.doc_id}: chunk at {s}..{e} is blank or overlaps the previous one; structure chunks kept")
                 return structure
-            ordinal = seen.get(original, 0)
-            seen[original] = ordinal + 1
-            home = next((c for c in structure if c.start <= s < c.end), None)  # provenance of where it starts
+            prev_end = e
+        made = chunks_from_spans(doc, [(s, e, " ".join(sec.headline.split())) for s, e, sec in planned], kind="text")
+        out = []
+        for c, (s, _, sec) in zip(made, planned):
+            home = next((h for h in structure if h.start <= s < h.end), None)  # provenance of where it starts
             out.append(
-                Chunk(
-                    chunk_id=make_chunk_id(doc.doc_id, original, ordinal),
-                    doc_id=doc.doc_id,
-                    source=doc.source,
-                    title=doc.title,
-                    text=original,
-                    start=s,
-                    end=e,
-                    pages=doc.pages_for(s, e),
-                    kind="text",
-                    section=" ".join(sec.headline.split()),
+                dataclasses.replace(
+                    c,
                     yakgwan=home.yakgwan if home else None,
                     part=home.part if home else None,
                     article=home.article if home else None,
                     article_title=home.article_title if home else None,
-                    doc_type=doc.doc_type,
                     retrieval_text=f"{' '.join(sec.headline.split())}\n{' '.join(sec.summary.split())}",
                 )
             )
