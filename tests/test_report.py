@@ -146,3 +146,22 @@ def test_llm_usage_rows_when_present(tmp_path) -> None:  # type: ignore[no-untyp
     base = {"dataset": "d", "n": 1, "k": 10, "metrics": {"mrr": 1.0}, "latency_ms": {"p50": 1.0, "p95": 2.0}, "per_query": []}
     html = build_html([{**base, "pipeline": "bm25"}, {**base, "pipeline": "fusion", "llm": {"model": "local:q", "calls": 7, "cache_hits": 2}}], "t")
     assert "<th>LLM calls</th>" in html and "<td>7</td>" in html and "local:q" in html
+
+
+def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.eval.report import build_html
+
+    def res(name: str, recall: dict, **extra):  # type: ignore[no-untyped-def]
+        cats = {c: {"recall": v, "mrr": 1.0, "n": 2} for c, v in recall.items()}
+        return {"pipeline": name, "dataset": "d", "n": 4, "k": 10, "metrics": {"recall": sum(recall.values()) / 2},
+                "by_category": cats, "latency_ms": {"p50": 1.0, "p95": 2.0}, "per_query": [], **extra}
+
+    page = build_html([
+        res("hybrid_cc", {"a": 0.5, "b": 1.0}),
+        res("hyde", {"a": 0.75, "b": 0.9}, llm={"model": "local:q", "calls": 4}, stage_ms={"total": 9.0, "llm": 8.0, "retrieval": 1.0, "llm:hyde_lay": 8.0}),
+        res("preprocess", {"a": 0.5, "b": 1.0}, index={"ingest_steps": ["preprocess"], "llm": {"calls": 30, "seconds": 12.5}}),
+    ], "t")
+    # one row per pipeline; deltas against hybrid_cc by category, hand-computed
+    assert "<tr><th>hyde</th>" in page and "<td>+0.250</td><td>-0.100</td>" in page
+    assert "<th>hyde_lay</th>" in page and "<td>8.0000</td>" in page  # LLM ms per query by step
+    assert "<td>preprocess</td><td>30</td><td>12.5000</td>" in page  # what the ingest step cost

@@ -63,6 +63,8 @@ def _num(value: object) -> float | None:
 
 def _fmt(value: object, digits: int = 4) -> str:
     number = _num(value)
+    if isinstance(value, (list, tuple)):
+        return _e(", ".join(map(str, value))) or "–"
     if number is None:
         return "–" if value is None else _e(value)
     return str(value) if isinstance(value, int) else f"{number:.{digits}f}"
@@ -186,35 +188,96 @@ def _latency_chart(results: Sequence[Mapping]) -> str:
     return _figure(svg, caption, results)
 
 
-def _summary_table(results: Sequence[Mapping]) -> str:
-    """Metrics as rows, pipelines as columns; the best value of each metric row in bold."""
-    names = [str(r.get("pipeline", "?")) for r in results]
-    head = "<tr><th>metric</th>" + "".join(f"<th>{_e(n)}</th>" for n in names) + "</tr>"
-    rows = [
-        ("dataset", [r.get("dataset") for r in results], None),
-        ("n", [r.get("n") for r in results], None),
-        ("k", [r.get("k") for r in results], None),
-    ]
-    for section, suffix in (("metrics", ""), ("seed_metrics", " (seed definition)")):
-        for m in _present(results, section):
-            rows.append((LABELS[m] + suffix, [(r.get(section) or {}).get(m) for r in results], max))
-    for p in ("p50", "p95"):
-        rows.append((f"latency {p} (ms)", [(r.get("latency_ms") or {}).get(p) for r in results], min))
-    if any(r.get("llm") for r in results):
-        rows.append(("LLM", [(r.get("llm") or {}).get("model", "—") for r in results], None))
-        for key, label in (("calls", "LLM calls"), ("cache_hits", "LLM cache hits"), ("prompt_tokens", "LLM prompt tokens"),
-                           ("completion_tokens", "LLM completion tokens"), ("latency_ms", "LLM time (ms)")):
-            rows.append((label, [(r.get("llm") or {}).get(key) for r in results], None))
+def _get(r: Mapping, *path: str) -> object:
+    cur: object = r
+    for key in path:
+        if not isinstance(cur, Mapping):
+            return None
+        cur = cur.get(key)
+    return cur
+
+
+def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...], object]]) -> str:
+    """Pipelines as rows, ``columns`` of (label, path into a result, best-of function or None);
+    the best value of each numeric column in bold."""
+    head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(label)}</th>" for label, _, _ in columns) + "</tr>"
+    tops = []
+    for _, path, best in columns:
+        nums = [v for v in (_num(_get(r, *path)) for r in results) if v is not None]
+        tops.append(best(nums) if best and len(nums) > 1 else None)  # type: ignore[operator]
     body = []
-    for label, cells, best in rows:
-        nums = [v for v in map(_num, cells) if v is not None]
-        top = best(nums) if best and len(nums) > 1 else None
-        best_attr = ' class="best"'
-        tds = "".join(
-            f"<td{best_attr if top is not None and _num(v) == top else ''}>{_fmt(v)}</td>" for v in cells
-        )
-        body.append(f"<tr><th>{_e(label)}</th>{tds}</tr>")
+    for r in results:
+        tds = []
+        for (_, path, _), top in zip(columns, tops):
+            v = _get(r, *path)
+            best_attr = ' class="best"' if top is not None and _num(v) == top else ""
+            tds.append(f"<td{best_attr}>{_fmt(v)}</td>")
+        body.append(f"<tr><th>{_e(r.get('pipeline', '?'))}</th>{''.join(tds)}</tr>")
     return f"<table>{head}{''.join(body)}</table>"
+
+
+def _summary_table(results: Sequence[Mapping]) -> str:
+    """One row per pipeline: metrics, latency (and its LLM share), LLM calls and tokens, and
+    what LLM ingest steps cost."""
+    columns: list[tuple[str, tuple[str, ...], object]] = [("dataset", ("dataset",), None), ("n", ("n",), None), ("k", ("k",), None)]
+    columns += [(LABELS[m], ("metrics", m), max) for m in _present(results, "metrics")]
+    columns += [(f"latency {p} (ms)", ("latency_ms", p), min) for p in ("p50", "p95")]
+    if any(r.get("stage_ms") for r in results):
+        columns += [("mean ms: retrieval", ("stage_ms", "retrieval"), min), ("mean ms: LLM", ("stage_ms", "llm"), min)]
+    if any(r.get("llm") for r in results):
+        columns += [
+            ("LLM", ("llm", "model"), None),
+            ("LLM calls", ("llm", "calls"), None),
+            ("LLM cache hits", ("llm", "cache_hits"), None),
+            ("LLM prompt tokens", ("llm", "prompt_tokens"), None),
+            ("LLM completion tokens", ("llm", "completion_tokens"), None),
+        ]
+    if any(_get(r, "index", "llm") for r in results):
+        columns += [
+            ("ingest steps", ("index", "ingest_steps"), None),
+            ("ingest LLM calls", ("index", "llm", "calls"), None),
+            ("ingest s", ("index", "llm", "seconds"), None),
+        ]
+    return _table(results, columns)
+
+
+def _seed_table(results: Sequence[Mapping]) -> str:
+    present = _present(results, "seed_metrics")
+    if not present:
+        return ""
+    return _table(results, [(LABELS[m] + " (seed)", ("seed_metrics", m), max) for m in present])
+
+
+def _step_table(results: Sequence[Mapping]) -> str:
+    """Mean LLM milliseconds per query, by step (rewrite, hyde_lay, rerank_llm …)."""
+    steps = sorted({k for r in results for k in (r.get("stage_ms") or {}) if k.startswith("llm:")})
+    if not steps:
+        return ""
+    return _table([r for r in results if r.get("llm")], [(k[4:], ("stage_ms", k), min) for k in steps])
+
+
+def _delta_tables(results: Sequence[Mapping]) -> str:
+    """Per category, each pipeline's Recall@K and MRR@K minus the baseline's (``hybrid_cc`` when
+    present, else the first pipeline): where a technique helps or hurts."""
+    with_cats = [r for r in results if r.get("by_category")]
+    if len(with_cats) < 2:
+        return ""
+    base = next((r for r in with_cats if r.get("pipeline") == "hybrid_cc"), with_cats[0])
+    cats = sorted(base["by_category"])
+    out = []
+    for metric in ("recall", "mrr"):
+        head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(c)} (n={_e(base['by_category'][c].get('n', '?'))})</th>" for c in cats) + "</tr>"
+        body = []
+        for r in with_cats:
+            if r is base:
+                continue
+            cells = []
+            for c in cats:
+                v, b = _num(_get(r, "by_category", c, metric)), _num(_get(base, "by_category", c, metric))
+                cells.append("<td>—</td>" if v is None or b is None else f"<td>{v - b:+.3f}</td>")
+            body.append(f"<tr><th>{_e(r.get('pipeline', '?'))}</th>{''.join(cells)}</tr>")
+        out.append(f"<p>{_e(LABELS[metric])} by category, minus {_e(base.get('pipeline'))}:</p><table>{head}{''.join(body)}</table>")
+    return "".join(out)
 
 
 def _sources(results: Sequence[Mapping]) -> str:
@@ -264,9 +327,15 @@ def build_html(results: Sequence[Mapping], title: str) -> str:
         f"<h1>{_e(title)}</h1>",
         "<h2>Side by side</h2>",
         _summary_table(results),
-        '<p class="note">Metrics are means over questions. “Seed definition” rows are computed '
-        "exactly as the seed tutorial does (chunk-level relevance by source document; its nDCG is "
-        "normalised over the retrieved list, so it is higher than standard nDCG).</p>",
+        '<p class="note">Metrics are means over questions. Latency is per query, LLM time included; '
+        "“mean ms: LLM” is the part spent in LLM calls (0 when answered from the response cache). "
+        "Ingest columns are what LLM ingest steps cost when the index was built.</p>",
+        _seed_table(results),
+        '<p class="note">“(seed)” columns are computed exactly as the seed tutorial does (chunk-level '
+        "relevance by source document; its nDCG is normalised over the retrieved list, so it is higher "
+        "than standard nDCG).</p>",
+        "<h2>Where each technique helps or hurts</h2>", _delta_tables(results),
+        "<h2>LLM time by step</h2>", _step_table(results),
         "<h2>Retrieval metrics</h2>", _legend(names),
         _metric_chart(results, "metrics", "Standard retrieval metrics (document level, trec_eval definitions)."),
         _metric_chart(results, "seed_metrics", "The same metrics as the seed tutorial computes them."),

@@ -237,6 +237,13 @@ def print_result_line(res: dict) -> None:
     m = res["metrics"]
     parts = "  ".join(f"{k}@{res['k']}={v:.4f}" if k in METRIC_KEYS else f"{k}={v:.4f}" for k, v in m.items())
     lat = res["latency_ms"]
-    print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms")
+    llm = ""
+    if res.get("llm"):
+        u = res["llm"]
+        llm = f"  llm calls={u['calls']} cached={u['cache_hits']} tokens={u['prompt_tokens']}/{u['completion_tokens']} llm_ms/q={res['stage_ms']['llm']:.0f}"
+    if (res.get("index") or {}).get("llm"):
+        u = res["index"]["llm"]
+        llm += f"  ingest({', '.join(res['index']['ingest_steps'])}) llm calls={u['calls']} {u['seconds']:.0f}s"
+    print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms{llm}")
     if res.get("note"):
         print(f"  note: {res['note']}")
