@@ -54,11 +54,13 @@ def test_llm_chunks_are_verbatim_with_headline_and_summary() -> None:
     provider = ScriptedProvider([{"sections": [{"first": 1, "headline": "벌금 보상", "summary": "벌금을 2천만원까지 보상"},
                                                {"first": 3, "headline": "골절 진단비", "summary": "골절 시 지급, 치아 파절 제외"}]}])
     step = LLMChunker(LLM(provider))
-    chunks = step.apply(doc, [])
+    structure = app_chunks(doc)
+    chunks = step.apply(doc, structure)
     assert [c.text for c in chunks] == ["벌금 특별약관은 벌금을 보상합니다. 한도는 2천만원입니다.", "골절 진단 시 골절진단비를 지급합니다. 치아 파절은 제외합니다."]
     for c in chunks:
         assert doc.text[c.start : c.end] == c.text  # the original is the document's own text
-    assert chunks[1].section == "골절 진단비" and chunks[1].retrieval_text == "골절 진단비\n골절 시 지급, 치아 파절 제외"
+    assert chunks[1].retrieval_text == "골절 진단비\n골절 시 지급, 치아 파절 제외"
+    assert chunks[1].section == structure[-1].section  # provenance stays the document's own
     assert "골절 시 지급" in index_text(chunks[1]) and step.fallbacks == 0
     # the model was shown numbered sentences, not asked to copy them
     listing = provider.calls[0][0][-1].content
@@ -154,3 +156,49 @@ def test_changing_steps_needs_every_indexed_document(tmp_path: Path) -> None:
     assert LocalStore(s.index_dir).read().extra["ingest_steps"] == []  # nothing changed
     report = app.ingest(s, [one, two], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
     assert sorted(report.replaced) == ["a.md", "b.md"]
+
+
+def test_llm_chunk_numbers_only_what_the_structure_chunker_kept() -> None:
+    from dataclasses import replace
+
+    doc = _doc()
+    first = app_chunks(doc)[0]
+    kept = [replace(first, start=TEXT.index("골절"), end=len(TEXT), text=TEXT[TEXT.index("골절"):])]  # the first line was dropped
+    provider = ScriptedProvider([{"sections": [{"first": 1, "headline": "골절", "summary": "골절 진단비"}]}])
+    chunks = LLMChunker(LLM(provider)).apply(doc, kept)
+    assert "벌금" not in provider.calls[0][0][-1].content
+    assert [c.text for c in chunks] == ["골절 진단 시 골절진단비를 지급합니다. 치아 파절은 제외합니다."]
+
+
+def test_steps_without_an_llm_fail_loudly_and_eval_falls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+    import subprocess
+    import sys
+
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다.", "utf-8")
+    from yakgwan.errors import InputError
+
+    with pytest.raises(InputError, match="need an LLM: set YAKGWAN_LLM"):
+        app.ingest(_settings(tmp_path), [kb], embedder=HashingEmbedder(), steps=["llm_chunk"])
+    assert not (tmp_path / "i").exists()  # nothing written
+    tests = tmp_path / "t.jsonl"
+    tests.write_text(json.dumps({"question": "벌금 한도?", "keywords": [], "category": "x", "source_docs": ["a.md"]}, ensure_ascii=False), "utf-8")
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("YAKGWAN_")}
+    env |= {"YAKGWAN_CACHE_DIR": str(tmp_path / "c"), "YAKGWAN_EMBEDDER": "hashing", "YAKGWAN_LLM": "none"}
+    out = tmp_path / "r.json"
+    p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "eval", "--corpus", str(kb), "--tests", str(tests), "--pipeline", "llm_chunk",
+                        "--pipeline", "bm25+preprocess", "--json", str(out), "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    res = json.loads(out.read_text("utf-8"))
+    assert [r["pipeline"] for r in res] == ["llm_chunk", "bm25+preprocess"]
+    assert all("no LLM configured" in r["note"] and r["index"]["ingest_steps"] == [] for r in res)
+
+
+def test_ingest_step_composites_resolve() -> None:
+    from yakgwan.pipelines import resolve_pipeline
+
+    assert resolve_pipeline("bm25+preprocess").ingest_steps == ("preprocess",)
+    composed = resolve_pipeline("llm_chunk+rerank_llm+preprocess")
+    assert composed.ingest_steps == ("llm_chunk", "preprocess") and composed.needs_llm and "rerank_llm" in composed.description

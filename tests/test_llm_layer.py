@@ -102,7 +102,8 @@ class _Chat(JsonHandler):
         if body.get("logprobs"):
             assert body["max_tokens"] == 1 and body["top_logprobs"] == 20
             top = [{"token": "예", "logprob": -0.2231}, {"token": " 아니", "logprob": -1.6094}, {"token": "네", "logprob": -4.0}]
-            choice["logprobs"] = {"content": [{"token": "예", "logprob": -0.2231, "top_logprobs": top if mode != "odd" else top[2:]}]}
+            picked = {"odd": top[2:], "no-only": top[1:]}.get(mode, top)
+            choice["logprobs"] = {"content": [{"token": "예", "logprob": -0.2231, "top_logprobs": picked}]}
         self.send_json(200, {"choices": [choice], "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
 
 
@@ -171,7 +172,7 @@ def test_option_probs_normalised_cached_and_counted(tmp_path: Path) -> None:
 
 def test_option_probs_need_a_provider_with_logprobs() -> None:
     class TextOnly:
-        provider, model, supports_schema = "plain", "m", False
+        provider, model, supports_schema, supports_logprobs = "plain", "m", False, False
 
         def chat(self, messages, params, schema=None):  # type: ignore[no-untyped-def]
             raise AssertionError("not called")
@@ -184,5 +185,9 @@ def test_openai_option_logprobs(endpoint: str) -> None:
     llm = LLM(OpenAIChatProvider(endpoint, "m", api_key="good", retries=0))
     probs = llm.option_probs([Message("user", "q")], ["예", "아니오"])
     assert probs["예"] == pytest.approx(0.8, abs=1e-4)  # 0.8 vs 0.2 from the two top log-probabilities
-    # neither option among the top tokens: both get the floor, so the answer carries no preference
-    assert llm.option_probs([Message("user", "odd")], ["예", "아니오"]) == {"예": 0.5, "아니오": 0.5}
+    # only "아니" among the top tokens: "예" gets the floor
+    only_no = llm.option_probs([Message("user", "no-only")], ["예", "아니오"])
+    assert only_no["아니오"] == pytest.approx(1.0)
+    # neither option among the top tokens: no preference can be read, a typed error says so
+    with pytest.raises(StructuredOutputError, match="not among the model's top tokens"):
+        llm.option_probs([Message("user", "odd")], ["예", "아니오"])

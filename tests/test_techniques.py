@@ -198,5 +198,12 @@ def test_gated_pointwise_rerank() -> None:
     sure = rr.rerank("q", hits([1.0, 0.5, 0.4]), 2)
     assert [h.chunk.chunk_id for h in sure] == ["c0", "c1"] and "gate closed" in sure[0].produced_by
     assert len(provider.calls) == 3 and (rr.queries, rr.gated) == (2, 1)
+    from yakgwan.records import Hit as H
+
+    kept = [H(h.chunk, h.score, h.rank, h.produced_by, evidence=((0, 1),)) for h in hits([1.0, 0.99])]
+    assert all(h.evidence == ((0, 1),) for h in rr.rerank("q", kept, 2))  # compression spans survive the rerank
+    failing = GatedPointwiseReranker(LLM(ScriptedProvider(["unused"], option_scorer=lambda m, o: {"예": None, "아니오": None})))
+    failed = failing.rerank("q", hits([1.0, 0.99, 0.98]), 3)
+    assert [h.chunk.chunk_id for h in failed] == ["c0", "c1", "c2"] and "failed" in failed[0].produced_by
     none = GatedPointwiseReranker(None).rerank("q", hits([1.0, 1.0]), 2)
     assert [h.chunk.chunk_id for h in none] == ["c0", "c1"] and "no LLM" in none[0].produced_by

@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
-from yakgwan.errors import YakgwanError
+from yakgwan.errors import InputError, YakgwanError
 from yakgwan.ingest import Ingestor, IngestReport
 from yakgwan.llm import LLM, make_llm
 from yakgwan.pipelines import PipelineContext
@@ -34,7 +34,11 @@ def ingest(
 ) -> IngestReport:
     """Ingest ``paths`` into ``settings.index_dir``. ``steps`` names LLM ingest steps
     (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one."""
-    chunk_steps = make_steps(steps, llm if llm is not None or not steps else make_llm(settings.llm, settings.cache_dir))
+    if steps and llm is None:
+        llm = make_llm(settings.llm, settings.cache_dir)
+        if llm is None:
+            raise InputError(None, f"ingest steps {', '.join(steps)} need an LLM: set YAKGWAN_LLM=local or openai (see README)")
+    chunk_steps = make_steps(steps, llm)
     ingestor = Ingestor(
         store=LocalStore(settings.index_dir),
         tokenizer=make_tokenizer(settings.tokenizer),

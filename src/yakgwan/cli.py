@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--beir", type=Path, help="BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv)")
     p.add_argument("--pipeline", action="append", dest="pipelines", help="repeatable; default: the default pipeline")
     p.add_argument("--k", type=int, default=10)
-    p.add_argument("--limit", type=int, help="only the first N questions (in file order), e.g. for a costly LLM step")
+    p.add_argument("--limit", type=int, help="only the first N questions (in file order), e.g. for a costly query-side LLM step; the whole corpus is still indexed")
     p.add_argument("--json", type=Path, dest="json_out", help="write results (a list, one object per pipeline)")
     p.add_argument("--report", type=Path, help="write an HTML report with charts")
     p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")

@@ -76,8 +76,7 @@ class Ingestor:
         with self.store.writer(on_wait=self._say_waiting):
             old = self.store.read() if self.store.exists() else None
             fresh = old is not None and self._compatible(old)
-            steps = [st.name for st in self.chunk_steps]
-            rechunk = old is not None and old.extra.get("ingest_steps", []) != steps
+            rechunk = old is not None and old.extra.get("ingest_fingerprints", []) != [st.fingerprint for st in self.chunk_steps]
             plan = plan_ingest(loaded, old.docs if old is not None else {}, self.sync, rechunk)
             if rechunk and old is not None and not self.sync:
                 others = sorted(set(old.docs) - set(plan.origins))
@@ -85,7 +84,7 @@ class Ingestor:
                     built = ", ".join(old.extra.get("ingest_steps", [])) or "no LLM step"  # type: ignore[arg-type]
                     raise InputError(
                         None,
-                        f"this index was built with {built}; changing the ingest steps re-chunks every document, but "
+                        f"this index was built with {built}; changing the ingest steps (or their model) re-chunks every document, but "
                         f"{len(others)} indexed document(s) are not in this ingest (e.g. {others[0]!r}): ingest them all together, or use another --index",
                     )
             report.failed.extend(plan.conflicts)
@@ -121,7 +120,7 @@ class Ingestor:
             and old.extra.get("tokenizer_spec") == self.tokenizer.spec
             and old.embedder == self.embedder.model_id
             and (not self.embedder.dim or old.dim == self.embedder.dim)
-            and old.extra.get("ingest_steps", []) == [st.name for st in self.chunk_steps]
+            and old.extra.get("ingest_fingerprints", []) == [st.fingerprint for st in self.chunk_steps]
         )
 
     def _resolve_dim(self) -> None:
@@ -230,6 +229,7 @@ class Ingestor:
         data = IndexData(chunks, tokens, docs, self.tokenizer.name, self.embedder.model_id, dim, vectors, mask)
         data.extra["tokenizer_spec"] = self.tokenizer.spec
         data.extra["ingest_steps"] = [st.name for st in self.chunk_steps]
+        data.extra["ingest_fingerprints"] = [st.fingerprint for st in self.chunk_steps]
         report.step_fallbacks = {st.name: st.fallbacks for st in self.chunk_steps}
         self._fill_from_cache(data, report)
         return data

@@ -17,6 +17,9 @@ from yakgwan.retrieval.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.store import IndexView
 from yakgwan.text.korean import Tokenizer
 from yakgwan.techniques import pipelines as T
+from yakgwan.techniques.compress import COMPRESS_TOP_N
+from yakgwan.techniques.rerank_llm import RERANK_TOP_N
+from yakgwan.techniques.rerank_pointwise import GATE_MARGIN, GATE_TOP_M
 from yakgwan.techniques.ingest_steps import INGEST_STEPS, canonical_steps
 
 
@@ -104,10 +107,10 @@ PIPELINES: dict[str, PipelineSpec] = {
         PipelineSpec("hyde", "dense search with an LLM-written answer passage (HyDE) + BM25 of the query", T.hyde, True, True),
         PipelineSpec("reverse_hyde", "dense search with an LLM-written clause-style passage + BM25 of the query", T.reverse_hyde, True, True),
         PipelineSpec("hybrid_hyde", "default first stage on the query and on a HyDE passage, fused by RRF", T.hybrid_hyde, True, True),
-        PipelineSpec("rerank_llm", "default first stage, top 5 reordered by an LLM (validated permutation)", T.rerank_llm, True, True),
+        PipelineSpec("rerank_llm", f"default first stage, top {RERANK_TOP_N} reordered by an LLM (validated permutation)", T.rerank_llm, True, True),
         PipelineSpec(
             "rerank_yesno",
-            "default first stage; only when its top two scores are within 5%, the top 3 reordered by the LLM's P(yes, relevant)",
+            f"default first stage; only when its top two scores are within {GATE_MARGIN:.0%}, the top {GATE_TOP_M} reordered by the LLM's P(yes, relevant)",
             T.rerank_yesno,
             True,
             True,
@@ -128,7 +131,7 @@ PIPELINES: dict[str, PipelineSpec] = {
             True,
             ("preprocess",),
         ),
-        PipelineSpec("compress", "default first stage, each of the top 3 hits cut to the sentences that bear on the question", T.compress, True, True),
+        PipelineSpec("compress", f"default first stage, each of the top {COMPRESS_TOP_N} hits cut to the sentences that bear on the question", T.compress, True, True),
     ]
 }
 

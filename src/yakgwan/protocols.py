@@ -36,6 +36,11 @@ class ChunkStep(Protocol):
     name: str
     fallbacks: int
 
+    @property
+    def fingerprint(self) -> str:
+        """Changes when the step would produce other chunks (model, prompt, bounds)."""
+        ...
+
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]: ...
 
 

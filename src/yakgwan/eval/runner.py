@@ -14,9 +14,10 @@ import platform
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from yakgwan import app
 from yakgwan.config import Settings
@@ -29,8 +30,10 @@ from yakgwan.progress import progress
 from yakgwan.protocols import Retriever
 from yakgwan.llm import LLM, UsageStats, make_llm
 from yakgwan.records import sha256_hex
+from yakgwan.techniques.ingest_steps import make_steps
 
 METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
+WARM_UP_QUERY = "보험금 청구에 필요한 서류"
 
 
 @dataclass(frozen=True)
@@ -39,12 +42,12 @@ class EvalOptions:
     depth_factor: int = 5
 
 
-def eval_index_dir(settings: Settings, evalset: EvalSet, ingest_steps: tuple[str, ...] = ()) -> Path:
+def eval_index_dir(settings: Settings, evalset: EvalSet, step_fingerprints: Sequence[str] = ()) -> Path:
     """A per-corpus index under the cache folder, reused (and updated incrementally) across runs.
-    Indexes built with LLM ingest steps are kept apart, per steps and LLM."""
+    Indexes built with LLM ingest steps are kept apart, per step fingerprint (model, prompt)."""
     base = f"{evalset.corpus.resolve()}|{settings.embedder.name}|{settings.embedder.model}|{settings.tokenizer}"
-    if ingest_steps:
-        base += f"|{','.join(ingest_steps)}|{settings.llm.provider}|{settings.llm.model}|{settings.llm.base_url}"
+    if step_fingerprints:
+        base += "|" + ",".join(step_fingerprints)
     return settings.cache_dir / "eval-index" / sha256_hex(base)[:16]
 
 
@@ -75,9 +78,11 @@ def evaluate(
     llm_ms: list[float] = []
     depth = max(opts.k * opts.depth_factor, 50)
     has_keywords = any(q.keywords for q in evalset.queries)
-    retriever.retrieve(evalset.queries[0].text, depth)  # warm-up: models load outside the timings
-    # the warm-up's LLM calls count in the usage totals; the stage times cover the timed loop only
-    warm_step_ms = dict(llm.stats.by_step_ms) if llm is not None else {}
+    # warm-up on a question of no test set: models load outside the timings, and no test
+    # question's LLM answers are cached before they are timed
+    retriever.retrieve(WARM_UP_QUERY, depth)
+    if llm is not None:  # usage covers the timed questions only
+        llm.stats = UsageStats()
     for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q"):
         before = llm.stats.latency_ms if llm is not None else 0.0
         t0 = time.perf_counter()
@@ -97,6 +102,7 @@ def evaluate(
                 "seed_metrics": seed,
                 "latency_ms": latencies[-1],
                 "llm_ms": llm_ms[-1],
+                "top_produced_by": hits[0].produced_by if hits else None,
             }
         )
     keys = list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
@@ -109,9 +115,11 @@ def evaluate(
         "metrics": M.aggregate([p["metrics"] for p in per_query], keys),
         "seed_metrics": M.aggregate([p["seed_metrics"] for p in per_query], seed_keys),
         "latency_ms": M.latency_summary(latencies),
-        "stage_ms": stage_breakdown(latencies, llm_ms, _minus(llm.stats.by_step_ms, warm_step_ms) if llm is not None else {}),
+        "stage_ms": stage_breakdown(latencies, llm_ms, llm.stats.by_step_ms if llm is not None else {}),
         "per_query": per_query,
         "source": evalset.source,
+        # what produced each question's first hit: shows fallbacks, padding, how often a gate opened
+        "top_produced_by": dict(Counter(str(p["top_produced_by"]) for p in per_query).most_common()),
     }
     cats = {p["category"] for p in per_query if p["category"]}
     if cats:
@@ -124,10 +132,6 @@ def evaluate(
     if llm is not None:
         result["llm"] = {"model": llm.name, **llm.stats.as_dict()}
     return result
-
-
-def _minus(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
-    return {k: v - b.get(k, 0.0) for k, v in a.items()}
 
 
 def stage_breakdown(total_ms: list[float], llm_ms: list[float], by_step_ms: dict[str, float]) -> dict:
@@ -183,7 +187,7 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
         note = llm_fallback_note(spec, ctx)
         res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet, note, llm)
         res["command"], res["machine"] = command, machine
-        res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2), "ingest_steps": list(spec.ingest_steps)}
+        res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2), "ingest_steps": list(ctx.view.ingest_steps)}
         if report.step_fallbacks:
             res["index"]["step_fallbacks"] = report.step_fallbacks
         if ingest_llm is not None:  # what the LLM ingest steps cost (zero calls when the index was already built)
@@ -203,12 +207,16 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
 def _eval_index(
     settings: Settings, evalset: EvalSet, steps: tuple[str, ...], needs_dense: bool, get_llm: Callable[[], LLM | None]
 ) -> tuple[PipelineContext, IngestReport, dict | None]:
-    isettings = settings.with_(index_dir=eval_index_dir(settings, evalset, steps))
     llm = get_llm() if steps else None
-    if llm is not None:
+    if llm is None:
+        steps = ()  # no LLM: the plain index (the pipeline's note says it ran its fallback)
+    else:
         llm.stats = UsageStats()
+    isettings = settings.with_(index_dir=eval_index_dir(settings, evalset, [st.fingerprint for st in make_steps(steps, llm)]))
     report = app.ingest(isettings, [evalset.corpus], sync=True, steps=steps, llm=llm)
-    ingest_llm = {"model": llm.name, **llm.stats.as_dict(), "seconds": round(report.seconds_total, 1)} if llm is not None else None
+    ingest_llm = None
+    if llm is not None:  # what the steps' LLM calls cost (none when the index was built before)
+        ingest_llm = {"model": llm.name, **llm.stats.as_dict(), "seconds": round(llm.stats.latency_ms / 1000, 1)}
     for problem in report.failed:
         print(f"warning: not indexed: {problem}", file=sys.stderr)
     if not report.dense_ready and needs_dense:

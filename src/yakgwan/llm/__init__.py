@@ -15,7 +15,7 @@ from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.facade import LLM, StructuredOutputError
 from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, OptionScorer, UsageStats
 
-__all__ = ["LLM", "LLMConfig", "ChatProvider", "Completion", "GenParams", "Message", "OptionScorer", "UsageStats", "StructuredOutputError", "make_llm"]
+__all__ = ["LLM", "LLMConfig", "ChatProvider", "Completion", "GenParams", "Message", "OptionScorer", "UsageStats", "StructuredOutputError", "make_llm", "step_fingerprint"]
 
 
 @dataclass(frozen=True)
@@ -71,3 +71,12 @@ def make_llm(cfg: LLMConfig, cache_dir: Path) -> LLM | None:
         raise UnknownName("LLM provider", cfg.provider, [*PROVIDERS, "none"])
     cache = ResponseCache(cache_dir / "llm-responses.sqlite") if cfg.use_cache else None
     return LLM(factory(cfg, cache_dir), cache=cache)
+
+
+def step_fingerprint(name: str, llm: LLM | None, messages: list[Message], params: str) -> str:
+    """``name:model:hash`` of what an LLM ingest step's output depends on (model, a sample of its
+    prompt, its bounds): an index built by another model or prompt is re-chunked."""
+    from yakgwan.records import sha256_hex
+
+    sample = "\n".join(f"{m.role}:{m.content}" for m in messages)
+    return f"{name}:{llm.name if llm is not None else 'none'}:{sha256_hex(sample + '|' + params)[:12]}"

@@ -70,17 +70,21 @@ class LLM:
         (:class:`OptionScorer`); cached like ``complete``."""
         if len(options) < 2 or len(set(options)) != len(options):
             raise ValueError(f"options must be at least two distinct strings, got {options!r}")
-        if not isinstance(self.provider, OptionScorer):
+        if not getattr(self.provider, "supports_logprobs", False):
             raise ProviderError(f"{self.name} gives no token log-probabilities: option scoring needs the local provider or an endpoint with logprobs")
-        scorer = self.provider
+        scorer: OptionScorer = self.provider  # type: ignore[assignment]
         key_params = GenParams(max_tokens=1)
         done = self._call(messages, {"options": list(options)}, key_params, step, lambda: scorer.option_logprobs(messages, options))
         try:
             logprobs = json.loads(done.text)
-            values = [float(logprobs[o]) for o in options]
+            values = [logprobs[o] for o in options]
         except (ValueError, KeyError, TypeError) as exc:
-            raise ProviderError(f"{self.name}: option scores not usable ({exc!r}): {done.text[:200]}") from None
-        return dict(zip(options, softmax(values)))
+            raise StructuredOutputError("option scores", f"not usable ({exc!r})", done.text) from None
+        if any(v is None for v in values):
+            # an endpoint whose top tokens held no option: no preference can be read from it
+            missing = [o for o, v in zip(options, values) if v is None]
+            raise StructuredOutputError("option scores", f"options {missing} not among the model's top tokens", done.text)
+        return dict(zip(options, softmax([float(v) for v in values])))
 
     def _call(
         self,

@@ -30,6 +30,7 @@ INSTALL_HINT = "scripts/install-local-llm.sh (builds it from source for AVX2 CPU
 class LocalLlamaProvider:
     provider = "local"
     supports_schema = True
+    supports_logprobs = True
 
     def __init__(
         self,
@@ -135,6 +136,8 @@ class LocalLlamaProvider:
             tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
             if len(tokens) >= self.n_ctx:
                 raise ProviderError(f"local model {self.model!r}: prompt of {len(tokens)} tokens does not fit in n_ctx={self.n_ctx}")
+            if any(not o.strip() for o in options):
+                raise ValueError(f"options must not be blank: {list(options)!r}")
             firsts = {o: llm.tokenize(o.encode("utf-8"), add_bos=False, special=False)[0] for o in options}
             if len(set(firsts.values())) != len(firsts):
                 raise ValueError(f"options {list(options)!r} start with the same token")

@@ -23,6 +23,7 @@ class OpenAIChatProvider:
         timeout_s: float = 120.0,
         retries: int = 3,
         json_schema_mode: bool = True,
+        logprobs: bool = True,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
@@ -36,6 +37,7 @@ class OpenAIChatProvider:
         self.timeout_s = timeout_s
         self.retries = retries
         self.supports_schema = json_schema_mode
+        self.supports_logprobs = logprobs
 
     def chat(self, messages: Sequence[Message], params: GenParams, schema: dict[str, Any] | None = None) -> Completion:
         body: dict[str, Any] = {
@@ -68,7 +70,8 @@ class OpenAIChatProvider:
 
     def option_logprobs(self, messages: Sequence[Message], options: Sequence[str]) -> Completion:
         """Log-probabilities of the options from the endpoint's ``top_logprobs`` for a one-token
-        answer. An option whose first token is not among the top 20 gets ``MISSING_LOGPROB``."""
+        answer. An option whose first token is not among the top 20 gets ``MISSING_LOGPROB``;
+        when none is there, every option is ``None`` (the answer carries no preference)."""
         body: dict[str, Any] = {
             "model": self.model,
             "messages": [m.as_dict() for m in messages],
@@ -86,7 +89,8 @@ class OpenAIChatProvider:
             usage = data.get("usage") or {}
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise ProviderError(f"{url}: no token log-probabilities in the answer ({exc!r}); the endpoint must support logprobs") from None
-        out = {o: max((lp for tok, lp in pairs if tok and o.startswith(tok)), default=MISSING_LOGPROB) for o in options}
+        found = {o: max((lp for tok, lp in pairs if tok and o.startswith(tok)), default=None) for o in options}
+        out = found if all(v is None for v in found.values()) else {o: MISSING_LOGPROB if v is None else v for o, v in found.items()}
         return Completion(json.dumps(out), "logprobs", int(usage.get("prompt_tokens") or 0), 0, (time.perf_counter() - t0) * 1000)
 
 

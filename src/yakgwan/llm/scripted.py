@@ -36,6 +36,7 @@ class ScriptedProvider:
         self._responder = responder
         self._finish = finish_reason
         self._option_scorer = option_scorer
+        self.supports_logprobs = option_scorer is not None
         self.calls: list[tuple[list[Message], dict[str, Any] | None]] = []
 
     def chat(self, messages: Sequence[Message], params: GenParams, schema: dict[str, Any] | None = None) -> Completion:

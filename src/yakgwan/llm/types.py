@@ -61,12 +61,14 @@ class ChatProvider(Protocol):
     def chat(self, messages: Sequence[Message], params: GenParams, schema: dict[str, Any] | None = None) -> Completion: ...
 
 
-@runtime_checkable
 class OptionScorer(Protocol):
-    """A chat model that can score its next token: the log-probability of the first token of
-    each option (e.g. "예" / "아니오") right after the messages, as a ``Completion`` whose
-    ``text`` is a JSON object ``{option: logprob}`` and whose ``finish_reason`` is "logprobs".
-    Used for pointwise relevance judgements without generating text."""
+    """A chat model that can score its next token (``supports_logprobs`` is True): the
+    log-probability of the first token of each option (e.g. "예" / "아니오") right after the
+    messages, as a ``Completion`` whose ``text`` is a JSON object ``{option: logprob}`` and whose
+    ``finish_reason`` is "logprobs". Used for pointwise relevance judgements without generating
+    text."""
+
+    supports_logprobs: bool
 
     def option_logprobs(self, messages: Sequence[Message], options: Sequence[str]) -> Completion: ...
 

@@ -20,6 +20,9 @@ from yakgwan.text.korean import Tokenizer
 from yakgwan.text.sentences import sentence_spans
 
 
+COMPRESS_TOP_N = 3  # one LLM call per hit, ~5 s each on a CPU
+
+
 class Keep(BaseModel):
     keep: list[int] = Field(max_length=40)
 
@@ -68,7 +71,7 @@ class CompressingRetriever:
     name: str
     first: Retriever
     compressor: Compressor
-    top_n: int = 3
+    top_n: int = COMPRESS_TOP_N
 
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, k)

@@ -4,7 +4,9 @@ headline and a one-sentence summary for each; the chunk's text is the original.
 The model sees the document's sentences numbered, in windows of about ``window_chars``
 characters, and answers only where each chunk starts (a sentence number) — it never copies
 text. Each chunk's original is then cut from the document at those sentence boundaries, so it
-is a verbatim substring by construction (spans are checked to be in order and non-blank). Headline and summary become
+is a verbatim substring by construction. Only sentences inside the structure chunks are numbered
+(a table of contents the structure chunker dropped stays out), and each chunk keeps the section,
+약관 and article of the structure chunk it starts in. Headline and summary become
 the chunk's ``retrieval_text`` (indexed, never cited). A document whose answer is unusable
 (invalid, cut off, boundaries out of range) keeps its structure chunks, and is counted in
 ``fallbacks``.
@@ -15,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.chunking.recursive import chunks_from_spans
+from yakgwan.llm import LLM, StructuredOutputError, step_fingerprint
 from yakgwan.records import Chunk, Document
 from yakgwan.techniques.prompts import Section, Sections, llm_chunk_messages
 from yakgwan.text.sentences import sentence_spans
@@ -64,12 +66,18 @@ class LLMChunker:
     fallbacks: int = 0
     reasons: list[str] = field(default_factory=list)
 
+    @property
+    def fingerprint(self) -> str:
+        """What the step's output depends on: its name, the model, its prompt and bounds."""
+        return step_fingerprint(self.name, self.llm, llm_chunk_messages(["…"]), f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}")
+
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
         if self.llm is None:
             self.fallbacks += 1
             self.reasons.append(f"{doc.doc_id}: no LLM configured; structure chunks kept")
             return chunks
-        spans = sentence_spans(doc.text)
+        # only the text the structure chunker kept (a table of contents was dropped before)
+        spans = [(a, b) for a, b in sentence_spans(doc.text) if any(c.start <= a < c.end for c in chunks)]
         if not spans:
             return chunks
         params = dataclasses.replace(self.llm.params, max_tokens=LLM_CHUNK_MAX_TOKENS)
@@ -86,21 +94,14 @@ class LLMChunker:
         return self._chunks(doc, chunks, planned)
 
     def _chunks(self, doc: Document, structure: list[Chunk], planned: list[tuple[int, int, Section]]) -> list[Chunk]:
-        prev_end = 0
-        for s, e, _ in planned:
-            # chunks are verbatim spans, in document order, not overlapping, not blank
-            if not doc.text[s:e].strip() or s < prev_end:
-                self.fallbacks += 1
-                self.reasons.append(f"{doc.doc_id}: chunk at {s}..{e} is blank or overlaps the previous one; structure chunks kept")
-                return structure
-            prev_end = e
-        made = chunks_from_spans(doc, [(s, e, " ".join(sec.headline.split())) for s, e, sec in planned], kind="text")
+        made = chunks_from_spans(doc, [(s, e, None) for s, e, _ in planned], kind="text")
         out = []
         for c, (s, _, sec) in zip(made, planned):
             home = next((h for h in structure if h.start <= s < h.end), None)  # provenance of where it starts
             out.append(
                 dataclasses.replace(
                     c,
+                    section=home.section if home else None,
                     yakgwan=home.yakgwan if home else None,
                     part=home.part if home else None,
                     article=home.article if home else None,

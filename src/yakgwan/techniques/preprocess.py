@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from yakgwan.llm import LLM
+from yakgwan.llm import LLM, step_fingerprint
 from yakgwan.records import Chunk, Document
 from yakgwan.techniques.prompts import preprocess_messages
 
@@ -24,6 +24,11 @@ class Preprocessor:
     name: str = "preprocess"
     fallbacks: int = 0
     reasons: list[str] = field(default_factory=list)
+
+    @property
+    def fingerprint(self) -> str:
+        """What the step's output depends on: its name, the model, its prompt and bounds."""
+        return step_fingerprint(self.name, self.llm, preprocess_messages("…"), f"{PREPROCESS_MAX_TOKENS}")
 
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
         if self.llm is None:

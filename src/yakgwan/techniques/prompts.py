@@ -119,6 +119,7 @@ def llm_chunk_messages(sentences: list[str]) -> list[Message]:
     ]
 
 
+PREPROCESS_CHARS = 1200  # of the chunk, whitespace collapsed
 PREPROCESS_SHOT = (
     "사내 도서관은 평일 오전 9시부터 오후 6시까지 운영합니다. 도서는 1인당 5권까지 2주 동안 빌릴 수 있습니다.",
     "질문: 사내 도서관 운영 시간은? 책은 몇 권, 며칠 빌릴 수 있나요?\n핵심어: 사내 도서관, 운영 시간, 도서 대출, 5권, 2주",
@@ -136,5 +137,3 @@ def preprocess_messages(text: str) -> list[Message]:
         Message("user", " ".join(text.split())[:PREPROCESS_CHARS]),
     ]
 
-
-PREPROCESS_CHARS = 1200

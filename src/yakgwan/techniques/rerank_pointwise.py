@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from yakgwan.llm import LLM
+from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.records import Hit
 from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
 
@@ -56,9 +56,12 @@ class GatedPointwiseReranker:
             return _relabel(list(hits)[:k], "rerank_yesno(gate closed: first stage sure)")
         self.gated += 1
         yes = RELEVANCE_OPTIONS[0]
-        p_yes = [self.llm.option_probs(relevance_messages(query, h.chunk.text), RELEVANCE_OPTIONS, step="rerank_yesno")[yes] for h in head]
+        try:
+            p_yes = [self.llm.option_probs(relevance_messages(query, h.chunk.text), RELEVANCE_OPTIONS, step="rerank_yesno")[yes] for h in head]
+        except StructuredOutputError:  # no usable judgement (e.g. no option among an endpoint's top tokens)
+            return _relabel(list(hits)[:k], "rerank_yesno(failed: first-stage order)")
         order = sorted(range(len(head)), key=lambda i: (-p_yes[i], i))  # ties keep the first-stage order
-        judged = [Hit(head[i].chunk, head[i].score, 0, "rerank_yesno", head[i].components | {"p_yes": p_yes[i]}) for i in order]
+        judged = [Hit(head[i].chunk, head[i].score, 0, "rerank_yesno", head[i].components | {"p_yes": p_yes[i]}, head[i].evidence) for i in order]
         return _relabel(judged + tail, None)[:k]
 
 
