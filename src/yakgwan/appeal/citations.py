@@ -1,0 +1,109 @@
+"""Clause citations in Korean insurance text: "벌금 특별약관 제2조 제8호", "보통약관 제5조 제1항
+제8호", "같은 약관 제3조의2 ②".
+
+``parse_clause_refs`` finds them (pure, offsets into the text); ``resolve_yakgwan`` maps the 약관
+name a notice writes (abbreviated, spaced differently, "특약" for "특별약관", Roman numerals as
+letters) to the exact name printed in the policy, or None when no name fits — so that 제2조 of the
+벌금 특별약관 is never taken for 제2조 of another 특약.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"
+_ARTICLE = re.compile(
+    r"제\s*(?P<art>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?"
+    r"(?:\s*(?:제\s*(?P<para>\d+)\s*항|(?P<circ>[" + _CIRCLED + r"])))?"
+    r"(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?"
+    r"(?:\s*(?P<mok>[가-하])\s*목)?"
+)
+# the 약관 name written just before an article: "…특별약관", "…특약", "보통약관", optionally in
+# 「」/『』/quotes and followed by "의"
+_NAME_BEFORE = re.compile(
+    r"(?P<name>보통약관|[^\s「『\"'“”‘’,.;:·\n][^「『\"'“”‘’,.;:\n]{0,40}?(?:추가)?특별약관(?:\s*\([^()\n]{1,12}\))?|[^\s「『\"'“”‘’,.;:·\n][^「『\"'“”‘’,.;:\n]{0,30}?특약)"
+    r"\s*[」』\"'”’]?\s*(?:의\s*)?$"
+)
+_ROMAN = {"Ⅰ": "I", "Ⅱ": "II", "Ⅲ": "III", "Ⅳ": "IV", "Ⅴ": "V"}
+
+
+@dataclass(frozen=True)
+class ClauseRef:
+    """One cited clause. ``yakgwan`` is the text before the article up to a 약관 name's end, as
+    written (it may begin with words of the sentence; :func:`resolve_yakgwan` finds the name in
+    it), None when the line names no 약관; ``article`` e.g. "제2조" or "제29조의2"; ``paragraph`` "제1항"; ``item`` "제8호";
+    ``subitem`` "가목"; ``raw`` the matched text and ``start`` its offset."""
+
+    yakgwan: str | None
+    article: str
+    paragraph: str | None
+    item: str | None
+    subitem: str | None
+    raw: str
+    start: int
+
+    @property
+    def label(self) -> str:
+        """"제2조 제1항 제8호" style, without the 약관 name."""
+        return " ".join(p for p in (self.article, self.paragraph, self.item, self.subitem) if p)
+
+
+def parse_clause_refs(text: str) -> list[ClauseRef]:
+    """Every "제N조…" citation in ``text``, in order, with the 약관 name written before it on the
+    same line (if any)."""
+    out: list[ClauseRef] = []
+    for m in _ARTICLE.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        before = text[line_start : m.start()]
+        name_m = _NAME_BEFORE.search(before)
+        name = " ".join(name_m.group("name").split()) if name_m else None
+        para = f"제{m.group('para')}항" if m.group("para") else (f"제{_CIRCLED.index(m.group('circ')) + 1}항" if m.group("circ") else None)
+        article = f"제{m.group('art')}조" + (f"의{m.group('sub')}" if m.group("sub") else "")
+        out.append(
+            ClauseRef(
+                yakgwan=name,
+                article=article,
+                paragraph=para,
+                item=f"제{m.group('item')}호" if m.group("item") else None,
+                subitem=f"{m.group('mok')}목" if m.group("mok") else None,
+                raw=text[(line_start + name_m.start()) if name_m else m.start() : m.end()].strip(),
+                start=m.start(),
+            )
+        )
+    return out
+
+
+def normalise_name(name: str) -> str:
+    """A 약관 name reduced for matching: no spaces or middle dots, "특약" -> "특별약관",
+    Roman numeral letters -> ASCII."""
+    s = "".join(name.split()).replace("․", "").replace("·", "")
+    for k, v in _ROMAN.items():
+        s = s.replace(k, v)
+    if s.endswith("특약") or "특약(" in s:
+        s = s.replace("특약", "특별약관")
+    return s
+
+
+def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
+    """The policy's own name for the 약관 a text calls ``written`` (which may start with words
+    of the sentence: "귀하의 청구는 벌금 특별약관"). Tries the written words' suffixes, longest
+    first: an exact match after normalisation wins; otherwise the longest suffix that exactly
+    one known name contains (an abbreviation). None when nothing fits or the fit is ambiguous
+    ("변호사선임비용 특약" when three 특약 carry that name)."""
+    names = {normalise_name(k): k for k in known}
+    words = written.split()
+    suffixes = [normalise_name(" ".join(words[i:])) for i in range(len(words))]
+    for target in suffixes:
+        if target in names:
+            return names[target]
+    for target in suffixes:
+        if target in ("특별약관", "추가특별약관"):
+            continue
+        hits = [k for n, k in names.items() if target in n]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return None  # the shorter suffixes only match more
+    return None

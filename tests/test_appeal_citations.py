@@ -1,0 +1,41 @@
+"""Clause citations: parsing "…특별약관 제2조 제8호" and resolving 약관 names exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from yakgwan.appeal.citations import normalise_name, parse_clause_refs, resolve_yakgwan
+
+pytestmark = pytest.mark.unit
+
+KNOWN = ["보통약관", "벌금 특별약관", "가족벌금 특별약관", "자동차사고 변호사선임비용 특별약관", "자전거사고 변호사선임비용 특별약관",
+         "교통사고처리지원금(Ⅰ) 특별약관", "교통사고처리지원금(Ⅱ) 특별약관", "뇌․내장수술비 특별약관", "깁스치료비 특별약관"]
+
+
+def test_parse_full_citations() -> None:
+    text = "귀하의 청구는 벌금 특별약관 제2조 제8호에 따라 지급하지 않습니다.\n또한 보통약관 제5조 제1항 제8호 가목을 적용합니다."
+    a, b = parse_clause_refs(text)
+    assert (a.article, a.paragraph, a.item, a.subitem) == ("제2조", None, "제8호", None)
+    assert a.yakgwan.endswith("벌금 특별약관") and resolve_yakgwan(a.yakgwan, KNOWN) == "벌금 특별약관"
+    assert a.raw.endswith("벌금 특별약관 제2조 제8호")
+    assert (b.yakgwan, b.label) == ("보통약관", "제5조 제1항 제8호 가목")
+    assert text[a.start : a.start + 3] == "제2조"
+
+
+def test_parse_variants() -> None:
+    refs = parse_clause_refs("「교통사고처리지원금(Ⅰ) 특별약관」 제3조의2 ② 및 제7조에 의하여")
+    assert [(r.yakgwan, r.label) for r in refs] == [("교통사고처리지원금(Ⅰ) 특별약관", "제3조의2 제2항"), (None, "제7조")]
+    assert parse_clause_refs("깁스치료비 특약의 제1조(보험금의 지급사유)")[0].yakgwan == "깁스치료비 특약"
+    assert parse_clause_refs("약관에 따라 지급이 어렵습니다.") == []
+
+
+def test_normalise_and_resolve() -> None:
+    assert normalise_name("벌금 특약") == "벌금특별약관" == normalise_name("벌금특별약관")
+    assert normalise_name("교통사고처리지원금(Ⅱ) 특별약관") == "교통사고처리지원금(II)특별약관"
+    assert resolve_yakgwan("벌금 특약", KNOWN) == "벌금 특별약관"  # not 가족벌금
+    assert resolve_yakgwan("교통사고처리지원금(II) 특약", KNOWN) == "교통사고처리지원금(Ⅱ) 특별약관"
+    assert resolve_yakgwan("뇌·내장수술비 특별약관", KNOWN) == "뇌․내장수술비 특별약관"  # another middle dot
+    assert resolve_yakgwan("변호사선임비용 특약", KNOWN) is None  # two 특약 fit: ambiguous, never a guess
+    assert resolve_yakgwan("실손의료비 특별약관", KNOWN) is None
+    assert resolve_yakgwan("이번 청구는 가족벌금 특별약관", KNOWN) == "가족벌금 특별약관"
+    assert resolve_yakgwan("귀하의 깁스치료비 특약", KNOWN) == "깁스치료비 특별약관"
