@@ -24,9 +24,15 @@ def test_parse_full_citations() -> None:
 
 def test_parse_variants() -> None:
     refs = parse_clause_refs("「교통사고처리지원금(Ⅰ) 특별약관」 제3조의2 ② 및 제7조에 의하여")
-    assert [(r.yakgwan, r.label) for r in refs] == [("교통사고처리지원금(Ⅰ) 특별약관", "제3조의2 제2항"), (None, "제7조")]
+    assert [(r.yakgwan, r.label) for r in refs] == [("교통사고처리지원금(Ⅰ) 특별약관", "제3조의2 제2항"), ("교통사고처리지원금(Ⅰ) 특별약관", "제7조")]
     assert parse_clause_refs("깁스치료비 특약의 제1조(보험금의 지급사유)")[0].yakgwan == "깁스치료비 특약"
     assert parse_clause_refs("약관에 따라 지급이 어렵습니다.") == []
+    law, own = parse_clause_refs("도로교통법 제44조 위반으로 보통약관 제13조")
+    assert (law.statute, law.yakgwan, own.statute, own.yakgwan) == ("도로교통법", None, None, "보통약관")
+    joined = parse_clause_refs("보통약관 제13조 및 제15조 제1항 제1호에 따라\n제7조")
+    assert [(r.yakgwan, r.label) for r in joined] == [("보통약관", "제13조"), ("보통약관", "제15조 제1항 제1호"), (None, "제7조")]
+    titled = parse_clause_refs("벌금 특별약관 제2조(보험금을 지급하지 않는 사유) 제8호")[0]
+    assert (titled.label, titled.title) == ("제2조 제8호", "보험금을 지급하지 않는 사유")
 
 
 def test_normalise_and_resolve() -> None:

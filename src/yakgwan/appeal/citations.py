@@ -16,6 +16,7 @@ from typing import Iterable
 _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"
 _ARTICLE = re.compile(
     r"제\s*(?P<art>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?"
+    r"(?:\s*\((?P<title>[^()\n]{1,40})\))?"
     r"(?:\s*(?:제\s*(?P<para>\d+)\s*항|(?P<circ>[" + _CIRCLED + r"])))?"
     r"(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?"
     r"(?:\s*(?P<mok>[가-하])\s*목)?"
@@ -26,6 +27,10 @@ _NAME_BEFORE = re.compile(
     r"(?P<name>보통약관|[^\s「『\"'“”‘’,.;:·\n][^「『\"'“”‘’,.;:\n]{0,40}?(?:추가)?특별약관(?:\s*\([^()\n]{1,12}\))?|[^\s「『\"'“”‘’,.;:·\n][^「『\"'“”‘’,.;:\n]{0,30}?특약)"
     r"\s*[」』\"'”’]?\s*(?:의\s*)?$"
 )
+# a statute cited the same way ("도로교통법 제44조"): not a clause of the policy
+_STATUTE_BEFORE = re.compile(r"(?P<law>[가-힣]+(?:법|법률|시행령|시행규칙))\s*$")
+# what may stand between two articles of one 약관: "제13조 및 제15조", "제2조, 제3조"
+_JOINER = re.compile(r"^\s*(?:및|또는|와|과|,|·|ㆍ|/)\s*$")
 _ROMAN = {"Ⅰ": "I", "Ⅱ": "II", "Ⅲ": "III", "Ⅳ": "IV", "Ⅴ": "V"}
 
 
@@ -34,7 +39,8 @@ class ClauseRef:
     """One cited clause. ``yakgwan`` is the text before the article up to a 약관 name's end, as
     written (it may begin with words of the sentence; :func:`resolve_yakgwan` finds the name in
     it), None when the line names no 약관; ``article`` e.g. "제2조" or "제29조의2"; ``paragraph`` "제1항"; ``item`` "제8호";
-    ``subitem`` "가목"; ``raw`` the matched text and ``start`` its offset."""
+    ``subitem`` "가목"; ``title`` the article title when written ("제2조(보험금을 지급하지 않는
+    사유) 제8호"); ``raw`` the matched text and ``start`` its offset."""
 
     yakgwan: str | None
     article: str
@@ -43,6 +49,9 @@ class ClauseRef:
     subitem: str | None
     raw: str
     start: int
+    title: str | None = None
+    statute: str | None = None  # "도로교통법" when the article is a law's, not the policy's
+    end: int = 0
 
     @property
     def label(self) -> str:
@@ -57,8 +66,12 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
     for m in _ARTICLE.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
         before = text[line_start : m.start()]
-        name_m = _NAME_BEFORE.search(before)
+        statute_m = _STATUTE_BEFORE.search(before)
+        name_m = None if statute_m else _NAME_BEFORE.search(before)
         name = " ".join(name_m.group("name").split()) if name_m else None
+        prev = out[-1] if out else None
+        if name is None and statute_m is None and prev is not None and prev.end >= line_start and _JOINER.match(text[prev.end : m.start()]):
+            name = prev.yakgwan  # "보통약관 제13조 및 제15조": the same 약관
         para = f"제{m.group('para')}항" if m.group("para") else (f"제{_CIRCLED.index(m.group('circ')) + 1}항" if m.group("circ") else None)
         article = f"제{m.group('art')}조" + (f"의{m.group('sub')}" if m.group("sub") else "")
         out.append(
@@ -70,6 +83,9 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
                 subitem=f"{m.group('mok')}목" if m.group("mok") else None,
                 raw=text[(line_start + name_m.start()) if name_m else m.start() : m.end()].strip(),
                 start=m.start(),
+                title=m.group("title"),
+                statute=statute_m.group("law") if statute_m else None,
+                end=m.end(),
             )
         )
     return out
