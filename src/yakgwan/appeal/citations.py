@@ -31,6 +31,9 @@ _NAME_BEFORE = re.compile(
 _STATUTE_BEFORE = re.compile(r"(?P<law>[가-힣]+(?:법|법률|시행령|시행규칙))\s*$")
 # what may stand between two articles of one 약관: "제13조 및 제15조", "제2조, 제3조"
 _JOINER = re.compile(r"^\s*(?:및|또는|와|과|,|·|ㆍ|/)\s*$")
+# "같은 특별약관", "이 특별약관", "동 특약", "같은 약관": refers back to the 약관 named last
+_SAME = re.compile(r"^(?:.*\s)?(?:같은|이|동|해당)\s*(?:특별약관|특약|약관)$")
+_ANY_NAME = re.compile(r"(?:[^\s「『\"'“”‘’,.;:()\[\]]+\s){0,5}[^\s「『\"'“”‘’,.;:\[\]]*(?:특별약관|특약)(?:\([^()\n]{1,12}\))?")
 _ROMAN = {"Ⅰ": "I", "Ⅱ": "II", "Ⅲ": "III", "Ⅳ": "IV", "Ⅴ": "V"}
 
 
@@ -69,6 +72,8 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
         statute_m = _STATUTE_BEFORE.search(before)
         name_m = None if statute_m else _NAME_BEFORE.search(before)
         name = " ".join(name_m.group("name").split()) if name_m else None
+        if name is not None and _SAME.match(name):  # "같은 특별약관 제2조": the 약관 named last before it
+            name = _antecedent(text[: line_start + name_m.start()]) or name  # type: ignore[union-attr]
         prev = out[-1] if out else None
         if name is None and statute_m is None and prev is not None and prev.end >= line_start and _JOINER.match(text[prev.end : m.start()]):
             name = prev.yakgwan  # "보통약관 제13조 및 제15조": the same 약관
@@ -89,6 +94,15 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
             )
         )
     return out
+
+
+def _antecedent(text: str) -> str | None:
+    """The last 약관 name written in ``text`` that is not itself a back-reference."""
+    for m in reversed(list(_ANY_NAME.finditer(text))):
+        name = " ".join(m.group(0).split())
+        if not _SAME.match(name):
+            return name
+    return None
 
 
 def normalise_name(name: str) -> str:
@@ -122,4 +136,23 @@ def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
             return hits[0]
         if hits:
             return None  # the shorter suffixes only match more
+    for i in range(len(words)):  # "이륜자동차 보장제외 특별약관": every written word, in order, in one name
+        parts = [normalise_name(w) for w in words[i:] if normalise_name(w) not in ("특별약관", "특약")]
+        if not parts:
+            break
+        hits = [k for n, k in names.items() if _in_order(parts, n)]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return None
     return None
+
+
+def _in_order(parts: list[str], name: str) -> bool:
+    pos = 0
+    for p in parts:
+        pos = name.find(p, pos)
+        if pos < 0:
+            return False
+        pos += len(p)
+    return True

@@ -1,0 +1,268 @@
+"""Reading a claim denial notice (보험금 부지급/거절 안내) without a model: header fields,
+the stated denial reasons and the clauses each reason cites.
+
+Notices are letters, not forms, so the rules are forgiving: header fields are "label: value"
+lines (labels spaced or not, several per line with " / "); reasons are the sections whose
+heading names a reason ("[부지급 사유]", "[사유 1] …", "2. 지급 거절 사유"), or, when there is
+no such heading, the paragraphs that state a denial ("지급하지 않습니다", "보상하지 않는 손해",
+"지급할 수 없습니다" …). A reason cites the clauses written in it; one without any gets the
+clauses of the notice's "관련 약관"/"근거" section. A letter with none of this (a payment-delay
+notice, say) has no denial reason, and that is an error naming the file, never an invented one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from yakgwan.appeal.citations import ClauseRef, parse_clause_refs
+from yakgwan.errors import InputError
+
+DENIAL_CUE = re.compile(
+    r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"
+    r"|지급사유에\s*해당하지\s*않|지급되지\s*않|부지급|지급\s*대상이\s*아니|지급\s*대상에\s*해당하지\s*않|보상\s*대상에서\s*제외|보상\s*대상이\s*아니|지급을?\s*거절|면책"
+)
+# closing lines of a letter: how to object, whom to call
+BOILERPLATE = re.compile(r"이의|분쟁조정|문의|☎|가상 문서|재심사")
+_BRACKET_HEADING = re.compile(r"^\s*[\[【](?P<head>[^\]】]{1,30})[\]】]\s*(?P<rest>.*)$")
+_NUMBERED_HEADING = re.compile(r"^\s*(?:\d{1,2}[.)]|[■□▶●○◆]|[가-하][.)])\s*(?P<head>[^.。:：]{2,24})\s*$")
+_FIELD = re.compile(r"^\s*(?:[-·•]\s*)?(?P<label>[가-힣][가-힣 ]{0,12}?)\s*[:：]\s*(?P<value>.*)$")
+
+_INSURER = re.compile(r"([A-Za-z가-힣]*(?:손해보험|생명보험|화재해상보험|해상화재보험|화재보험|생명|화재|보험))(?=[\s\](]|$)")
+_AMOUNT = re.compile(r"([\d,]+)\s*원")
+_POLICY_NO = re.compile(r"증권\s*번호\s*[:：]?\s*([0-9][0-9-]{5,})")
+_SENTENCE_END = re.compile(r"(?<=[.다])\s+")
+
+FIELD_LABELS = {
+    "상품명": "product",
+    "상품": "product",
+    "부가특별약관": "riders",
+    "보험상품": "product",
+    "증권번호": "policy_no",
+    "접수번호": "claim_no",
+    "사고접수번호": "claim_no",
+    "청구번호": "claim_no",
+    "청구담보": "claim_item",
+    "청구담보및금액": "claim_item",
+    "담보": "claim_item",
+    "청구특약": "claim_item",
+    "청구금액": "amount",
+    "사고일": "accident_date",
+    "사고일시": "accident_date",
+    "사고일자": "accident_date",
+    "청구일": "claim_date",
+    "청구일자": "claim_date",
+    "서류접수일": "claim_date",
+    "발송일": "notice_date",
+    "안내일": "notice_date",
+    "통지일": "notice_date",
+    "통지일자": "notice_date",
+    "진단명": "diagnosis",
+    "진단": "diagnosis",
+}
+
+
+@dataclass(frozen=True)
+class DenialReason:
+    """One stated ground for the denial: its text (whitespace collapsed), the heading it was
+    under, and the clauses it cites (statutes left out)."""
+
+    text: str
+    heading: str | None
+    refs: tuple[ClauseRef, ...]
+
+
+@dataclass(frozen=True)
+class DenialNotice:
+    source: str
+    text: str
+    insurer: str | None
+    product: str | None
+    policy_no: str | None
+    claim_no: str | None
+    claim_items: tuple[str, ...]
+    amount_won: int | None
+    dates: dict[str, str] = field(default_factory=dict)
+    diagnosis: str | None = None
+    reasons: tuple[DenialReason, ...] = ()
+    refs: tuple[ClauseRef, ...] = ()  # every clause the notice cites
+
+
+@dataclass
+class _Section:
+    heading: str | None
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(" ".join(self.lines).split())
+
+
+def parse_notice(text: str, source: str) -> DenialNotice:
+    """The notice in ``text`` (read from ``source``, named in errors). Raises ``InputError``
+    for an empty notice or one that states no denial reason."""
+    if not text.strip():
+        raise InputError(source, "the notice is empty")
+    lines = text.splitlines()
+    fields, items, amount = _fields(lines)
+    sections = _sections(lines)
+    clause_refs = [r for s in sections if s.heading and _is_clause_heading(s.heading) for r in _policy_refs(s.heading + " " + s.text)]
+    reasons = _reasons(sections, clause_refs)
+    if not reasons:
+        raise InputError(source, "no recognisable denial reason: the letter states no ground for refusing a claim (is it a denial notice?)")
+    policy_no = fields.get("policy_no")
+    m = _POLICY_NO.search(text)
+    if m and (not policy_no or not re.match(r"[0-9]", policy_no)):
+        policy_no = m.group(1)
+    product = fields.get("product")
+    if product:
+        product = re.split(r"\s*[(/]", product)[0].strip() or None
+    return DenialNotice(
+        source=source,
+        text=text,
+        insurer=_insurer(lines),
+        product=product,
+        policy_no=policy_no.split()[0] if policy_no else None,
+        claim_no=fields.get("claim_no", "").split()[0] if fields.get("claim_no") else None,
+        claim_items=tuple(items),
+        amount_won=amount,
+        dates={k: v for k, v in fields.items() if k.endswith("_date")},
+        diagnosis=fields.get("diagnosis"),
+        reasons=tuple(reasons),
+        refs=tuple(_policy_refs(text)),
+    )
+
+
+def _policy_refs(text: str) -> list[ClauseRef]:
+    return [r for r in parse_clause_refs(text) if r.statute is None]
+
+
+def _insurer(lines: list[str]) -> str | None:
+    for line in lines[:5]:
+        m = _INSURER.search(line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _fields(lines: list[str]) -> tuple[dict[str, str], list[str], int | None]:
+    """Header fields, the claimed items (담보/특약) and the claimed amount in won."""
+    fields: dict[str, str] = {}
+    items: list[str] = []
+    amount: int | None = None
+    for i, line in enumerate(lines[:40]):
+        for part in re.split(r"\s+/\s+", line):
+            m = _FIELD.match(part)
+            key = FIELD_LABELS.get("".join(m.group("label").split())) if m else None
+            value = (m.group("value") or "").strip() if key else ""
+            if key is None:
+                key, value = _label_without_colon(part)
+            if key is None or key in fields:
+                continue
+            fields[key] = value
+            if key == "claim_item":
+                bullets = [value] if value else []
+                for nxt in lines[i + 1 : i + 8]:  # "청구 담보 및 금액:" followed by "- 특약 금액" lines
+                    if not re.match(r"^\s*[-·•]\s*\S", nxt) or _is_field(nxt):
+                        break
+                    bullets.append(re.sub(r"^\s*[-·•]\s*", "", nxt))
+                items += [_item_name(b) for b in bullets if _item_name(b)]
+            if key == "amount":
+                am = _AMOUNT.search(value)
+                amount = int(am.group(1).replace(",", "")) if am else None
+    return fields, items, amount
+
+
+def _label_without_colon(line: str) -> tuple[str | None, str]:
+    """"상품명 KB스마트운전자보험 (…)", "청구 담보 및 금액": a known label of up to four words,
+    then the value (maybe empty) after a space instead of a colon."""
+    words = re.sub(r"^\s*[-·•]\s*", "", line).split()
+    for k in range(min(4, len(words)), 0, -1):
+        key = FIELD_LABELS.get("".join(words[:k]))
+        if key is not None:
+            return key, " ".join(words[k:])
+    return None, ""
+
+
+def _is_field(line: str) -> bool:
+    m = _FIELD.match(line)
+    return bool(m and "".join(m.group("label").split()) in FIELD_LABELS)
+
+
+def _item_name(value: str) -> str:
+    """"벌금 특별약관 (보험가입금액 2,000만원)" -> "벌금 특별약관"; "골절발생위로금(II) 특별약관
+    1,000,000원" -> "골절발생위로금(II) 특별약관"."""
+    value = value.split(" : ")[0].split(":")[0] if "특별약관" in value.split(":")[0] else value
+    value = re.sub(r"\s+[\d,]+\s*원.*$", "", value)
+    value = re.sub(r"\s*\((?:보험)?가입금액[^)]*\)", "", value)
+    return " ".join(value.split())
+
+
+def _sections(lines: list[str]) -> list[_Section]:
+    sections = [_Section(None)]
+    for line in lines:
+        m = _BRACKET_HEADING.match(line) or _NUMBERED_HEADING.match(line)
+        if m:
+            sections.append(_Section(" ".join(m.group("head").split())))
+            rest = m.groupdict().get("rest")
+            if rest:
+                sections[-1].lines.append(rest)
+            continue
+        if line.strip():
+            sections[-1].lines.append(line)
+        elif sections[-1].lines:
+            sections[-1].lines.append("")  # a paragraph break inside a section
+    return sections
+
+
+def _is_reason_heading(head: str) -> bool:
+    return "사유" in head and not any(w in head for w in ("지연", "연장", "통지"))
+
+
+def _is_clause_heading(head: str) -> bool:
+    return any(w in head for w in ("관련 약관", "관련약관", "근거", "적용 약관"))
+
+
+def _reasons(sections: list[_Section], clause_refs: list[ClauseRef]) -> list[DenialReason]:
+    found: list[tuple[str, str | None, list[ClauseRef]]] = []
+    for s in sections:
+        if s.heading and _is_reason_heading(s.heading):
+            body = _strip_boilerplate(s.lines)
+            if body:
+                found.append((body, s.heading, _policy_refs(body)))
+    if not found:  # no reason heading: the prose that states a denial, one reason per section
+        for s in sections:
+            if s.heading and _is_clause_heading(s.heading):
+                continue
+            stated = []
+            for para in _paragraphs(s.lines):
+                body = _strip_boilerplate(para)
+                if body and DENIAL_CUE.search(body) and re.search(r"(?:다|요)[.]?(?:\s|$)", body):  # a sentence, not a title
+                    stated.append(body)
+            if stated:
+                body = " ".join(stated)
+                found.append((body, s.heading, _policy_refs(body)))
+    return [DenialReason(text, head, _unique(refs or clause_refs)) for text, head, refs in found]
+
+
+def _unique(refs: list[ClauseRef]) -> tuple[ClauseRef, ...]:
+    """Each cited clause once (a notice often repeats it under "관련 약관"), first mention kept."""
+    seen: dict[tuple[str | None, str], ClauseRef] = {}
+    for r in refs:
+        seen.setdefault((r.yakgwan, r.label), r)
+    return tuple(seen.values())
+
+
+def _paragraphs(lines: list[str]) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for line in lines:
+        if line == "":
+            out.append([])
+        else:
+            out[-1].append(line)
+    return [p for p in out if p]
+
+
+def _strip_boilerplate(lines: list[str]) -> str:
+    kept = [ln for ln in lines if ln and not BOILERPLATE.search(ln) and not ln.lstrip().startswith("※")]
+    return " ".join(" ".join(kept).split())

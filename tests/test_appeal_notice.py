@@ -1,0 +1,65 @@
+"""Reading denial notices: the 18 scenario notices, the edge inputs, and hand-made variants."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from yakgwan.appeal.citations import parse_clause_refs, resolve_yakgwan
+from yakgwan.appeal.notice import parse_notice
+from yakgwan.errors import InputError
+
+pytestmark = pytest.mark.unit
+
+DATA = Path(__file__).parent / "data" / "appeal"
+SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
+# 약관 names as printed in the policy (names only; the policy itself is never in the repository)
+KNOWN = [
+    "보통약관", "벌금 특별약관", "가족벌금 특별약관", "자동차사고 변호사선임비용 특별약관", "가족자동차사고 변호사선임비용 특별약관",
+    "자전거사고 변호사선임비용 특별약관", "깁스치료비 특별약관", "교통사고처리지원금(Ⅰ) 특별약관", "교통사고처리지원금(Ⅱ) 특별약관",
+    "교통사고처리지원금(Ⅲ) 특별약관", "교통사고처리지원금(Ⅰ) 중대법규위반 특별약관", "골절발생위로금(II) 특별약관",
+    "교통상해 입원일당 특별약관", "교통상해 골절입원일당 특별약관", "이륜자동차 운전 및 탑승중 상해위험 보장제외 특별약관",
+    "자동차사고 보복운전 피해보상 특별약관", "자동차사고 성형치료비 특별약관",
+]
+
+
+@pytest.mark.parametrize("sc", SCENARIOS, ids=[s["id"] for s in SCENARIOS])
+def test_scenario_notice_reasons_and_citations(sc: dict) -> None:
+    notice = parse_notice((DATA / sc["file"]).read_text("utf-8"), sc["file"])
+    assert notice.insurer == "KB손해보험" and notice.product == "KB스마트운전자보험" and notice.policy_no
+    assert notice.claim_items, "claimed 담보 not found"
+    assert len(notice.reasons) == len(sc["reasons"])
+    for got, want in zip(notice.reasons, sc["reasons"]):
+        cited = {(resolve_yakgwan(r.yakgwan, KNOWN) if r.yakgwan else None, r.label) for r in got.refs}
+        for ref in parse_clause_refs(want["cited"]):  # every clause the notice cites for this reason was read
+            expect = resolve_yakgwan(ref.yakgwan, KNOWN) if ref.yakgwan else None
+            assert any(label == ref.label and (expect is None or name == expect) for name, label in cited), (ref.raw, cited)
+
+
+def test_header_fields_hand_checked() -> None:
+    n = parse_notice((DATA / "notices" / "05_motorcycle_delivery.txt").read_text("utf-8"), "05")
+    assert n.policy_no == "1-2024-1186402" and n.claim_no == "25-0214-73019"
+    assert n.claim_items == ("골절발생위로금(II) 특별약관", "교통상해 입원일당 특별약관")
+    (reason,) = n.reasons
+    # "같은 특별약관 제2조 제1항" is read as the 보장제외 특약 named before it
+    assert resolve_yakgwan(reason.refs[0].yakgwan, KNOWN) == "이륜자동차 운전 및 탑승중 상해위험 보장제외 특별약관"
+    n = parse_notice((DATA / "notices" / "01_fine_drunk_driving.txt").read_text("utf-8"), "01")
+    assert n.amount_won == 6_000_000 and n.dates["accident_date"].startswith("2024년 11월 2일")
+    assert all(r.statute is None for r in n.refs)  # 도로교통법 제44조 is a statute, not a clause
+
+
+def test_edge_inputs_fail_clearly() -> None:
+    with pytest.raises(InputError, match="empty.txt: the notice is empty"):
+        parse_notice((DATA / "edge" / "empty.txt").read_text("utf-8"), "empty.txt")
+    with pytest.raises(InputError, match="no_reason.txt: no recognisable denial reason"):
+        parse_notice((DATA / "edge" / "no_reason.txt").read_text("utf-8"), "no_reason.txt")
+    other = parse_notice((DATA / "edge" / "other_product.txt").read_text("utf-8"), "other_product.txt")
+    assert other.insurer == "한별손해보험" and other.product and "실손" in other.product  # the product check is the caller's
+
+
+def test_prose_notice_without_headings() -> None:
+    text = "ㅇㅇ손해보험 안내\n\n상품명: 테스트보험\n\n검토 결과 본 사고는 음주운전 중 사고로 벌금 특약 제2조 제8호에 따라 보험금을 지급하지 않습니다.\n\n문의: 1588-0000"
+    (reason,) = parse_notice(text, "t.txt").reasons
+    assert reason.heading is None and [r.label for r in reason.refs] == ["제2조 제8호"] and "음주운전" in reason.text
