@@ -1,0 +1,115 @@
+"""Finding the clauses that govern each denial reason.
+
+Two sources, kept apart so that each can be judged:
+- ``cited``: the articles the notice cites, resolved exactly (the 약관 name to the policy's own
+  name; 제2조 of the 벌금 특별약관 is never 제2조 of another 특약). A name that fits no 약관, or
+  several, stays unresolved and is reported, not guessed.
+- ``retrieved``: a search with the reason's text over the 약관 that can govern it — the claimed
+  담보/특약, any 특약 the notice cites or names, and the 보통약관 — in one of four modes:
+  ``plain`` (the default first stage on the reason), ``hyde`` (dense search on a lay answer
+  written by the LLM), ``reverse_hyde`` (on the clause-language passage a denial would rely on),
+  ``hybrid_hyde`` (plain and HyDE fused by RRF). Without an LLM the HyDE modes use the reason
+  itself, and say so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from yakgwan.appeal.citations import ClauseRef, resolve_yakgwan
+from yakgwan.appeal.notice import DenialNotice, DenialReason
+from yakgwan.appeal.policy import Policy
+from yakgwan.protocols import Retriever
+from yakgwan.records import Chunk, Hit
+from yakgwan.techniques import pipelines as T
+
+MODES = ("plain", "hyde", "reverse_hyde", "hybrid_hyde")
+_NAMED = re.compile(r"[^\s,.;:()「」『』\[\]]+(?:\s[^\s,.;:()「」『』\[\]]+){0,5}?\s?(?:특별약관|특약)(?:\([^()\n]{1,12}\))?")
+
+
+@dataclass(frozen=True)
+class CitedClause:
+    ref: ClauseRef
+    yakgwan: str | None  # the policy's name for it; None when unresolved
+    chunks: tuple[Chunk, ...]  # the article's chunks (empty: no such article in that 약관)
+
+
+@dataclass
+class ReasonEvidence:
+    reason: DenialReason
+    mode: str
+    scope: tuple[str, ...]
+    cited: list[CitedClause] = field(default_factory=list)
+    coverage: list[CitedClause] = field(default_factory=list)  # the claimed 특약's own 지급사유
+    retrieved: list[Hit] = field(default_factory=list)
+    note: str | None = None
+
+
+def scope_for(notice: DenialNotice, reason: DenialReason, policy: Policy) -> tuple[str, ...]:
+    """The 약관 that can govern a reason: the claimed items, the 특약 named in the notice (a
+    cited article's 약관, an attached 보장제외 특약 …) and the 보통약관, as the policy names them."""
+    written = [*notice.claim_items, *(r.yakgwan for r in notice.refs if r.yakgwan), *(m.group(0) for m in _NAMED.finditer(notice.text))]
+    resolved = [resolve_yakgwan(w, policy.names) for w in written]
+    general = [n for n in policy.names if n == "보통약관"]
+    return tuple(dict.fromkeys([*(n for n in resolved if n), *general]))
+
+
+def coverage_clauses(notice: DenialNotice, policy: Policy) -> list[CitedClause]:
+    """What each claimed 특약 says it pays for (its "보험금의 지급사유" article): the clause a
+    claimant stands on, whatever article the insurer cited."""
+    out = []
+    for item in notice.claim_items:
+        name = resolve_yakgwan(item, policy.names)
+        if name is None:
+            continue
+        arts = [c for c in policy.chunks if c.yakgwan == name and c.article_title and "지급사유" in c.article_title]
+        if arts:
+            ref = ClauseRef(item, arts[0].article or "", None, None, None, item, 0, arts[0].article_title)
+            out.append(CitedClause(ref, name, tuple(policy.article_chunks(name, arts[0].article or ""))))
+    return out
+
+
+def cited_clauses(reason: DenialReason, policy: Policy) -> list[CitedClause]:
+    out = []
+    for ref in reason.refs:
+        name = resolve_yakgwan(ref.yakgwan, policy.names) if ref.yakgwan else None
+        out.append(CitedClause(ref, name, tuple(policy.article_chunks(name, ref.article)) if name else ()))
+    return out
+
+
+@dataclass
+class ScopedRetriever:
+    """``base`` restricted to chunks of the 약관 in ``scope`` (searched ``depth`` deep)."""
+
+    name: str
+    base: Retriever
+    scope: tuple[str, ...]
+    depth: int = 300
+
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        kept = [h for h in self.base.retrieve(query, max(k, self.depth)) if h.chunk.yakgwan in self.scope]
+        return [Hit(h.chunk, h.score, r, f"{self.name}:{h.produced_by}", h.components) for r, h in enumerate(kept[:k], 1)]
+
+
+def mode_retriever(policy: Policy, mode: str) -> Retriever:
+    """The first stage for one HyDE mode over the whole policy index (scoping comes after)."""
+    ctx = policy.ctx
+    builders = {"plain": ctx.first_stage, "hyde": lambda: T.hyde(ctx), "reverse_hyde": lambda: T.reverse_hyde(ctx), "hybrid_hyde": lambda: T.hybrid_hyde(ctx)}
+    if mode not in builders:
+        raise ValueError(f"unknown mode {mode!r}; available: {', '.join(MODES)}")
+    return builders[mode]()
+
+
+def evidence_for(notice: DenialNotice, policy: Policy, mode: str = "plain", k: int = 5, retriever: Retriever | None = None) -> list[ReasonEvidence]:
+    """Cited and retrieved clauses for every reason of ``notice``."""
+    base = retriever or mode_retriever(policy, mode)
+    out = []
+    for reason in notice.reasons:
+        scope = scope_for(notice, reason, policy)
+        hits = ScopedRetriever(mode, base, scope).retrieve(reason.text, k)
+        note = None
+        if mode != "plain" and policy.ctx.llm is None:
+            note = f"no LLM configured (YAKGWAN_LLM): {mode} searched with the reason itself"
+        out.append(ReasonEvidence(reason, mode, scope, cited_clauses(reason, policy), coverage_clauses(notice, policy), hits, note))
+    return out
