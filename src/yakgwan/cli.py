@@ -67,6 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("pipelines", help="list pipelines")
     p.add_argument("--quiet", action="store_true", help="accepted for uniformity; this command shows no progress")
 
+    p = sub.add_parser("appeal", help="analyse a claim denial notice against the policy")
+    p.add_argument("notice", type=Path, help="the denial notice (.txt, .md or .pdf)")
+    p.add_argument("--policy", type=Path, required=True, help="the policy (PDF or text) or an index folder built from it")
+    p.add_argument("--mode", default="plain", help="retrieval mode: plain, hyde, reverse_hyde, hybrid_hyde")
+    p.add_argument("--json", type=Path, dest="json_out", help="write the analysis object")
+    p.add_argument("--quiet", action="store_true")
+
     p = sub.add_parser("demo", help="ingest the sample policy (or PATH) and run example searches")
     p.add_argument("paths", nargs="*", type=Path)
     _common(p)

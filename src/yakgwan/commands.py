@@ -156,3 +156,26 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from yakgwan.demo import run_demo
 
     return run_demo(args, settings)
+
+
+def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
+    from yakgwan.appeal.run import run_appeal
+
+    result = run_appeal(args.notice, args.policy, settings, args.mode)
+    if args.json_out:
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps(result, ensure_ascii=False, indent=1), "utf-8")
+    d, sp = result["denial"], result["success_probability"]
+    print(f"{d['insurer'] or '?'} · {d['product'] or '?'} · 청구 담보: {', '.join(d['claim_items']) or '?'}")
+    for i, (issue, r) in enumerate(zip(result["issue_tree"], result["retrieval"]), 1):
+        print(f"사유 {i}: {issue['reason'][:100]}")
+        for c in r["cited"]:
+            state = "found" if c["found"] else ("not in that 약관" if c["yakgwan"] else "약관 not identified")
+            print(f"  인용: {c['as_written']} -> {c['yakgwan'] or '?'} {c['article']} ({state})")
+        for sub in issue["sub_issues"]:
+            print(f"  쟁점 [{sub['kind']}] {sub['question']}")
+    print(f"성공 가능성: {sp['band']} ({sp['probability']:.0%}) — {sp['rationale']}")
+    print(f"증거 {len(result['evidence_pack'])}건, 수집할 서류 {len(result['documents_to_collect'])}건; metrics " + " ".join(f"{k}={v:.2f}" for k, v in result["metrics"].items()))
+    for r in result["removed_evidence"]:
+        _err(f"  removed from the evidence pack: {r}")
+    return 0

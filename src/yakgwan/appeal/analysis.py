@@ -1,0 +1,193 @@
+"""The rule-based analysis: every statement tied to a quoted clause, no model needed.
+
+From the notice and, per reason, the cited clauses (resolved exactly), the claimed 특약's own
+지급사유 article and the retrieved clauses, it builds the issue tree, the gap table, the actions,
+the documents to collect (the policy's own 보험금의 청구 article, plus what each ground needs),
+the calibrated band and the evidence pack. Quotes are sentences cut from the chunk text, so they
+are verbatim; :mod:`yakgwan.appeal.validate` checks them anyway.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from yakgwan.appeal import band as B
+from yakgwan.appeal.notice import DenialNotice
+from yakgwan.appeal.policy import Policy
+from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence
+from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
+from yakgwan.records import Chunk
+from yakgwan.text.korean import Tokenizer
+from yakgwan.text.sentences import sentence_spans
+
+QUOTE_MAX = 300
+# what a ground needs from the claimant, by words in the reason or the clause
+REASON_DOCUMENTS = (
+    (("음주", "혈중알코올"), "혈중알코올농도 측정 결과와 측정 경위 자료(채혈 여부, 측정 시각)"),
+    (("무면허",), "운전면허 보유 및 효력 확인 자료"),
+    (("알릴 의무", "청약서"), "청약서 사본과 당시 질문 문항, 답변 근거가 된 진료기록"),
+    (("골절", "진단"), "진단서(진단명과 질병분류코드 포함)와 영상 판독 기록"),
+    (("깁스", "부목"), "깁스 시행을 보여 주는 진료기록부와 진료비 세부내역서(처치 코드)"),
+    (("약식", "정식재판", "기소"), "공소장, 약식명령서, 재판 기록 등 형사절차 서류"),
+    (("이륜", "오토바이"), "사고 당시 차량 종류와 운전 빈도를 보여 주는 자료"),
+    (("영업", "배송", "택배"), "사고 당시 운행 목적을 보여 주는 자료"),
+    (("소멸시효", "3년"), "청구 시점과 시효 중단 사유를 보여 주는 자료"),
+    (("통지", "늦게"), "사고 통지 시점과 지연 사유 자료"),
+    (("치료기간", "42일", "중상해", "진단기간"), "피해자 진단서(치료기간 포함)와 형사합의서"),
+)
+
+
+@dataclass(frozen=True)
+class ClauseUse:
+    """One clause as the analysis uses it."""
+
+    role: str  # "cited", "coverage", "retrieved"
+    yakgwan: str
+    label: str  # "제2조 제8호"
+    title: str | None
+    chunk: Chunk
+
+
+def kind_of(title: str | None, text: str = "") -> IssueKind:
+    t = f"{title or ''} {text[:80]}"
+    if "알릴 의무" in t or "알릴의무" in t:
+        return "disclosure_duty"
+    if "지급하지 않는" in t or "보장제외" in t or "보상하지 않는" in t:
+        return "exclusion"
+    if any(w in t for w in ("청구", "통지", "소멸시효", "지급절차", "지급기일")):
+        return "procedure"
+    if "용어" in t or "정의" in t:
+        return "definition"
+    return "coverage_trigger"
+
+
+QUESTIONS: dict[str, str] = {
+    "coverage_trigger": "청구한 사고가 「{c}」의 보험금 지급사유 요건을 모두 충족하는가?",
+    "exclusion": "「{c}」의 면책 요건이 이 사고의 사실관계에 실제로 해당하는가? (입증책임은 회사에 있음)",
+    "definition": "「{c}」의 용어 정의에 비추어 사고·치료가 약관상 개념에 해당하는가?",
+    "procedure": "「{c}」의 청구·통지 절차 요건과 그 위반의 효과가 지급 거절로 이어지는가?",
+    "disclosure_duty": "「{c}」에 따른 알릴 의무 위반이 있었고, 위반 사실과 보험금 지급사유 사이에 인과관계가 있는가?",
+}
+TO_CLOSE: dict[str, str] = {
+    "coverage_trigger": "지급사유 요건 각각을 입증하는 서류(진단서, 진료기록, 사고 증명)를 갖춥니다.",
+    "exclusion": "면책 요건의 사실(회사 주장)을 다투는 자료를 모으고, 회사에 면책 사실의 입증 자료를 요청합니다.",
+    "definition": "약관 정의 조항과 치료·사고 내용을 대조할 수 있는 의료기록을 확보합니다.",
+    "procedure": "청구·통지 시점과 지연 사유를 보여 주는 자료를 확보하고, 절차 위반이 지급 거절 사유로 약관에 정해져 있는지 확인합니다.",
+    "disclosure_duty": "청약 당시 질문 문항과 답변, 위반 사실과 사고 사이의 인과관계가 없음을 보여 주는 의료기록을 확보합니다.",
+}
+
+
+def best_quote(chunk: Chunk, query: str, tokenizer: Tokenizer) -> str:
+    """The chunk's sentence that shares most content words with ``query`` (the first one on a
+    tie), cut to ``QUOTE_MAX`` characters at a sentence start; always a verbatim span."""
+    spans = sentence_spans(chunk.text) or [(0, len(chunk.text))]
+    q = set(tokenizer.tokenize(query))
+    sents = [chunk.text[s:e] for s, e in spans]
+    scores = [len(q & set(t)) for t in tokenizer.tokenize_many(sents)]
+    best = max(range(len(sents)), key=lambda i: (scores[i], -i))
+    s, e = spans[best]
+    return chunk.text[s : min(e, s + QUOTE_MAX)]
+
+
+def clause_name(u: ClauseUse) -> str:
+    return f"{u.yakgwan} {u.label}".strip()
+
+
+def _chunk_label(c: Chunk) -> str:
+    """"제1조 ①" for an article's chunk; the section (e.g. a 별표 or 분류표 heading) otherwise."""
+    if c.article:
+        return " ".join(p for p in (c.article, f"제{c.paragraph}항" if c.paragraph and c.paragraph.isdigit() else c.paragraph) if p)
+    return (c.section or "").split(" > ")[-1] or "본문"
+
+
+def uses_for(ev: ReasonEvidence, retrieved: int = 2) -> list[ClauseUse]:
+    out: list[ClauseUse] = []
+    for role, clauses in (("cited", ev.cited), ("coverage", ev.coverage)):
+        for cc in clauses:
+            if cc.yakgwan and cc.chunks:
+                out.append(ClauseUse(role, cc.yakgwan, cc.ref.label if role == "cited" else cc.chunks[0].article or "", cc.chunks[0].article_title, cc.chunks[0]))
+    for h in ev.retrieved[:retrieved]:
+        if h.chunk.yakgwan:
+            out.append(ClauseUse("retrieved", h.chunk.yakgwan, _chunk_label(h.chunk), h.chunk.article_title, h.chunk))
+    seen: set[str] = set()
+    return [u for u in out if not (u.chunk.chunk_id in seen or seen.add(u.chunk.chunk_id))]  # type: ignore[func-returns-value]
+
+
+def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy) -> list[B.Finding]:
+    claimed = {cc.yakgwan for ev in evidence for cc in ev.coverage if cc.yakgwan}
+    out: dict[str, B.Finding] = {}
+    for ev in evidence:
+        for cc in ev.cited:
+            where = f"「{cc.ref.raw}」"
+            if cc.yakgwan is None and cc.ref.yakgwan:
+                out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", B.CITED_NAME_UNRESOLVED))
+            elif cc.yakgwan and not cc.chunks:
+                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}가 「{cc.yakgwan}」에 없습니다.", B.CITED_CLAUSE_NOT_FOUND))
+            elif cc.yakgwan and claimed and cc.yakgwan not in claimed and cc.yakgwan != "보통약관" and "보장제외" not in cc.yakgwan:
+                out.setdefault(
+                    f"foreign {cc.yakgwan}",
+                    B.Finding(f"통지서의 근거 {where}는 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", B.CITED_CLAUSE_NOT_IN_CLAIMED_COVER),
+                )
+            elif cc.yakgwan in claimed and cc.chunks and kind_of(cc.chunks[0].article_title) == "exclusion":
+                out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {where}을 근거로 들었습니다.", B.EXCLUSION_OF_CLAIMED_COVER))
+    return list(out.values())
+
+
+def documents_to_collect(notice: DenialNotice, policy: Policy) -> list[str]:
+    """The items of the policy's 보험금의 청구 article (보통약관), then what the grounds need."""
+    docs: list[str] = []
+    claim_article = [c for c in policy.chunks if c.yakgwan == "보통약관" and c.article_title and "보험금의 청구" in c.article_title]
+    for c in claim_article[:1]:
+        for m in re.finditer(r"(?m)^\s*\d+\.\s*(.+(?:\n(?!\s*\d+\.|\s*[②③④]).+)*)", c.text):
+            item = " ".join(m.group(1).split())
+            docs.append(f"{item} (보통약관 {c.article}({c.article_title}))")
+    text = notice.text
+    docs += [doc for words, doc in REASON_DOCUMENTS if any(w in text for w in words)]
+    return list(dict.fromkeys(docs))
+
+
+def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy) -> Analysis:
+    tok = policy.ctx.tokenizer
+    issues, gaps, pack = [], [], []
+    for ev in evidence:
+        uses = uses_for(ev)
+        subs = [SubIssue(kind=kind_of(u.title, u.chunk.text), question=QUESTIONS[kind_of(u.title, u.chunk.text)].format(c=clause_name(u)), clauses=[clause_name(u)])
+                for u in uses if u.role in ("cited", "coverage")]
+        if not subs:  # nothing cited or claimed that resolves: the retrieved clauses frame the issue
+            subs = [SubIssue(kind=kind_of(u.title, u.chunk.text), question=QUESTIONS[kind_of(u.title, u.chunk.text)].format(c=clause_name(u)), clauses=[clause_name(u)]) for u in uses[:1]]
+        if not subs:
+            subs = [SubIssue(kind="coverage_trigger", question="통지서의 거절 사유에 해당하는 약관 조항을 이 약관에서 찾지 못했습니다: 회사에 근거 조항을 서면으로 요청해야 합니다.")]
+        issues.append(Issue(reason=ev.reason.text, cited=[c.ref.raw for c in ev.cited], sub_issues=subs))
+        for u in uses:
+            quote = best_quote(u.chunk, ev.reason.text, tok)
+            claim = {
+                "cited": f"회사가 부지급 근거로 든 조항: {clause_name(u)}",
+                "coverage": f"청구한 특약이 보장하는 사유: {clause_name(u)}",
+                "retrieved": f"거절 사유와 관련된 약관 조항: {clause_name(u)}",
+            }[u.role]
+            pack.append(EvidenceItem(claim=claim, provenance=Provenance(
+                doc=u.chunk.doc_id, yakgwan=u.yakgwan, article=u.label or (u.chunk.article or ""), page=u.chunk.pages[0] if u.chunk.pages else None,
+                chunk_id=u.chunk.chunk_id, quote=quote)))
+            if u.role in ("cited", "coverage"):
+                k = kind_of(u.title, u.chunk.text)
+                gaps.append(Gap(requirement=f"{clause_name(u)}: “{quote}”", shown=f"통지서의 사유: {ev.reason.text[:200]}", to_close=TO_CLOSE[k]))
+        if not any(g.shown.endswith(ev.reason.text[:200]) for g in gaps) and uses:
+            u = uses[0]
+            gaps.append(Gap(requirement=f"{clause_name(u)}: “{best_quote(u.chunk, ev.reason.text, tok)}”", shown=f"통지서의 사유: {ev.reason.text[:200]}",
+                            to_close=TO_CLOSE[kind_of(u.title, u.chunk.text)]))
+    findings = findings_for(notice, evidence, policy)
+    p = B.probability(findings)
+    actions = ["회사에 부지급 근거 조항과 사실 판단의 근거 자료를 서면으로 요청합니다."]
+    if any(f.logit >= B.CITED_CLAUSE_NOT_FOUND for f in findings):
+        actions.append("통지서가 인용한 조항이 청구한 특약의 조항이 아니거나 약관에 없음을 지적하여, 청구한 특약의 지급사유 조항으로 재심사를 청구합니다.")
+    actions.append("아래 '수집할 서류'를 갖추어 재심사(이의) 신청서를 제출합니다.")
+    actions.append("회사의 재심사 결과에도 이견이 있으면 금융감독원(국번 없이 1332)에 분쟁조정을 신청합니다.")
+    return Analysis(
+        issue_tree=issues,
+        gap_analysis=gaps or [Gap(requirement="근거 조항 미확인", shown="통지서에 인용된 조항을 약관에서 찾지 못했습니다.", to_close="회사에 근거 조항을 서면으로 요청합니다.")],
+        recommended_actions=actions,
+        success_probability=SuccessProbability(band=B.band_of(p), rationale=B.rationale(findings, p), probability=round(p, 4)),
+        evidence_pack=pack,
+        documents_to_collect=documents_to_collect(notice, policy),
+    )

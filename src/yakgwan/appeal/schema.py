@@ -1,0 +1,61 @@
+"""The appeal analysis contract (DESIGN.md), as Pydantic models: what ``appeal --json`` writes
+and what an LLM's analysis must validate against."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Band = Literal["LOW", "MEDIUM", "HIGH"]
+IssueKind = Literal["coverage_trigger", "exclusion", "definition", "procedure", "disclosure_duty"]
+
+
+class Provenance(BaseModel):
+    doc: str
+    yakgwan: str  # 보통약관 or the 특별약관's exact name
+    article: str  # e.g. "제2조 제8호"
+    page: int | None
+    chunk_id: str
+    quote: str = Field(min_length=1)  # a verbatim span of the chunk
+
+
+class EvidenceItem(BaseModel):
+    claim: str = Field(min_length=1)
+    provenance: Provenance
+
+
+class SubIssue(BaseModel):
+    kind: IssueKind
+    question: str = Field(min_length=1)
+    clauses: list[str] = Field(default_factory=list)  # "벌금 특별약관 제2조 제8호"
+
+
+class Issue(BaseModel):
+    reason: str = Field(min_length=1)
+    cited: list[str] = Field(default_factory=list)
+    sub_issues: list[SubIssue] = Field(min_length=1)
+
+
+class Gap(BaseModel):
+    requirement: str = Field(min_length=1)  # what the policy requires (with its clause)
+    shown: str = Field(min_length=1)  # what the notice shows the claimant has shown, or does not
+    to_close: str = Field(min_length=1)  # what would close the gap
+
+
+class SuccessProbability(BaseModel):
+    band: Band
+    rationale: str = Field(min_length=1)
+    probability: float = Field(ge=0.0, le=1.0)  # the calibrated estimate the band comes from
+
+
+class Analysis(BaseModel):
+    issue_tree: list[Issue] = Field(min_length=1)
+    gap_analysis: list[Gap] = Field(min_length=1)
+    recommended_actions: list[str] = Field(min_length=1)
+    success_probability: SuccessProbability
+    evidence_pack: list[EvidenceItem] = Field(min_length=1)
+    documents_to_collect: list[str] = Field(default_factory=list)
+
+
+REQUIRED_KEYS = ("issue_tree", "gap_analysis", "recommended_actions", "success_probability", "evidence_pack")
