@@ -105,3 +105,18 @@ def test_cli_edge_inputs(kb_policy_pdf: Path, tmp_path: Path) -> None:
     pdf.save(str(scanned))
     p = run(scanned)
     assert p.returncode == 2 and "scan.pdf" in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+@pytest.mark.integration
+def test_cli_json_contract(kb_policy_pdf: Path, tmp_path: Path) -> None:
+    out = tmp_path / "a.json"
+    p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(DATA / "notices" / "01_fine_drunk_driving.txt"), "--policy", str(kb_policy_pdf),
+                        "--json", str(out), "--quiet"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    res = json.loads(out.read_text("utf-8"))
+    assert {"issue_tree", "gap_analysis", "recommended_actions", "success_probability", "evidence_pack", "denial", "documents_to_collect", "metrics"} <= set(res)
+    assert set(res["success_probability"]) >= {"band", "rationale"}
+    prov = res["evidence_pack"][0]["provenance"]
+    assert set(prov) == {"doc", "yakgwan", "article", "page", "chunk_id", "quote"}
+    assert prov["yakgwan"] == "벌금 특별약관" and prov["article"].startswith("제2조")  # the cited exclusion first
+    assert "성공 가능성: LOW" in p.stdout and "벌금 특별약관 제2조 제8호 (found)" in p.stdout
