@@ -1,0 +1,100 @@
+"""The evidence pack as a document a person can hand over: Markdown or HTML (self-contained,
+escaped, printable). Korean throughout; every quote carries its citation (약관, 조/항, page)."""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Mapping
+
+DISCLAIMER = (
+    "이 자료는 약관과 통지서의 문언을 정리한 참고 자료이며 법률 자문이 아닙니다. "
+    "성공 가능성은 금융감독원 금융분쟁조정사례의 결과 분포에서 출발한 추정치로, 결과를 보장하지 않습니다. "
+    "중요한 결정 전에는 손해사정사나 변호사 등 전문가와 상의하십시오. (분쟁 사례 출처: 금융감독원 금융분쟁조정사례)"
+)
+KIND_KO = {"coverage_trigger": "지급사유", "exclusion": "면책", "definition": "용어 정의", "procedure": "청구·절차", "disclosure_duty": "알릴 의무"}
+
+
+def _cite(p: Mapping[str, Any]) -> str:
+    page = f", {p['page']}쪽" if p.get("page") else ""
+    return f"{p['yakgwan']} {p['article']}{page}"
+
+
+def _summary_rows(d: Mapping[str, Any]) -> list[tuple[str, str]]:
+    rows = [
+        ("보험회사", d.get("insurer")),
+        ("상품", d.get("product")),
+        ("증권번호", d.get("policy_no")),
+        ("접수번호", d.get("claim_no")),
+        ("청구 담보", ", ".join(d.get("claim_items") or [])),
+        ("청구금액", f"{d['amount_won']:,}원" if d.get("amount_won") else None),
+        *((k.replace("_date", "").replace("accident", "사고일").replace("claim", "청구일").replace("notice", "통지일"), v) for k, v in (d.get("dates") or {}).items()),
+        ("통지서", d.get("source")),
+    ]
+    return [(k, str(v)) for k, v in rows if v]
+
+
+def to_markdown(result: Mapping[str, Any]) -> str:
+    d, sp = result["denial"], result["success_probability"]
+    out = ["# 보험금 부지급 재심사 근거 자료", "", "## 1. 부지급 통지 요약", ""]
+    out += [f"- **{k}**: {v}" for k, v in _summary_rows(d)]
+    out += ["", "## 2. 쟁점과 약관 근거", ""]
+    for i, issue in enumerate(result["issue_tree"], 1):
+        out += [f"### 사유 {i}", "", f"> {issue['reason']}", ""]
+        if issue.get("cited"):
+            out.append("통지서가 인용한 조항: " + "; ".join(issue["cited"]))
+            out.append("")
+        out += [f"- [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}" for s in issue["sub_issues"]]
+        out.append("")
+    out += ["## 3. 근거 조항 (인용)", ""]
+    for item in result["evidence_pack"]:
+        p = item["provenance"]
+        out += [f"- **{item['claim']}** — {_cite(p)}", f"  > {p['quote']}", f"  <sub>문서 {p['doc']}, chunk {p['chunk_id']}</sub>"]
+    out += ["", "## 4. 요건과 입증 현황", "", "| 약관 요건 | 통지서에 나타난 사실 | 보완할 점 |", "|---|---|---|"]
+    out += [f"| {_md_cell(g['requirement'])} | {_md_cell(g['shown'])} | {_md_cell(g['to_close'])} |" for g in result["gap_analysis"]]
+    out += ["", "## 5. 수집할 서류", ""] + [f"- [ ] {doc}" for doc in result["documents_to_collect"]]
+    out += ["", "## 6. 권고 조치", ""] + [f"{i}. {a}" for i, a in enumerate(result["recommended_actions"], 1)]
+    out += ["", "## 7. 재심사 성공 가능성", "", f"**{sp['band']}** (추정 {sp['probability']:.0%})", "", sp["rationale"]]
+    out += ["", "---", "", DISCLAIMER, ""]
+    return "\n".join(out)
+
+
+def _md_cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+CSS = """
+body { font-family: "Noto Sans KR", "Noto Sans CJK KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif;
+  max-width: 860px; margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.6; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; border-bottom: 1px solid #ccc; margin-top: 2rem; }
+blockquote { margin: .4rem 0 .4rem 0; padding: .3rem .8rem; border-left: 3px solid #4C72B0; background: #f6f8fb; }
+table { border-collapse: collapse; width: 100%; font-size: .92rem; } th, td { border: 1px solid #ccc; padding: .35rem; vertical-align: top; }
+.cite { color: #555; font-size: .85rem; } .band { font-size: 1.3rem; font-weight: 700; }
+.disclaimer { color: #555; font-size: .85rem; border-top: 1px solid #ccc; padding-top: .6rem; margin-top: 2rem; }
+@media print { body { margin: 0; } }
+"""
+
+
+def to_html(result: Mapping[str, Any]) -> str:
+    e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
+    d, sp = result["denial"], result["success_probability"]
+    parts = ["<h1>보험금 부지급 재심사 근거 자료</h1>", "<h2>1. 부지급 통지 요약</h2><table>"]
+    parts += [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in _summary_rows(d)]
+    parts.append("</table><h2>2. 쟁점과 약관 근거</h2>")
+    for i, issue in enumerate(result["issue_tree"], 1):
+        parts.append(f"<h3>사유 {i}</h3><blockquote>{e(issue['reason'])}</blockquote>")
+        if issue.get("cited"):
+            parts.append(f"<p>통지서가 인용한 조항: {e('; '.join(issue['cited']))}</p>")
+        parts.append("<ul>" + "".join(f"<li>[{e(KIND_KO.get(s['kind'], s['kind']))}] {e(s['question'])}</li>" for s in issue["sub_issues"]) + "</ul>")
+    parts.append("<h2>3. 근거 조항 (인용)</h2>")
+    for item in result["evidence_pack"]:
+        p = item["provenance"]
+        parts.append(f"<p><strong>{e(item['claim'])}</strong> — {e(_cite(p))}</p><blockquote>{e(p['quote'])}</blockquote>"
+                     f"<p class=\"cite\">문서 {e(p['doc'])}, chunk {e(p['chunk_id'])}</p>")
+    parts.append("<h2>4. 요건과 입증 현황</h2><table><tr><th>약관 요건</th><th>통지서에 나타난 사실</th><th>보완할 점</th></tr>")
+    parts += [f"<tr><td>{e(g['requirement'])}</td><td>{e(g['shown'])}</td><td>{e(g['to_close'])}</td></tr>" for g in result["gap_analysis"]]
+    parts.append("</table><h2>5. 수집할 서류</h2><ul>" + "".join(f"<li>☐ {e(doc)}</li>" for doc in result["documents_to_collect"]) + "</ul>")
+    parts.append("<h2>6. 권고 조치</h2><ol>" + "".join(f"<li>{e(a)}</li>" for a in result["recommended_actions"]) + "</ol>")
+    parts.append(f"<h2>7. 재심사 성공 가능성</h2><p class=\"band\">{e(sp['band'])} (추정 {sp['probability']:.0%})</p><p>{e(sp['rationale'])}</p>")
+    parts.append(f"<p class=\"disclaimer\">{e(DISCLAIMER)}</p>")
+    return ('<!DOCTYPE html>\n<html lang="ko">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>보험금 부지급 재심사 근거 자료</title>\n<style>{CSS}</style>\n</head>\n<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")

@@ -1,0 +1,39 @@
+"""The evidence pack document: every section present, quotes with citations, HTML escaped."""
+
+from __future__ import annotations
+
+import pytest
+
+from yakgwan.appeal.render import DISCLAIMER, to_html, to_markdown
+
+pytestmark = pytest.mark.unit
+
+RESULT = {
+    "denial": {"insurer": "KB손해보험", "product": "KB스마트운전자보험", "policy_no": "1-2023-1", "claim_no": None, "claim_items": ["벌금 특별약관"],
+               "amount_won": 6000000, "dates": {"accident_date": "2024년 11월 2일"}, "source": "n.txt"},
+    "issue_tree": [{"reason": "음주 <script>운전</script>", "cited": ["벌금 특별약관 제2조 제8호"],
+                    "sub_issues": [{"kind": "exclusion", "question": "면책 요건이 해당하는가?", "clauses": ["벌금 특별약관 제2조 제8호"]}]}],
+    "gap_analysis": [{"requirement": "제2조 | 8호", "shown": "음주", "to_close": "측정 자료"}],
+    "recommended_actions": ["근거를 요청합니다."],
+    "success_probability": {"band": "LOW", "rationale": "기준 16.7%", "probability": 0.108},
+    "evidence_pack": [{"claim": "회사가 든 조항", "provenance": {"doc": "p.pdf", "yakgwan": "벌금 특별약관", "article": "제2조 제8호", "page": 69,
+                                                          "chunk_id": "abc", "quote": "음주운전 중 사고"}}],
+    "documents_to_collect": ["청구서(회사 양식)"],
+}
+
+
+def test_markdown_pack() -> None:
+    md = to_markdown(RESULT)
+    for heading in ("부지급 통지 요약", "쟁점과 약관 근거", "근거 조항", "요건과 입증 현황", "수집할 서류", "권고 조치", "재심사 성공 가능성"):
+        assert heading in md
+    assert "- **청구금액**: 6,000,000원" in md and "- [ ] 청구서(회사 양식)" in md
+    assert "벌금 특별약관 제2조 제8호, 69쪽" in md and "> 음주운전 중 사고" in md
+    assert "제2조 \\| 8호" in md  # a pipe inside a table cell is escaped
+    assert "**LOW** (추정 11%)" in md and md.rstrip().endswith(DISCLAIMER)
+
+
+def test_html_pack_is_escaped_and_self_contained() -> None:
+    page = to_html(RESULT)
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert 'lang="ko"' in page and "Noto Sans KR" in page and "http" not in page
+    assert "<blockquote>음주운전 중 사고</blockquote>" in page and "법률 자문이 아닙니다" in page
