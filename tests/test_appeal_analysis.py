@@ -111,8 +111,9 @@ def test_cli_edge_inputs(kb_policy_pdf: Path, tmp_path: Path) -> None:
 def test_cli_json_contract(kb_policy_pdf: Path, tmp_path: Path) -> None:
     out = tmp_path / "a.json"
     p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(DATA / "notices" / "01_fine_drunk_driving.txt"), "--policy", str(kb_policy_pdf),
-                        "--json", str(out), "--quiet"], capture_output=True, text=True, timeout=600)
+                        "--json", str(out), "--out", str(tmp_path / "pack.pdf"), "--quiet"], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
+    assert (tmp_path / "pack.pdf").read_bytes().startswith(b"%PDF") and "font lacks" not in p.stderr
     res = json.loads(out.read_text("utf-8"))
     assert {"issue_tree", "gap_analysis", "recommended_actions", "success_probability", "evidence_pack", "denial", "documents_to_collect", "metrics"} <= set(res)
     assert set(res["success_probability"]) >= {"band", "rationale"}

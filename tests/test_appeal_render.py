@@ -37,3 +37,25 @@ def test_html_pack_is_escaped_and_self_contained() -> None:
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert 'lang="ko"' in page and "Noto Sans KR" in page and "http" not in page
     assert "<blockquote>음주운전 중 사고</blockquote>" in page and "법률 자문이 아닙니다" in page
+
+
+def test_pdf_pack_renders_korean_not_tofu(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pypdfium2 as pdfium
+
+    from yakgwan.appeal.render import to_pdf
+
+    result = dict(RESULT, evidence_pack=[dict(RESULT["evidence_pack"][0], provenance=dict(RESULT["evidence_pack"][0]["provenance"],
+                                                                                      quote="① 회사는 【용어】 뇌․내장 제2조 8. 음주운전"))])
+    out = tmp_path / "pack.pdf"
+    assert to_pdf(result, out) == 0  # every character is in the embedded font
+    pdf = pdfium.PdfDocument(str(out))
+    text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    flat = "".join(text.split())
+    for expected in ("보험금부지급재심사근거자료", "벌금특별약관제2조제8호,69쪽", "①회사는【용어】뇌·내장제2조8.음주운전", "법률자문이아닙니다"):
+        assert expected in flat, expected
+    import numpy as np
+
+    image = np.asarray(pdf[0].render(scale=1).to_pil().convert("L"))
+    dark = int((image < 128).sum())
+    assert dark > 5000  # glyphs drawn, not empty boxes or blank space (text extraction alone cannot tell)
+    assert to_pdf(dict(RESULT, recommended_actions=["이모지 🙂"]), tmp_path / "e.pdf") == 1  # a missing glyph is counted, drawn as □

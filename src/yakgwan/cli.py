@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", type=Path, required=True, help="the policy (PDF or text) or an index folder built from it")
     p.add_argument("--mode", default="plain", help="retrieval mode: plain, hyde, reverse_hyde, hybrid_hyde")
     p.add_argument("--json", type=Path, dest="json_out", help="write the analysis object")
-    p.add_argument("--out", type=Path, help="write the evidence pack: .md or .html")
+    p.add_argument("--out", type=Path, help="write the evidence pack: .md, .html or .pdf")
     p.add_argument("--quiet", action="store_true")
 
     p = sub.add_parser("demo", help="ingest the sample policy (or PATH) and run example searches")

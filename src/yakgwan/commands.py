@@ -162,14 +162,19 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
     from yakgwan.appeal.run import run_appeal
 
     out = getattr(args, "out", None)
-    if out is not None and out.suffix.lower() not in (".md", ".html", ".htm"):
-        raise InputError(str(out), "the evidence pack is written as .md or .html")
+    if out is not None and out.suffix.lower() not in (".md", ".html", ".htm", ".pdf"):
+        raise InputError(str(out), "the evidence pack is written as .md, .html or .pdf")
     result = run_appeal(args.notice, args.policy, settings, args.mode)
     if out is not None:
-        from yakgwan.appeal.render import to_html, to_markdown
+        from yakgwan.appeal.render import to_html, to_markdown, to_pdf
 
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(to_markdown(result) if out.suffix.lower() == ".md" else to_html(result), "utf-8")
+        if out.suffix.lower() == ".pdf":
+            missing = to_pdf(result, out)
+            if missing:
+                _err(f"  {out}: {missing} character(s) the font lacks are drawn as □")
+        else:
+            out.write_text(to_markdown(result) if out.suffix.lower() == ".md" else to_html(result), "utf-8")
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps(result, ensure_ascii=False, indent=1), "utf-8")

@@ -1,9 +1,10 @@
-"""The evidence pack as a document a person can hand over: Markdown or HTML (self-contained,
-escaped, printable). Korean throughout; every quote carries its citation (약관, 조/항, page)."""
+"""The evidence pack as a document a person can hand over: Markdown, HTML (self-contained,
+escaped, printable) or PDF (Noto Sans KR embedded). Korean throughout; every quote carries its citation (약관, 조/항, page)."""
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any, Mapping
 
 DISCLAIMER = (
@@ -98,3 +99,96 @@ def to_html(result: Mapping[str, Any]) -> str:
     parts.append(f"<p class=\"disclaimer\">{e(DISCLAIMER)}</p>")
     return ('<!DOCTYPE html>\n<html lang="ko">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>보험금 부지급 재심사 근거 자료</title>\n<style>{CSS}</style>\n</head>\n<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
+
+
+# characters the font lacks, drawn as the one it has that looks the same (the JSON keeps the
+# verbatim text; "뇌․내장수술비" uses U+2024 ONE DOT LEADER)
+LOOKALIKES = str.maketrans({"\u2024": "\u00b7", "\u2027": "\u00b7", "\u2219": "\u00b7", "\u00a0": " "})
+
+
+def to_pdf(result: Mapping[str, Any], path: Path) -> int:
+    """Write the pack as an A4 PDF with Noto Sans KR (from the ``pylopdf-fonts-ko`` package,
+    embedded as the subset used). Returns how many characters the font lacks (drawn as □);
+    0 for Korean text, clause symbols (①, 【】) and ASCII; a few dots it lacks are drawn as the
+    middle dot that looks the same."""
+    from importlib.resources import as_file, files
+
+    from fontTools.ttLib import TTFont
+    from fpdf import FPDF
+    from fpdf.fonts import FontFace
+
+    with as_file(files("pylopdf_fonts_ko") / "NotoSansKR-Regular.otf") as font_path:
+        cmap = set(TTFont(str(font_path), lazy=True).getBestCmap())
+        missing = 0
+
+        def t(text: object) -> str:
+            nonlocal missing
+            s = str(text).translate(LOOKALIKES)
+            bad = sum(1 for ch in s if ord(ch) not in cmap and ch not in "\n\t")
+            missing += bad
+            return "".join(ch if ord(ch) in cmap or ch in "\n\t" else "□" for ch in s) if bad else s
+
+        pdf = FPDF(format="A4")
+        pdf.set_auto_page_break(True, margin=15)
+        pdf.add_font("KR", fname=str(font_path))
+        pdf.set_title("보험금 부지급 재심사 근거 자료")
+        pdf.add_page()
+        width = pdf.w - pdf.l_margin - pdf.r_margin
+
+        def heading(text: str, size: int = 13) -> None:
+            pdf.ln(3)
+            pdf.set_font("KR", size=size)
+            pdf.multi_cell(width, size * 0.6, t(text), new_x="LMARGIN", new_y="NEXT")
+            pdf.set_draw_color(180, 180, 180)
+            pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + width, pdf.get_y())
+            pdf.ln(2)
+
+        def para(text: str, size: float = 10, indent: float = 0.0, fill: bool = False) -> None:
+            pdf.set_font("KR", size=size)
+            pdf.set_x(pdf.l_margin + indent)
+            if fill:
+                pdf.set_fill_color(242, 245, 250)
+            pdf.multi_cell(width - indent, size * 0.55, t(text), new_x="LMARGIN", new_y="NEXT", fill=fill, align="L")
+
+        d, sp = result["denial"], result["success_probability"]
+        heading("보험금 부지급 재심사 근거 자료", 16)
+        heading("1. 부지급 통지 요약")
+        for k, v in _summary_rows(d):
+            para(f"{k}: {v}")
+        heading("2. 쟁점과 약관 근거")
+        for i, issue in enumerate(result["issue_tree"], 1):
+            para(f"사유 {i}", 11)
+            para(issue["reason"], indent=4, fill=True)
+            if issue.get("cited"):
+                para("통지서가 인용한 조항: " + "; ".join(issue["cited"]), 9)
+            for s in issue["sub_issues"]:
+                para(f"• [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}", indent=2)
+            pdf.ln(1)
+        heading("3. 근거 조항 (인용)")
+        for item in result["evidence_pack"]:
+            p = item["provenance"]
+            para(f"{item['claim']} — {_cite(p)}", 10)
+            para(p["quote"], 9.5, indent=4, fill=True)
+            para(f"문서 {p['doc']}, chunk {p['chunk_id']}", 8, indent=4)
+            pdf.ln(1)
+        heading("4. 요건과 입증 현황")
+        pdf.set_font("KR", size=8.5)
+        head_style = FontFace(emphasis="", fill_color=(235, 235, 235))  # the font has no bold weight
+        with pdf.table(col_widths=(40, 35, 25), text_align="LEFT", line_height=4.6, headings_style=head_style) as table:
+            for row_cells in [("약관 요건", "통지서에 나타난 사실", "보완할 점")] + [(g["requirement"], g["shown"], g["to_close"]) for g in result["gap_analysis"]]:
+                row = table.row()
+                for cell in row_cells:
+                    row.cell(t(cell))
+        heading("5. 수집할 서류")
+        for doc in result["documents_to_collect"]:
+            para(f"□ {doc}", indent=2)
+        heading("6. 권고 조치")
+        for i, a in enumerate(result["recommended_actions"], 1):
+            para(f"{i}. {a}", indent=2)
+        heading("7. 재심사 성공 가능성")
+        para(f"{sp['band']} (추정 {sp['probability']:.0%})", 13)
+        para(sp["rationale"])
+        pdf.ln(4)
+        para(DISCLAIMER, 8.5)
+        pdf.output(str(path))
+    return missing
