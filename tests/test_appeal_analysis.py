@@ -120,4 +120,4 @@ def test_cli_json_contract(kb_policy_pdf: Path, tmp_path: Path) -> None:
     prov = res["evidence_pack"][0]["provenance"]
     assert set(prov) == {"doc", "yakgwan", "article", "page", "chunk_id", "quote"}
     assert prov["yakgwan"] == "벌금 특별약관" and prov["article"].startswith("제2조")  # the cited exclusion first
-    assert "성공 가능성: LOW" in p.stdout and "벌금 특별약관 제2조 제8호 (found)" in p.stdout
+    assert "성공 가능성: LOW" in p.stdout and "인용: 벌금 특별약관 제2조 제8호 (found)" in p.stdout

@@ -184,7 +184,7 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
         print(f"사유 {i}: {issue['reason'][:100]}")
         for c in r["cited"]:
             state = "found" if c["found"] else ("not in that 약관" if c["yakgwan"] else "약관 not identified")
-            print(f"  인용: {c['as_written']} -> {c['yakgwan'] or '?'} {c['article']} ({state})")
+            print(f"  인용: {c['yakgwan'] or c['as_written']} {c['article']} ({state})")
         for sub in issue["sub_issues"]:
             print(f"  쟁점 [{sub['kind']}] {sub['question']}")
     print(f"성공 가능성: {sp['band']} ({sp['probability']:.0%}) — {sp['rationale']}")

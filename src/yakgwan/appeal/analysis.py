@@ -90,6 +90,12 @@ def best_quote(chunk: Chunk, query: str, tokenizer: Tokenizer) -> str:
     return chunk.text[s : min(e, s + QUOTE_MAX)]
 
 
+def _question(u: ClauseUse, claimed: list[str]) -> str:
+    if u.role == "cited" and claimed and u.yakgwan not in claimed and u.yakgwan != "보통약관" and "보장제외" not in u.yakgwan:
+        return f"회사가 인용한 「{clause_name(u)}」는 청구한 특약({', '.join(claimed)})의 조항이 아닙니다: 이 조항이 청구를 거절할 근거가 되는가?"
+    return QUESTIONS[kind_of(u.title, u.chunk.text)].format(c=clause_name(u))
+
+
 def clause_name(u: ClauseUse) -> str:
     return f"{u.yakgwan} {u.label}".strip()
 
@@ -119,7 +125,7 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
     out: dict[str, B.Finding] = {}
     for ev in evidence:
         for cc in ev.cited:
-            where = f"「{cc.ref.raw}」"
+            where = f"「{cc.yakgwan} {cc.ref.label}」" if cc.yakgwan else f"「{cc.ref.raw}」"
             if cc.yakgwan is None and cc.ref.yakgwan:
                 out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", B.CITED_NAME_UNRESOLVED))
             elif cc.yakgwan and not cc.chunks:
@@ -150,10 +156,10 @@ def documents_to_collect(notice: DenialNotice, policy: Policy) -> list[str]:
 def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy) -> Analysis:
     tok = policy.ctx.tokenizer
     issues, gaps, pack = [], [], []
+    claimed = sorted({cc.yakgwan for ev in evidence for cc in ev.coverage if cc.yakgwan})
     for ev in evidence:
         uses = uses_for(ev)
-        subs = [SubIssue(kind=kind_of(u.title, u.chunk.text), question=QUESTIONS[kind_of(u.title, u.chunk.text)].format(c=clause_name(u)), clauses=[clause_name(u)])
-                for u in uses if u.role in ("cited", "coverage")]
+        subs = [SubIssue(kind=kind_of(u.title, u.chunk.text), question=_question(u, claimed), clauses=[clause_name(u)]) for u in uses if u.role in ("cited", "coverage")]
         if not subs:  # nothing cited or claimed that resolves: the retrieved clauses frame the issue
             subs = [SubIssue(kind=kind_of(u.title, u.chunk.text), question=QUESTIONS[kind_of(u.title, u.chunk.text)].format(c=clause_name(u)), clauses=[clause_name(u)]) for u in uses[:1]]
         if not subs:
