@@ -22,6 +22,7 @@ from yakgwan.text.korean import Tokenizer
 from yakgwan.text.sentences import sentence_spans
 
 QUOTE_MAX = 300
+_HEADING_ONLY = re.compile(r"^\s*(?:\S+\s+)?(?:특별약관\s*)?제\s*\d+\s*조(?:의\s*\d+)?\s*\([^()]*\)\s*$")
 # what a ground needs from the claimant, by words in the reason or the clause
 REASON_DOCUMENTS = (
     (("음주", "혈중알코올"), "혈중알코올농도 측정 결과와 측정 경위 자료(채혈 여부, 측정 시각)"),
@@ -47,6 +48,7 @@ class ClauseUse:
     label: str  # "제2조 제8호"
     title: str | None
     chunk: Chunk
+    item: str | None = None  # the cited 호 ("제8호"): its line is the quote
 
 
 def kind_of(title: str | None, text: str = "") -> IssueKind:
@@ -82,6 +84,9 @@ def best_quote(chunk: Chunk, query: str, tokenizer: Tokenizer) -> str:
     """The chunk's sentence that shares most content words with ``query`` (the first one on a
     tie), cut to ``QUOTE_MAX`` characters at a sentence start; always a verbatim span."""
     spans = sentence_spans(chunk.text) or [(0, len(chunk.text))]
+    # an article's heading line alone ("제1조(보험금의 지급사유)") says nothing: skip it when there is more
+    body = [(s, e) for s, e in spans if not _HEADING_ONLY.match(chunk.text[s:e])]
+    spans = body or spans
     q = set(tokenizer.tokenize(query))
     sents = [chunk.text[s:e] for s, e in spans]
     scores = [len(q & set(t)) for t in tokenizer.tokenize_many(sents)]
@@ -96,14 +101,35 @@ def _question(u: ClauseUse, claimed: list[str]) -> str:
     return QUESTIONS[kind_of(u.title, u.chunk.text)].format(c=clause_name(u))
 
 
+def item_quote(chunk: Chunk, item: str | None) -> str | None:
+    """The line of the cited 호 ("제8호" -> the line starting "8."), verbatim; None if absent."""
+    m = re.fullmatch(r"제(\d+)호", item or "")
+    if not m:
+        return None
+    line = re.search(rf"(?m)^[ \t]*({m.group(1)}\.[ \t]*\S.*)$", chunk.text)
+    return line.group(1).strip()[:QUOTE_MAX] if line else None
+
+
 def clause_name(u: ClauseUse) -> str:
     return f"{u.yakgwan} {u.label}".strip()
+
+
+_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"
+
+
+def _paragraph_label(paragraph: str | None) -> str | None:
+    """"①" or "1" -> "제1항"; anything else as it is."""
+    if not paragraph:
+        return None
+    if paragraph in _CIRCLED:
+        return f"제{_CIRCLED.index(paragraph) + 1}항"
+    return f"제{paragraph}항" if paragraph.isascii() and paragraph.isdigit() else paragraph
 
 
 def _chunk_label(c: Chunk) -> str:
     """"제1조 ①" for an article's chunk; the section (e.g. a 별표 or 분류표 heading) otherwise."""
     if c.article:
-        return " ".join(p for p in (c.article, f"제{c.paragraph}항" if c.paragraph and c.paragraph.isdigit() else c.paragraph) if p)
+        return " ".join(p for p in (c.article, _paragraph_label(c.paragraph)) if p)
     return (c.section or "").split(" > ")[-1] or "본문"
 
 
@@ -112,7 +138,8 @@ def uses_for(ev: ReasonEvidence, retrieved: int = 2) -> list[ClauseUse]:
     for role, clauses in (("cited", ev.cited), ("coverage", ev.coverage)):
         for cc in clauses:
             if cc.yakgwan and cc.chunks:
-                out.append(ClauseUse(role, cc.yakgwan, cc.ref.label if role == "cited" else cc.chunks[0].article or "", cc.chunks[0].article_title, cc.chunks[0]))
+                label = cc.ref.label if role == "cited" else cc.chunks[0].article or ""
+                out.append(ClauseUse(role, cc.yakgwan, label, cc.chunks[0].article_title, cc.chunks[0], cc.ref.item if role == "cited" else None))
     for h in ev.retrieved[:retrieved]:
         if h.chunk.yakgwan:
             out.append(ClauseUse("retrieved", h.chunk.yakgwan, _chunk_label(h.chunk), h.chunk.article_title, h.chunk))
@@ -166,7 +193,7 @@ def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy
             subs = [SubIssue(kind="coverage_trigger", question="통지서의 거절 사유에 해당하는 약관 조항을 이 약관에서 찾지 못했습니다: 회사에 근거 조항을 서면으로 요청해야 합니다.")]
         issues.append(Issue(reason=ev.reason.text, cited=[c.ref.raw for c in ev.cited], sub_issues=subs))
         for u in uses:
-            quote = best_quote(u.chunk, ev.reason.text, tok)
+            quote = item_quote(u.chunk, u.item) or best_quote(u.chunk, ev.reason.text, tok)
             claim = {
                 "cited": f"회사가 부지급 근거로 든 조항: {clause_name(u)}",
                 "coverage": f"청구한 특약이 보장하는 사유: {clause_name(u)}",

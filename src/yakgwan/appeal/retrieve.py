@@ -70,11 +70,20 @@ def coverage_clauses(notice: DenialNotice, policy: Policy) -> list[CitedClause]:
     return out
 
 
+_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"
+
+
 def cited_clauses(reason: DenialReason, policy: Policy) -> list[CitedClause]:
+    """Each cited clause with its article's chunks, the cited 항's chunk first."""
     out = []
     for ref in reason.refs:
         name = resolve_yakgwan(ref.yakgwan, policy.names) if ref.yakgwan else None
-        out.append(CitedClause(ref, name, tuple(policy.article_chunks(name, ref.article)) if name else ()))
+        chunks = policy.article_chunks(name, ref.article) if name else []
+        para = re.fullmatch(r"제(\d+)항", ref.paragraph or "")
+        if para and 1 <= int(para.group(1)) <= len(_CIRCLED):
+            mark = _CIRCLED[int(para.group(1)) - 1]
+            chunks = sorted(chunks, key=lambda c: 0 if c.paragraph == mark or f"{mark} " in c.text[:3] or c.text.lstrip().startswith(mark) else 1)
+        out.append(CitedClause(ref, name, tuple(chunks)))
     return out
 
 
