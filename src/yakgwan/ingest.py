@@ -85,7 +85,8 @@ class Ingestor:
                     raise InputError(
                         None,
                         f"this index was built with {built}; changing the ingest steps (or their model) re-chunks every document, but "
-                        f"{len(others)} indexed document(s) are not in this ingest (e.g. {others[0]!r}): ingest them all together, or use another --index",
+                        f"{len(others)} indexed document(s) are not in this ingest (e.g. {others[0]!r}): ingest them all together, or use another --index"
+                        + (f"; {len(report.failed)} file(s) could not be read, e.g. {report.failed[0]}" if report.failed else ""),
                     )
             report.failed.extend(plan.conflicts)
             if self.strict and plan.conflicts:
