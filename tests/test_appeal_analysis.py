@@ -125,9 +125,10 @@ def test_cli_json_contract(kb_policy_pdf: Path, tmp_path: Path) -> None:
 
 @pytest.mark.unit
 def test_quote_of_a_cited_item_and_paragraph_labels() -> None:
-    from yakgwan.appeal.analysis import _paragraph_label, item_quote
+    from yakgwan.appeal.analysis import item_quote
+    from yakgwan.appeal.citations import paragraph_label
 
     chunk = Chunk("c", "p.pdf", "p.pdf", "t", "제2조(보험금을 지급하지 않는 사유)\n회사는 아래의 사유로 생긴 손해는 보상하지 않습니다.\n7. 영업목적 운전\n8. 음주 운전 중 사고\n18. 기타", 0, 80)
     assert item_quote(chunk, "제8호") == "8. 음주 운전 중 사고" and item_quote(chunk, "제9호") is None and item_quote(chunk, None) is None
     assert item_quote(chunk, "제8호") in chunk.text
-    assert [_paragraph_label(p) for p in ("①", "3", "가", None)] == ["제1항", "제3항", "가", None]
+    assert [paragraph_label(p) for p in ("①", "3", "가", None)] == ["제1항", "제3항", "가", None]

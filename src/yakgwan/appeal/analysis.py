@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from yakgwan.appeal import band as B
+from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence
@@ -114,22 +115,10 @@ def clause_name(u: ClauseUse) -> str:
     return f"{u.yakgwan} {u.label}".strip()
 
 
-_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"
-
-
-def _paragraph_label(paragraph: str | None) -> str | None:
-    """"①" or "1" -> "제1항"; anything else as it is."""
-    if not paragraph:
-        return None
-    if paragraph in _CIRCLED:
-        return f"제{_CIRCLED.index(paragraph) + 1}항"
-    return f"제{paragraph}항" if paragraph.isascii() and paragraph.isdigit() else paragraph
-
-
 def _chunk_label(c: Chunk) -> str:
     """"제1조 ①" for an article's chunk; the section (e.g. a 별표 or 분류표 heading) otherwise."""
     if c.article:
-        return " ".join(p for p in (c.article, _paragraph_label(c.paragraph)) if p)
+        return " ".join(p for p in (c.article, paragraph_label(c.paragraph)) if p)
     return (c.section or "").split(" > ")[-1] or "본문"
 
 

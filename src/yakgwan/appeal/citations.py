@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"
+CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"  # how 약관 number their 항
 _ARTICLE = re.compile(
     r"제\s*(?P<art>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?"
     r"(?:\s*\((?P<title>[^()\n]{1,40})\))?"
-    r"(?:\s*(?:제\s*(?P<para>\d+)\s*항|(?P<circ>[" + _CIRCLED + r"])))?"
+    r"(?:\s*(?:제\s*(?P<para>\d+)\s*항|(?P<circ>[" + CIRCLED + r"])))?"
     r"(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?"
     r"(?:\s*(?P<mok>[가-하])\s*목)?"
 )
@@ -77,7 +77,7 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
         prev = out[-1] if out else None
         if name is None and statute_m is None and prev is not None and prev.end >= line_start and _JOINER.match(text[prev.end : m.start()]):
             name = prev.yakgwan  # "보통약관 제13조 및 제15조": the same 약관
-        para = f"제{m.group('para')}항" if m.group("para") else (f"제{_CIRCLED.index(m.group('circ')) + 1}항" if m.group("circ") else None)
+        para = f"제{m.group('para')}항" if m.group("para") else paragraph_label(m.group("circ"))
         article = f"제{m.group('art')}조" + (f"의{m.group('sub')}" if m.group("sub") else "")
         out.append(
             ClauseRef(
@@ -103,6 +103,15 @@ def _antecedent(text: str) -> str | None:
         if not _SAME.match(name):
             return name
     return None
+
+
+def paragraph_label(paragraph: str | None) -> str | None:
+    """"①" or "1" -> "제1항"; anything else as it is; None stays None."""
+    if not paragraph:
+        return None
+    if paragraph in CIRCLED:
+        return f"제{CIRCLED.index(paragraph) + 1}항"
+    return f"제{paragraph}항" if paragraph.isascii() and paragraph.isdigit() else paragraph
 
 
 def normalise_name(name: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from yakgwan.appeal.citations import ClauseRef, resolve_yakgwan
+from yakgwan.appeal.citations import CIRCLED, ClauseRef, resolve_yakgwan
 from yakgwan.appeal.notice import DenialNotice, DenialReason
 from yakgwan.appeal.policy import Policy
 from yakgwan.protocols import Retriever
@@ -70,9 +70,6 @@ def coverage_clauses(notice: DenialNotice, policy: Policy) -> list[CitedClause]:
     return out
 
 
-_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"
-
-
 def cited_clauses(reason: DenialReason, policy: Policy) -> list[CitedClause]:
     """Each cited clause with its article's chunks, the cited 항's chunk first."""
     out = []
@@ -80,9 +77,9 @@ def cited_clauses(reason: DenialReason, policy: Policy) -> list[CitedClause]:
         name = resolve_yakgwan(ref.yakgwan, policy.names) if ref.yakgwan else None
         chunks = policy.article_chunks(name, ref.article) if name else []
         para = re.fullmatch(r"제(\d+)항", ref.paragraph or "")
-        if para and 1 <= int(para.group(1)) <= len(_CIRCLED):
-            mark = _CIRCLED[int(para.group(1)) - 1]
-            chunks = sorted(chunks, key=lambda c: 0 if c.paragraph == mark or f"{mark} " in c.text[:3] or c.text.lstrip().startswith(mark) else 1)
+        if para and 1 <= int(para.group(1)) <= len(CIRCLED):
+            mark = CIRCLED[int(para.group(1)) - 1]
+            chunks = sorted(chunks, key=lambda c: c.paragraph != mark)  # stable: document order otherwise
         out.append(CitedClause(ref, name, tuple(chunks)))
     return out
 
