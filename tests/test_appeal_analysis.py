@@ -29,6 +29,11 @@ def test_base_rate_and_moves_hand_computed() -> None:
     assert p == pytest.approx(1 / (1 + math.exp(-(math.log(0.2) + 3.0))), abs=1e-12) and round(p, 4) == 0.8007
     assert [B.band_of(x) for x in (0.1, 0.25, 0.59, 0.6)] == ["LOW", "MEDIUM", "MEDIUM", "HIGH"]
     assert "16.7%" in B.rationale([], B.base_rate()) and "+3.0" in B.rationale([B.Finding("x", 3.0)], p)
+    # the LLM's moves are capped at ±2.5 in all, with the correction stated
+    moves = [B.Finding("a", 1.5), B.Finding("b", 1.5), B.Finding("c", 1.0)]
+    capped = B.cap_llm_moves(moves)
+    assert sum(f.logit for f in capped) == pytest.approx(2.5) and capped[:3] == moves and "+4.0" in capped[3].text
+    assert B.cap_llm_moves(moves[:1]) == moves[:1] and sum(f.logit for f in B.cap_llm_moves([B.Finding("x", -1.0)] * 3)) == pytest.approx(-2.5)
 
 
 @pytest.mark.unit
@@ -132,3 +137,29 @@ def test_quote_of_a_cited_item_and_paragraph_labels() -> None:
     assert item_quote(chunk, "제8호") == "8. 음주 운전 중 사고" and item_quote(chunk, "제9호") is None and item_quote(chunk, None) is None
     assert item_quote(chunk, "제8호") in chunk.text
     assert [paragraph_label(p) for p in ("①", "3", "가", None)] == ["제1항", "제3항", "가", None]
+
+
+@pytest.mark.unit
+def test_clause_spans_join_lines_the_page_wrapped() -> None:
+    from yakgwan.appeal.analysis import item_quote
+    from yakgwan.text.sentences import clause_spans
+
+    text = (
+        "제2조(보험금을 지급하지 않는 사유)\n회사는 아래의 사유로 생긴 손해는 보상하여 드리지 않습니다.\n1. 피보험자의 고의\n"
+        "2. 보험수익자의 고의. 다만, 그 보험수익자가 보험금의 일부 보험수익자인 경우에는 다른\n보험수익자에 대한 보험금은 지급합니다.\n"
+        "8. 피보험자가 도로교통법 제43조, 제44조에 의한 음주, 무면허 상태 또는 제45조에 의한\n약물 상태에서 운전하던 중 사고를 일으킨 때\n"
+        "② 계약자는 제3조(보험금의 지급사유)에서 정한\n제3조(보험금의 지급사유) 발생을 안 때에는 알려야 합니다. 그 밖의 사항은 따로 정합니다."
+    )
+    got = [text[s:e] for s, e in clause_spans(text)]
+    assert got == [
+        "제2조(보험금을 지급하지 않는 사유)",
+        "회사는 아래의 사유로 생긴 손해는 보상하여 드리지 않습니다.",
+        "1. 피보험자의 고의",
+        "2. 보험수익자의 고의. 다만, 그 보험수익자가 보험금의 일부 보험수익자인 경우에는 다른\n보험수익자에 대한 보험금은 지급합니다.",
+        "8. 피보험자가 도로교통법 제43조, 제44조에 의한 음주, 무면허 상태 또는 제45조에 의한\n약물 상태에서 운전하던 중 사고를 일으킨 때",
+        "② 계약자는 제3조(보험금의 지급사유)에서 정한",  # a heading-like line starts a unit (a known limit)
+        "제3조(보험금의 지급사유) 발생을 안 때에는 알려야 합니다.",
+        "그 밖의 사항은 따로 정합니다.",
+    ]
+    chunk = Chunk("c", "p.pdf", "p.pdf", "t", text, 0, len(text))
+    assert item_quote(chunk, "제8호") == got[4]  # the whole item, over its wrapped line

@@ -71,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("notice", type=Path, help="the denial notice (.txt, .md or .pdf)")
     p.add_argument("--policy", type=Path, required=True, help="the policy (PDF or text) or an index folder built from it")
     p.add_argument("--mode", default="plain", help="retrieval mode: plain, hyde, reverse_hyde, hybrid_hyde")
+    p.add_argument("--analysis", default="auto", choices=("auto", "rules", "llm"),
+                   help="rules: templates only; llm: the configured LLM (YAKGWAN_LLM) adds sub-issues, gaps and findings; auto (default): llm when one is configured")
     p.add_argument("--json", type=Path, dest="json_out", help="write the analysis object")
     p.add_argument("--out", type=Path, help="write the evidence pack: .md, .html or .pdf")
     p.add_argument("--quiet", action="store_true")

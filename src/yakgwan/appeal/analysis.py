@@ -20,7 +20,7 @@ from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence
 from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
 from yakgwan.records import Chunk
 from yakgwan.text.korean import Tokenizer
-from yakgwan.text.sentences import sentence_spans
+from yakgwan.text.sentences import clause_spans
 
 QUOTE_MAX = 300
 _HEADING_ONLY = re.compile(r"^\s*(?:\S+\s+)?(?:특별약관\s*)?제\s*\d+\s*조(?:의\s*\d+)?\s*\([^()]*\)\s*$")
@@ -84,7 +84,7 @@ TO_CLOSE: dict[str, str] = {
 def best_quote(chunk: Chunk, query: str, tokenizer: Tokenizer) -> str:
     """The chunk's sentence that shares most content words with ``query`` (the first one on a
     tie), cut to ``QUOTE_MAX`` characters at a sentence start; always a verbatim span."""
-    spans = sentence_spans(chunk.text) or [(0, len(chunk.text))]
+    spans = clause_spans(chunk.text) or [(0, len(chunk.text))]
     # an article's heading line alone ("제1조(보험금의 지급사유)") says nothing: skip it when there is more
     body = [(s, e) for s, e in spans if not _HEADING_ONLY.match(chunk.text[s:e])]
     spans = body or spans
@@ -103,12 +103,14 @@ def _question(u: ClauseUse, claimed: list[str]) -> str:
 
 
 def item_quote(chunk: Chunk, item: str | None) -> str | None:
-    """The line of the cited 호 ("제8호" -> the line starting "8."), verbatim; None if absent."""
+    """The cited 호 ("제8호" -> the item starting "8.", with its wrapped lines), verbatim; None
+    if absent."""
     m = re.fullmatch(r"제(\d+)호", item or "")
     if not m:
         return None
-    line = re.search(rf"(?m)^[ \t]*({m.group(1)}\.[ \t]*\S.*)$", chunk.text)
-    return line.group(1).strip()[:QUOTE_MAX] if line else None
+    mark = re.compile(rf"{m.group(1)}\.[ \t]*\S")
+    span = next(((s, e) for s, e in clause_spans(chunk.text) if mark.match(chunk.text, s)), None)
+    return chunk.text[span[0] : min(span[1], span[0] + QUOTE_MAX)] if span else None
 
 
 def clause_name(u: ClauseUse) -> str:

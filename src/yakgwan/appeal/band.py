@@ -38,6 +38,29 @@ CITED_CLAUSE_NOT_FOUND = 2.0  # the cited article does not exist in the named �
 CITED_NAME_UNRESOLVED = 0.5  # the notice's 약관 name fits no 약관 or several
 EXCLUSION_OF_CLAIMED_COVER = -0.5  # an exclusion of the claimed 특약, cited correctly
 
+# the findings an LLM analysis may state, each tied to a clause sentence it was shown: kind ->
+# (what it means, weight). Smaller than the rule findings: a model's reading of the facts is
+# less sure than a citation that does not resolve. One move per kind.
+LLM_FINDINGS: dict[str, tuple[str, float]] = {
+    "exclusion_conditions_not_met": ("통지서의 사실이 인용된 면책 조항의 요건을 충족하지 않음", 1.5),
+    "clause_lacks_stated_consequence": ("인용된 조항에 회사가 주장하는 효과(지급 거절)가 정해져 있지 않음", 1.5),
+    "insurer_burden_not_met": ("조항상 회사가 입증해야 할 사실을 통지서가 입증하지 않음", 1.0),
+    "coverage_conditions_met": ("통지서의 사실이 청구한 특약의 지급사유를 충족함", 1.0),
+    "exclusion_clearly_applies": ("통지서의 사실이 면책 요건에 명백히 해당함", -1.0),
+    "coverage_condition_clearly_unmet": ("통지서의 사실이 지급사유 요건을 명백히 충족하지 못함", -1.0),
+}
+
+LLM_MOVE_CAP = 2.5  # the model's findings together move the log-odds by at most this much
+
+
+def cap_llm_moves(moves: Sequence[Finding], cap: float = LLM_MOVE_CAP) -> list[Finding]:
+    """``moves`` plus, when their sum exceeds ``cap`` in size, one stated correction back to it."""
+    total = sum(f.logit for f in moves)
+    if abs(total) <= cap:
+        return list(moves)
+    back = math.copysign(cap, total) - total
+    return [*moves, Finding(f"모델 판단의 합({total:+.1f})은 ±{cap:.1f}로 제한", back)]
+
 
 def base_rate() -> float:
     """P(the claimant gets at least part of the claim) among claim-payment disputes."""

@@ -20,7 +20,18 @@ def _cite(p: Mapping[str, Any]) -> str:
     return f"{p['yakgwan']} {p['article']}{page}"
 
 
-def _summary_rows(d: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _tag(item: Mapping[str, Any]) -> str:
+    """Marks what the LLM analysis wrote (the templates' items carry no mark)."""
+    return " (LLM 작성)" if item.get("by") == "llm" else ""
+
+
+def _analysis_by(result: Mapping[str, Any]) -> str:
+    by = result.get("analysis_by", "rules")
+    return "규칙 기반 템플릿" if by == "rules" else f"규칙 기반 템플릿 + LLM({by}) 분석"
+
+
+def _summary_rows(result: Mapping[str, Any]) -> list[tuple[str, str]]:
+    d = result["denial"]
     rows = [
         ("보험회사", d.get("insurer")),
         ("상품", d.get("product")),
@@ -30,6 +41,7 @@ def _summary_rows(d: Mapping[str, Any]) -> list[tuple[str, str]]:
         ("청구금액", f"{d['amount_won']:,}원" if d.get("amount_won") else None),
         *((k.replace("_date", "").replace("accident", "사고일").replace("claim", "청구일").replace("notice", "통지일"), v) for k, v in (d.get("dates") or {}).items()),
         ("통지서", d.get("source")),
+        ("분석", _analysis_by(result)),
     ]
     return [(k, str(v)) for k, v in rows if v]
 
@@ -37,21 +49,21 @@ def _summary_rows(d: Mapping[str, Any]) -> list[tuple[str, str]]:
 def to_markdown(result: Mapping[str, Any]) -> str:
     d, sp = result["denial"], result["success_probability"]
     out = ["# 보험금 부지급 재심사 근거 자료", "", "## 1. 부지급 통지 요약", ""]
-    out += [f"- **{k}**: {v}" for k, v in _summary_rows(d)]
+    out += [f"- **{k}**: {v}" for k, v in _summary_rows(result)]
     out += ["", "## 2. 쟁점과 약관 근거", ""]
     for i, issue in enumerate(result["issue_tree"], 1):
         out += [f"### 사유 {i}", "", f"> {issue['reason']}", ""]
         if issue.get("cited"):
             out.append("통지서가 인용한 조항: " + "; ".join(issue["cited"]))
             out.append("")
-        out += [f"- [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}" for s in issue["sub_issues"]]
+        out += [f"- [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}{_tag(s)}" for s in issue["sub_issues"]]
         out.append("")
     out += ["## 3. 근거 조항 (인용)", ""]
     for item in result["evidence_pack"]:
         p = item["provenance"]
-        out += [f"- **{item['claim']}** — {_cite(p)}", f"  > {p['quote']}", f"  <sub>문서 {p['doc']}, chunk {p['chunk_id']}</sub>"]
+        out += [f"- **{item['claim']}**{_tag(item)} — {_cite(p)}", f"  > {p['quote']}", f"  <sub>문서 {p['doc']}, chunk {p['chunk_id']}</sub>"]
     out += ["", "## 4. 요건과 입증 현황", "", "| 약관 요건 | 통지서에 나타난 사실 | 보완할 점 |", "|---|---|---|"]
-    out += [f"| {_md_cell(g['requirement'])} | {_md_cell(g['shown'])} | {_md_cell(g['to_close'])} |" for g in result["gap_analysis"]]
+    out += [f"| {_md_cell(g['requirement'])} | {_md_cell(g['shown'] + _tag(g))} | {_md_cell(g['to_close'])} |" for g in result["gap_analysis"]]
     out += ["", "## 5. 수집할 서류", ""] + [f"- [ ] {doc}" for doc in result["documents_to_collect"]]
     out += ["", "## 6. 권고 조치", ""] + [f"{i}. {a}" for i, a in enumerate(result["recommended_actions"], 1)]
     out += ["", "## 7. 재심사 성공 가능성", "", f"**{sp['band']}** (추정 {sp['probability']:.0%})", "", sp["rationale"]]
@@ -79,20 +91,20 @@ def to_html(result: Mapping[str, Any]) -> str:
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
     d, sp = result["denial"], result["success_probability"]
     parts = ["<h1>보험금 부지급 재심사 근거 자료</h1>", "<h2>1. 부지급 통지 요약</h2><table>"]
-    parts += [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in _summary_rows(d)]
+    parts += [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in _summary_rows(result)]
     parts.append("</table><h2>2. 쟁점과 약관 근거</h2>")
     for i, issue in enumerate(result["issue_tree"], 1):
         parts.append(f"<h3>사유 {i}</h3><blockquote>{e(issue['reason'])}</blockquote>")
         if issue.get("cited"):
             parts.append(f"<p>통지서가 인용한 조항: {e('; '.join(issue['cited']))}</p>")
-        parts.append("<ul>" + "".join(f"<li>[{e(KIND_KO.get(s['kind'], s['kind']))}] {e(s['question'])}</li>" for s in issue["sub_issues"]) + "</ul>")
+        parts.append("<ul>" + "".join(f"<li>[{e(KIND_KO.get(s['kind'], s['kind']))}] {e(s['question'] + _tag(s))}</li>" for s in issue["sub_issues"]) + "</ul>")
     parts.append("<h2>3. 근거 조항 (인용)</h2>")
     for item in result["evidence_pack"]:
         p = item["provenance"]
-        parts.append(f"<p><strong>{e(item['claim'])}</strong> — {e(_cite(p))}</p><blockquote>{e(p['quote'])}</blockquote>"
+        parts.append(f"<p><strong>{e(item['claim'])}</strong>{e(_tag(item))} — {e(_cite(p))}</p><blockquote>{e(p['quote'])}</blockquote>"
                      f"<p class=\"cite\">문서 {e(p['doc'])}, chunk {e(p['chunk_id'])}</p>")
     parts.append("<h2>4. 요건과 입증 현황</h2><table><tr><th>약관 요건</th><th>통지서에 나타난 사실</th><th>보완할 점</th></tr>")
-    parts += [f"<tr><td>{e(g['requirement'])}</td><td>{e(g['shown'])}</td><td>{e(g['to_close'])}</td></tr>" for g in result["gap_analysis"]]
+    parts += [f"<tr><td>{e(g['requirement'])}</td><td>{e(g['shown'] + _tag(g))}</td><td>{e(g['to_close'])}</td></tr>" for g in result["gap_analysis"]]
     parts.append("</table><h2>5. 수집할 서류</h2><ul>" + "".join(f"<li>☐ {e(doc)}</li>" for doc in result["documents_to_collect"]) + "</ul>")
     parts.append("<h2>6. 권고 조치</h2><ol>" + "".join(f"<li>{e(a)}</li>" for a in result["recommended_actions"]) + "</ol>")
     parts.append(f"<h2>7. 재심사 성공 가능성</h2><p class=\"band\">{e(sp['band'])} (추정 {sp['probability']:.0%})</p><p>{e(sp['rationale'])}</p>")
@@ -153,7 +165,7 @@ def to_pdf(result: Mapping[str, Any], path: Path) -> int:
         d, sp = result["denial"], result["success_probability"]
         heading("보험금 부지급 재심사 근거 자료", 16)
         heading("1. 부지급 통지 요약")
-        for k, v in _summary_rows(d):
+        for k, v in _summary_rows(result):
             para(f"{k}: {v}")
         heading("2. 쟁점과 약관 근거")
         for i, issue in enumerate(result["issue_tree"], 1):
@@ -162,12 +174,12 @@ def to_pdf(result: Mapping[str, Any], path: Path) -> int:
             if issue.get("cited"):
                 para("통지서가 인용한 조항: " + "; ".join(issue["cited"]), 9)
             for s in issue["sub_issues"]:
-                para(f"• [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}", indent=2)
+                para(f"• [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}{_tag(s)}", indent=2)
             pdf.ln(1)
         heading("3. 근거 조항 (인용)")
         for item in result["evidence_pack"]:
             p = item["provenance"]
-            para(f"{item['claim']} — {_cite(p)}", 10)
+            para(f"{item['claim']}{_tag(item)} — {_cite(p)}", 10)
             para(p["quote"], 9.5, indent=4, fill=True)
             para(f"문서 {p['doc']}, chunk {p['chunk_id']}", 8, indent=4)
             pdf.ln(1)
@@ -175,7 +187,7 @@ def to_pdf(result: Mapping[str, Any], path: Path) -> int:
         pdf.set_font("KR", size=8.5)
         head_style = FontFace(emphasis="", fill_color=(235, 235, 235))  # the font has no bold weight
         with pdf.table(col_widths=(40, 35, 25), text_align="LEFT", line_height=4.6, headings_style=head_style) as table:
-            for row_cells in [("약관 요건", "통지서에 나타난 사실", "보완할 점")] + [(g["requirement"], g["shown"], g["to_close"]) for g in result["gap_analysis"]]:
+            for row_cells in [("약관 요건", "통지서에 나타난 사실", "보완할 점")] + [(g["requirement"], g["shown"] + _tag(g), g["to_close"]) for g in result["gap_analysis"]]:
                 row = table.row()
                 for cell in row_cells:
                     row.cell(t(cell))

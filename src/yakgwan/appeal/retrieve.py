@@ -10,6 +10,11 @@ Two sources, kept apart so that each can be judged:
   written by the LLM), ``reverse_hyde`` (on the clause-language passage a denial would rely on),
   ``hybrid_hyde`` (plain and HyDE fused by RRF). Without an LLM the HyDE modes use the reason
   itself, and say so.
+
+Each reason is searched as several queries (``fused``, the default): the reason itself plus two
+variants written by the LLM (without one, the analyzer's keyword form of the reason), fused by
+RRF with the reason's own list kept, then the gated yes/no reranker reorders the top 3 when the
+fused scores are close (an LLM with log-probabilities only). ``fused=False`` is the single query.
 """
 
 from __future__ import annotations
@@ -23,8 +28,13 @@ from yakgwan.appeal.policy import Policy
 from yakgwan.protocols import Retriever
 from yakgwan.records import Chunk, Hit
 from yakgwan.techniques import pipelines as T
+from yakgwan.techniques.multi import MultiQueryRetriever
+from yakgwan.techniques.query_transforms import QueryExpander
+from yakgwan.techniques.rerank_llm import RerankedRetriever
+from yakgwan.techniques.rerank_pointwise import GatedPointwiseReranker
 
 MODES = ("plain", "hyde", "reverse_hyde", "hybrid_hyde")
+REASON_VARIANTS = 2  # LLM-written queries per reason, besides the reason itself
 _NAMED = re.compile(r"[^\s,.;:()「」『』\[\]]+(?:\s[^\s,.;:()「」『』\[\]]+){0,5}?\s?(?:특별약관|특약)(?:\([^()\n]{1,12}\))?")
 
 
@@ -107,15 +117,34 @@ def mode_retriever(policy: Policy, mode: str) -> Retriever:
     return builders[mode]()
 
 
-def evidence_for(notice: DenialNotice, policy: Policy, mode: str = "plain", k: int = 5, retriever: Retriever | None = None) -> list[ReasonEvidence]:
+def reason_retriever(policy: Policy, base: Retriever, mode: str, scope: tuple[str, ...], fused: bool = True) -> Retriever:
+    """The search for one reason: ``base`` within ``scope``; with ``fused``, multi-query + RRF
+    and, when the LLM gives log-probabilities, the gated yes/no reranker."""
+    scoped = ScopedRetriever(mode, base, scope)
+    if not fused:
+        return scoped
+    ctx = policy.ctx
+    expander = QueryExpander(ctx.llm, ctx.tokenizer, "multiquery", n=REASON_VARIANTS)
+    multi = MultiQueryRetriever(f"{mode}+fusion", scoped, expander, merge="rrf", depth=20)
+    if ctx.llm is None or not ctx.llm.supports_logprobs:
+        return multi
+    return RerankedRetriever(f"{mode}+fusion+rerank_yesno", multi, GatedPointwiseReranker(ctx.llm), depth=10)
+
+
+def evidence_for(
+    notice: DenialNotice, policy: Policy, mode: str = "plain", k: int = 5, retriever: Retriever | None = None, fused: bool = True
+) -> list[ReasonEvidence]:
     """Cited and retrieved clauses for every reason of ``notice``."""
     base = retriever or mode_retriever(policy, mode)
     out = []
     for reason in notice.reasons:
         scope = scope_for(notice, reason, policy)
-        hits = ScopedRetriever(mode, base, scope).retrieve(reason.text, k)
-        note = None
-        if mode != "plain" and policy.ctx.llm is None:
-            note = f"no LLM configured (YAKGWAN_LLM): {mode} searched with the reason itself"
-        out.append(ReasonEvidence(reason, mode, scope, cited_clauses(reason, policy), coverage_clauses(notice, policy), hits, note))
+        hits = reason_retriever(policy, base, mode, scope, fused).retrieve(reason.text, k)
+        notes = []
+        if policy.ctx.llm is None:
+            if mode != "plain":
+                notes.append(f"no LLM configured (YAKGWAN_LLM): {mode} searched with the reason itself")
+            if fused:
+                notes.append("no LLM configured: the reason fused with its keyword form, not with LLM-written queries; no reranking")
+        out.append(ReasonEvidence(reason, mode, scope, cited_clauses(reason, policy), coverage_clauses(notice, policy), hits, "; ".join(notes) or None))
     return out

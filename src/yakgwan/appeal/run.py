@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from yakgwan.appeal.analysis import analyse
+from yakgwan.appeal.llm_analysis import analyse_with_llm
 from yakgwan.appeal.notice import DenialNotice, parse_notice
 from yakgwan.appeal.policy import open_policy
 from yakgwan.appeal.retrieve import MODES, ReasonEvidence, evidence_for
@@ -21,9 +22,16 @@ def read_notice(path: Path) -> DenialNotice:
     return parse_notice("\n".join(d.text for d in docs), str(path))
 
 
-def run_appeal(notice_path: Path, policy_path: Path, settings: Settings, mode: str = "plain") -> dict:
+ANALYSES = ("auto", "rules", "llm")
+
+
+def run_appeal(notice_path: Path, policy_path: Path, settings: Settings, mode: str = "plain", analysis: str = "auto") -> dict:
+    """``analysis``: ``rules`` (templates only), ``llm`` (the configured LLM's analysis on top;
+    an error without one), ``auto`` (``llm`` when an LLM is configured)."""
     if mode not in MODES:
         raise InputError(None, f"unknown --mode {mode!r}; available: {', '.join(MODES)}")
+    if analysis not in ANALYSES:
+        raise InputError(None, f"unknown --analysis {analysis!r}; available: {', '.join(ANALYSES)}")
     notice = read_notice(notice_path)
     policy = open_policy(policy_path, settings)
     if not policy.covers_product(notice.product):
@@ -31,8 +39,18 @@ def run_appeal(notice_path: Path, policy_path: Path, settings: Settings, mode: s
             str(notice_path),
             f"the notice is about {notice.product!r}, but the policy given is {', '.join(policy.products)!r}: give that product's 약관 with --policy",
         )
+    llm = policy.ctx.llm
+    if analysis == "llm" and llm is None:
+        raise InputError(None, "--analysis llm needs an LLM: set YAKGWAN_LLM (local or openai)")
     evidence = evidence_for(notice, policy, mode)
-    checked = validate(analyse(notice, evidence, policy), {c.chunk_id: c for c in policy.chunks})
+    notes = [e.note for e in evidence if e.note][:1]
+    if analysis != "rules" and llm is not None:
+        done = analyse_with_llm(notice, evidence, policy, llm)
+        drafted, by = done.analysis, done.by
+        notes += [done.note] if done.note else []
+    else:
+        drafted, by = analyse(notice, evidence, policy), "rules"
+    checked = validate(drafted, {c.chunk_id: c for c in policy.chunks})
     out = checked.analysis.model_dump()
     return {
         "denial": _denial_json(notice),
@@ -41,8 +59,9 @@ def run_appeal(notice_path: Path, policy_path: Path, settings: Settings, mode: s
         "removed_evidence": checked.removed,
         "retrieval": [_evidence_json(e) for e in evidence],
         "mode": mode,
+        "analysis_by": by,
         "policy": {"source": policy.source, "products": list(policy.products), "index": str(policy.index_dir)},
-        "notes": [e.note for e in evidence if e.note][:1],
+        "notes": notes,
     }
 
 

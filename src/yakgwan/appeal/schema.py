@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 Band = Literal["LOW", "MEDIUM", "HIGH"]
+By = Literal["rules", "llm"]  # who wrote an item: the templates or the LLM analysis
 IssueKind = Literal["coverage_trigger", "exclusion", "definition", "procedure", "disclosure_duty"]
 
 
@@ -23,12 +24,14 @@ class Provenance(BaseModel):
 class EvidenceItem(BaseModel):
     claim: str = Field(min_length=1)
     provenance: Provenance
+    by: By = "rules"
 
 
 class SubIssue(BaseModel):
     kind: IssueKind
     question: str = Field(min_length=1)
     clauses: list[str] = Field(default_factory=list)  # "벌금 특별약관 제2조 제8호"
+    by: By = "rules"
 
 
 class Issue(BaseModel):
@@ -41,6 +44,7 @@ class Gap(BaseModel):
     requirement: str = Field(min_length=1)  # what the policy requires (with its clause)
     shown: str = Field(min_length=1)  # what the notice shows the claimant has shown, or does not
     to_close: str = Field(min_length=1)  # what would close the gap
+    by: By = "rules"
 
 
 class SuccessProbability(BaseModel):

@@ -43,6 +43,11 @@ class LLM:
     def name(self) -> str:
         return f"{self.provider.provider}:{self.provider.model}"
 
+    @property
+    def supports_logprobs(self) -> bool:
+        """Whether :meth:`option_probs` can work with this provider."""
+        return bool(getattr(self.provider, "supports_logprobs", False))
+
     @overload
     def complete(self, messages: Sequence[Message], schema: None = None, params: GenParams | None = None, step: str = "") -> str: ...
 
@@ -70,7 +75,7 @@ class LLM:
         (:class:`OptionScorer`); cached like ``complete``."""
         if len(options) < 2 or len(set(options)) != len(options):
             raise ValueError(f"options must be at least two distinct strings, got {options!r}")
-        if not getattr(self.provider, "supports_logprobs", False):
+        if not self.supports_logprobs:
             raise ProviderError(f"{self.name} gives no token log-probabilities: option scoring needs the local provider or an endpoint with logprobs")
         scorer: OptionScorer = self.provider  # type: ignore[assignment]
         key_params = GenParams(max_tokens=1)
