@@ -188,7 +188,9 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
         for sub in issue["sub_issues"]:
             print(f"  쟁점 [{sub['kind']}] {sub['question']}")
     print(f"성공 가능성: {sp['band']} ({sp['probability']:.0%}) — {sp['rationale']}")
-    print(f"증거 {len(result['evidence_pack'])}건, 수집할 서류 {len(result['documents_to_collect'])}건; metrics " + " ".join(f"{k}={v:.2f}" for k, v in result["metrics"].items()))
+    print(f"분석 {result['analysis_by']} · 증거 {len(result['evidence_pack'])}건, 수집할 서류 {len(result['documents_to_collect'])}건; metrics " + " ".join(f"{k}={v:.2f}" for k, v in result["metrics"].items()))
     for r in result["removed_evidence"]:
         _err(f"  removed from the evidence pack: {r}")
+    for n in result["notes"]:
+        _err(f"  note: {n}")
     return 0
