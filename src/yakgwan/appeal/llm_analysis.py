@@ -28,7 +28,7 @@ from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, IssueKind, Provenance, SubIssue, SuccessProbability
-from yakgwan.errors import ProviderError
+from yakgwan.errors import PromptTooLongError
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
 from yakgwan.text.sentences import clause_spans
@@ -178,7 +178,7 @@ def analyse_with_llm(notice: DenialNotice, evidence: list[ReasonEvidence], polic
     schema = draft_schema([s.number for s in sentences], len(notice.reasons))
     try:
         draft = llm.complete(draft_messages(notice, sentences), schema=schema, params=GenParams(max_tokens=ANSWER_TOKENS), step="appeal_analysis")
-    except (StructuredOutputError, ProviderError) as exc:
+    except (StructuredOutputError, PromptTooLongError) as exc:  # an unreachable provider is an error
         return LLMAnalysis(base, "rules", f"the LLM's analysis was not usable ({exc}); rule-based analysis only")
     merged, dropped = merge(base, draft.model_dump(), {s.number: s for s in sentences}, notice, evidence, policy)
     note = f"{dropped} LLM item(s) left out: clause text copied or repeated, not the model's own reading" if dropped else None

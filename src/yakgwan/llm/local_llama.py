@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from yakgwan.errors import InputError, ProviderError
+from yakgwan.errors import InputError, PromptTooLongError, ProviderError
 from yakgwan.llm.gguf_assets import ensure_model, get_model, model_path
 from yakgwan.llm.types import Completion, GenParams, Message
 
@@ -105,8 +105,9 @@ class LocalLlamaProvider:
             start = time.perf_counter()
             try:
                 out = self._llm.create_chat_completion(**kwargs)
-            except (ValueError, RuntimeError) as exc:
-                # ValueError: the prompt does not fit in n_ctx; RuntimeError: llama_decode failed
+            except ValueError as exc:  # the prompt does not fit in n_ctx
+                raise PromptTooLongError(f"local model {self.model!r}: {exc}") from None
+            except RuntimeError as exc:  # llama_decode failed
                 raise ProviderError(f"local model {self.model!r}: {exc}") from None
             latency_ms = (time.perf_counter() - start) * 1000.0
         choice = out["choices"][0]
@@ -135,7 +136,7 @@ class LocalLlamaProvider:
             prompt = self._formatter()(messages=[m.as_dict() for m in messages]).prompt
             tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
             if len(tokens) >= self.n_ctx:
-                raise ProviderError(f"local model {self.model!r}: prompt of {len(tokens)} tokens does not fit in n_ctx={self.n_ctx}")
+                raise PromptTooLongError(f"local model {self.model!r}: prompt of {len(tokens)} tokens does not fit in n_ctx={self.n_ctx}")
             if any(not o.strip() for o in options):
                 raise ValueError(f"options must not be blank: {list(options)!r}")
             firsts = {o: llm.tokenize(o.encode("utf-8"), add_bos=False, special=False)[0] for o in options}
