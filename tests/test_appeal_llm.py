@@ -205,3 +205,54 @@ def test_a_prompt_too_long_falls_back_but_an_unreachable_provider_is_an_error(po
     assert done.by == "rules" and "4131 tokens" in (done.note or "")
     with pytest.raises(ProviderError, match="401"):
         analyse_with_llm(notice, evidence, policy, raising(ProviderError("openai: 401 unauthorized")))
+
+
+class _ServedLLM:
+    """An OpenAI-compatible chat endpoint for the appeal: a draft citing the first sentence shown."""
+
+    @staticmethod
+    def handler():  # type: ignore[no-untyped-def]
+        from stub_server import JsonHandler
+
+        class H(JsonHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                body = self.body()
+                if self.headers.get("Authorization") != "Bearer secret":
+                    return self.send_json(401, {"error": {"message": "invalid api key"}})
+                schema = body.get("response_format", {}).get("json_schema", {}).get("schema", {})
+                if "reasons" in schema.get("properties", {}):
+                    first = schema["$defs"]["SentenceNo"]["enum"][0]
+                    content = {"reasons": [{"reason": 1, "sub_issues": [{"kind": "procedure", "question": "통지 지연만으로 보험금 전부를 거절할 수 있는가?", "sentence": first}],
+                                            "gaps": [{"sentence": first, "shown": "사고 14개월 뒤 통지", "to_close": "지연으로 늘어난 손해가 없다는 자료"}]}],
+                               "findings": [{"kind": "clause_lacks_stated_consequence", "sentence": first, "explanation": "통지 조항에 부지급 효과가 없음"}],
+                               "actions": ["지연 사유 소명서 제출"]}
+                else:  # the per-reason query variants
+                    content = {"queries": ["보험금 지급사유 통지 지연", "사고 통지 의무"]}
+                self.send_json(200, {"choices": [{"message": {"content": json.dumps(content, ensure_ascii=False)}, "finish_reason": "stop"}],
+                                     "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
+
+        return H
+
+
+@pytest.mark.integration
+def test_appeal_with_a_served_llm_through_the_cli(kb_policy_pdf: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from stub_server import serve
+
+    notice = DATA / SCENARIOS["08_tsa_late_notice"]["file"]
+    with serve(_ServedLLM.handler()) as url:
+        env = {**os.environ, "YAKGWAN_LLM": "openai", "YAKGWAN_LLM_BASE_URL": url, "YAKGWAN_LLM_MODEL": "stub-chat", "YAKGWAN_LLM_API_KEY": "secret"}
+        out = tmp_path / "a.json"
+        p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(notice), "--policy", str(kb_policy_pdf), "--analysis", "llm", "--json", str(out), "--quiet"],
+                           env=env, capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stderr
+        res = json.loads(out.read_text("utf-8"))
+        assert res["analysis_by"] == "openai:stub-chat" and res["metrics"] == PERFECT
+        assert any(s["by"] == "llm" and s["question"].startswith("통지 지연만으로") for i in res["issue_tree"] for s in i["sub_issues"])
+        assert "[모델 판단]" in res["success_probability"]["rationale"] and res["success_probability"]["band"] == "MEDIUM"
+        bad = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(notice), "--policy", str(kb_policy_pdf), "--analysis", "llm", "--quiet"],
+                             env={**env, "YAKGWAN_LLM_API_KEY": "wrong", "YAKGWAN_LLM_MODEL": "stub-chat-unseen"}, capture_output=True, text=True, timeout=900)
+        assert bad.returncode != 0 and "401" in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
