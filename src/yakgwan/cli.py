@@ -52,6 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print hits as JSON")
     _common(p)
 
+    p = sub.add_parser("ask", help="answer from the documents with citations, or refuse")
+    p.add_argument("question")
+    p.add_argument("--pipeline", default="default")
+    p.add_argument("--mode", default="auto", choices=("auto", "generate", "extract"),
+                   help="generate: the LLM writes short cited claims; extract: the best supporting sentences themselves; auto (default): generate when an LLM is configured")
+    p.add_argument("--k", type=int, default=5, help="passages read (default 5)")
+    p.add_argument("--json", action="store_true", help="print the answer object as JSON")
+    p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
+    _common(p)
+
     p = sub.add_parser("eval", help="evaluate pipelines on a test set")
     p.add_argument("--corpus", type=Path, help="seed format: the knowledge-base folder")
     p.add_argument("--tests", type=Path, help="seed format: the questions (JSONL)")

@@ -129,6 +129,25 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from yakgwan.answer.ask import Asker
+
+    asker = Asker(app.pipeline_context(settings), pipeline=args.pipeline, mode=args.mode, k=args.k)
+    res = asker.ask(args.question)
+    if args.json:
+        print(json.dumps(res.to_json(), ensure_ascii=False, indent=2))
+        return 0
+    label = {"answered": "답변", "partial": "부분 답변", "refused": "답변 불가"}[res.outcome]
+    print(f"[{label}] {res.answer}")
+    for c in res.citations:
+        where = " · ".join(str(x) for x in (c.doc, c.article, f"p.{c.page}" if c.page else None) if x)
+        print(f"  [{c.n}] {where}: “{' '.join(c.quote.split())}”")
+    print(f"  ({res.pipeline}, {res.mode} by {res.by}, {res.latency_ms:.0f} ms, LLM calls {res.llm_calls})")
+    for n in res.notes:
+        _err(f"  note: {n}")
+    return 0
+
+
 def print_hits(hits: list[Hit], width: int = 160) -> None:
     if not hits:
         print("  (no matching chunks)")

@@ -21,16 +21,17 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 # a line that starts a new unit of a 약관 clause: a 호 ("8."), a 항 ("①"), a 목 ("가."), a
-# bullet, a note, an article heading
-_ITEM_START = re.compile(r"\s*(?:\d{1,2}\.\s|[①-⑳]|[가-하]\.\s|\(\d{1,2}\)|[-•※◦▪]|제\s*\d+\s*조(?:의\s*\d+)?\s*\()")
+# bullet, a note, a Markdown heading or table row, an article heading
+_ITEM_START = re.compile(r"\s*(?:\d{1,2}\.\s|[①-⑳]|[가-하]\.\s|\(\d{1,2}\)|[-•※◦▪*#|>]|제\s*\d+\s*조(?:의\s*\d+)?\s*\()")
 # a line that ends its unit: a sentence end, a colon, a closed heading, a 약관 title
-_UNIT_END = re.compile(r"(?:[.?!:」』)]|다|약관)\s*$")
+_UNIT_END = re.compile(r"(?:[.?!:」』)|]|다|약관)\s*$")
 
 
 def clause_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of a clause whose lines were wrapped by the page (a PDF's
     line breaks inside a sentence do not end it): a unit ends where a line ends a sentence or a
-    heading, or where the next line starts a 호, 항, 목 or heading; inside a line, after "다.".
+    heading, at a blank line, or where the next line starts a 호, 항, 목 or heading; inside a
+    line, after "다.".
     Spans are verbatim and whitespace-trimmed."""
     lines = [m for m in re.finditer(r"[^\n]*(?:\n|$)", text) if m.end() > m.start()]
     units: list[tuple[int, int]] = []
@@ -40,7 +41,7 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
         if start is None:
             start = m.start()
         nxt = lines[i + 1].group(0) if i + 1 < len(lines) else ""
-        if not nxt or _UNIT_END.search(line) or _ITEM_START.match(nxt):
+        if not nxt or not line.strip() or not nxt.strip() or _UNIT_END.search(line) or _ITEM_START.match(nxt):
             units.append((start, m.start() + len(line)))
             start = None
     out: list[tuple[int, int]] = []

@@ -1,0 +1,1 @@
+"""Grounded answers: cite exactly or refuse."""

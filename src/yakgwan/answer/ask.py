@@ -1,0 +1,80 @@
+"""``yakgwan ask``: retrieve, check the question's anchors against the documents, answer from the
+retrieved sentences only (generative or extractive), and check every citation.
+
+Outcomes: ``answered``; ``partial`` (the documents speak to the topic but not to the point
+asked, and the answer says which point); ``refused`` (the documents do not contain it). A
+question naming something the documents never mention (a product, company, person or year
+absent from every chunk) is refused before any model runs, and the missing names are returned.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from yakgwan.answer.anchors import AnchorFinder, missing_anchors, normalise
+from yakgwan.answer.extract import ExtractiveAnswerer
+from yakgwan.answer.generate import GenerativeAnswerer
+from yakgwan.answer.passages import number_sentences, quote_is_verbatim
+from yakgwan.answer.records import REFUSAL, AskResult
+from yakgwan.errors import InputError
+from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
+
+MODES = ("auto", "generate", "extract")
+PASSAGES = 5
+
+
+@dataclass
+class Asker:
+    """Answers questions over one index; models and the index text are loaded once."""
+
+    ctx: PipelineContext
+    pipeline: str = DEFAULT_PIPELINE
+    mode: str = "auto"
+    k: int = PASSAGES
+    anchors: AnchorFinder = field(default_factory=AnchorFinder)
+    _corpus: str | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise InputError(None, f"unknown --mode {self.mode!r}; available: {', '.join(MODES)}")
+        if self.mode == "generate" and self.ctx.llm is None:
+            raise InputError(None, "--mode generate needs an LLM: set YAKGWAN_LLM (local or openai), or use --mode extract")
+        if self.k <= 0:
+            raise InputError(None, f"--k must be > 0, got {self.k}")
+
+    @property
+    def corpus(self) -> str:
+        if self._corpus is None:
+            self._corpus = normalise("\n".join(c.text for c in self.ctx.view.chunks))
+        return self._corpus
+
+    def ask(self, question: str) -> AskResult:
+        if not question.strip():
+            raise InputError(None, "empty question")
+        t0 = time.perf_counter()
+        llm = self.ctx.llm
+        calls0 = llm.stats.calls if llm else 0
+        mode = self.mode if self.mode != "auto" else ("generate" if llm is not None else "extract")
+        retriever, note = build_pipeline(self.pipeline, self.ctx)
+        notes = [note] if note else []
+        name = resolve_pipeline(self.pipeline).name
+        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self.corpus)]
+        if missing:
+            text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
+            return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
+        hits = retriever.retrieve(question, self.k)
+        sentences = number_sentences(question, hits, self.ctx.tokenizer)
+        if mode == "generate" and llm is not None:
+            done = GenerativeAnswerer(llm).answer(question, sentences)
+            by = llm.name
+        else:
+            done = ExtractiveAnswerer(llm, self.ctx.tokenizer).answer(question, sentences)
+            by = llm.name if llm is not None and llm.supports_logprobs else "rules"
+        chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences}
+        bad = [c for c in done.citations if not quote_is_verbatim(c, chunks.get(c.chunk_id, ""))]
+        if bad:  # cannot happen by construction; never shown as is if it does
+            notes.append(f"{len(bad)} citation(s) not verbatim in their chunk: refused")
+            done.outcome, done.answer, done.citations = "refused", REFUSAL, []
+        calls = (llm.stats.calls - calls0) if llm else 0
+        return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls)

@@ -1,0 +1,52 @@
+"""The extractive answer: the best supporting sentences themselves, cited; nothing is written.
+
+With an LLM that gives log-probabilities, each of the ``top_m`` sentences that share most words
+with the question is judged by P("예") that it answers the question; those at or above
+``threshold`` are the answer (at most ``keep``). Without one, a sentence answers when it shares
+at least ``min_overlap`` content words with the question, and the answer says it was chosen by
+word overlap. No sentence passing: refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yakgwan.answer.generate import Generated
+from yakgwan.answer.records import REFUSAL, Citation, Sentence
+from yakgwan.llm import LLM, StructuredOutputError
+from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
+from yakgwan.text.korean import Tokenizer
+
+
+@dataclass
+class ExtractiveAnswerer:
+    llm: LLM | None
+    tokenizer: Tokenizer
+    top_m: int = 5
+    keep: int = 2
+    threshold: float = 0.5
+    min_overlap: int = 2
+
+    def answer(self, question: str, sentences: list[Sentence]) -> Generated:
+        if not sentences:
+            return Generated("refused", REFUSAL, [], notes=["no passage retrieved"])
+        q = set(self.tokenizer.tokenize(question))
+        overlap = [len(q & set(t)) for t in self.tokenizer.tokenize_many([s.text for s in sentences])]
+        order = sorted(range(len(sentences)), key=lambda i: (-overlap[i], i))[: self.top_m]
+        notes: list[str] = []
+        if self.llm is not None and self.llm.supports_logprobs:
+            yes = RELEVANCE_OPTIONS[0]
+            try:
+                p = {i: self.llm.option_probs(relevance_messages(question, sentences[i].text), RELEVANCE_OPTIONS, step="extract")[yes] for i in order}
+            except StructuredOutputError as exc:
+                return Generated("refused", REFUSAL, [], notes=[f"no usable support judgement ({exc}): refused"])
+            chosen = sorted((i for i in order if p[i] >= self.threshold), key=lambda i: (-p[i], i))[: self.keep]
+        else:
+            chosen = [i for i in order if overlap[i] >= self.min_overlap][: self.keep]
+            notes.append("no LLM with log-probabilities: sentences chosen by word overlap with the question")
+        if not chosen:
+            return Generated("refused", REFUSAL, [], notes=notes)
+        chosen.sort()  # document order reads better
+        cites = [Citation.of(n, sentences[i].chunk, sentences[i].text) for n, i in enumerate(chosen, 1)]
+        text = " ".join(f"{' '.join(sentences[i].text.split())} [{n}]" for n, i in enumerate(chosen, 1))
+        return Generated("answered", text, cites, notes=notes)

@@ -1,0 +1,65 @@
+"""What ``ask`` returns: an outcome, the answer text with inline [n] markers, and citations whose
+quotes are verbatim spans of the cited chunks."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from yakgwan.records import Chunk
+
+Outcome = Literal["answered", "partial", "refused"]
+OUTCOMES: tuple[Outcome, ...] = ("answered", "partial", "refused")
+
+REFUSAL = "제공된 문서에는 이 질문에 대한 내용이 없습니다."
+
+
+@dataclass(frozen=True)
+class Citation:
+    n: int  # the [n] marker in the answer
+    chunk_id: str
+    doc: str
+    article: str | None
+    page: int | None
+    quote: str  # a verbatim span of the chunk's text
+
+    @classmethod
+    def of(cls, n: int, chunk: Chunk, quote: str) -> "Citation":
+        return cls(n, chunk.chunk_id, chunk.source, chunk.article, chunk.pages[0] if chunk.pages else None, quote)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A numbered sentence shown to the answerer: a verbatim span of ``chunk``."""
+
+    number: str
+    chunk: Chunk
+    text: str
+
+
+@dataclass
+class AskResult:
+    outcome: Outcome
+    answer: str
+    citations: list[Citation]
+    pipeline: str
+    mode: str  # "generate", "extract"
+    latency_ms: float = 0.0
+    by: str = "rules"  # the LLM's name, or "rules"
+    missing: list[str] = field(default_factory=list)  # anchors the documents never mention
+    notes: list[str] = field(default_factory=list)  # fallbacks, repairs, downgrades
+    llm_calls: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "answer": self.answer,
+            "citations": [asdict(c) for c in self.citations],
+            "pipeline": self.pipeline,
+            "mode": self.mode,
+            "by": self.by,
+            "missing": self.missing,
+            "notes": self.notes,
+            "llm_calls": self.llm_calls,
+            "latency_ms": round(self.latency_ms, 1),
+        }
