@@ -184,3 +184,50 @@ def test_unanswerable_set_names_only_what_the_knowledge_base_lacks(skytravel_dir
     for r in rows:
         assert r["absent"] and all(t not in text for t in r["absent"]), r
         assert r["made_by"] in {"other_product", "other_company", "other_employee", "other_branch", "other_date", "absent_fact", "absent_detail"}
+
+
+@pytest.mark.unit
+def test_answer_metrics_hand_computed() -> None:
+    from yakgwan.answer.records import AskResult, Citation
+    from yakgwan.eval.answers import citation_checks, judge_summary, keyword_recall
+
+    assert keyword_recall("설립일은 2008년 3월 15일입니다", ["2008년", "3월 15일", "김하늘"]) == pytest.approx(2 / 3)
+    assert keyword_recall("아무 말", []) is None
+    res = AskResult("answered", "x [1] [2]", [Citation(1, "c1", "a.md", None, None, "45명"), Citation(2, "c2", "b.md", None, None, "없는 문장")], "p", "generate")
+    valid, support = citation_checks(res, {"c1": "총 직원 수:  45명", "c2": "다른 내용"}, {"a.md": 1})
+    assert valid == [True, False] and support == [True, False]
+    runs = [[{"accuracy": 5, "completeness": 3, "relevance": 4}, {"accuracy": 3, "completeness": 3, "relevance": 4}],
+            [{"accuracy": 5, "completeness": 5, "relevance": 4}, {"accuracy": 5, "completeness": 3, "relevance": 4}]]
+    s = judge_summary(runs)  # run means: accuracy 4, 5 -> mean 4.5, spread 0.5; completeness 3, 4 -> 3.5, 0.5
+    assert s["accuracy"] == {"mean": 4.5, "spread": 0.5, "runs": 2} and s["completeness"] == {"mean": 3.5, "spread": 0.5, "runs": 2}
+    assert s["relevance"] == {"mean": 4.0, "spread": 0.0, "runs": 2}
+
+
+@pytest.mark.unit
+def test_eval_answers_through_the_cli_without_an_llm(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    kb = tmp_path / "kb" / "faq"
+    kb.mkdir(parents=True)
+    (kb / "branch.md").write_text("# 지사\n\n| 지사 | 직원 수 |\n|---|---|\n| 부산 지사 | 8명 |\n| 제주 지사 | 6명 |\n", "utf-8")
+    (kb / "refund.md").write_text("# 환불\n\n출발 30일 전까지 취소하면 전액 환불합니다.\n", "utf-8")
+    tests = tmp_path / "t.jsonl"
+    tests.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in [
+        {"question": "부산 지사 직원 수는?", "keywords": ["8명"], "reference_answer": "8명", "category": "direct_fact", "source_docs": ["faq/branch.md"]},
+        {"question": "출발 30일 전 취소하면 환불은?", "keywords": ["전액"], "reference_answer": "전액 환불", "category": "direct_fact", "source_docs": ["faq/refund.md"]},
+    ]), "utf-8")
+    un = tmp_path / "u.jsonl"
+    un.write_text(json.dumps({"id": "u1", "question": "광주 지사 직원 수는?", "made_by": "other_branch"}, ensure_ascii=False), "utf-8")
+    env = {**os.environ, "YAKGWAN_CACHE_DIR": str(tmp_path / "c"), "YAKGWAN_EMBEDDER": "hashing", "YAKGWAN_LLM": "none"}
+    out = tmp_path / "r.json"
+    p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "eval", "--corpus", str(tmp_path / "kb"), "--tests", str(tests), "--answers", "--unanswerable", str(un),
+                        "--json", str(out), "--report", str(tmp_path / "r.html"), "--quiet"], env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    (res,) = json.loads(out.read_text("utf-8"))
+    a = res["answers"]
+    assert a["metrics"]["answer_rate"] == 1.0 and a["metrics"]["refusal_rate"] == 1.0 and a["metrics"]["citation_validity"] == 1.0
+    assert a["unanswerable_by_kind"] == {"other_branch": {"n": 1, "refused": 1, "partial": 0, "refused_by_anchor": 1}}
+    assert "judge" not in a and "no LLM configured" in a["note"] and "answers (extract" in p.stdout
+    assert "refusal rate (unanswerable)" in (tmp_path / "r.html").read_text("utf-8")

@@ -18,6 +18,7 @@ from yakgwan.answer.generate import GenerativeAnswerer
 from yakgwan.answer.passages import number_sentences, quote_is_verbatim
 from yakgwan.answer.records import REFUSAL, AskResult
 from yakgwan.errors import InputError
+from yakgwan.protocols import Retriever
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
 MODES = ("auto", "generate", "extract")
@@ -34,6 +35,7 @@ class Asker:
     k: int = PASSAGES
     anchors: AnchorFinder = field(default_factory=AnchorFinder)
     _corpus: str | None = field(default=None, repr=False)
+    _retriever: tuple[Retriever, str | None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -56,7 +58,9 @@ class Asker:
         llm = self.ctx.llm
         calls0 = llm.stats.calls if llm else 0
         mode = self.mode if self.mode != "auto" else ("generate" if llm is not None else "extract")
-        retriever, note = build_pipeline(self.pipeline, self.ctx)
+        if self._retriever is None:
+            self._retriever = build_pipeline(self.pipeline, self.ctx)
+        retriever, note = self._retriever
         notes = [note] if note else []
         name = resolve_pipeline(self.pipeline).name
         missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self.corpus)]

@@ -241,6 +241,32 @@ def _summary_table(results: Sequence[Mapping]) -> str:
     return _table(results, columns)
 
 
+ANSWER_LABELS = {
+    "answer_rate": "answer rate", "partial_rate": "partial rate", "refusal_rate": "refusal rate (unanswerable)",
+    "non_answer_rate": "refused or partial (unanswerable)", "citation_validity": "citation validity",
+    "citation_support": "citation support", "keyword_recall": "keyword recall",
+}
+
+
+def _answers_table(results: Sequence[Mapping]) -> str:
+    """``eval --answers``: outcome rates, citation checks, keyword recall and judge scores."""
+    rows = [r for r in results if r.get("answers")]
+    if not rows:
+        return ""
+    columns: list[tuple[str, tuple[str, ...], object]] = [("mode", ("answers", "mode"), None), ("answerable", ("answers", "n_answerable"), None),
+                                                          ("unanswerable", ("answers", "n_unanswerable"), None)]
+    columns += [(label, ("answers", "metrics", key), None) for key, label in ANSWER_LABELS.items()]
+    columns += [(f"judge {k} (mean)", ("answers", "judge", "scores", k, "mean"), max) for k in ("accuracy", "completeness", "relevance")]
+    columns += [(f"judge {k} (spread)", ("answers", "judge", "scores", k, "spread"), None) for k in ("accuracy", "completeness", "relevance")]
+    columns += [("judge", ("answers", "judge", "model"), None), ("latency p50 (ms)", ("answers", "latency_ms", "p50"), min), ("LLM calls", ("answers", "llm_calls"), None)]
+    return _table(rows, columns) + (
+        '<p class="note">Answer rate: answerable questions answered. Refusal rate: unanswerable questions refused (the next column also '
+        "counts partial answers, which say the documents lack the point asked). Citation validity: quotes found verbatim in the cited chunk, "
+        "checked against the index. Citation support: cited documents among the question's source documents. Judge: the LLM named, on the "
+        "seed's 1–5 rubric, mean over runs and the spread of the run means.</p>"
+    )
+
+
 def _seed_table(results: Sequence[Mapping]) -> str:
     present = _present(results, "seed_metrics")
     if not present:
@@ -334,6 +360,7 @@ def build_html(results: Sequence[Mapping], title: str) -> str:
         '<p class="note">“(seed)” columns are computed exactly as the seed tutorial does (chunk-level '
         "relevance by source document; its nDCG is normalised over the retrieved list, so it is higher "
         "than standard nDCG).</p>",
+        "<h2>Answers</h2>" if any(r.get("answers") for r in results) else "", _answers_table(results),
         "<h2>Where each technique helps or hurts</h2>", _delta_tables(results),
         "<h2>LLM time by step</h2>", _step_table(results),
         "<h2>Retrieval metrics</h2>", _legend(names),

@@ -27,6 +27,7 @@ from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
 from yakgwan.ingest import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, llm_fallback_note, resolve_pipeline
 from yakgwan.progress import progress
+from yakgwan.eval.answers import evaluate_answers, load_unanswerable
 from yakgwan.protocols import Retriever
 from yakgwan.llm import LLM, UsageStats, make_llm
 from yakgwan.records import sha256_hex
@@ -164,6 +165,9 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
             raise InputError(None, f"--limit must be > 0, got {limit}")
         note = f"; first {min(limit, len(evalset.queries))} of {len(evalset.queries)} questions (--limit)"
         evalset = dataclasses.replace(evalset, queries=evalset.queries[:limit], source=evalset.source + note)
+    unanswerable = load_unanswerable(args.unanswerable) if getattr(args, "unanswerable", None) else []
+    if unanswerable and not getattr(args, "answers", False):
+        raise InputError(str(args.unanswerable), "--unanswerable is used with --answers")
     names = [DEFAULT_PIPELINE if n == "default" else n for n in (args.pipelines or ["default"])]
     specs = [resolve_pipeline(n) for n in names]  # a typo fails before minutes of ingest
     command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
@@ -192,6 +196,8 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
             res["index"]["step_fallbacks"] = report.step_fallbacks
         if ingest_llm is not None:  # what the LLM ingest steps cost (zero calls when the index was already built)
             res["index"]["llm"] = ingest_llm
+        if getattr(args, "answers", False):
+            res["answers"] = _answers(args, ctx, spec.name, evalset, unanswerable, get_llm, settings.quiet)
         results.append(res)
         print_result_line(res)
     if args.json_out:
@@ -202,6 +208,36 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
 
         render_report(results, args.report, title=f"yakgwan eval — {evalset.name}")
     return 0
+
+
+def _answers(args: argparse.Namespace, ctx: PipelineContext, pipeline: str, evalset: EvalSet, unanswerable: list, get_llm: Callable[[], LLM | None], quiet: bool) -> dict:
+    """Answer evaluation for one pipeline (``--answers``); the judge is the configured LLM."""
+    from yakgwan.answer.ask import Asker
+    from yakgwan.progress import Bar
+
+    llm = ctx.llm  # the run's one LLM (``_eval_index`` set it), whatever the retrieval pipeline
+    if llm is not None:
+        llm.stats = UsageStats()
+    runs = args.judge_runs if llm is not None else 0
+    if args.judge_runs < 0:
+        raise InputError(None, f"--judge-runs must be >= 0, got {args.judge_runs}")
+    asker = Asker(ctx, pipeline=pipeline, mode=args.answer_mode)
+    bar = Bar(f"answers {pipeline}", len(evalset.queries) + len(unanswerable), quiet, unit="q")
+    last = [0]
+
+    def step(i: int, total: int) -> None:
+        bar.update(i - last[0])
+        last[0] = i
+
+    try:
+        out = evaluate_answers(asker, evalset.queries, unanswerable, llm if runs else None, runs, step)
+    finally:
+        bar.close()
+    if llm is None:
+        out["note"] = "no LLM configured (YAKGWAN_LLM): extractive answers by word overlap, no judge"
+    if llm is not None:
+        out["llm"] = {"model": llm.name, **llm.stats.as_dict()}
+    return out
 
 
 def _eval_index(
@@ -255,3 +291,11 @@ def print_result_line(res: dict) -> None:
     print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms{llm}")
     if res.get("note"):
         print(f"  note: {res['note']}")
+    if res.get("answers"):
+        a = res["answers"]
+        shown = "  ".join(f"{k}={v:.4f}" for k, v in a["metrics"].items() if v is not None)
+        print(f"  answers ({a['mode']}, {a['n_answerable']} answerable + {a['n_unanswerable']} unanswerable): {shown}")
+        for key, v in (a.get("judge") or {}).get("scores", {}).items():
+            print(f"    judge {key} {v['mean']:.2f} ± {v['spread']:.2f} over {v['runs']} runs ({a['judge']['model']})")
+        if a.get("note"):
+            print(f"  note: {a['note']}")

@@ -1,0 +1,194 @@
+"""Answer evaluation (``eval --answers``): ask every question, then score the answers.
+
+Deterministic, per pipeline:
+- ``answer_rate``: answerable questions answered (``partial_rate`` apart);
+- ``refusal_rate``: unanswerable questions refused; ``non_answer_rate`` also counts ``partial``
+  (an answer that says the documents lack the point asked);
+- ``citation_validity``: citations whose quote is verbatim (whitespace normalised) in the cited
+  chunk, checked here against the index, not taken from the answerer;
+- ``citation_support``: citations of answerable questions whose document is one of the
+  question's source documents;
+- ``keyword_recall``: the share of a question's keywords found in its answer.
+
+LLM-as-judge (optional, ``judge_runs`` > 0): accuracy, completeness and relevance on the seed's
+1–5 rubric against the reference answer, run ``judge_runs`` times with different seeds
+(temperature ``JUDGE_TEMPERATURE``); reported as the mean over runs and the spread (standard
+deviation of the per-run means), with the judge model named.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from yakgwan.answer.ask import Asker
+from yakgwan.answer.records import AskResult
+from yakgwan.errors import InputError
+from yakgwan.eval.datasets import EvalQuery
+from yakgwan.eval.metrics import latency_summary
+from yakgwan.llm import LLM, StructuredOutputError
+from yakgwan.llm.types import GenParams, Message
+
+JUDGE_TEMPERATURE = 0.7
+JUDGE_KEYS = ("accuracy", "completeness", "relevance")
+
+
+@dataclass(frozen=True)
+class Unanswerable:
+    qid: str
+    text: str
+    made_by: str | None = None
+
+
+def load_unanswerable(path: Path) -> list[Unanswerable]:
+    """Questions the knowledge base cannot answer (JSONL with ``question``; ``id``, ``made_by``
+    optional)."""
+    if not path.is_file():
+        raise InputError(str(path), "no such file")
+    out = []
+    for i, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            out.append(Unanswerable(str(row.get("id", f"u{i}")), str(row["question"]), row.get("made_by")))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InputError(str(path), f"line {i}: not a JSON object with a 'question' ({exc})") from None
+    if not out:
+        raise InputError(str(path), "no questions")
+    return out
+
+
+def keyword_recall(answer: str, keywords: Sequence[str]) -> float | None:
+    """Share of ``keywords`` that occur in ``answer`` (spaces ignored); None without keywords."""
+    if not keywords:
+        return None
+    flat = "".join(answer.split())
+    return sum("".join(k.split()) in flat for k in keywords) / len(keywords)
+
+
+def citation_checks(res: AskResult, chunk_text: Mapping[str, str], relevant: Mapping[str, int] | None) -> tuple[list[bool], list[bool]]:
+    """(verbatim?, from a source document?) per citation; the second is empty without judgements."""
+    valid = [" ".join(c.quote.split()) in " ".join(chunk_text.get(c.chunk_id, "").split()) for c in res.citations]
+    support = [c.doc in relevant for c in res.citations] if relevant else []
+    return valid, support
+
+
+class Judgement(BaseModel):
+    accuracy: int = Field(ge=1, le=5)
+    completeness: int = Field(ge=1, le=5)
+    relevance: int = Field(ge=1, le=5)
+
+
+JUDGE_SYSTEM = (
+    "당신은 답변을 채점하는 평가자입니다. 질문, 모범 답안, 평가할 답변을 읽고 1~5점으로 채점하세요. "
+    "accuracy: 모범 답안과 사실이 일치하는 정도(틀린 사실이 있으면 낮게). completeness: 모범 답안의 핵심 내용을 빠짐없이 담은 정도. "
+    "relevance: 질문에 직접 답하는 정도. 답변이 '문서에 없다'고 거절했으면 세 항목 모두 1점."
+)
+
+
+def judge_messages(question: str, reference: str, answer: str) -> list[Message]:
+    return [Message("system", JUDGE_SYSTEM), Message("user", f"질문: {question}\n모범 답안: {reference}\n평가할 답변: {answer}")]
+
+
+def judge(llm: LLM, q: EvalQuery, answer: str, run: int) -> dict[str, int] | None:
+    """One judgement (seed ``run``); None when the judge's answer is unusable."""
+    params = GenParams(max_tokens=48, temperature=JUDGE_TEMPERATURE, seed=run)
+    try:
+        out = llm.complete(judge_messages(q.text, q.reference_answer or "", answer), schema=Judgement, params=params, step="judge")
+    except StructuredOutputError:
+        return None
+    return out.model_dump()
+
+
+def judge_summary(per_run: list[list[dict[str, int]]]) -> dict[str, dict[str, float]]:
+    """Per key: the mean over runs of each run's mean score, and the spread (population standard
+    deviation of those run means; 0 for one run)."""
+    out = {}
+    for key in JUDGE_KEYS:
+        means = [statistics.fmean(j[key] for j in run) for run in per_run if run]
+        if means:
+            out[key] = {"mean": round(statistics.fmean(means), 4), "spread": round(statistics.pstdev(means), 4), "runs": len(means)}
+    return out
+
+
+def evaluate_answers(
+    asker: Asker,
+    answerable: Sequence[EvalQuery],
+    unanswerable: Sequence[Unanswerable],
+    judge_llm: LLM | None,
+    judge_runs: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Ask every question with ``asker`` and score the answers (see the module docstring)."""
+    chunk_text = {c.chunk_id: c.text for c in asker.ctx.view.chunks}
+    rows: list[dict] = []
+    valid: list[bool] = []
+    support: list[bool] = []
+    total = len(answerable) + len(unanswerable)
+    runs: list[list[dict[str, int]]] = [[] for _ in range(judge_runs if judge_llm is not None else 0)]
+    failed_judgements = 0
+    for i, q in enumerate(answerable, 1):
+        res = asker.ask(q.text)
+        v, s = citation_checks(res, chunk_text, q.relevant)
+        valid += v
+        support += s
+        row = {"qid": q.qid, "set": "answerable", "category": q.category, "question": q.text, **res.to_json(),
+               "keyword_recall": keyword_recall(res.answer if res.outcome != "refused" else "", q.keywords)}
+        if runs and q.reference_answer:
+            scores = [judge(judge_llm, q, res.answer, r) for r in range(1, len(runs) + 1)]  # type: ignore[arg-type]
+            failed_judgements += sum(x is None for x in scores)
+            for r, sc in enumerate(scores):
+                if sc is not None:
+                    runs[r].append(sc)
+            row["judge"] = scores
+        rows.append(row)
+        if progress:
+            progress(i, total)
+    for j, u in enumerate(unanswerable, len(answerable) + 1):
+        res = asker.ask(u.text)
+        v, _ = citation_checks(res, chunk_text, None)
+        valid += v
+        rows.append({"qid": u.qid, "set": "unanswerable", "made_by": u.made_by, "question": u.text, **res.to_json()})
+        if progress:
+            progress(j, total)
+    ans = [r for r in rows if r["set"] == "answerable"]
+    un = [r for r in rows if r["set"] == "unanswerable"]
+    recalls = [r["keyword_recall"] for r in ans if r["keyword_recall"] is not None]
+    metrics = {
+        "answer_rate": _share(ans, "answered"),
+        "partial_rate": _share(ans, "partial"),
+        "refusal_rate": _share(un, "refused"),
+        "non_answer_rate": (sum(r["outcome"] in ("refused", "partial") for r in un) / len(un)) if un else None,
+        "citation_validity": sum(valid) / len(valid) if valid else None,
+        "citation_support": sum(support) / len(support) if support else None,
+        "keyword_recall": statistics.fmean(recalls) if recalls else None,
+    }
+    by_made = {}
+    for kind in sorted({r.get("made_by") or "?" for r in un}):
+        part = [r for r in un if (r.get("made_by") or "?") == kind]
+        by_made[kind] = {"n": len(part), "refused": sum(r["outcome"] == "refused" for r in part), "partial": sum(r["outcome"] == "partial" for r in part),
+                         "refused_by_anchor": sum(bool(r["missing"]) for r in part)}
+    out = {
+        "n_answerable": len(ans),
+        "n_unanswerable": len(un),
+        "mode": rows[0]["mode"] if rows else asker.mode,  # what "auto" resolved to
+        "metrics": metrics,
+        "unanswerable_by_kind": by_made,
+        "latency_ms": latency_summary([r["latency_ms"] for r in rows]),
+        "llm_calls": sum(r["llm_calls"] for r in rows),
+        "per_question": rows,
+    }
+    if runs:
+        out["judge"] = {"model": judge_llm.name, "runs": len(runs), "temperature": JUDGE_TEMPERATURE,  # type: ignore[union-attr]
+                        "scores": judge_summary(runs), "failed_judgements": failed_judgements}
+    return out
+
+
+def _share(rows: list[dict], outcome: str) -> float | None:
+    return sum(r["outcome"] == outcome for r in rows) / len(rows) if rows else None
