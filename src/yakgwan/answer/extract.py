@@ -2,7 +2,7 @@
 
 With an LLM that gives log-probabilities, each of the ``top_m`` sentences that share most words
 with the question is judged by P("예") that it answers the question; those at or above
-``threshold`` are the answer (at most ``keep``). Without one, a sentence answers when it shares
+``threshold`` and within ``margin`` of the best are the answer (at most ``keep``). Without one, a sentence answers when it shares
 at least ``min_overlap`` content words with the question, and the answer says it was chosen by
 word overlap. No sentence passing: refused.
 """
@@ -25,6 +25,7 @@ class ExtractiveAnswerer:
     top_m: int = 5
     keep: int = 2
     threshold: float = 0.5
+    margin: float = 0.15  # a second sentence only when judged nearly as likely as the best
     min_overlap: int = 2
 
     def answer(self, question: str, sentences: list[Sentence]) -> Generated:
@@ -40,7 +41,8 @@ class ExtractiveAnswerer:
                 p = {i: self.llm.option_probs(relevance_messages(question, sentences[i].text), RELEVANCE_OPTIONS, step="extract")[yes] for i in order}
             except StructuredOutputError as exc:
                 return Generated("refused", REFUSAL, [], notes=[f"no usable support judgement ({exc}): refused"])
-            chosen = sorted((i for i in order if p[i] >= self.threshold), key=lambda i: (-p[i], i))[: self.keep]
+            best = max(p.values())
+            chosen = sorted((i for i in order if p[i] >= self.threshold and p[i] >= best - self.margin), key=lambda i: (-p[i], i))[: self.keep]
         else:
             chosen = [i for i in order if overlap[i] >= self.min_overlap][: self.keep]
             notes.append("no LLM with log-probabilities: sentences chosen by word overlap with the question")
