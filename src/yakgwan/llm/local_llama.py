@@ -37,7 +37,7 @@ class LocalLlamaProvider:
         model_name: str = "qwen2.5-coder-1.5b",
         *,
         cache_dir: Path | str,
-        n_ctx: int = 4096,
+        n_ctx: int = 8192,
         n_threads: int | None = None,
     ) -> None:
         """``n_threads=None`` uses every core this process may run on (llama-cpp-python's own
