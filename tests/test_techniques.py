@@ -100,7 +100,7 @@ def test_multiquery_rrf_keeps_original_and_pads() -> None:
 
 def test_composed_names_and_errors() -> None:
     assert resolve_pipeline("expansion+rerank_llm").name == "expansion+rerank_llm"
-    with pytest.raises(UnknownName, match="pipeline step .bogus.; available: compress, llm_chunk, preprocess, rerank_llm, rerank_yesno"):
+    with pytest.raises(UnknownName, match="pipeline step .bogus.; available: compress, crag, llm_chunk, preprocess, rerank_llm, rerank_yesno"):
         resolve_pipeline("hyde+bogus")
     assert {"rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm"} <= set(PIPELINES)
 
@@ -120,11 +120,13 @@ def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) ->
             return {"order": [2, 1]}
         if "passage" in props:
             return {"passage": "벌금 특별약관은 확정판결로 정해진 벌금액을 보상합니다."}
+        if "scores" in props:
+            return {"scores": [5, 1, 1][: props["scores"]["minItems"]]}
         return {"queries": ["벌금 특별약관 보상 한도"]}
 
     cache = ResponseCache(tmp_path / "llm.sqlite")
     names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "fusion+rerank_llm"]
-    for name in [*names, "rerank_yesno", "compress", "hyde+rerank_yesno"]:
+    for name in [*names, "rerank_yesno", "compress", "hyde+rerank_yesno", "crag", "fusion+crag"]:
         ctx = app.pipeline_context(s, embedder=HashingEmbedder())
         llm = LLM(ScriptedProvider(responder=responder, option_scorer=lambda m, o: {"예": -1.0, "아니오": -0.5}), cache=cache)
         ctx.make_llm = lambda llm=llm: llm

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
+from yakgwan.websearch import make_search
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
@@ -73,4 +74,5 @@ def pipeline_context(settings: Settings, embedder: Embedder | None = None) -> Pi
         make_tokenizer=lambda: make_tokenizer(view.tokenizer),
         make_embedder=_embedder,
         make_llm=lambda: make_llm(settings.llm, settings.cache_dir),
+        make_search=lambda: make_search(settings.search),
     )

@@ -10,6 +10,8 @@ Environment variables (all optional):
   YAKGWAN_TOKENIZER        registry name of the Korean analyzer
   YAKGWAN_LLM              LLM provider for query techniques: none (default), local, openai
   YAKGWAN_LLM_MODEL, YAKGWAN_LLM_BASE_URL, YAKGWAN_LLM_API_KEY   its model, endpoint and key
+  YAKGWAN_SEARCH           search provider for corrective RAG's fallback: none (default), tavily, offline
+  YAKGWAN_SEARCH_API_KEY, YAKGWAN_SEARCH_BASE_URL, YAKGWAN_SEARCH_DIR   its key, endpoint, or folder
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
+
+from yakgwan.websearch import SearchConfig
 
 if TYPE_CHECKING:
     from yakgwan.llm import LLMConfig
@@ -56,6 +60,7 @@ class Settings:
     tokenizer: str
     quiet: bool = False
     llm: "LLMConfig" = field(default_factory=lambda: _default_llm())
+    search: SearchConfig = field(default_factory=SearchConfig)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -73,6 +78,7 @@ class Settings:
             ),
             tokenizer=env.get("YAKGWAN_TOKENIZER", DEFAULT_TOKENIZER),
             llm=_llm_from_env(env),
+            search=SearchConfig.from_env(env),
         )
 
     def with_(self, **changes: object) -> "Settings":

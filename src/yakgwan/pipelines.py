@@ -18,6 +18,8 @@ from yakgwan.store import IndexView
 from yakgwan.text.korean import Tokenizer
 from yakgwan.techniques import pipelines as T
 from yakgwan.techniques.compress import COMPRESS_TOP_N
+from yakgwan.techniques.crag import CRAG_THRESHOLD, CRAG_TOP_N
+from yakgwan.websearch import SearchProvider
 from yakgwan.techniques.rerank_llm import RERANK_TOP_N
 from yakgwan.techniques.rerank_pointwise import GATE_MARGIN, GATE_TOP_M
 from yakgwan.techniques.ingest_steps import INGEST_STEPS, canonical_steps
@@ -31,15 +33,24 @@ class PipelineContext:
     make_tokenizer: Callable[[], Tokenizer]
     make_embedder: Callable[[], Embedder]
     make_llm: Callable[[], LLM | None] = lambda: None
+    make_search: Callable[[], SearchProvider | None] = lambda: None
     _tokenizer: Tokenizer | None = field(default=None, repr=False)
     _embedder: Embedder | None = field(default=None, repr=False)
     _llm: tuple[LLM | None] | None = field(default=None, repr=False)
+    _search: tuple[SearchProvider | None] | None = field(default=None, repr=False)
 
     @property
     def llm(self) -> LLM | None:
         if self._llm is None:
             self._llm = (self.make_llm(),)
         return self._llm[0]
+
+    @property
+    def search(self) -> SearchProvider | None:
+        """The search provider for corrective RAG's fallback (None: not configured)."""
+        if self._search is None:
+            self._search = (self.make_search(),)
+        return self._search[0]
 
     def first_stage(self) -> Retriever:
         """The default first stage that query-side techniques build on."""
@@ -132,6 +143,12 @@ PIPELINES: dict[str, PipelineSpec] = {
             ("preprocess",),
         ),
         PipelineSpec("compress", f"default first stage, each of the top {COMPRESS_TOP_N} hits cut to the sentences that bear on the question", T.compress, True, True),
+        PipelineSpec(
+            "crag",
+            f"corrective RAG: the LLM grades the top {CRAG_TOP_N} hits 0-5, keeps those >= {CRAG_THRESHOLD}, rewrites and retries once, "
+            "then falls back to the search provider (YAKGWAN_SEARCH) with each result verified",
+            T.crag, True, True,
+        ),
     ]
 }
 
@@ -140,6 +157,7 @@ POST_STEPS: dict[str, Callable[[PipelineContext, Retriever, str], Retriever]] = 
     "rerank_llm": lambda ctx, first, name: T.rerank_llm(ctx, first, name),
     "rerank_yesno": lambda ctx, first, name: T.rerank_yesno(ctx, first, name),
     "compress": lambda ctx, first, name: T.compress(ctx, first, name),
+    "crag": lambda ctx, first, name: T.crag(ctx, first, name),
 }
 
 DEFAULT_PIPELINE = "hybrid_cc"

@@ -19,6 +19,7 @@ from yakgwan.answer.passages import number_sentences, quote_is_verbatim
 from yakgwan.answer.records import REFUSAL, AskResult
 from yakgwan.errors import InputError
 from yakgwan.protocols import Retriever
+from yakgwan.techniques.crag import REJECTED
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
 MODES = ("auto", "generate", "extract")
@@ -67,7 +68,7 @@ class Asker:
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
-        hits = retriever.retrieve(question, self.k)
+        hits = [h for h in retriever.retrieve(question, self.k) if h.produced_by != REJECTED]  # corrective RAG's rejects are not evidence
         sentences = number_sentences(question, hits, self.ctx.tokenizer)
         if mode == "generate" and llm is not None:
             done = GenerativeAnswerer(llm).answer(question, sentences)

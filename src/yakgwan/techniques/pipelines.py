@@ -88,3 +88,10 @@ def compress(ctx: PipelineContext, first: Retriever | None = None, name: str = "
     from yakgwan.techniques.compress import CompressingRetriever, Compressor
 
     return CompressingRetriever(name, first or ctx.first_stage(), Compressor(ctx.llm, ctx.tokenizer))
+
+
+def crag(ctx: PipelineContext, first: Retriever | None = None, name: str = "crag") -> Retriever:
+    from yakgwan.techniques.crag import CorrectiveRetriever
+
+    titles = sorted({c.title for c in ctx.view.chunks if c.title})[:5]
+    return CorrectiveRetriever(name, first or ctx.first_stage(), ctx.llm, ctx.tokenizer, ctx.search, subject=", ".join(titles) or "이 지식 베이스")

@@ -1,0 +1,106 @@
+"""Corrective RAG with the scripted provider: grading keeps the good chunks, the rejected ones
+follow labelled; nothing good -> one rewrite and regrade -> the offline search provider, each
+result verified; every decision logged; without an LLM the first stage passes through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yakgwan.llm import LLM
+from yakgwan.llm.scripted import ScriptedProvider
+from yakgwan.records import Chunk, Hit
+from yakgwan.techniques.crag import REJECTED, CorrectiveRetriever, grades_schema
+from yakgwan.text.korean import make_tokenizer
+from yakgwan.websearch import SearchConfig, make_search
+from yakgwan.websearch.offline import OfflineSearch
+
+pytestmark = pytest.mark.unit
+
+
+def _chunk(i: int, text: str) -> Chunk:
+    return Chunk(f"c{i}", f"d{i}.md", f"d{i}.md", "t", text, 0, len(text))
+
+
+class _Fixed:
+    name = "fixed"
+
+    def __init__(self, texts: list[str]) -> None:
+        self.hits = [Hit(_chunk(i, t), 1.0 / i, i, "fixed") for i, t in enumerate(texts, 1)]
+        self.queries: list[str] = []
+
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        self.queries.append(query)
+        return self.hits[:k]
+
+
+TOK = make_tokenizer("mecab")
+
+
+def test_grades_keep_the_good_chunks_best_first_and_label_the_rest() -> None:
+    first = _Fixed(["환불 규정 A", "여권 발급", "환불 규정 B", "날씨"])
+    llm = LLM(ScriptedProvider([{"scores": [3, 0, 5, 1]}]))
+    r = CorrectiveRetriever("crag", first, llm, TOK, top_n=4)
+    hits = r.retrieve("환불 규정은?", 4)
+    assert [h.chunk.chunk_id for h in hits] == ["c3", "c1", "c2", "c4"] and [h.rank for h in hits] == [1, 2, 3, 4]
+    assert [h.produced_by for h in hits] == ["crag", "crag", REJECTED, REJECTED] and hits[0].components["crag_grade"] == 5.0
+    (d,) = r.decisions
+    assert d.grades == [("c1", 3), ("c2", 0), ("c3", 5), ("c4", 1)] and d.kept == 2 and d.rewritten is None and d.fallback is None
+    with pytest.raises(Exception):
+        grades_schema(4).model_validate({"scores": [1, 2, 3]})  # exactly one score per passage
+    with pytest.raises(Exception):
+        grades_schema(1).model_validate({"scores": [6]})
+
+
+def test_nothing_good_rewrites_once_then_searches_and_verifies(tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "ours.md").write_text("# 하늘여행사 공지\n\n하늘여행사 반려동물 동반 요금은 1만원입니다.", "utf-8")
+    (web / "other.md").write_text("# 파랑여행사\n\n파랑여행사 반려동물 동반 요금은 2만원입니다.", "utf-8")
+    first = _Fixed(["환불 규정", "여권 발급"])
+
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        props = (schema or {}).get("properties", {})
+        if "scores" in props:
+            return {"scores": [0, 1]}
+        if "queries" in props:
+            return {"queries": ["반려동물 동반 요금"]}
+        about = "하늘여행사 공지" in messages[-1].content
+        return {"about_this": about, "reason": "같은 회사" if about else "다른 회사"}
+
+    llm = LLM(ScriptedProvider(responder=respond))
+    r = CorrectiveRetriever("crag", first, llm, TOK, OfflineSearch(web), subject="하늘여행사", top_n=2)
+    hits = r.retrieve("반려동물 동반 요금은?", 3)
+    (d,) = r.decisions
+    assert d.rewritten == "반려동물 동반 요금" and first.queries == ["반려동물 동반 요금은?", "반려동물 동반 요금"]
+    assert d.regrades == [("c1", 0), ("c2", 1)] and d.fallback == "offline"
+    assert sorted(d.verdicts) == [("other.md", False, "다른 회사"), ("ours.md", True, "같은 회사")]
+    assert hits[0].chunk.doc_id == "web:ours.md" and hits[0].produced_by == "crag(web:offline)" and "1만원" in hits[0].chunk.text
+    assert [h.produced_by for h in hits[1:]] == [REJECTED, REJECTED] and d.kept == 1
+
+
+def test_without_an_llm_the_first_stage_passes_through_labelled() -> None:
+    hits = CorrectiveRetriever("crag", _Fixed(["a", "b"]), None, TOK).retrieve("q", 2)
+    assert [h.produced_by for h in hits] == ["crag(no LLM: ungraded)"] * 2
+
+
+def test_unusable_grades_keep_the_first_stage_order() -> None:
+    llm = LLM(ScriptedProvider(["not json", "still not json"]))
+    r = CorrectiveRetriever("crag", _Fixed(["a", "b"]), llm, TOK, top_n=2)
+    hits = r.retrieve("q", 2)
+    assert [h.chunk.chunk_id for h in hits] == ["c1", "c2"] and r.decisions[0].grades == [("c1", -1), ("c2", -1)]
+
+
+def test_search_provider_configuration_errors(tmp_path: Path) -> None:
+    from yakgwan.errors import InputError
+
+    assert make_search(SearchConfig()) is None
+    with pytest.raises(InputError, match="YAKGWAN_SEARCH_API_KEY"):
+        make_search(SearchConfig("tavily"))
+    with pytest.raises(InputError, match="YAKGWAN_SEARCH_DIR"):
+        make_search(SearchConfig("offline"))
+    with pytest.raises(InputError, match="unknown YAKGWAN_SEARCH"):
+        make_search(SearchConfig("bing"))
+    with pytest.raises(InputError, match="no .md or .txt files"):
+        OfflineSearch(tmp_path).search("x", 1)
