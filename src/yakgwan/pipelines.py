@@ -19,6 +19,7 @@ from yakgwan.text.korean import Tokenizer
 from yakgwan.techniques import pipelines as T
 from yakgwan.techniques.compress import COMPRESS_TOP_N
 from yakgwan.techniques.crag import CRAG_THRESHOLD, CRAG_TOP_N
+from yakgwan.techniques.multihop import MAX_HOPS
 from yakgwan.websearch import SearchProvider
 from yakgwan.techniques.rerank_llm import RERANK_TOP_N
 from yakgwan.techniques.rerank_pointwise import GATE_MARGIN, GATE_TOP_M
@@ -148,6 +149,12 @@ PIPELINES: dict[str, PipelineSpec] = {
             f"corrective RAG: the LLM grades the top {CRAG_TOP_N} hits 0-5, keeps those >= {CRAG_THRESHOLD}, rewrites and retries once, "
             "then falls back to the search provider (YAKGWAN_SEARCH) with each result verified",
             T.crag, True, True,
+        ),
+        PipelineSpec(
+            "multihop",
+            f"the LLM splits the question into sub-questions and asks for follow-ups until enough (at most {MAX_HOPS} hops); "
+            "hop lists fused by RRF with the question's own list weighted double",
+            T.multihop, True, True,
         ),
     ]
 }

@@ -95,3 +95,9 @@ def crag(ctx: PipelineContext, first: Retriever | None = None, name: str = "crag
 
     titles = sorted({c.title for c in ctx.view.chunks if c.title})[:5]
     return CorrectiveRetriever(name, first or ctx.first_stage(), ctx.llm, ctx.tokenizer, ctx.search, subject=", ".join(titles) or "이 지식 베이스")
+
+
+def multihop(ctx: PipelineContext) -> Retriever:
+    from yakgwan.techniques.multihop import MultiHopRetriever
+
+    return MultiHopRetriever("multihop", ctx.first_stage(), ctx.llm, ctx.tokenizer)
