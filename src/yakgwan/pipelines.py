@@ -20,6 +20,7 @@ from yakgwan.techniques import pipelines as T
 from yakgwan.techniques.compress import COMPRESS_TOP_N
 from yakgwan.techniques.crag import CRAG_THRESHOLD, CRAG_TOP_N
 from yakgwan.techniques.multihop import MAX_HOPS
+from yakgwan.techniques.self_rag import SELF_RAG_TOP_N
 from yakgwan.websearch import SearchProvider
 from yakgwan.techniques.rerank_llm import RERANK_TOP_N
 from yakgwan.techniques.rerank_pointwise import GATE_MARGIN, GATE_TOP_M
@@ -155,6 +156,12 @@ PIPELINES: dict[str, PipelineSpec] = {
             f"the LLM splits the question into sub-questions and asks for follow-ups until enough (at most {MAX_HOPS} hops); "
             "hop lists fused by RRF with the question's own list weighted double",
             T.multihop, True, True,
+        ),
+        PipelineSpec(
+            "self_rag",
+            f"Self-RAG: the LLM decides whether to search, keeps the top {SELF_RAG_TOP_N} hits it judges relevant; "
+            "ask also checks the answer's support and usefulness and rewrites it once",
+            T.self_rag, True, True,
         ),
     ]
 }

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from yakgwan.answer.anchors import AnchorFinder, missing_anchors, normalise
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
+from yakgwan.answer.self_check import SelfCheckingAnswerer
 from yakgwan.answer.passages import number_sentences, quote_is_verbatim
 from yakgwan.answer.records import REFUSAL, AskResult
 from yakgwan.errors import InputError
 from yakgwan.protocols import Retriever
-from yakgwan.techniques.crag import REJECTED
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
 MODES = ("auto", "generate", "extract")
@@ -68,10 +68,11 @@ class Asker:
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
-        hits = [h for h in retriever.retrieve(question, self.k) if h.produced_by != REJECTED]  # corrective RAG's rejects are not evidence
+        hits = [h for h in retriever.retrieve(question, self.k) if not h.produced_by.endswith("(rejected)")]  # crag's and self_rag's rejects are not evidence
         sentences = number_sentences(question, hits, self.ctx.tokenizer)
         if mode == "generate" and llm is not None:
-            done = GenerativeAnswerer(llm).answer(question, sentences)
+            checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
+            done = (SelfCheckingAnswerer(llm) if checked else GenerativeAnswerer(llm)).answer(question, sentences)
             by = llm.name
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer).answer(question, sentences)

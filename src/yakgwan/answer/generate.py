@@ -107,12 +107,15 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
 class GenerativeAnswerer:
     llm: LLM
 
-    def answer(self, question: str, sentences: list[Sentence]) -> Generated:
+    def answer(self, question: str, sentences: list[Sentence], feedback: str | None = None) -> Generated:
+        """``feedback``: what was wrong with an earlier answer (a self-check), said after the question."""
         if not sentences:
             return Generated("refused", REFUSAL, [], notes=["no passage retrieved"])
         by_number = {s.number: s for s in sentences}
         schema = answer_schema(list(by_number))
         msgs = answer_messages(question, sentences)
+        if feedback:
+            msgs[-1] = Message("user", f"{msgs[-1].content}\n\n[이전 답변의 문제] {feedback}")
         params = GenParams(max_tokens=ANSWER_TOKENS)
         notes: list[str] = []
         try:

@@ -101,3 +101,9 @@ def multihop(ctx: PipelineContext) -> Retriever:
     from yakgwan.techniques.multihop import MultiHopRetriever
 
     return MultiHopRetriever("multihop", ctx.first_stage(), ctx.llm, ctx.tokenizer)
+
+
+def self_rag(ctx: PipelineContext) -> Retriever:
+    from yakgwan.techniques.self_rag import SelfRagRetriever
+
+    return SelfRagRetriever("self_rag", ctx.first_stage(), ctx.llm)

@@ -1,0 +1,62 @@
+"""The Self-RAG answer check: is the answer supported by the sentences it cites, and does it
+answer the question? One rewrite with the feedback when not; then an unsupported answer is
+refused and an unhelpful one becomes partial. Every verdict goes into the notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yakgwan.answer.generate import Generated, GenerativeAnswerer
+from yakgwan.answer.records import REFUSAL, Sentence
+from yakgwan.llm import LLM, StructuredOutputError
+from yakgwan.llm.types import Message
+from yakgwan.techniques.self_rag import YesNo
+
+
+def support_messages(answer: str, quotes: list[str]) -> list[Message]:
+    listed = "\n".join(f"- {' '.join(q.split())}" for q in quotes)
+    return [Message("system", "답변의 모든 내용이 근거 문장에 그대로 있거나 근거 문장에서 바로 나오면 yes=true, 근거에 없는 내용이 하나라도 있으면 yes=false."),
+            Message("user", f"근거 문장:\n{listed}\n\n답변: {answer}")]
+
+
+def useful_messages(question: str, answer: str) -> list[Message]:
+    return [Message("system", "답변이 질문에 직접 답하면 yes=true, 질문과 다른 것을 말하면 yes=false."),
+            Message("user", f"질문: {question}\n답변: {answer}")]
+
+
+@dataclass
+class SelfCheckingAnswerer:
+    llm: LLM
+
+    def answer(self, question: str, sentences: list[Sentence]) -> Generated:
+        gen = GenerativeAnswerer(self.llm)
+        done = gen.answer(question, sentences)
+        if done.outcome == "refused":
+            return done
+        supported, useful = self._check(question, done)
+        if supported and useful:
+            done.notes.append("self-check: supported and useful")
+            return done
+        problem = "근거 문장에 없는 내용이 있습니다" if not supported else "질문에 직접 답하지 않았습니다"
+        again = gen.answer(question, sentences, feedback=problem)
+        again.notes = [*done.notes, f"self-check failed ({'unsupported' if not supported else 'not useful'}): rewritten once", *again.notes]
+        if again.outcome == "refused":
+            return again
+        supported, useful = self._check(question, again)
+        if not supported:
+            again.notes.append("self-check: still unsupported: refused")
+            return Generated("refused", REFUSAL, [], notes=again.notes)
+        if not useful:
+            again.notes.append("self-check: still not a direct answer: partial")
+            again.outcome = "partial"
+        return again
+
+    def _check(self, question: str, done: Generated) -> tuple[bool, bool]:
+        """(supported, useful); a verdict the model cannot give counts as passed (the claim checks
+        of the answer already ran)."""
+        def ask(msgs: list[Message], step: str) -> bool:
+            try:
+                return self.llm.complete(msgs, schema=YesNo, step=step).yes
+            except StructuredOutputError:
+                return True
+        return ask(support_messages(done.answer, [c.quote for c in done.citations]), "self_rag_support"), ask(useful_messages(question, done.answer), "self_rag_useful")

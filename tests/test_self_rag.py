@@ -1,0 +1,83 @@
+"""Self-RAG with the scripted provider: the need-retrieval decision, relevance filtering (from
+log-probabilities, and from yes/no JSON), the rejects labelled, and the answer check that
+rewrites once, then refuses an unsupported answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yakgwan import app
+from yakgwan.answer.ask import Asker
+from yakgwan.config import EmbedderConfig, Settings
+from yakgwan.embedders.hashing import HashingEmbedder
+from yakgwan.llm import LLM
+from yakgwan.llm.scripted import ScriptedProvider
+from yakgwan.records import Chunk, Hit
+from yakgwan.techniques.self_rag import REJECTED, SelfRagRetriever
+
+pytestmark = pytest.mark.unit
+
+
+class _Fixed:
+    name = "fixed"
+
+    def __init__(self, texts: list[str]) -> None:
+        self.hits = [Hit(Chunk(f"c{i}", f"d{i}.md", f"d{i}.md", "t", t, 0, len(t)), 1.0 / i, i, "fixed") for i, t in enumerate(texts, 1)]
+
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        return self.hits[:k]
+
+
+def test_relevant_first_by_probability_and_rejects_labelled() -> None:
+    def scorer(messages, options):  # type: ignore[no-untyped-def]
+        text = messages[-1].content
+        yes = {"환불 A": -0.2, "환불 B": -0.05, "날씨": -3.0}[next(t for t in ("환불 A", "환불 B", "날씨") if t in text)]
+        return {"예": yes, "아니오": -1.0}
+
+    llm = LLM(ScriptedProvider([{"yes": True}], option_scorer=scorer))
+    r = SelfRagRetriever("self_rag", _Fixed(["환불 A", "날씨", "환불 B"]), llm)
+    hits = r.retrieve("환불 규정?", 3)
+    assert [h.chunk.text for h in hits] == ["환불 B", "환불 A", "날씨"] and [h.produced_by for h in hits] == ["self_rag", "self_rag", REJECTED]
+    (d,) = r.decisions
+    assert d.retrieval_needed and [c for c, _ in d.relevance] == ["c1", "c2", "c3"] and d.relevance[1][1] < 0.5 < d.relevance[2][1]
+
+
+def test_yes_no_json_without_log_probabilities_and_no_retrieval_needed() -> None:
+    answers = [{"yes": True}, {"yes": False}, {"yes": True}]
+    r = SelfRagRetriever("self_rag", _Fixed(["a", "b"]), LLM(ScriptedProvider(answers)))
+    hits = r.retrieve("q", 2)
+    assert [(h.chunk.text, h.produced_by) for h in hits] == [("b", "self_rag"), ("a", REJECTED)]
+    greet = SelfRagRetriever("self_rag", _Fixed(["a"]), LLM(ScriptedProvider([{"yes": False}]))).retrieve("안녕하세요", 1)
+    assert greet[0].produced_by == "self_rag(retrieval judged unnecessary)"
+    assert SelfRagRetriever("self_rag", _Fixed(["a"]), None).retrieve("q", 1)[0].produced_by == "self_rag(no LLM: unfiltered)"
+
+
+def test_answer_check_rewrites_once_then_refuses_an_unsupported_answer(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# 회사\n\n- **총 직원 수**: 45명\n- **설립일**: 2008년 3월 15일\n", "utf-8")
+    s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    app.ingest(s, [kb], embedder=HashingEmbedder())
+    calls: list[str] = []
+
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        props = (schema or {}).get("properties", {})
+        system = messages[0].content
+        if "claims" in props:
+            n = next(line[1 : line.index("]")] for m in messages for line in m.content.splitlines() if line.startswith("[") and "45명" in line)
+            calls.append("answer")
+            return {"outcome": "answered", "claims": [{"text": "직원은 45명이고 모두 정규직입니다.", "cite": [n]}], "missing": ""}
+        if "근거 문장" in system:
+            calls.append("support")
+            return {"yes": False}
+        calls.append("other")
+        return {"yes": True}
+
+    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    llm = LLM(ScriptedProvider(responder=respond))
+    ctx.make_llm = lambda: llm
+    res = Asker(ctx, pipeline="self_rag", mode="generate").ask("직원 수는?")
+    assert calls.count("answer") == 2 and calls.count("support") == 2  # one rewrite, checked again
+    assert res.outcome == "refused" and any("rewritten once" in n for n in res.notes) and any("still unsupported" in n for n in res.notes)
