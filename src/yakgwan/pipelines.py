@@ -19,6 +19,7 @@ from yakgwan.text.korean import Tokenizer
 from yakgwan.techniques import pipelines as T
 from yakgwan.techniques.compress import COMPRESS_TOP_N
 from yakgwan.techniques.crag import CRAG_THRESHOLD, CRAG_TOP_N
+from yakgwan.techniques.agentic import MAX_STEPS as AGENT_STEPS, TOKEN_BUDGET as AGENT_TOKENS
 from yakgwan.techniques.multihop import MAX_HOPS
 from yakgwan.techniques.self_rag import SELF_RAG_TOP_N
 from yakgwan.websearch import SearchProvider
@@ -162,6 +163,12 @@ PIPELINES: dict[str, PipelineSpec] = {
             f"Self-RAG: the LLM decides whether to search, keeps the top {SELF_RAG_TOP_N} hits it judges relevant; "
             "ask also checks the answer's support and usefulness and rewrites it once",
             T.self_rag, True, True,
+        ),
+        PipelineSpec(
+            "agentic",
+            f"a ReAct loop: the LLM calls kb_search, article_lookup (제N조) or web_search (YAKGWAN_SEARCH) until it finishes "
+            f"(at most {AGENT_STEPS} steps, {AGENT_TOKENS} tokens); tool results fused by RRF with the question's own list",
+            T.agentic, True, True,
         ),
     ]
 }

@@ -107,3 +107,9 @@ def self_rag(ctx: PipelineContext) -> Retriever:
     from yakgwan.techniques.self_rag import SelfRagRetriever
 
     return SelfRagRetriever("self_rag", ctx.first_stage(), ctx.llm)
+
+
+def agentic(ctx: PipelineContext) -> Retriever:
+    from yakgwan.techniques.agentic import AgenticRetriever
+
+    return AgenticRetriever("agentic", ctx.first_stage(), ctx.llm, list(ctx.view.chunks), ctx.search)
