@@ -100,7 +100,7 @@ def test_multiquery_rrf_keeps_original_and_pads() -> None:
 
 def test_composed_names_and_errors() -> None:
     assert resolve_pipeline("expansion+rerank_llm").name == "expansion+rerank_llm"
-    with pytest.raises(UnknownName, match="pipeline step .bogus.; available: compress, crag, llm_chunk, preprocess, rerank_llm, rerank_yesno"):
+    with pytest.raises(UnknownName, match="pipeline step .bogus.; available: compress, crag, late, llm_chunk, preprocess, rerank_llm, rerank_yesno"):
         resolve_pipeline("hyde+bogus")
     assert {"rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm"} <= set(PIPELINES)
 

@@ -75,4 +75,5 @@ def pipeline_context(settings: Settings, embedder: Embedder | None = None) -> Pi
         make_embedder=_embedder,
         make_llm=lambda: make_llm(settings.llm, settings.cache_dir),
         make_search=lambda: make_search(settings.search),
+        cache_dir=settings.cache_dir,
     )

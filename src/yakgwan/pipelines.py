@@ -6,6 +6,7 @@ Error messages and ``yakgwan pipelines`` are generated from ``PIPELINES``; there
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from yakgwan.errors import UnknownName, YakgwanError
@@ -20,6 +21,7 @@ from yakgwan.techniques import pipelines as T
 from yakgwan.techniques.compress import COMPRESS_TOP_N
 from yakgwan.techniques.crag import CRAG_THRESHOLD, CRAG_TOP_N
 from yakgwan.techniques.agentic import MAX_STEPS as AGENT_STEPS, TOKEN_BUDGET as AGENT_TOKENS
+from yakgwan.techniques.late import LATE_DEPTH
 from yakgwan.techniques.multihop import MAX_HOPS
 from yakgwan.techniques.self_rag import SELF_RAG_TOP_N
 from yakgwan.websearch import SearchProvider
@@ -37,6 +39,7 @@ class PipelineContext:
     make_embedder: Callable[[], Embedder]
     make_llm: Callable[[], LLM | None] = lambda: None
     make_search: Callable[[], SearchProvider | None] = lambda: None
+    cache_dir: Path | None = None  # where model caches live (late interaction's token vectors)
     _tokenizer: Tokenizer | None = field(default=None, repr=False)
     _embedder: Embedder | None = field(default=None, repr=False)
     _llm: tuple[LLM | None] | None = field(default=None, repr=False)
@@ -170,6 +173,11 @@ PIPELINES: dict[str, PipelineSpec] = {
             f"(at most {AGENT_STEPS} steps, {AGENT_TOKENS} tokens); tool results fused by RRF with the question's own list",
             T.agentic, True, True,
         ),
+        PipelineSpec(
+            "late",
+            f"late interaction: the top {LATE_DEPTH} hits of the default first stage reranked by MaxSim over e5 token vectors (cached)",
+            T.late, True,
+        ),
     ]
 }
 
@@ -179,6 +187,7 @@ POST_STEPS: dict[str, Callable[[PipelineContext, Retriever, str], Retriever]] = 
     "rerank_yesno": lambda ctx, first, name: T.rerank_yesno(ctx, first, name),
     "compress": lambda ctx, first, name: T.compress(ctx, first, name),
     "crag": lambda ctx, first, name: T.crag(ctx, first, name),
+    "late": lambda ctx, first, name: T.late(ctx, first, name),
 }
 
 DEFAULT_PIPELINE = "hybrid_cc"

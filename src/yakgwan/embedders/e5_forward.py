@@ -81,6 +81,13 @@ def build_encoder(f: E5File) -> Encoder:
 
 def forward(m: Encoder, windows: list[list[int]]) -> np.ndarray:
     """Mean-pooled last hidden states, one row per window (windows padded to the longest)."""
+    x = hidden_states(m, windows)
+    return np.stack([x[b, :n].mean(axis=0, dtype=np.float64) for b, n in enumerate(len(w) for w in windows)])
+
+
+def hidden_states(m: Encoder, windows: list[list[int]]) -> np.ndarray:
+    """Last hidden states (B, L, H) of the windows padded to the longest; rows past a window's
+    length are padding."""
     B, L, H = len(windows), max(len(w) for w in windows), m.pos.shape[1]
     lengths = [len(w) for w in windows]
     ids = np.zeros((B, L), dtype=np.intp)
@@ -101,8 +108,7 @@ def forward(m: Encoder, windows: list[list[int]]) -> np.ndarray:
         h = _ffn(x, ly)
         h += x
         x = _layer_norm(h, ly.ln2, m.eps)
-    x = x.reshape(B, L, H)
-    return np.stack([x[b, :n].mean(axis=0, dtype=np.float64) for b, n in enumerate(lengths)])
+    return x.reshape(B, L, H)
 
 
 def _attention(qkv: np.ndarray, lengths: list[int]) -> np.ndarray:

@@ -26,7 +26,7 @@ from typing import Literal
 
 import numpy as np
 
-from yakgwan.embedders.e5_forward import Encoder, build_encoder, forward
+from yakgwan.embedders.e5_forward import hidden_states, Encoder, build_encoder, forward
 from yakgwan.embedders.e5_tokenizer import E5Tokenizer
 from yakgwan.embedders.e5_weights import read_e5_file
 from yakgwan.errors import InputError, ProviderError
@@ -139,6 +139,26 @@ class E5Numpy:
         sums /= np.bincount(owner, weights=weights, minlength=len(texts))[:, None]
         norms = np.sqrt(np.maximum((sums * sums).sum(axis=1, keepdims=True), 1e-12))
         return (sums / norms).astype(np.float32)
+
+    def token_vectors(self, texts: Sequence[str], kind: EmbedKind) -> list[np.ndarray]:
+        """Per text, the unit-length last hidden state of each content token (the ``query: ``/
+        ``passage: `` prefix and ``<s>``/``</s>`` left out; long texts over several windows),
+        float32 (tokens × 384): what late interaction (MaxSim) compares."""
+        check_texts(texts)
+        self.load()
+        assert self._tokenizer is not None and self._model is not None
+        tok, width = self._tokenizer, self.max_tokens - 2
+        prefix = PREFIXES[_check_kind(kind)]
+        skip = len(tok.content_ids(prefix))
+        out = []
+        for text in texts:
+            content = tok.content_ids(prefix + text)[skip:] or tok.content_ids(prefix + text)[-1:]
+            windows = [[tok.bos, *content[a : a + width], tok.eos] for a in range(0, len(content), width)]
+            x = hidden_states(self._model, windows)
+            rows = np.concatenate([x[b, 1 : len(w) - 1] for b, w in enumerate(windows)]).astype(np.float32)
+            rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+            out.append(rows)
+        return out
 
     def _encode_windows(self, windows: list[list[int]]) -> np.ndarray:
         """Mean-pooled vectors of every window, batched by length, on ``self.threads`` workers."""

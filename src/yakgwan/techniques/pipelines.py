@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from yakgwan.errors import YakgwanError
 from yakgwan.protocols import Retriever
 from yakgwan.retrieval.dense import DenseRetriever
 from yakgwan.retrieval.hybrid import CC_DENSE_WEIGHT, FusionRetriever
@@ -113,3 +114,13 @@ def agentic(ctx: PipelineContext) -> Retriever:
     from yakgwan.techniques.agentic import AgenticRetriever
 
     return AgenticRetriever("agentic", ctx.first_stage(), ctx.llm, list(ctx.view.chunks), ctx.search)
+
+
+def late(ctx: PipelineContext, first: Retriever | None = None, name: str = "late") -> Retriever:
+    from yakgwan.techniques.late import LATE_DEPTH, LateInteractionReranker, TokenVectorCache
+
+    encoder = ctx.embedder
+    if not hasattr(encoder, "token_vectors"):
+        raise YakgwanError(f"late needs token vectors from the bundled e5 encoder; the index's embedder {encoder.model_id!r} gives none")
+    cache = TokenVectorCache(ctx.cache_dir / "late-tokens.sqlite") if ctx.cache_dir else None
+    return RerankedRetriever(name, first or ctx.first_stage(), LateInteractionReranker(encoder, cache), depth=LATE_DEPTH)
