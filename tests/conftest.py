@@ -59,3 +59,23 @@ def local_llm_8k():  # type: ignore[no-untyped-def]
     provider = LocalLlamaProvider(spec.name, cache_dir=Settings.from_env().cache_dir, n_ctx=8192, n_threads=2)
     yield provider
     provider.close()
+
+
+@pytest.fixture()
+def small_index(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A factory: ``small_index({"a.md": "…"})`` writes the files, ingests them with the hashing
+    embedder and the mecab analyzer into ``tmp_path`` and returns the ``Settings``."""
+    from yakgwan import app
+    from yakgwan.config import EmbedderConfig, Settings
+    from yakgwan.embedders.hashing import HashingEmbedder
+
+    def make(files: dict[str, str]) -> Settings:
+        kb = tmp_path / "kb"
+        for name, text in files.items():
+            (kb / name).parent.mkdir(parents=True, exist_ok=True)
+            (kb / name).write_text(text, "utf-8")
+        s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+        app.ingest(s, [kb], embedder=HashingEmbedder())
+        return s
+
+    return make

@@ -4,13 +4,10 @@ rewrites once, then refuses an unsupported answer."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from yakgwan import app
 from yakgwan.answer.ask import Asker
-from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
@@ -54,12 +51,8 @@ def test_yes_no_json_without_log_probabilities_and_no_retrieval_needed() -> None
     assert SelfRagRetriever("self_rag", _Fixed(["a"]), None).retrieve("q", 1)[0].produced_by == "self_rag(no LLM: unfiltered)"
 
 
-def test_answer_check_rewrites_once_then_refuses_an_unsupported_answer(tmp_path: Path) -> None:
-    kb = tmp_path / "kb"
-    kb.mkdir()
-    (kb / "a.md").write_text("# 회사\n\n- **총 직원 수**: 45명\n- **설립일**: 2008년 3월 15일\n", "utf-8")
-    s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
-    app.ingest(s, [kb], embedder=HashingEmbedder())
+def test_answer_check_rewrites_once_then_refuses_an_unsupported_answer(small_index) -> None:  # type: ignore[no-untyped-def]
+    s = small_index({"a.md": "# 회사\n\n- **총 직원 수**: 45명\n- **설립일**: 2008년 3월 15일\n"})
     calls: list[str] = []
 
     def respond(messages, schema):  # type: ignore[no-untyped-def]

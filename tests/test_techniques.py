@@ -134,7 +134,7 @@ def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) ->
 
     cache = ResponseCache(tmp_path / "llm.sqlite")
     names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "fusion+rerank_llm"]
-    for name in [*names, "rerank_yesno", "compress", "hyde+rerank_yesno", "crag", "fusion+crag", "multihop", "self_rag", "agentic"]:
+    for name in [*names, "rerank_yesno", "compress", "hyde+rerank_yesno", "crag", "fusion+crag", "multihop", "self_rag", "agentic", "raptor"]:
         ctx = app.pipeline_context(s, embedder=HashingEmbedder())
         llm = LLM(ScriptedProvider(responder=responder, option_scorer=lambda m, o: {"예": -1.0, "아니오": -0.5}), cache=cache)
         ctx.make_llm = lambda llm=llm: llm

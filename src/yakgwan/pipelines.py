@@ -22,6 +22,7 @@ from yakgwan.techniques.compress import COMPRESS_TOP_N
 from yakgwan.techniques.crag import CRAG_THRESHOLD, CRAG_TOP_N
 from yakgwan.techniques.agentic import MAX_STEPS as AGENT_STEPS, TOKEN_BUDGET as AGENT_TOKENS
 from yakgwan.techniques.late import LATE_DEPTH
+from yakgwan.techniques.raptor import CLUSTER_SIZE as RAPTOR_CLUSTER, NODES_SEARCHED as RAPTOR_NODES
 from yakgwan.techniques.multihop import MAX_HOPS
 from yakgwan.techniques.self_rag import SELF_RAG_TOP_N
 from yakgwan.websearch import SearchProvider
@@ -177,6 +178,12 @@ PIPELINES: dict[str, PipelineSpec] = {
             "late",
             f"late interaction: the top {LATE_DEPTH} hits of the default first stage reranked by MaxSim over e5 token vectors (cached)",
             T.late, True,
+        ),
+        PipelineSpec(
+            "raptor",
+            f"RAPTOR: a tree of LLM summaries of k-means clusters (~{RAPTOR_CLUSTER} chunks each, built once and cached); the best "
+            f"{RAPTOR_NODES} summary nodes expand to their chunks, fused by RRF with the default first stage (weighted double)",
+            T.raptor, True, True,
         ),
     ]
 }

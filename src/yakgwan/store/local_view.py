@@ -37,6 +37,11 @@ class LocalView:
     def dense_embedded(self) -> int:
         return int(self.data.dense_mask.sum())
 
+    @property
+    def vectors(self) -> np.ndarray:
+        """The chunks' dense vectors, one row per chunk (zero rows not embedded yet)."""
+        return self.data.vectors
+
     def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]:
         return self._bm25.search(query_tokens, k)
 

@@ -7,7 +7,10 @@ ranking in its fusion, so it cannot fall far below the first stage on recall.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from yakgwan.errors import YakgwanError
 from yakgwan.protocols import Retriever
@@ -124,3 +127,22 @@ def late(ctx: PipelineContext, first: Retriever | None = None, name: str = "late
         raise YakgwanError(f"late needs token vectors from the bundled e5 encoder; the index's embedder {encoder.model_id!r} gives none")
     cache = TokenVectorCache(ctx.cache_dir / "late-tokens.sqlite") if ctx.cache_dir else None
     return RerankedRetriever(name, first or ctx.first_stage(), LateInteractionReranker(encoder, cache), depth=LATE_DEPTH)
+
+
+def raptor(ctx: PipelineContext) -> Retriever:
+    from yakgwan.techniques.raptor import RaptorRetriever, build_tree, load_tree, save_tree, tree_fingerprint
+
+    first = ctx.first_stage()
+    llm = ctx.llm
+    if llm is None:
+        return TransformedQueryRetriever("raptor(no LLM: first stage)", first, lambda q: q)
+    chunks = list(ctx.view.chunks)
+    vectors = np.asarray(ctx.view.vectors, dtype=np.float32)
+    fp = tree_fingerprint(chunks, llm, ctx.view.embedder)
+    folder = (ctx.cache_dir or Path(".")) / "raptor"
+    tree = load_tree(folder, fp)
+    if tree is None:
+        tree = build_tree(chunks, vectors, llm, ctx.embedder)
+        tree.fingerprint = fp
+        save_tree(tree, folder)
+    return RaptorRetriever("raptor", first, tree, ctx.embedder, {c.chunk_id: c for c in chunks}, {c.chunk_id: v for c, v in zip(chunks, vectors)})
