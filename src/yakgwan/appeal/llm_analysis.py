@@ -156,11 +156,26 @@ def draft_messages(notice: DenialNotice, sentences: list[Sentence]) -> list[Mess
     return [Message("system", SYSTEM), Message("user", SHOT_USER), Message("assistant", json.dumps(SHOT_ANSWER, ensure_ascii=False)), Message("user", user)]
 
 
+def _strings(x: Any) -> list[str]:
+    if isinstance(x, str):
+        return [x]
+    if isinstance(x, dict):
+        return [s for v in x.values() for s in _strings(v)]
+    if isinstance(x, list):
+        return [s for v in x for s in _strings(v)]
+    return []
+
+
+# the worked example's own texts: an answer that repeats them describes another case
+SHOT_TEXTS = tuple("".join(t.split()) for t in _strings(SHOT_ANSWER) if len(t) > 8)
+
+
 def copied(text: str, sentences: Sequence[Sentence]) -> bool:
-    """Whether ``text`` is clause text copied from a shown sentence rather than the model's own
-    words (its first 20 non-space characters appear in one)."""
-    head = "".join(text.split())[:20]
-    return len(head) >= 12 and any(head in "".join(s.text.split()) for s in sentences)
+    """Whether ``text`` is copied rather than the model's own words: clause text from a shown
+    sentence (its first 20 non-space characters appear in one), or text of the worked example."""
+    flat = "".join(text.split())
+    head = flat[:20]
+    return (len(head) >= 12 and any(head in "".join(s.text.split()) for s in sentences)) or any(t in flat or flat in t for t in SHOT_TEXTS if flat)
 
 
 @dataclass
