@@ -29,17 +29,18 @@ def main() -> None:
     ap.add_argument("--mode", default="plain")
     ap.add_argument("--only", help="scenario id prefix")
     ap.add_argument("--llm-findings", default="advise", choices=("advise", "apply"))
+    ap.add_argument("--search", default="single", choices=("single", "fused"))
     ap.add_argument("--json", type=Path, help="write every result")
     args = ap.parse_args()
     settings = Settings.from_env().with_(quiet=True)
     scenarios = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
     scenarios = [s for s in scenarios if not args.only or s["id"].startswith(args.only)]
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; analysis={args.analysis} llm-findings={args.llm_findings} mode={args.mode} LLM={settings.llm.provider}:{settings.llm.model}")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; analysis={args.analysis} llm-findings={args.llm_findings} search={args.search} mode={args.mode} LLM={settings.llm.provider}:{settings.llm.model}")
     print(f"{'scenario':<38}{'expected':>9}{'band':>7}{'p':>6}{'metrics':>9}{'removed':>8}{'by':>26}{'s':>7}")
     agree, results, worst = 0, [], {}
     for sc in scenarios:
         t0 = time.perf_counter()
-        res = run_appeal(DATA / sc["file"], args.policy, settings, args.mode, args.analysis, args.llm_findings)
+        res = run_appeal(DATA / sc["file"], args.policy, settings, args.mode, args.analysis, args.llm_findings, args.search)
         wall = time.perf_counter() - t0
         sp = res["success_probability"]
         agree += sp["band"] == sc["expected_band"]

@@ -244,3 +244,14 @@ def test_appeal_with_a_served_llm_through_the_cli(kb_policy_pdf: Path, tmp_path:
         bad = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(notice), "--policy", str(kb_policy_pdf), "--analysis", "llm", "--quiet"],
                              env={**env, "YAKGWAN_LLM_API_KEY": "wrong", "YAKGWAN_LLM_MODEL": "stub-chat-unseen"}, capture_output=True, text=True, timeout=900)
         assert bad.returncode != 0 and "401" in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+@pytest.mark.integration
+def test_fused_search_asks_for_variants_and_keeps_five_hits(policy: Policy) -> None:
+    provider = ScriptedProvider(responder=lambda messages, schema: {"queries": ["음주운전 벌금 면책", "혈중알코올농도 사고 보상 제외"]})
+    p = _with_llm(policy, LLM(provider))
+    (ev,) = evidence_for(_notice("01_fine_drunk_driving"), p, fused=True)
+    assert len(ev.retrieved) == 5 and ev.note is None and len(provider.calls) == 1
+    assert all(h.chunk.yakgwan in ev.scope for h in ev.retrieved) and ev.retrieved[0].produced_by.startswith("plain+fusion")
+    (single,) = evidence_for(_notice("01_fine_drunk_driving"), p)
+    assert len(provider.calls) == 1 and single.retrieved[0].produced_by.startswith("plain:")  # the default searches the reason as written

@@ -87,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", default="plain", help="retrieval mode: plain, hyde, reverse_hyde, hybrid_hyde")
     p.add_argument("--analysis", default="auto", choices=("auto", "rules", "llm"),
                    help="rules: templates only; llm: the configured LLM (YAKGWAN_LLM) adds sub-issues, gaps and findings; auto (default): llm when one is configured")
+    p.add_argument("--search", default="single", choices=("single", "fused"),
+                   help="single (default): each reason searched as written; fused: plus two LLM-written variants, RRF, gated yes/no rerank")
     p.add_argument("--llm-findings", default="advise", choices=("advise", "apply"),
                    help="advise (default): the LLM's findings are listed, the band moves only on rule findings; apply: they move the band too")
     p.add_argument("--json", type=Path, dest="json_out", help="write the analysis object")

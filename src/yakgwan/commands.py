@@ -183,7 +183,7 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
     out = getattr(args, "out", None)
     if out is not None and out.suffix.lower() not in (".md", ".html", ".htm", ".pdf"):
         raise InputError(str(out), "the evidence pack is written as .md, .html or .pdf")
-    result = run_appeal(args.notice, args.policy, settings, args.mode, args.analysis, args.llm_findings)
+    result = run_appeal(args.notice, args.policy, settings, args.mode, args.analysis, args.llm_findings, args.search)
     if out is not None:
         from yakgwan.appeal.render import to_html, to_markdown, to_pdf
 

@@ -11,10 +11,13 @@ Two sources, kept apart so that each can be judged:
   ``hybrid_hyde`` (plain and HyDE fused by RRF). Without an LLM the HyDE modes use the reason
   itself, and say so.
 
-Each reason is searched as several queries (``fused``, the default): the reason itself plus two
+A reason can also be searched as several queries (``fused=True``): the reason itself plus two
 variants written by the LLM (without one, the analyzer's keyword form of the reason), fused by
 RRF with the reason's own list kept, then the gated yes/no reranker reorders the top 3 when the
-fused scores are close (an LLM with log-probabilities only). ``fused=False`` is the single query.
+fused scores are close (an LLM with log-probabilities only). The default is the single query:
+on the 19 scenario reasons with the bundled model, fusing the LLM's variants lowered MRR@5 from
+0.895 to 0.763-0.807 and hit@5 from 0.947 to 0.895 (bench/appeal_modes.py); the reasons are
+already long, clause-like texts, and the variants drift.
 """
 
 from __future__ import annotations
@@ -117,7 +120,7 @@ def mode_retriever(policy: Policy, mode: str) -> Retriever:
     return builders[mode]()
 
 
-def reason_retriever(policy: Policy, base: Retriever, mode: str, scope: tuple[str, ...], fused: bool = True) -> Retriever:
+def reason_retriever(policy: Policy, base: Retriever, mode: str, scope: tuple[str, ...], fused: bool = False) -> Retriever:
     """The search for one reason: ``base`` within ``scope``; with ``fused``, multi-query + RRF
     and, when the LLM gives log-probabilities, the gated yes/no reranker."""
     scoped = ScopedRetriever(mode, base, scope)
@@ -132,7 +135,7 @@ def reason_retriever(policy: Policy, base: Retriever, mode: str, scope: tuple[st
 
 
 def evidence_for(
-    notice: DenialNotice, policy: Policy, mode: str = "plain", k: int = 5, retriever: Retriever | None = None, fused: bool = True
+    notice: DenialNotice, policy: Policy, mode: str = "plain", k: int = 5, retriever: Retriever | None = None, fused: bool = False
 ) -> list[ReasonEvidence]:
     """Cited and retrieved clauses for every reason of ``notice``."""
     base = retriever or mode_retriever(policy, mode)

@@ -25,12 +25,18 @@ def read_notice(path: Path) -> DenialNotice:
 ANALYSES = ("auto", "rules", "llm")
 
 
+SEARCHES = ("single", "fused")
+
+
 def run_appeal(
-    notice_path: Path, policy_path: Path, settings: Settings, mode: str = "plain", analysis: str = "auto", llm_findings: str = "advise"
+    notice_path: Path, policy_path: Path, settings: Settings, mode: str = "plain", analysis: str = "auto", llm_findings: str = "advise",
+    search: str = "single",
 ) -> dict:
     """``analysis``: ``rules`` (templates only), ``llm`` (the configured LLM's analysis on top;
     an error without one), ``auto`` (``llm`` when an LLM is configured). ``llm_findings``:
     ``advise`` (listed, the band unmoved) or ``apply`` (they move the band)."""
+    if search not in SEARCHES:
+        raise InputError(None, f"unknown --search {search!r}; available: {', '.join(SEARCHES)}")
     if llm_findings not in FINDINGS_USE:
         raise InputError(None, f"unknown --llm-findings {llm_findings!r}; available: {', '.join(FINDINGS_USE)}")
     if mode not in MODES:
@@ -47,7 +53,7 @@ def run_appeal(
     llm = policy.ctx.llm
     if analysis == "llm" and llm is None:
         raise InputError(None, "--analysis llm needs an LLM: set YAKGWAN_LLM (local or openai)")
-    evidence = evidence_for(notice, policy, mode)
+    evidence = evidence_for(notice, policy, mode, fused=search == "fused")
     notes = [e.note for e in evidence if e.note][:1]
     if analysis != "rules" and llm is not None:
         done = analyse_with_llm(notice, evidence, policy, llm, llm_findings)
@@ -64,6 +70,7 @@ def run_appeal(
         "removed_evidence": checked.removed,
         "retrieval": [_evidence_json(e) for e in evidence],
         "mode": mode,
+        "search": search,
         "analysis_by": by,
         "llm_findings": llm_findings if by != "rules" else None,
         "policy": {"source": policy.source, "products": list(policy.products), "index": str(policy.index_dir)},
