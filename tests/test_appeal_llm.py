@@ -148,9 +148,10 @@ def test_copied_clause_text_is_left_out_and_reported(policy: Policy) -> None:
              "findings": [{"kind": "coverage_conditions_met", "sentence": s.number, "explanation": parrot}], "actions": [parrot, "지연 사유 소명", "지연 사유 소명"]}
     # a question taken from the worked example describes another case
     draft["reasons"][0]["sub_issues"].append({"kind": "definition", "question": "외출이 있어도 의사가 필요를 인정한 입원이면 약관상 입원인가?", "sentence": s.number})
+    draft["findings"].append({"kind": "insurer_burden_not_met", "sentence": s.number, "explanation": "당사는 사고 당시 경위, 피해자의 상해 정도"})  # the notice's words
     p = _with_llm(policy, LLM(ScriptedProvider([draft])))
     done = analyse_with_llm(notice, evidence, p, p.ctx.llm)  # type: ignore[arg-type]
-    assert done.note == "6 LLM item(s) left out: clause text copied or repeated, not the model's own reading"
+    assert done.note == "7 LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading"
     a = done.analysis
     assert not [x for i in a.issue_tree for x in i.sub_issues if x.by == "llm"] and not [g for g in a.gap_analysis if g.by == "llm"]
     assert "지연 사유 소명" in a.recommended_actions and a.success_probability.probability == pytest.approx(round(B.base_rate(), 4))

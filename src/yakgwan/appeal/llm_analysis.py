@@ -170,12 +170,14 @@ def _strings(x: Any) -> list[str]:
 SHOT_TEXTS = tuple("".join(t.split()) for t in _strings(SHOT_ANSWER) if len(t) > 8)
 
 
-def copied(text: str, sentences: Sequence[Sentence]) -> bool:
+def copied(text: str, sentences: Sequence[Sentence], notice_text: str = "") -> bool:
     """Whether ``text`` is copied rather than the model's own words: clause text from a shown
-    sentence (its first 20 non-space characters appear in one), or text of the worked example."""
+    sentence or text of the notice (its first 20 non-space characters appear there), or text of
+    the worked example."""
     flat = "".join(text.split())
     head = flat[:20]
-    return (len(head) >= 12 and any(head in "".join(s.text.split()) for s in sentences)) or any(t in flat or flat in t for t in SHOT_TEXTS if flat)
+    sources = ["".join(s.text.split()) for s in sentences] + ["".join(notice_text.split())]
+    return (len(head) >= 12 and any(head in src for src in sources)) or any(t in flat or flat in t for t in SHOT_TEXTS if flat)
 
 
 @dataclass
@@ -204,7 +206,7 @@ def analyse_with_llm(notice: DenialNotice, evidence: list[ReasonEvidence], polic
     except (StructuredOutputError, PromptTooLongError) as exc:  # an unreachable provider is an error
         return LLMAnalysis(base, "rules", f"the LLM's analysis was not usable ({exc}); rule-based analysis only")
     merged, dropped = merge(base, draft.model_dump(), {s.number: s for s in sentences}, notice, evidence, policy, findings == "apply")
-    note = f"{dropped} LLM item(s) left out: clause text copied or repeated, not the model's own reading" if dropped else None
+    note = f"{dropped} LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading" if dropped else None
     return LLMAnalysis(merged, llm.name, note)
 
 
@@ -230,7 +232,7 @@ def merge(
         """The texts are the model's own words, and not ones it already wrote elsewhere."""
         nonlocal dropped
         keys = ["".join(t.split()) for t in texts]
-        if any(copied(t, shown) for t in texts) or any(k in used for k in keys) or len(set(keys)) < len(keys):
+        if any(copied(t, shown, notice.text) for t in texts) or any(k in used for k in keys) or len(set(keys)) < len(keys):
             dropped += 1
             return False
         used.update(keys)
