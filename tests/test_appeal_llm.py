@@ -76,7 +76,8 @@ def test_scripted_draft_is_merged_with_exact_provenance(policy: Policy) -> None:
     provider = ScriptedProvider([draft])
     p = _with_llm(policy, LLM(provider))
     done = analyse_with_llm(notice, evidence, p, p.ctx.llm, findings="apply")  # type: ignore[arg-type]
-    assert done.by == "scripted:script" and done.note is None and len(provider.calls) == 1
+    assert done.by == "scripted:script" and len(provider.calls) == 1
+    assert done.note == "1 LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading"  # the second finding of one kind
     a = done.analysis
     llm_subs = [s for i in a.issue_tree for s in i.sub_issues if s.by == "llm"]
     assert [s.question for s in llm_subs] == ["통지 지연이 지급 거절 사유인가?"] and llm_subs[0].clauses == ["보통약관 제6조"]

@@ -290,3 +290,30 @@ def test_ask_with_the_real_local_model(tmp_path: Path, local_llm_8k) -> None:  #
     ex = Asker(ctx, mode="extract").ask("회사는 언제 설립되었나요?")
     print(f"local extract: {ex.outcome} {ex.answer!r}")
     assert ex.outcome == "answered" and "2008" in ex.answer and ex.by == "local:qwen2.5-coder-1.5b"
+
+
+@pytest.mark.unit
+def test_an_unusable_repair_keeps_the_first_answers_supported_claims(kb_index: Settings) -> None:
+    replies: list = []
+
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        if not replies:
+            n = _number_of(messages, "45명")
+            replies.append(1)
+            return {"outcome": "answered", "claims": [{"text": "직원은 45명입니다.", "cite": [n]}, {"text": "직원은 50명입니다.", "cite": [n]}], "missing": ""}
+        return "not json"
+
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=respond))
+    res = asker.ask("회사 직원은 몇 명인가요?")
+    assert res.outcome == "answered" and res.answer == "직원은 45명입니다. [1]"
+    assert any("repair was not usable" in n for n in res.notes) and any(n.startswith("1 claim(s) dropped") for n in res.notes)
+
+
+@pytest.mark.unit
+def test_rejected_hits_stay_out_whatever_step_relabelled_them() -> None:
+    from yakgwan.answer.ask import evidence_hits
+    from yakgwan.records import Hit
+
+    c = Chunk("c", "d.md", "d.md", "t", "x", 0, 1)
+    hits = [Hit(c, 1.0, 1, "crag"), Hit(c, 0.5, 2, "rerank_yesno", {"rejected": 1.0}), Hit(c, 0.4, 3, "crag(rejected)>compress", {"rejected": 1.0})]
+    assert [h.rank for h in evidence_hits(hits)] == [1]

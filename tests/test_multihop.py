@@ -58,3 +58,13 @@ def test_hop_limit_and_unrelated_sub_questions() -> None:
 def test_without_an_llm_one_hop_labelled() -> None:
     hits = MultiHopRetriever("multihop", _ByQuery({"q": ["a", "b"]}), None, TOK).retrieve("q", 2)
     assert [h.produced_by for h in hits] == ["multihop(no LLM: one hop)"] * 2
+
+
+def test_no_usable_split_still_asks_for_a_follow_up() -> None:
+    q = "제주 힐링 담당자의 연봉은?"
+    first = _ByQuery({q: ["a"], "송민지 연봉": ["s"]})
+    llm = LLM(ScriptedProvider([{"questions": [q]}, {"enough": False, "query": "송민지 연봉"}, {"enough": True, "query": ""}]))
+    r = MultiHopRetriever("multihop", first, llm, TOK)
+    hits = r.retrieve(q, 2)
+    assert first.queries == [q, "송민지 연봉"] and [h.chunk.chunk_id for h in hits] == ["a", "s"]
+    assert len(llm.provider.calls) == 3  # split, follow-up, enough  # type: ignore[attr-defined]

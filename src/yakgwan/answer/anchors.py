@@ -46,5 +46,14 @@ class AnchorFinder:
             from kiwipiepy import Kiwi
 
             self._kiwi = Kiwi()
-        out = [Anchor(t.form, t.tag) for t in self._kiwi.tokenize(question) if t.tag in ANCHOR_TAGS and (t.tag != "SN" or _YEAR.fullmatch(t.form))]
+        toks = self._kiwi.tokenize(question)
+        out = []
+        for i, t in enumerate(toks):
+            if t.tag not in ANCHOR_TAGS:
+                continue
+            if t.tag == "SN":  # a year: 19xx/20xx written as one ("2030년"), not an amount ("2000만원")
+                nxt = toks[i + 1].form if i + 1 < len(toks) else ""
+                if not (_YEAR.fullmatch(t.form) and nxt.startswith("년")):
+                    continue
+            out.append(Anchor(t.form, t.tag))
         return list(dict.fromkeys(a for a in out if a.form.strip()))

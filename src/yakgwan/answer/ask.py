@@ -20,10 +20,17 @@ from yakgwan.answer.passages import number_sentences, quote_is_verbatim
 from yakgwan.answer.records import REFUSAL, AskResult
 from yakgwan.errors import InputError
 from yakgwan.protocols import Retriever
+from yakgwan.records import Hit
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
 MODES = ("auto", "generate", "extract")
 PASSAGES = 5
+
+
+def evidence_hits(hits: list[Hit]) -> list[Hit]:
+    """The hits an answer may use: not those corrective RAG or Self-RAG rejected, whatever step
+    (a reranker, compression) came after them."""
+    return [h for h in hits if not h.components.get("rejected")]
 
 
 @dataclass
@@ -68,7 +75,7 @@ class Asker:
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
-        hits = [h for h in retriever.retrieve(question, self.k) if not h.produced_by.endswith("(rejected)")]  # crag's and self_rag's rejects are not evidence
+        hits = evidence_hits(retriever.retrieve(question, self.k))
         sentences = number_sentences(question, hits, self.ctx.tokenizer)
         if mode == "generate" and llm is not None:
             checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
@@ -83,4 +90,5 @@ class Asker:
             notes.append(f"{len(bad)} citation(s) not verbatim in their chunk: refused")
             done.outcome, done.answer, done.citations = "refused", REFUSAL, []
         calls = (llm.stats.calls - calls0) if llm else 0
-        return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls)
+        claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
+        return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims)

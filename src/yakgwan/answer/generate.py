@@ -72,6 +72,7 @@ class Generated:
     citations: list[Citation]
     missing: str = ""
     notes: list[str] = field(default_factory=list)
+    claims_text: str = ""  # the answer's own statements, without the sentence naming what is missing
 
 
 def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> dict[int, str]:
@@ -97,10 +98,11 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
             marks.append(f"[{numbers[s]}]")
         parts.append(f"{c['text'].strip()} {''.join(dict.fromkeys(marks))}")
     cites = [Citation.of(n, by_number[s].chunk, by_number[s].text) for s, n in numbers.items()]
-    text = " ".join(parts)
+    claims = " ".join(parts)
+    text = claims
     if outcome == "partial" and missing.strip():
         text = f"{text} 다만 문서에는 {missing.strip()}에 대한 내용이 없습니다.".strip()
-    return Generated(outcome, text, cites, missing)
+    return Generated(outcome, text, cites, missing, claims_text=claims)
 
 
 @dataclass
@@ -120,15 +122,18 @@ class GenerativeAnswerer:
         notes: list[str] = []
         try:
             draft = self.llm.complete(msgs, schema=schema, params=params, step="answer").model_dump()
-            problems = claim_problems(draft["claims"], by_number) if draft["outcome"] != "refused" else {}
-            if problems:  # one repair, the problems named
-                named = "; ".join(problems.values())
-                notes.append(f"repaired: {named}")
-                again = [*msgs, Message("assistant", json.dumps(draft, ensure_ascii=False)),
-                         Message("user", f"다음 문제를 고쳐 다시 답하세요: {named}. 근거 문장에 있는 내용만 쓰세요.")]
-                draft = self.llm.complete(again, schema=schema, params=params, step="answer_repair").model_dump()
         except (StructuredOutputError, PromptTooLongError) as exc:
             return Generated("refused", REFUSAL, [], notes=[f"the LLM's answer was not usable ({exc}): refused"])
+        problems = claim_problems(draft["claims"], by_number) if draft["outcome"] != "refused" else {}
+        if problems:  # one repair, the problems named; an unusable repair keeps the first answer's good claims
+            named = "; ".join(problems.values())
+            notes.append(f"repaired: {named}")
+            again = [*msgs, Message("assistant", json.dumps(draft, ensure_ascii=False)),
+                     Message("user", f"다음 문제를 고쳐 다시 답하세요: {named}. 근거 문장에 있는 내용만 쓰세요.")]
+            try:
+                draft = self.llm.complete(again, schema=schema, params=params, step="answer_repair").model_dump()
+            except (StructuredOutputError, PromptTooLongError) as exc:
+                notes.append(f"the repair was not usable ({exc}): the first answer's supported claims are kept")
         outcome: Outcome = draft["outcome"]
         claims = draft["claims"]
         if outcome != "refused":

@@ -25,7 +25,7 @@ class Citation:
 
     @classmethod
     def of(cls, n: int, chunk: Chunk, quote: str) -> "Citation":
-        return cls(n, chunk.chunk_id, chunk.source, chunk.article, chunk.pages[0] if chunk.pages else None, quote)
+        return cls(n, chunk.chunk_id, chunk.doc_id, chunk.article, chunk.pages[0] if chunk.pages else None, quote)
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ class AskResult:
     missing: list[str] = field(default_factory=list)  # anchors the documents never mention
     notes: list[str] = field(default_factory=list)  # fallbacks, repairs, downgrades
     llm_calls: int = 0
+    claims_text: str = ""  # the answer without the sentence naming what the documents lack
 
     def to_json(self) -> dict[str, Any]:
         return {

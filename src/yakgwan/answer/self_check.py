@@ -59,4 +59,5 @@ class SelfCheckingAnswerer:
                 return self.llm.complete(msgs, schema=YesNo, step=step).yes
             except StructuredOutputError:
                 return True
-        return ask(support_messages(done.answer, [c.quote for c in done.citations]), "self_rag_support"), ask(useful_messages(question, done.answer), "self_rag_useful")
+        claims = done.claims_text or done.answer  # what it states; "다만 문서에는 … 없습니다" is not a claim to support
+        return ask(support_messages(claims, [c.quote for c in done.citations]), "self_rag_support"), ask(useful_messages(question, done.answer), "self_rag_useful")

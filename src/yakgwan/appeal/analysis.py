@@ -16,7 +16,7 @@ from yakgwan.appeal import band as B
 from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
-from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence
+from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
 from yakgwan.records import Chunk
 from yakgwan.text.korean import Tokenizer
@@ -117,7 +117,7 @@ def clause_name(u: ClauseUse) -> str:
     return f"{u.yakgwan} {u.label}".strip()
 
 
-def _chunk_label(c: Chunk) -> str:
+def chunk_label(c: Chunk) -> str:
     """"제1조 ①" for an article's chunk; the section (e.g. a 별표 or 분류표 heading) otherwise."""
     if c.article:
         return " ".join(p for p in (c.article, paragraph_label(c.paragraph)) if p)
@@ -133,7 +133,7 @@ def uses_for(ev: ReasonEvidence, retrieved: int = 2) -> list[ClauseUse]:
                 out.append(ClauseUse(role, cc.yakgwan, label, cc.chunks[0].article_title, cc.chunks[0], cc.ref.item if role == "cited" else None))
     for h in ev.retrieved[:retrieved]:
         if h.chunk.yakgwan:
-            out.append(ClauseUse("retrieved", h.chunk.yakgwan, _chunk_label(h.chunk), h.chunk.article_title, h.chunk))
+            out.append(ClauseUse("retrieved", h.chunk.yakgwan, chunk_label(h.chunk), h.chunk.article_title, h.chunk))
     seen: set[str] = set()
     return [u for u in out if not (u.chunk.chunk_id in seen or seen.add(u.chunk.chunk_id))]  # type: ignore[func-returns-value]
 

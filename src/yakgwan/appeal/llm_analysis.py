@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, RootModel, create_model
 
 from yakgwan.appeal import band as B
-from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, clause_name, findings_for, uses_for
+from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, chunk_label, clause_name, findings_for, item_quote, uses_for
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
@@ -177,7 +177,7 @@ def copied(text: str, sentences: Sequence[Sentence], notice_text: str = "") -> b
     flat = "".join(text.split())
     head = flat[:20]
     sources = ["".join(s.text.split()) for s in sentences] + ["".join(notice_text.split())]
-    return (len(head) >= 12 and any(head in src for src in sources)) or any(t in flat or flat in t for t in SHOT_TEXTS if flat)
+    return len(head) >= 12 and (any(head in src for src in sources) or any(t in flat or flat in t for t in SHOT_TEXTS))
 
 
 @dataclass
@@ -211,8 +211,13 @@ def analyse_with_llm(notice: DenialNotice, evidence: list[ReasonEvidence], polic
 
 
 def _provenance(s: Sentence) -> Provenance:
-    c = s.use.chunk
-    return Provenance(doc=c.doc_id, yakgwan=s.use.yakgwan, article=s.use.label or (c.article or ""), page=c.pages[0] if c.pages else None, chunk_id=c.chunk_id, quote=s.text)
+    """The sentence's provenance; a sentence of a cited article that is not the cited 호 itself is
+    labelled with its chunk's own article and 항, not with the notice's reference."""
+    c, use = s.use.chunk, s.use
+    label = use.label
+    if use.role == "cited" and use.item and s.text != item_quote(c, use.item):
+        label = chunk_label(c)
+    return Provenance(doc=c.doc_id, yakgwan=use.yakgwan, article=label or (c.article or ""), page=c.pages[0] if c.pages else None, chunk_id=c.chunk_id, quote=s.text)
 
 
 def merge(
@@ -260,8 +265,9 @@ def merge(
             cite(s, f"약관이 요구하는 바: {clause_name(s.use)}")
     moves: list[B.Finding] = []
     seen_kinds: set[str] = set()
-    for f in (x for x in draft["findings"] if own(x["explanation"])):
-        if f["kind"] in seen_kinds:
+    for f in draft["findings"]:
+        if f["kind"] in seen_kinds or not own(f["explanation"]):  # one move per kind; the model's own words only
+            dropped += f["kind"] in seen_kinds
             continue
         seen_kinds.add(f["kind"])
         s = by_number[f["sentence"]]

@@ -47,7 +47,7 @@ def _summary_rows(result: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def to_markdown(result: Mapping[str, Any]) -> str:
-    d, sp = result["denial"], result["success_probability"]
+    sp = result["success_probability"]
     out = ["# 보험금 부지급 재심사 근거 자료", "", "## 1. 부지급 통지 요약", ""]
     out += [f"- **{k}**: {v}" for k, v in _summary_rows(result)]
     out += ["", "## 2. 쟁점과 약관 근거", ""]
@@ -89,7 +89,7 @@ table { border-collapse: collapse; width: 100%; font-size: .92rem; } th, td { bo
 
 def to_html(result: Mapping[str, Any]) -> str:
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
-    d, sp = result["denial"], result["success_probability"]
+    sp = result["success_probability"]
     parts = ["<h1>보험금 부지급 재심사 근거 자료</h1>", "<h2>1. 부지급 통지 요약</h2><table>"]
     parts += [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in _summary_rows(result)]
     parts.append("</table><h2>2. 쟁점과 약관 근거</h2>")
@@ -162,7 +162,7 @@ def to_pdf(result: Mapping[str, Any], path: Path) -> int:
                 pdf.set_fill_color(242, 245, 250)
             pdf.multi_cell(width - indent, size * 0.55, t(text), new_x="LMARGIN", new_y="NEXT", fill=fill, align="L")
 
-        d, sp = result["denial"], result["success_probability"]
+        sp = result["success_probability"]
         heading("보험금 부지급 재심사 근거 자료", 16)
         heading("1. 부지급 통지 요약")
         for k, v in _summary_rows(result):

@@ -73,9 +73,12 @@ def keyword_recall(answer: str, keywords: Sequence[str]) -> float | None:
 
 
 def citation_checks(res: AskResult, chunk_text: Mapping[str, str], relevant: Mapping[str, int] | None) -> tuple[list[bool], list[bool]]:
-    """(verbatim?, from a source document?) per citation; the second is empty without judgements."""
-    valid = [" ".join(c.quote.split()) in " ".join(chunk_text.get(c.chunk_id, "").split()) for c in res.citations]
-    support = [c.doc in relevant for c in res.citations] if relevant else []
+    """(verbatim?, from a source document?) per citation of an indexed chunk; citations of web
+    results (``web:`` chunks, not in the index) are left to ``web_citations``. The second list is
+    empty without judgements."""
+    indexed = [c for c in res.citations if not c.chunk_id.startswith("web:")]
+    valid = [" ".join(c.quote.split()) in " ".join(chunk_text.get(c.chunk_id, "").split()) for c in indexed]
+    support = [c.doc in relevant for c in indexed] if relevant else []
     return valid, support
 
 
@@ -139,7 +142,7 @@ def evaluate_answers(
         valid += v
         support += s
         row = {"qid": q.qid, "set": "answerable", "category": q.category, "question": q.text, **res.to_json(),
-               "keyword_recall": keyword_recall(res.answer if res.outcome != "refused" else "", q.keywords)}
+               "keyword_recall": keyword_recall(res.claims_text, q.keywords)}  # what it states, not what it says is missing
         if runs and q.reference_answer:
             scores = [judge(judge_llm, q, res.answer, r) for r in range(1, len(runs) + 1)]  # type: ignore[arg-type]
             failed_judgements += sum(x is None for x in scores)
@@ -182,6 +185,7 @@ def evaluate_answers(
         "unanswerable_by_kind": by_made,
         "latency_ms": latency_summary([r["latency_ms"] for r in rows]),
         "llm_calls": sum(r["llm_calls"] for r in rows),
+        "web_citations": sum(c["chunk_id"].startswith("web:") for r in rows for c in r["citations"]),
         "per_question": rows,
     }
     if runs:

@@ -105,8 +105,10 @@ class LocalLlamaProvider:
             start = time.perf_counter()
             try:
                 out = self._llm.create_chat_completion(**kwargs)
-            except ValueError as exc:  # the prompt does not fit in n_ctx
-                raise PromptTooLongError(f"local model {self.model!r}: {exc}") from None
+            except ValueError as exc:
+                if "context window" in str(exc) or "n_ctx" in str(exc):  # the prompt does not fit
+                    raise PromptTooLongError(f"local model {self.model!r}: {exc}") from None
+                raise ProviderError(f"local model {self.model!r}: {exc}") from None
             except RuntimeError as exc:  # llama_decode failed
                 raise ProviderError(f"local model {self.model!r}: {exc}") from None
             latency_ms = (time.perf_counter() - start) * 1000.0

@@ -10,7 +10,9 @@ before use.
   company? — and verified results are used as extra passages (``doc_id`` "web:<url>").
 - Every decision (grades, rewrite, fallback, verdicts) is kept in ``decisions`` and attached to
   the hits' ``components``. Rejected chunks follow the kept ones, labelled ``crag(rejected)``,
-  so a retrieval metric still sees k results and an answerer can leave them out.
+  so a retrieval metric still sees k results and an answerer can leave them out; they also carry
+  ``components["rejected"]``, which later steps (rerankers, compression) keep. Hits beyond the
+  graded ``top_n`` count as rejected too: they were not judged good.
 - Without an LLM the first-stage hits pass through, labelled as ungraded.
 """
 
@@ -101,7 +103,7 @@ class CorrectiveRetriever:
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, max(k, self.top_n))
         if self.llm is None:
-            return [Hit(h.chunk, h.score, h.rank, f"{self.name}(no LLM: ungraded)", h.components) for h in hits[:k]]
+            return [Hit(h.chunk, h.score, h.rank, f"{self.name}(no LLM: ungraded)", h.components, h.evidence) for h in hits[:k]]
         d = CragDecision(query)
         self.decisions.append(d)
         kept, d.grades = self._grade(query, hits)
@@ -127,7 +129,7 @@ class CorrectiveRetriever:
                     web.append(Hit(web_chunk(r), 0.0, 0, f"{self.name}(web:{self.search.name})"))
         d.kept = len(kept) + len(web)
         chosen = {h.chunk.chunk_id for h in kept}
-        rest = [Hit(h.chunk, h.score, 0, REJECTED, h.components) for h in hits if h.chunk.chunk_id not in chosen]
+        rest = [Hit(h.chunk, h.score, 0, REJECTED, h.components | {"rejected": 1.0}, h.evidence) for h in hits if h.chunk.chunk_id not in chosen]
         out = [*kept, *web, *rest][:k]
         info = {"crag_kept": float(d.kept), "crag_rewritten": float(d.rewritten is not None), "crag_web": float(len(web))}
         return [Hit(h.chunk, h.score, r, h.produced_by, h.components | info, h.evidence) for r, h in enumerate(out, 1)]

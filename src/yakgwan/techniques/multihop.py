@@ -82,7 +82,16 @@ class MultiHopRetriever:
             subs = []
         pending = [q for q in subs if q.strip() and q.strip() != query.strip() and shares_content_word(q, query, self.tokenizer)]
         seen = {query.strip()}
-        while pending and len(chain) <= self.max_hops:
+        while len(chain) <= self.max_hops:
+            if not pending:  # the planned hops are done (or there were none): enough, or a follow-up?
+                try:
+                    nxt = self.llm.complete(next_hop_messages(query, _top_texts(lists, 6)), schema=NextHop, step="multihop_next")
+                except StructuredOutputError:
+                    break
+                follow = nxt.query.strip()
+                if nxt.enough or not follow or follow in seen:
+                    break
+                pending.append(follow)
             q = pending.pop(0).strip()
             if q in seen:
                 continue
@@ -90,14 +99,6 @@ class MultiHopRetriever:
             hits = self.first.retrieve(q, HOP_DEPTH)
             lists.append(hits)
             chain.append(Hop(q, [h.chunk.chunk_id for h in hits]))
-            if not pending and len(chain) <= self.max_hops:  # the planned hops are done: enough, or a follow-up?
-                found = _top_texts(lists, 6)
-                try:
-                    nxt = self.llm.complete(next_hop_messages(query, found), schema=NextHop, step="multihop_next")
-                except StructuredOutputError:
-                    break
-                if not nxt.enough and nxt.query.strip() and nxt.query.strip() not in seen:
-                    pending.append(nxt.query)
         chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
         order = ranked(rrf([[h.chunk.chunk_id for h in hits] for hits in lists], weights=[2.0] + [1.0] * (len(lists) - 1)))
         out = [Hit(chunks[cid], s, r, self.name, {"hops": float(len(chain) - 1)}) for r, (cid, s) in enumerate(order[:k], 1)]

@@ -7,7 +7,6 @@ ranking in its fusion, so it cannot fall far below the first stage on recall.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -139,10 +138,11 @@ def raptor(ctx: PipelineContext) -> Retriever:
     chunks = list(ctx.view.chunks)
     vectors = np.asarray(ctx.view.vectors, dtype=np.float32)
     fp = tree_fingerprint(chunks, llm, ctx.view.embedder)
-    folder = (ctx.cache_dir or Path(".")) / "raptor"
-    tree = load_tree(folder, fp)
-    if tree is None:
+    folder = ctx.cache_dir / "raptor" if ctx.cache_dir else None
+    tree = load_tree(folder, fp) if folder else None
+    if tree is None:  # built once per index and LLM; kept only where a cache folder is given
         tree = build_tree(chunks, vectors, llm, ctx.embedder)
         tree.fingerprint = fp
-        save_tree(tree, folder)
+        if folder:
+            save_tree(tree, folder)
     return RaptorRetriever("raptor", first, tree, ctx.embedder, {c.chunk_id: c for c in chunks}, {c.chunk_id: v for c, v in zip(chunks, vectors)})

@@ -1,13 +1,13 @@
 """Self-RAG, as a retriever and as an answer check.
 
 Retriever: the LLM first decides whether the question needs the documents at all (a greeting
-does not); then each of the top ``top_n`` hits is judged relevant or not — P("예") from
+does not: the hits are then only labelled, and ``ask`` still answers from them or refuses); then each of the top ``top_n`` hits is judged relevant or not — P("예") from
 log-probabilities when the provider gives them, else a yes/no JSON answer — and the relevant ones
 come first (most probable first), the rest follow labelled ``self_rag(rejected)`` so that a
 retrieval metric still sees k results and ``ask`` leaves them out. Decisions are kept in
 ``decisions``. Without an LLM the first stage passes through, labelled.
 
-Answer check (:class:`SelfRagAnswerer`): after the grounded answer, the LLM judges whether the
+Answer check (:class:`yakgwan.answer.self_check.SelfCheckingAnswerer`): after the grounded answer, the LLM judges whether the
 cited sentences support it and whether it answers the question; if either fails, the answer is
 written once more with that feedback; if it still fails, an unsupported answer is refused and an
 unhelpful one becomes partial. Each verdict is in the answer's notes.
@@ -74,8 +74,8 @@ class SelfRagRetriever:
         good = sorted((i for i in range(len(head)) if p[i] >= RELEVANT_FROM), key=lambda i: (-p[i], i))
         bad = [i for i in range(len(head)) if p[i] < RELEVANT_FROM]
         out = [Hit(head[i].chunk, head[i].score, 0, self.name, head[i].components | {"p_relevant": p[i]}) for i in good]
-        out += [Hit(head[i].chunk, head[i].score, 0, REJECTED, head[i].components | {"p_relevant": p[i]}) for i in bad]
-        out += [Hit(h.chunk, h.score, 0, REJECTED, h.components) for h in tail]  # not judged: not evidence either
+        out += [Hit(head[i].chunk, head[i].score, 0, REJECTED, head[i].components | {"p_relevant": p[i], "rejected": 1.0}, head[i].evidence) for i in bad]
+        out += [Hit(h.chunk, h.score, 0, REJECTED, h.components | {"rejected": 1.0}, h.evidence) for h in tail]  # not judged: not evidence either
         return [Hit(h.chunk, h.score, r, h.produced_by, h.components, h.evidence) for r, h in enumerate(out[:k], 1)]
 
     def _relevance(self, query: str, text: str) -> float:

@@ -29,7 +29,10 @@ class OfflineSearch:
                 raise InputError(str(self.folder), "no .md or .txt files to search")
             docs = []
             for p in files:
-                text = p.read_text("utf-8")
+                try:
+                    text = p.read_text("utf-8")
+                except UnicodeDecodeError:
+                    raise InputError(str(p), "not UTF-8 text; the offline search folder holds UTF-8 .md/.txt files") from None
                 title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.strip()), p.stem)
                 docs.append(WebResult(str(p.relative_to(self.folder)), title, text))
             tok = make_tokenizer(DEFAULT_TOKENIZER)
