@@ -81,13 +81,16 @@ TO_CLOSE: dict[str, str] = {
 }
 
 
+def body_spans(text: str) -> list[tuple[int, int]]:
+    """The clause's sentence spans without an article's heading line alone ("제1조(보험금의
+    지급사유)"), which says nothing by itself."""
+    return [(s, e) for s, e in clause_spans(text) if not _HEADING_ONLY.match(text[s:e])]
+
+
 def best_quote(chunk: Chunk, query: str, tokenizer: Tokenizer) -> str:
     """The chunk's sentence that shares most content words with ``query`` (the first one on a
     tie), cut to ``QUOTE_MAX`` characters at a sentence start; always a verbatim span."""
-    spans = clause_spans(chunk.text) or [(0, len(chunk.text))]
-    # an article's heading line alone ("제1조(보험금의 지급사유)") says nothing: skip it when there is more
-    body = [(s, e) for s, e in spans if not _HEADING_ONLY.match(chunk.text[s:e])]
-    spans = body or spans
+    spans = body_spans(chunk.text) or clause_spans(chunk.text) or [(0, len(chunk.text))]
     q = set(tokenizer.tokenize(query))
     sents = [chunk.text[s:e] for s, e in spans]
     scores = [len(q & set(t)) for t in tokenizer.tokenize_many(sents)]

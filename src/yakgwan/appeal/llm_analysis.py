@@ -17,7 +17,6 @@ kind, at most ±2.5 in all, each stated in the rationale with its sentence.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -25,7 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, RootModel, create_model
 
 from yakgwan.appeal import band as B
-from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, chunk_label, clause_name, findings_for, item_quote, uses_for
+from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, body_spans, chunk_label, clause_name, findings_for, item_quote, uses_for
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
@@ -33,7 +32,6 @@ from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, IssueKind, Proven
 from yakgwan.errors import PromptTooLongError
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
-from yakgwan.text.sentences import clause_spans
 
 NOTICE_CHARS = 1000  # the notice as the model sees it
 SENTENCES_PER_CLAUSE = 5
@@ -41,7 +39,6 @@ SENTENCE_CHARS = 160  # a sentence as shown (the quote is the whole sentence, up
 MAX_SENTENCES = 24
 TEXT_MAX = 60  # characters of each free-text field (within llama.cpp's grammar bound)
 ANSWER_TOKENS = 600
-_HEADING_ONLY = re.compile(r"^\s*(?:\S+\s+)?(?:특별약관\s*)?제\s*\d+\s*조(?:의\s*\d+)?\s*\([^()]*\)\s*$")
 
 ROLE_LABEL = {"cited": "회사가 인용한 조항", "coverage": "청구한 특약의 지급사유", "retrieved": "검색된 관련 조항"}
 
@@ -65,7 +62,7 @@ def number_sentences(evidence: list[ReasonEvidence]) -> list[Sentence]:
             if use.chunk.chunk_id in seen:
                 continue
             seen.add(use.chunk.chunk_id)
-            spans = [(s, e) for s, e in clause_spans(use.chunk.text) if not _HEADING_ONLY.match(use.chunk.text[s:e])]
+            spans = body_spans(use.chunk.text)
             for s, e in spans[:SENTENCES_PER_CLAUSE]:
                 if len(out) >= MAX_SENTENCES:
                     return out

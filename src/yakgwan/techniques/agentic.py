@@ -20,9 +20,8 @@ from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
 from yakgwan.protocols import Retriever
 from yakgwan.records import Chunk, Hit
-from yakgwan.retrieval.fusion import ranked, rrf
 from yakgwan.techniques.crag import web_chunk
-from yakgwan.techniques.multi import pad_to_k
+from yakgwan.techniques.multi import fuse_hit_lists
 from yakgwan.websearch import SearchProvider
 
 MAX_STEPS = 4
@@ -100,11 +99,8 @@ class AgenticRetriever:
             trace.append((step, [h.chunk.text for h in hits]))
             if hits:
                 lists.append(hits)
-        pool: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
-        order = ranked(rrf([[h.chunk.chunk_id for h in hits] for hits in lists], weights=[2.0] + [1.0] * (len(lists) - 1)))
         tool_steps = float(sum(s.tool not in ("finish", "stop") for s in steps))
-        out = [Hit(pool[cid], s, r, self.name, {"tool_calls": tool_steps}) for r, (cid, s) in enumerate(order[:k], 1)]
-        return pad_to_k(out, direct, k, self.name)
+        return fuse_hit_lists(self.name, lists, [2.0] + [1.0] * (len(lists) - 1), k, {"tool_calls": tool_steps})
 
     def _run(self, tool: str, arg: str, tools: list[str]) -> tuple[list[Hit], str | None]:
         if tool not in tools:

@@ -44,17 +44,25 @@ class MultiQueryRetriever:
     def retrieve(self, query: str, k: int) -> list[Hit]:
         queries = self.transform.transform(query)
         lists = [self.base.retrieve(q, max(k, self.depth)) for q in queries]
-        chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
+        info = {"queries": float(len(queries))}
         if self.merge == "rrf":
-            weights = [self.original_weight] + [1.0] * (len(lists) - 1)
-            order = ranked(rrf([[h.chunk.chunk_id for h in hits] for hits in lists], weights=weights))
-        else:
-            order = _interleave(lists)
-        out = [Hit(chunks[cid], s, r, self.name, {"queries": float(len(queries))}) for r, (cid, s) in enumerate(order[:k], 1)]
+            return fuse_hit_lists(self.name, lists, [self.original_weight] + [1.0] * (len(lists) - 1), k, info)
+        chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
+        out = [Hit(chunks[cid], s, r, self.name, info) for r, (cid, s) in enumerate(interleave(lists)[:k], 1)]
         return pad_to_k(out, lists[0], k, self.name)
 
 
-def _interleave(lists: list[list[Hit]]) -> list[tuple[str, float]]:
+def fuse_hit_lists(name: str, lists: list[list[Hit]], weights: list[float], k: int, info: dict[str, float]) -> list[Hit]:
+    """Weighted RRF of hit lists (by chunk id) as ``k`` hits labelled ``name`` carrying ``info``,
+    padded from ``lists[0]`` (the original query's list) so that never fewer than k come back."""
+    chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
+    order = ranked(rrf([[h.chunk.chunk_id for h in hits] for hits in lists], weights=weights))
+    out = [Hit(chunks[cid], s, r, name, dict(info)) for r, (cid, s) in enumerate(order[:k], 1)]
+    return pad_to_k(out, lists[0], k, name)
+
+
+def interleave(lists: list[list[Hit]]) -> list[tuple[str, float]]:
+    """The lists' hits in turn, best first, without duplicates: (chunk id, 1/rank)."""
     seen: set[str] = set()
     out: list[tuple[str, float]] = []
     for rank in range(max((len(x) for x in lists), default=0)):

@@ -16,9 +16,8 @@ from pydantic import BaseModel, Field
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
 from yakgwan.protocols import Retriever
-from yakgwan.records import Chunk, Hit
-from yakgwan.retrieval.fusion import ranked, rrf
-from yakgwan.techniques.multi import pad_to_k
+from yakgwan.records import Hit
+from yakgwan.techniques.multi import fuse_hit_lists, interleave
 from yakgwan.techniques.query_transforms import shares_content_word
 from yakgwan.text.korean import Tokenizer
 
@@ -99,19 +98,10 @@ class MultiHopRetriever:
             hits = self.first.retrieve(q, HOP_DEPTH)
             lists.append(hits)
             chain.append(Hop(q, [h.chunk.chunk_id for h in hits]))
-        chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
-        order = ranked(rrf([[h.chunk.chunk_id for h in hits] for hits in lists], weights=[2.0] + [1.0] * (len(lists) - 1)))
-        out = [Hit(chunks[cid], s, r, self.name, {"hops": float(len(chain) - 1)}) for r, (cid, s) in enumerate(order[:k], 1)]
-        return pad_to_k(out, direct, k, self.name)
+        return fuse_hit_lists(self.name, lists, [2.0] + [1.0] * (len(lists) - 1), k, {"hops": float(len(chain) - 1)})
 
 
 def _top_texts(lists: list[list[Hit]], n: int) -> list[str]:
     """The best hit of each list in turn, without duplicates, up to ``n`` texts."""
-    seen: set[str] = set()
-    out: list[str] = []
-    for rank in range(max(len(x) for x in lists)):
-        for hits in lists:
-            if rank < len(hits) and hits[rank].chunk.chunk_id not in seen and len(out) < n:
-                seen.add(hits[rank].chunk.chunk_id)
-                out.append(hits[rank].chunk.text)
-    return out
+    chunks = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
+    return [chunks[cid].text for cid, _ in interleave(lists)[:n]]

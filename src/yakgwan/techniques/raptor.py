@@ -29,8 +29,7 @@ from yakgwan.llm.types import GenParams, Message
 from yakgwan.progress import Bar
 from yakgwan.protocols import Embedder, Retriever
 from yakgwan.records import Chunk, Hit, sha256_hex
-from yakgwan.retrieval.fusion import ranked, rrf
-from yakgwan.techniques.multi import pad_to_k
+from yakgwan.techniques.multi import fuse_hit_lists
 
 CLUSTER_SIZE = 6
 TOP_NODES = 3
@@ -173,8 +172,5 @@ class RaptorRetriever:
             ids = [c for c in self.tree.leaves[self.tree.nodes[int(i)].node_id] if c in self.chunks and c not in expanded]
             ids.sort(key=lambda c: -float(self.chunk_vectors[c] @ q) if c in self.chunk_vectors else 0.0)
             expanded += ids
-        order = ranked(rrf([[h.chunk.chunk_id for h in direct], expanded], weights=[2.0, 1.0]))
-        pool = {h.chunk.chunk_id: h.chunk for h in direct} | {c: self.chunks[c] for c in expanded}
-        nodes = [self.tree.nodes[int(i)].node_id for i in best]
-        out = [Hit(pool[cid], s, r, self.name, {"raptor_nodes": float(len(nodes))}) for r, (cid, s) in enumerate(order[:k], 1)]
-        return pad_to_k(out, direct, k, self.name)
+        from_nodes = [Hit(self.chunks[c], 0.0, r, "raptor_nodes") for r, c in enumerate(expanded, 1)]
+        return fuse_hit_lists(self.name, [direct, from_nodes], [2.0, 1.0], k, {"raptor_nodes": float(len(best))})
