@@ -209,15 +209,9 @@ def test_eval_answers_through_the_cli_without_an_llm(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    kb = tmp_path / "kb" / "faq"
-    kb.mkdir(parents=True)
-    (kb / "branch.md").write_text("# 지사\n\n| 지사 | 직원 수 |\n|---|---|\n| 부산 지사 | 8명 |\n| 제주 지사 | 6명 |\n", "utf-8")
-    (kb / "refund.md").write_text("# 환불\n\n출발 30일 전까지 취소하면 전액 환불합니다.\n", "utf-8")
-    tests = tmp_path / "t.jsonl"
-    tests.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in [
-        {"question": "부산 지사 직원 수는?", "keywords": ["8명"], "reference_answer": "8명", "category": "direct_fact", "source_docs": ["faq/branch.md"]},
-        {"question": "출발 30일 전 취소하면 환불은?", "keywords": ["전액"], "reference_answer": "전액 환불", "category": "direct_fact", "source_docs": ["faq/refund.md"]},
-    ]), "utf-8")
+    from stub_server import write_branch_kb
+
+    tests = write_branch_kb(tmp_path)
     un = tmp_path / "u.jsonl"
     un.write_text(json.dumps({"id": "u1", "question": "광주 지사 직원 수는?", "made_by": "other_branch"}, ensure_ascii=False), "utf-8")
     env = {**os.environ, "YAKGWAN_CACHE_DIR": str(tmp_path / "c"), "YAKGWAN_EMBEDDER": "hashing", "YAKGWAN_LLM": "none"}

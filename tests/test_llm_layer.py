@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel, Field
 from stub_server import JsonHandler, serve
 
-from yakgwan.errors import ProviderError, UnknownName
+from yakgwan.errors import ProviderError, UnknownName, YakgwanError
 from yakgwan.llm import LLM, LLMConfig, GenParams, Message, StructuredOutputError, make_llm
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.openai_chat import OpenAIChatProvider
@@ -85,6 +85,15 @@ def test_registry_names_available() -> None:
     assert make_llm(LLMConfig(provider="none"), Path("/nonexistent")) is None
     with pytest.raises(UnknownName, match="available: local, none, openai"):
         make_llm(LLMConfig(provider="gpt5"), Path("/nonexistent"))
+
+
+def test_logprobs_switch_from_the_environment() -> None:
+    env = {"YAKGWAN_LLM": "openai", "YAKGWAN_LLM_BASE_URL": "http://127.0.0.1:9/v1", "YAKGWAN_LLM_MODEL": "m"}
+    assert LLMConfig.from_env(env).logprobs is True
+    off = LLMConfig.from_env({**env, "YAKGWAN_LLM_LOGPROBS": "0"})
+    assert off.logprobs is False and make_llm(off, Path("/nonexistent")).supports_logprobs is False  # type: ignore[union-attr]
+    with pytest.raises(YakgwanError, match="YAKGWAN_LLM_LOGPROBS must be 1 or 0"):
+        LLMConfig.from_env({**env, "YAKGWAN_LLM_LOGPROBS": "maybe"})
 
 
 class _Chat(JsonHandler):

@@ -22,12 +22,10 @@ CALLS = {"chat": 0, "embeddings": 0}
 class _Server(JsonHandler):
     def do_POST(self) -> None:  # noqa: N802
         body = self.body()
-        if self.headers.get("Authorization") != "Bearer secret":
-            return self.send_json(401, {"error": {"message": "invalid api key"}})
         if self.path.endswith("/embeddings"):
             CALLS["embeddings"] += 1
-            vecs = HashingEmbedder(dim=16).embed(body["input"], "passage")
-            return self.send_json(200, {"data": [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vecs)]})
+        if self.auth_or_embeddings(body, "secret", 16):
+            return
         CALLS["chat"] += 1
         if body.get("logprobs"):  # a pointwise relevance judgement: log-probabilities of the first token
             top = [{"token": "예", "logprob": -0.4}, {"token": "아니", "logprob": -1.2}]

@@ -217,3 +217,6 @@ def test_gated_pointwise_rerank() -> None:
     assert [h.chunk.chunk_id for h in failed] == ["c0", "c1", "c2"] and "failed" in failed[0].produced_by
     none = GatedPointwiseReranker(None).rerank("q", hits([1.0, 1.0]), 2)
     assert [h.chunk.chunk_id for h in none] == ["c0", "c1"] and "no LLM" in none[0].produced_by
+    blind = ScriptedProvider(["unused"])  # a model without log-probabilities (YAKGWAN_LLM_LOGPROBS=0)
+    kept_order = GatedPointwiseReranker(LLM(blind)).rerank("q", hits([1.0, 0.99, 0.98]), 3)
+    assert [h.chunk.chunk_id for h in kept_order] == ["c0", "c1", "c2"] and "no log-probabilities" in kept_order[0].produced_by and not blind.calls

@@ -10,6 +10,7 @@ Environment variables (all optional):
   YAKGWAN_TOKENIZER        registry name of the Korean analyzer
   YAKGWAN_LLM              LLM provider for query techniques: none (default), local, openai
   YAKGWAN_LLM_MODEL, YAKGWAN_LLM_BASE_URL, YAKGWAN_LLM_API_KEY   its model, endpoint and key
+  YAKGWAN_LLM_LOGPROBS     0 when an OpenAI-compatible endpoint returns no token log-probabilities
   YAKGWAN_SEARCH           search provider for corrective RAG's fallback: none (default), tavily, offline
   YAKGWAN_SEARCH_API_KEY, YAKGWAN_SEARCH_BASE_URL, YAKGWAN_SEARCH_DIR   its key, endpoint, or folder
 """

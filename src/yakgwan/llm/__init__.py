@@ -22,7 +22,12 @@ __all__ = ["LLM", "LLMConfig", "ChatProvider", "Completion", "GenParams", "Messa
 class LLMConfig:
     """``provider``: local | openai | none. ``use_cache``: False bypasses the response cache.
 
-    Environment: YAKGWAN_LLM, YAKGWAN_LLM_MODEL, YAKGWAN_LLM_BASE_URL, YAKGWAN_LLM_API_KEY.
+    ``logprobs``: whether an OpenAI-compatible endpoint returns token log-probabilities (yes/no
+    reranking, Self-RAG relevance and extractive answers read them; without them those steps use
+    structured answers or the first-stage order).
+
+    Environment: YAKGWAN_LLM, YAKGWAN_LLM_MODEL, YAKGWAN_LLM_BASE_URL, YAKGWAN_LLM_API_KEY,
+    YAKGWAN_LLM_LOGPROBS (1 or 0).
     """
 
     provider: str = "none"
@@ -30,6 +35,7 @@ class LLMConfig:
     base_url: str | None = None
     api_key: str | None = field(default=None, repr=False)
     use_cache: bool = True
+    logprobs: bool = True
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "LLMConfig":
@@ -38,7 +44,19 @@ class LLMConfig:
             model=env.get("YAKGWAN_LLM_MODEL"),
             base_url=env.get("YAKGWAN_LLM_BASE_URL"),
             api_key=env.get("YAKGWAN_LLM_API_KEY"),
+            logprobs=_flag(env, "YAKGWAN_LLM_LOGPROBS", True),
         )
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw.lower() in ("1", "true", "yes", "on"):
+        return True
+    if raw.lower() in ("0", "false", "no", "off"):
+        return False
+    raise YakgwanError(f"{name} must be 1 or 0, got {raw!r}")
 
 
 def _local(cfg: LLMConfig, cache_dir: Path) -> ChatProvider:
@@ -52,7 +70,7 @@ def _openai(cfg: LLMConfig, cache_dir: Path) -> ChatProvider:
 
     if not cfg.base_url or not cfg.model:
         raise YakgwanError("LLM provider 'openai' needs YAKGWAN_LLM_BASE_URL and YAKGWAN_LLM_MODEL")
-    return OpenAIChatProvider(cfg.base_url, cfg.model, cfg.api_key)
+    return OpenAIChatProvider(cfg.base_url, cfg.model, cfg.api_key, logprobs=cfg.logprobs)
 
 
 PROVIDERS: dict[str, Callable[[LLMConfig, Path], ChatProvider]] = {

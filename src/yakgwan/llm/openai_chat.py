@@ -88,7 +88,7 @@ class OpenAIChatProvider:
             pairs = [(str(t["token"]).strip(), float(t["logprob"])) for t in top]
             usage = data.get("usage") or {}
         except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise ProviderError(f"{url}: no token log-probabilities in the answer ({exc!r}); the endpoint must support logprobs") from None
+            raise ProviderError(f"{url}: no token log-probabilities in the answer ({exc!r}); the endpoint must support logprobs, or set YAKGWAN_LLM_LOGPROBS=0") from None
         found = {o: max((lp for tok, lp in pairs if tok and o.startswith(tok)), default=None) for o in options}
         out = found if all(v is None for v in found.values()) else {o: MISSING_LOGPROB if v is None else v for o, v in found.items()}
         return Completion(json.dumps(out), "logprobs", int(usage.get("prompt_tokens") or 0), 0, (time.perf_counter() - t0) * 1000)

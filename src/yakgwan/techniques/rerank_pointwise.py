@@ -52,6 +52,8 @@ class GatedPointwiseReranker:
         head, tail = list(hits[: self.top_m]), list(hits[self.top_m :])
         if self.llm is None:
             return _relabel(list(hits)[:k], "rerank_yesno(no LLM: first-stage order)")
+        if not self.llm.supports_logprobs:
+            return _relabel(list(hits)[:k], "rerank_yesno(no log-probabilities: first-stage order)")
         if len(head) < 2 or not first_stage_is_close([h.score for h in head], self.margin):
             return _relabel(list(hits)[:k], "rerank_yesno(gate closed: first stage sure)")
         self.gated += 1
