@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from stub_server import JsonHandler, serve
 
-from yakgwan.embedders.hashing import HashingEmbedder
 
 pytestmark = pytest.mark.integration
 
