@@ -55,6 +55,16 @@ def test_ingest_then_search_with_provenance(tmp_path: Path, corpus: Path) -> Non
         assert hits[0].rank == 1 and hits[0].produced_by == name
 
 
+def test_ingest_reports_each_stage_to_a_progress_sink(tmp_path: Path, corpus: Path) -> None:
+    seen: list[tuple[str, int, int]] = []
+    r = app.ingest(_settings(tmp_path), [corpus], embedder=HashingEmbedder(), sink=lambda stage, done, total: seen.append((stage, done, total)))
+    stages = list(dict.fromkeys(s for s, _, _ in seen))
+    assert stages == ["loading", "chunking", "tokenising", "embedding"]
+    last = {s: (d, t) for s, d, t in seen}
+    assert last["loading"] == (2, 2) and last["chunking"] == (2, 2) and last["embedding"] == (r.new_chunks, r.new_chunks)
+    assert all(0 <= d <= t for _, d, t in seen) and seen[0] == ("loading", 0, 2)
+
+
 def test_unchanged_is_skipped_and_changed_is_replaced(tmp_path: Path, corpus: Path) -> None:
     s = _settings(tmp_path)
     app.ingest(s, [corpus], embedder=HashingEmbedder())

@@ -13,6 +13,7 @@ from yakgwan.errors import InputError, YakgwanError
 from yakgwan.ingest import Ingestor, IngestReport
 from yakgwan.llm import LLM, make_llm
 from yakgwan.pipelines import PipelineContext
+from yakgwan.progress import ProgressSink
 from yakgwan.protocols import Embedder
 from yakgwan.store.local import LocalStore
 from yakgwan.techniques.ingest_steps import make_steps
@@ -32,6 +33,7 @@ def ingest(
     embedder: Embedder | None = None,
     steps: Sequence[str] = (),
     llm: LLM | None = None,
+    sink: ProgressSink | None = None,
 ) -> IngestReport:
     """Ingest ``paths`` into ``settings.index_dir``. ``steps`` names LLM ingest steps
     (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one."""
@@ -50,6 +52,7 @@ def ingest(
         sync=sync,
         on_lexical_ready=on_lexical_ready,
         chunk_steps=chunk_steps,
+        sink=sink,
     )
     try:
         return ingestor.run(paths)

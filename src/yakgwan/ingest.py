@@ -21,7 +21,7 @@ from yakgwan.errors import InputError, ProviderError, YakgwanError
 from yakgwan.indexing import index_text
 from yakgwan.ingest_plan import Plan, plan_ingest
 from yakgwan.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
-from yakgwan.progress import Bar, progress
+from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.protocols import ChunkStep, Embedder
 from yakgwan.records import Chunk, Document, sha256_hex
 from yakgwan.store import DocRecord, IndexData, Store
@@ -67,6 +67,7 @@ class Ingestor:
     # LLM steps after chunking (``yakgwan.techniques.ingest_steps``); an index remembers its
     # steps, and ingesting with other steps re-chunks every document
     chunk_steps: Sequence[ChunkStep] = ()
+    sink: ProgressSink | None = None  # receives (stage, done, total) as the work advances
 
     def run(self, paths: list[Path]) -> IngestReport:
         t0 = time.perf_counter()
@@ -156,7 +157,7 @@ class Ingestor:
     def _load(self, paths: list[Path], report: IngestReport) -> list[tuple[Document, str]]:
         files, problems = collect_files(paths)
         docs: list[tuple[Document, str]] = []
-        for src in progress(files, "loading", total=len(files), quiet=self.quiet, unit="file"):
+        for src in progress(files, "loading", total=len(files), quiet=self.quiet, unit="file", sink=self.sink):
             try:
                 loaded = load_file(src, self.max_bytes)
             except InputError as exc:
@@ -203,7 +204,7 @@ class Ingestor:
             docs = {k: v for k, v in old.docs.items() if k not in drop}
         new_chunks: list[Chunk] = []
         label = "chunking" + (f" + {', '.join(st.name for st in self.chunk_steps)} (LLM)" if self.chunk_steps else "")
-        for d in progress(changed, label, total=len(changed), quiet=self.quiet, unit="doc"):
+        for d in progress(changed, label, total=len(changed), quiet=self.quiet, unit="doc", sink=self.sink):
             # a table of contents only repeats headings with page numbers: not retrievable content
             cs = [c for c in chunker_for(d).split(d) if c.kind != "toc"]
             for step in self.chunk_steps:
@@ -216,7 +217,7 @@ class Ingestor:
         report.new_chunks = len(new_chunks)
         retok = [i for i, t in enumerate(tokens) if not t]
         texts = [index_text(chunks[i]) for i in retok] + [index_text(c) for c in new_chunks]
-        toks = self.tokenizer.tokenize_many(list(progress(texts, "tokenising", total=len(texts), quiet=self.quiet, unit="chunk")))
+        toks = self.tokenizer.tokenize_many(list(progress(texts, "tokenising", total=len(texts), quiet=self.quiet, unit="chunk", sink=self.sink)))
         for j, i in enumerate(retok):
             tokens[i] = toks[j]
         tokens.extend(toks[len(retok) :])
@@ -253,7 +254,7 @@ class Ingestor:
         # longest texts first: the progress bar's rate settles quickly and padding stays low
         texts = {int(i): index_text(data.chunks[i]) for i in todo}
         order = sorted(texts, key=lambda i: -len(texts[i]))
-        bar = Bar("embedding", total=len(order), quiet=self.quiet, unit="chunk")
+        bar = Bar("embedding", total=len(order), quiet=self.quiet, unit="chunk", sink=self.sink)
         try:
             for b in range(0, len(order), EMBED_BATCH):
                 rows = order[b : b + EMBED_BATCH]

@@ -26,8 +26,8 @@ from yakgwan.eval import metrics as M
 from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
 from yakgwan.ingest import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, llm_fallback_note, resolve_pipeline
-from yakgwan.progress import progress
-from yakgwan.eval.answers import evaluate_answers, load_unanswerable
+from yakgwan.progress import ProgressSink, progress
+from yakgwan.eval.answers import Unanswerable, evaluate_answers, load_unanswerable
 from yakgwan.protocols import Retriever
 from yakgwan.llm import LLM, UsageStats, make_llm
 from yakgwan.records import sha256_hex
@@ -69,7 +69,14 @@ def score_query(q: EvalQuery, hits_docs: list[str], hits_texts: list[str], k: in
 
 
 def evaluate(
-    retriever: Retriever, name: str, evalset: EvalSet, opts: EvalOptions, quiet: bool, note: str | None = None, llm: LLM | None = None
+    retriever: Retriever,
+    name: str,
+    evalset: EvalSet,
+    opts: EvalOptions,
+    quiet: bool,
+    note: str | None = None,
+    llm: LLM | None = None,
+    sink: ProgressSink | None = None,
 ) -> dict:
     """Run ``retriever`` over every question and score it. With ``llm`` (the facade the
     pipeline calls), each query's latency is split into LLM time and the rest (retrieval,
@@ -84,7 +91,7 @@ def evaluate(
     retriever.retrieve(WARM_UP_QUERY, depth)
     if llm is not None:  # usage covers the timed questions only
         llm.stats = UsageStats()
-    for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q"):
+    for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q", sink=sink):
         before = llm.stats.latency_ms if llm is not None else 0.0
         t0 = time.perf_counter()
         hits = retriever.retrieve(q.text, depth)
@@ -155,22 +162,43 @@ def load_evalset(args: argparse.Namespace) -> EvalSet:
     return load_seed(args.corpus, args.tests)
 
 
-def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
-    if args.k <= 0:
-        raise InputError(None, f"--k must be > 0, got {args.k}")
-    evalset = load_evalset(args)
-    limit = getattr(args, "limit", None)
-    if limit is not None:
-        if limit <= 0:
-            raise InputError(None, f"--limit must be > 0, got {limit}")
-        note = f"; first {min(limit, len(evalset.queries))} of {len(evalset.queries)} questions (--limit)"
-        evalset = dataclasses.replace(evalset, queries=evalset.queries[:limit], source=evalset.source + note)
-    unanswerable = load_unanswerable(args.unanswerable) if getattr(args, "unanswerable", None) else []
-    if unanswerable and not getattr(args, "answers", False):
-        raise InputError(str(args.unanswerable), "--unanswerable is used with --answers")
-    names = [DEFAULT_PIPELINE if n == "default" else n for n in (args.pipelines or ["default"])]
+@dataclass(frozen=True)
+class EvalRequest:
+    """One evaluation run, as the CLI and the HTTP API describe it."""
+
+    evalset: EvalSet
+    pipelines: tuple[str, ...] = (DEFAULT_PIPELINE,)
+    k: int = 10
+    limit: int | None = None
+    answers: bool = False
+    unanswerable: tuple[Unanswerable, ...] = ()
+    answer_mode: str = "auto"
+    judge_runs: int = 3
+    command: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.k <= 0:
+            raise InputError(None, f"--k must be > 0, got {self.k}")
+        if self.limit is not None and self.limit <= 0:
+            raise InputError(None, f"--limit must be > 0, got {self.limit}")
+        if self.unanswerable and not self.answers:
+            raise InputError(None, "--unanswerable is used with --answers")
+        if self.judge_runs < 0:
+            raise InputError(None, f"--judge-runs must be >= 0, got {self.judge_runs}")
+        if not self.pipelines:
+            raise InputError(None, "no pipeline to evaluate")
+
+
+def run_eval(settings: Settings, req: EvalRequest, sink: ProgressSink | None = None, on_result: Callable[[dict], None] | None = None) -> list[dict]:
+    """Index the corpus (once per set of ingest steps), run every pipeline, score it; one result
+    per pipeline. ``sink`` receives the progress of each stage; ``on_result`` each result as it
+    is ready."""
+    evalset = req.evalset
+    if req.limit is not None:
+        note = f"; first {min(req.limit, len(evalset.queries))} of {len(evalset.queries)} questions (--limit)"
+        evalset = dataclasses.replace(evalset, queries=evalset.queries[: req.limit], source=evalset.source + note)
+    names = [DEFAULT_PIPELINE if n == "default" else n for n in req.pipelines]
     specs = [resolve_pipeline(n) for n in names]  # a typo fails before minutes of ingest
-    command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     contexts: dict[tuple[str, ...], tuple[PipelineContext, IngestReport, dict | None]] = {}
     shared: list[LLM | None] = []
@@ -183,34 +211,46 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
     results = []
     for spec in specs:
         if spec.ingest_steps not in contexts:  # one index per set of ingest steps, built when first needed
-            contexts[spec.ingest_steps] = _eval_index(settings, evalset, spec.ingest_steps, any(s.needs_dense for s in specs), get_llm)
+            contexts[spec.ingest_steps] = _eval_index(settings, evalset, spec.ingest_steps, any(s.needs_dense for s in specs), get_llm, sink)
         ctx, report, ingest_llm = contexts[spec.ingest_steps]
         llm = ctx.llm if spec.needs_llm else None
         if llm is not None:
             llm.stats = UsageStats()
         note = llm_fallback_note(spec, ctx)
-        res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=args.k), settings.quiet, note, llm)
-        res["command"], res["machine"] = command, machine
+        res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=req.k), settings.quiet, note, llm, sink)
+        res["command"], res["machine"] = req.command, machine
         res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2), "ingest_steps": list(ctx.view.ingest_steps)}
         if report.step_fallbacks:
             res["index"]["step_fallbacks"] = report.step_fallbacks
         if ingest_llm is not None:  # what the LLM ingest steps cost (zero calls when the index was already built)
             res["index"]["llm"] = ingest_llm
-        if getattr(args, "answers", False):
-            res["answers"] = _answers(args, ctx, spec.name, evalset, unanswerable, get_llm, settings.quiet)
+        if req.answers:
+            res["answers"] = _answers(req, ctx, spec.name, evalset, settings.quiet, sink)
         results.append(res)
-        print_result_line(res)
+        if on_result is not None:
+            on_result(res)
+    return results
+
+
+def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
+    unanswerable = load_unanswerable(args.unanswerable) if getattr(args, "unanswerable", None) else []
+    command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
+    req = EvalRequest(
+        load_evalset(args), tuple(args.pipelines or ["default"]), args.k, getattr(args, "limit", None), getattr(args, "answers", False),
+        tuple(unanswerable), getattr(args, "answer_mode", "auto"), getattr(args, "judge_runs", 3), command,
+    )
+    results = run_eval(settings, req, on_result=print_result_line)
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps(results, ensure_ascii=False, indent=1), "utf-8")
     if args.report:
         from yakgwan.eval.report import render_report
 
-        render_report(results, args.report, title=f"yakgwan eval — {evalset.name}")
+        render_report(results, args.report, title=f"yakgwan eval — {req.evalset.name}")
     return 0
 
 
-def _answers(args: argparse.Namespace, ctx: PipelineContext, pipeline: str, evalset: EvalSet, unanswerable: list, get_llm: Callable[[], LLM | None], quiet: bool) -> dict:
+def _answers(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: EvalSet, quiet: bool, sink: ProgressSink | None) -> dict:
     """Answer evaluation for one pipeline (``--answers``); the judge is the configured LLM."""
     from yakgwan.answer.ask import Asker
     from yakgwan.progress import Bar
@@ -218,11 +258,9 @@ def _answers(args: argparse.Namespace, ctx: PipelineContext, pipeline: str, eval
     llm = ctx.llm  # the run's one LLM (``_eval_index`` set it), whatever the retrieval pipeline
     if llm is not None:
         llm.stats = UsageStats()
-    runs = args.judge_runs if llm is not None else 0
-    if args.judge_runs < 0:
-        raise InputError(None, f"--judge-runs must be >= 0, got {args.judge_runs}")
-    asker = Asker(ctx, pipeline=pipeline, mode=args.answer_mode)
-    bar = Bar(f"answers {pipeline}", len(evalset.queries) + len(unanswerable), quiet, unit="q")
+    runs = req.judge_runs if llm is not None else 0
+    asker = Asker(ctx, pipeline=pipeline, mode=req.answer_mode)
+    bar = Bar(f"answers {pipeline}", len(evalset.queries) + len(req.unanswerable), quiet, unit="q", sink=sink)
     last = [0]
 
     def step(i: int, total: int) -> None:
@@ -230,7 +268,7 @@ def _answers(args: argparse.Namespace, ctx: PipelineContext, pipeline: str, eval
         last[0] = i
 
     try:
-        out = evaluate_answers(asker, evalset.queries, unanswerable, llm if runs else None, runs, step)
+        out = evaluate_answers(asker, evalset.queries, req.unanswerable, llm if runs else None, runs, step)
     finally:
         bar.close()
     if llm is None:
@@ -241,7 +279,7 @@ def _answers(args: argparse.Namespace, ctx: PipelineContext, pipeline: str, eval
 
 
 def _eval_index(
-    settings: Settings, evalset: EvalSet, steps: tuple[str, ...], needs_dense: bool, get_llm: Callable[[], LLM | None]
+    settings: Settings, evalset: EvalSet, steps: tuple[str, ...], needs_dense: bool, get_llm: Callable[[], LLM | None], sink: ProgressSink | None = None
 ) -> tuple[PipelineContext, IngestReport, dict | None]:
     llm = get_llm() if steps else None
     if llm is None:
@@ -249,7 +287,7 @@ def _eval_index(
     else:
         llm.stats = UsageStats()
     isettings = settings.with_(index_dir=eval_index_dir(settings, evalset, [st.fingerprint for st in make_steps(steps, llm)]))
-    report = app.ingest(isettings, [evalset.corpus], sync=True, steps=steps, llm=llm)
+    report = app.ingest(isettings, [evalset.corpus], sync=True, steps=steps, llm=llm, sink=sink)
     ingest_llm = None
     if llm is not None:  # what the steps' LLM calls cost (none when the index was built before)
         ingest_llm = {"model": llm.name, **llm.stats.as_dict(), "seconds": round(llm.stats.latency_ms / 1000, 1)}
