@@ -95,6 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="write the evidence pack: .md, .html or .pdf")
     p.add_argument("--quiet", action="store_true")
 
+    p = sub.add_parser("serve", help="the HTTP API and the web app")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--data", type=Path, help="where collections, uploads and runs live (default: YAKGWAN_DATA_DIR or a per-user folder)")
+    p.add_argument("--quiet", action="store_true", help="no access log")
+
     p = sub.add_parser("demo", help="ingest the sample policy (or PATH) and run example searches")
     p.add_argument("paths", nargs="*", type=Path)
     _common(p)

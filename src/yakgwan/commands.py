@@ -213,3 +213,9 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
     for n in result["notes"]:
         _err(f"  note: {n}")
     return 0
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from yakgwan.server.run import serve
+
+    return serve(settings, args.host, args.port, args.data)

@@ -5,6 +5,7 @@ article lookup by (약관, 제N조)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 from pathlib import Path
 
 from yakgwan import app
@@ -41,9 +42,10 @@ class Policy:
         return any(normalise_name(t) in p or p in normalise_name(t) for t in self.products)
 
 
-def open_policy(path: Path, settings: Settings) -> Policy:
+def open_policy(path: Path, settings: Settings, make_context: Callable[[Path], PipelineContext] | None = None) -> Policy:
     """An existing index folder is used as it is; a policy file or folder is indexed under the
-    cache folder (re-used while the file is unchanged)."""
+    cache folder (re-used while the file is unchanged). ``make_context`` builds the pipeline
+    context of an index folder (a service passes its shared models); default: from ``settings``."""
     if not path.exists():
         raise InputError(str(path), "no such policy file, folder or index")
     if path.is_dir() and (path / MANIFEST).exists():
@@ -54,7 +56,7 @@ def open_policy(path: Path, settings: Settings) -> Policy:
         if report.failed and not LocalStore(index_dir).exists():
             raise report.failed[0]
     isettings = settings.with_(index_dir=index_dir)
-    ctx = app.pipeline_context(isettings)
+    ctx = make_context(index_dir) if make_context is not None else app.pipeline_context(isettings)
     names = tuple(dict.fromkeys(c.yakgwan for c in ctx.view.chunks if c.yakgwan))
     if not names:
         raise InputError(str(path), "no 약관 structure found (no 보통약관/특별약관 with 제N조 articles): is this an insurance policy?")

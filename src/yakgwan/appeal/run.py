@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from yakgwan.appeal.analysis import analyse
 from yakgwan.appeal.llm_analysis import FINDINGS_USE, analyse_with_llm
@@ -12,6 +13,7 @@ from yakgwan.appeal.retrieve import MODES, ReasonEvidence, evidence_for
 from yakgwan.appeal.validate import validate
 from yakgwan.config import Settings
 from yakgwan.errors import InputError
+from yakgwan.pipelines import PipelineContext
 from yakgwan.loaders import SourceFile, load_file
 
 
@@ -31,6 +33,7 @@ SEARCHES = ("single", "fused")
 def run_appeal(
     notice_path: Path, policy_path: Path, settings: Settings, mode: str = "plain", analysis: str = "auto", llm_findings: str = "advise",
     search: str = "single",
+    make_context: Callable[[Path], PipelineContext] | None = None,
 ) -> dict:
     """``analysis``: ``rules`` (templates only), ``llm`` (the configured LLM's analysis on top;
     an error without one), ``auto`` (``llm`` when an LLM is configured). ``llm_findings``:
@@ -44,7 +47,7 @@ def run_appeal(
     if analysis not in ANALYSES:
         raise InputError(None, f"unknown --analysis {analysis!r}; available: {', '.join(ANALYSES)}")
     notice = read_notice(notice_path)
-    policy = open_policy(policy_path, settings)
+    policy = open_policy(policy_path, settings, make_context)
     if not policy.covers_product(notice.product):
         raise InputError(
             str(notice_path),

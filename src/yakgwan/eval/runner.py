@@ -189,10 +189,16 @@ class EvalRequest:
             raise InputError(None, "no pipeline to evaluate")
 
 
-def run_eval(settings: Settings, req: EvalRequest, sink: ProgressSink | None = None, on_result: Callable[[dict], None] | None = None) -> list[dict]:
+def run_eval(
+    settings: Settings,
+    req: EvalRequest,
+    sink: ProgressSink | None = None,
+    on_result: Callable[[dict], None] | None = None,
+    make_llm_once: Callable[[], LLM | None] | None = None,
+) -> list[dict]:
     """Index the corpus (once per set of ingest steps), run every pipeline, score it; one result
     per pipeline. ``sink`` receives the progress of each stage; ``on_result`` each result as it
-    is ready."""
+    is ready; ``make_llm_once`` makes the run's LLM (default: from ``settings``)."""
     evalset = req.evalset
     if req.limit is not None:
         note = f"; first {min(req.limit, len(evalset.queries))} of {len(evalset.queries)} questions (--limit)"
@@ -205,7 +211,7 @@ def run_eval(settings: Settings, req: EvalRequest, sink: ProgressSink | None = N
 
     def get_llm() -> LLM | None:  # one model for every index and pipeline of this run
         if not shared:
-            shared.append(make_llm(settings.llm, settings.cache_dir))
+            shared.append(make_llm_once() if make_llm_once is not None else make_llm(settings.llm, settings.cache_dir))
         return shared[0]
 
     results = []

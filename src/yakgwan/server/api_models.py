@@ -1,0 +1,161 @@
+"""Typed request and response bodies of the HTTP API (they make its OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from yakgwan.pipelines import DEFAULT_PIPELINE
+
+JobStatus = Literal["queued", "running", "succeeded", "failed"]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    embedder: str
+    llm: str = Field(description="'none', or provider:model")
+    auth: bool = Field(description="whether the API needs a key")
+
+
+class CollectionIn(BaseModel):
+    name: str = Field(min_length=1, max_length=48, description="1–48 lowercase letters, digits, '-' or '_'", examples=["kb-driver"])
+    title: str | None = Field(default=None, max_length=200, description="a display title, e.g. in Korean")
+
+
+class CollectionOut(BaseModel):
+    name: str
+    title: str
+    created: float
+    documents: int
+    chunks: int
+    busy: bool = Field(description="an ingest job is queued or running")
+
+
+class DocumentOut(BaseModel):
+    doc_id: str
+    name: str = Field(description="the uploaded file's name (display only)")
+    kind: str
+    title: str
+    pages: int
+    chunks: int
+
+
+class JobOut(BaseModel):
+    id: str
+    kind: Literal["ingest", "appeal", "eval"]
+    collection: str | None
+    status: JobStatus
+    stage: str = Field(description="what the job is doing now, e.g. 'embedding'")
+    done: int
+    total: int
+    created: float
+    started: float | None
+    finished: float | None
+    error: str | None
+    result: dict[str, Any] | None = None
+
+
+class SearchIn(BaseModel):
+    query: str = Field(min_length=1, max_length=2000)
+    pipeline: str = DEFAULT_PIPELINE
+    k: int = Field(default=10, ge=1, le=50)
+
+
+class ChunkFields(BaseModel):
+    """A chunk's text and provenance."""
+
+    chunk_id: str
+    doc: str
+    doc_name: str = Field(description="the uploaded file's name (display only)")
+    title: str
+    pages: list[int]
+    yakgwan: str | None = Field(description="보통약관 or the 특별약관's exact name")
+    article: str | None
+    paragraph: str | None
+    section: str | None
+    text: str
+
+
+class HitOut(ChunkFields):
+    rank: int
+    score: float
+    produced_by: str
+
+
+class SearchOut(BaseModel):
+    pipeline: str
+    latency_ms: float
+    note: str | None
+    dense: str = Field(description="'ready', or how many chunks are embedded so far")
+    hits: list[HitOut]
+
+
+class AskIn(BaseModel):
+    question: str = Field(min_length=1, max_length=2000)
+    pipeline: str = DEFAULT_PIPELINE
+    mode: Literal["auto", "generate", "extract"] = "auto"
+    k: int = Field(default=5, ge=1, le=10)
+
+
+class CitationOut(BaseModel):
+    n: int
+    chunk_id: str
+    doc: str
+    doc_name: str
+    article: str | None
+    page: int | None
+    quote: str = Field(description="a verbatim span of the cited chunk")
+
+
+class AskOut(BaseModel):
+    outcome: Literal["answered", "partial", "refused"]
+    answer: str
+    citations: list[CitationOut]
+    pipeline: str
+    mode: str
+    by: str
+    missing: list[str] = Field(description="names in the question that no document mentions")
+    notes: list[str]
+    llm_calls: int
+    latency_ms: float
+
+
+class ChunkOut(ChunkFields):
+    article_title: str | None
+
+
+class DatasetOut(BaseModel):
+    name: str
+    format: Literal["seed", "beir"]
+    questions: int
+    categories: list[str]
+    source: str
+
+
+class EvalIn(BaseModel):
+    dataset: str
+    pipelines: list[str] = Field(min_length=1, max_length=20)
+    k: int = Field(default=10, ge=1, le=50)
+    limit: int | None = Field(default=None, ge=1, description="only the first N questions")
+
+
+class MapPoint(BaseModel):
+    x: float
+    y: float
+    doc: str
+    doc_type: str
+    label: str
+
+
+class MapOut(BaseModel):
+    method: str
+    source: str
+    points: list[MapPoint]
+
+
+class PipelineOut(BaseModel):
+    name: str
+    description: str
+    needs_llm: bool

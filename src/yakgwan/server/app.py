@@ -1,0 +1,96 @@
+"""The FastAPI application: API routes under /api, the web app at /, errors as problem+json."""
+
+from __future__ import annotations
+
+import hmac
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from yakgwan import __version__
+from yakgwan.server import problems, routes_appeal, routes_collections, routes_eval, routes_query
+from yakgwan.server.api_models import Health
+from yakgwan.server.config import ServerConfig
+from yakgwan.server.service import Service
+from yakgwan.server.uploads import BODY_OVERHEAD, BodyLimit
+
+WEB = Path(__file__).resolve().parent / "web"
+OPEN_PATHS = ("/api/health",)  # answered without a key even when one is required
+
+
+def create_app(config: ServerConfig, service: Service | None = None) -> FastAPI:
+    service = service or Service.build(config)
+    app = FastAPI(title="yakgwan", version=__version__, description="Korean-first retrieval, grounded answers, denial appeals and evaluation.",
+                  docs_url="/api/docs", redoc_url=None, openapi_url="/openapi.json")
+    app.state.service = service
+    problems.install(app)
+
+    @app.get("/api/health", response_model=Health, tags=["service"], summary="Liveness and configuration (no key needed)")
+    def health() -> Health:
+        s = config.settings
+        llm = "none" if s.llm.provider == "none" else f"{s.llm.provider}:{s.llm.model or 'default'}"
+        return Health(status="ok", version=__version__, embedder=s.embedder.name, llm=llm, auth=config.api_key is not None)
+
+    for module in (routes_collections, routes_query, routes_appeal, routes_eval):
+        app.include_router(module.router(service))
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(WEB / "index.html", media_type="text/html; charset=utf-8")
+
+    if config.api_key is not None:
+        app.add_middleware(_ApiKey, key=config.api_key)
+    app.add_middleware(BodyLimit, limit=config.max_upload_bytes + BODY_OVERHEAD)
+    app.openapi = lambda: _openapi(app, config.api_key is not None)  # type: ignore[method-assign]
+    app.router.on_shutdown.append(service.jobs.shutdown)
+    return app
+
+
+class _ApiKey(BaseHTTPMiddleware):
+    """Every /api route (and the schema) but /api/health needs the key: header ``X-API-Key`` or
+    ``Authorization: Bearer KEY``. The web app's page and scripts hold no data and stay open."""
+
+    def __init__(self, app: Any, key: str) -> None:
+        super().__init__(app)
+        self.key = key.encode()
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        path = request.url.path
+        if (path.startswith("/api/") or path == "/openapi.json") and path not in OPEN_PATHS:
+            given = request.headers.get("x-api-key") or ""
+            auth = request.headers.get("authorization") or ""
+            if not given and auth.lower().startswith("bearer "):
+                given = auth[7:].strip()
+            if not given:
+                return problems.problem_response(401, "this server needs an API key: send it in the X-API-Key header", "missing-key", path)
+            if not hmac.compare_digest(given.encode(), self.key):
+                return problems.problem_response(401, "the API key is not valid", "invalid-key", path)
+        return await call_next(request)
+
+
+def _openapi(app: FastAPI, auth: bool) -> dict[str, Any]:
+    if app.openapi_schema is None:
+        schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+        problem = {"type": "object", "required": ["type", "title", "status", "detail"], "properties": {
+            "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"},
+            "instance": {"type": "string"}}}
+        schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = problem
+        for path_item in schema.get("paths", {}).values():
+            for op in path_item.values():
+                op.setdefault("responses", {}).setdefault("default", {"description": "an error (RFC 9457 problem details)",
+                                                                       "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}})
+        if auth:
+            schema["components"]["securitySchemes"] = {"ApiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"}}
+            for path, path_item in schema.get("paths", {}).items():
+                if path not in OPEN_PATHS:
+                    for op in path_item.values():
+                        op["security"] = [{"ApiKey": []}]
+        app.openapi_schema = schema
+    return app.openapi_schema

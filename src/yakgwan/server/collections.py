@@ -1,0 +1,165 @@
+"""Collections: named indexes with their uploaded files, under ``DATA/collections/<name>/``.
+
+Layout: ``index/`` (a yakgwan index), ``files/<sha256 prefix><suffix>`` (uploads, named by
+content), ``collection.json`` (title, created) and ``files.json`` (stored name → the client's
+name for display, kind, size, time). Reads use an in-memory view of the index's current
+generation, reloaded when an ingest commits a new one."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from yakgwan.errors import YakgwanError
+from yakgwan.pipelines import PipelineContext
+from yakgwan.server.problems import Problem
+from yakgwan.server.shared_models import SharedModels
+from yakgwan.server.uploads import Sniffed
+from yakgwan.store.local import MANIFEST, LocalStore
+from yakgwan.store.local_view import LocalView
+from yakgwan.websearch import make_search
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+
+
+@dataclass(frozen=True)
+class Collection:
+    name: str
+    root: Path
+
+    @property
+    def index_dir(self) -> Path:
+        return self.root / "index"
+
+    @property
+    def files_dir(self) -> Path:
+        return self.root / "files"
+
+    def meta(self) -> dict[str, Any]:
+        return _read_json(self.root / "collection.json", {})
+
+    def files(self) -> dict[str, dict[str, Any]]:
+        return _read_json(self.root / "files.json", {})
+
+    def display_names(self) -> dict[str, str]:
+        """Document id (the stored name) → the name the file was uploaded with."""
+        return {stored: f["name"] for stored, f in self.files().items()}
+
+
+class Collections:
+    def __init__(self, data_dir: Path, models: SharedModels) -> None:
+        self.root = data_dir / "collections"
+        self.models = models
+        self._lock = threading.Lock()
+        self._views: dict[str, tuple[str, LocalView]] = {}
+
+    def create(self, name: str, title: str | None = None) -> Collection:
+        if not NAME.match(name):
+            raise Problem(422, f"collection name {name!r}: use 1–48 lowercase letters, digits, '-' or '_', starting with a letter or digit", "bad-name")
+        with self._lock:
+            root = self.root / name
+            if root.exists():
+                raise Problem(409, f"collection {name!r} already exists", "exists")
+            root.mkdir(parents=True)
+            (root / "files").mkdir()
+            _write_json(root / "collection.json", {"name": name, "title": title or name, "created": time.time()})
+            _write_json(root / "files.json", {})
+        return Collection(name, root)
+
+    def get(self, name: str) -> Collection:
+        root = self.root / name
+        if not NAME.match(name) or not (root / "collection.json").is_file():
+            raise Problem(404, f"no such collection: {name!r}", "unknown-collection")
+        return Collection(name, root)
+
+    def list(self) -> list[Collection]:
+        if not self.root.is_dir():
+            return []
+        return [Collection(p.name, p) for p in sorted(self.root.iterdir()) if NAME.match(p.name) and (p / "collection.json").is_file()]
+
+    def delete(self, name: str) -> None:
+        col = self.get(name)
+        with self._lock:
+            self._views.pop(name, None)
+            trash = self.root / f".deleted-{name}-{uuid.uuid4().hex[:6]}"
+            col.root.rename(trash)  # one step: a reader sees the collection or nothing
+        shutil.rmtree(trash, ignore_errors=True)
+
+    def store_upload(self, col: Collection, data: bytes, sniffed: Sniffed) -> Path:
+        """Write an upload under its content name (the same content twice is one file)."""
+        path = col.files_dir / sniffed.stored_name
+        if not path.exists():
+            tmp = col.files_dir / f".{uuid.uuid4().hex}.tmp"
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        with self._lock:
+            files = col.files()
+            files[sniffed.stored_name] = {"name": sniffed.display_name, "kind": sniffed.kind, "bytes": len(data), "sha256": sniffed.sha256,
+                                          "uploaded": time.time()}
+            _write_json(col.root / "files.json", files)
+        return path
+
+    def forget_upload(self, col: Collection, stored_name: str) -> None:
+        """Remove an upload that could not be ingested (the index never held it)."""
+        with self._lock:
+            files = col.files()
+            files.pop(stored_name, None)
+            _write_json(col.root / "files.json", files)
+        (col.files_dir / stored_name).unlink(missing_ok=True)
+
+    def view(self, col: Collection) -> LocalView:
+        """The index's current generation (cached until an ingest commits another)."""
+        try:
+            generation = json.loads((col.index_dir / MANIFEST).read_text("utf-8"))["generation"]
+        except (OSError, ValueError, KeyError):
+            raise Problem(409, f"collection {col.name!r} has no documents yet: upload one first", "empty-collection") from None
+        with self._lock:
+            cached = self._views.get(col.name)
+            if cached is not None and cached[0] == generation:
+                return cached[1]
+        view = LocalStore(col.index_dir).view()
+        with self._lock:
+            self._views[col.name] = (generation, view)
+        return view
+
+    def context(self, col: Collection) -> PipelineContext:
+        """A pipeline context for one request: the cached view, the shared models, a fresh LLM
+        facade."""
+        view = self.view(col)
+        models = self.models
+
+        def embedder():  # type: ignore[no-untyped-def]
+            emb = models.embedder()
+            if emb.model_id != view.embedder:
+                raise YakgwanError(f"collection {col.name!r} was indexed with {view.embedder!r} but the server's embedder is {emb.model_id!r}; re-create it")
+            return emb
+
+        return PipelineContext(
+            view=view,
+            make_tokenizer=lambda: models.tokenizer(view.tokenizer),
+            make_embedder=embedder,
+            make_llm=models.llm,
+            make_search=lambda: make_search(models.settings.search),
+            cache_dir=models.settings.cache_dir,
+        )
+
+
+def _read_json(path: Path, default: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return dict(default)
+
+
+def _write_json(path: Path, value: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:6]}.tmp")
+    tmp.write_text(json.dumps(value, ensure_ascii=False, indent=1), "utf-8")
+    os.replace(tmp, path)

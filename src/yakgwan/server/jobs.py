@@ -1,0 +1,121 @@
+"""Background jobs (ingest, appeal, evaluation) with progress and status.
+
+One worker by default: the work is CPU-bound and a laptop has few cores, so jobs queue rather
+than compete. A job's function receives a progress sink and returns its JSON result; an error it
+raises on purpose becomes the job's ``error`` message, anything else is logged and reported as an
+internal error. Jobs live in memory (a restart forgets them); results that must outlive the
+process are written by the job itself."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from yakgwan.errors import YakgwanError
+from yakgwan.progress import ProgressSink
+from yakgwan.server.problems import Problem
+
+KEEP_FINISHED = 200
+log = logging.getLogger("yakgwan.server")
+
+
+@dataclass
+class Job:
+    id: str
+    kind: str
+    collection: str | None
+    status: str = "queued"  # queued | running | succeeded | failed
+    stage: str = ""
+    done: int = 0
+    total: int = 0
+    created: float = field(default_factory=time.time)
+    started: float | None = None
+    finished: float | None = None
+    error: str | None = None
+    result: dict[str, Any] | None = None
+
+    def view(self, with_result: bool = True) -> dict[str, Any]:
+        out = asdict(self)
+        if not with_result:
+            out.pop("result")
+        return out
+
+
+class JobRunner:
+    def __init__(self, workers: int = 1) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="yakgwan-job")
+        self._jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def new_id() -> str:
+        return uuid.uuid4().hex[:12]
+
+    def submit(self, kind: str, work: Callable[[ProgressSink], dict[str, Any]], collection: str | None = None, job_id: str | None = None) -> Job:
+        """Queue ``work``; ``job_id`` (from :meth:`new_id`) when the work must know its own id."""
+        job = Job(job_id or self.new_id(), kind, collection)
+        with self._lock:
+            self._jobs[job.id] = job
+            self._forget_old()
+        self._pool.submit(self._run, job, work)
+        return job
+
+    def _run(self, job: Job, work: Callable[[ProgressSink], dict[str, Any]]) -> None:
+        def sink(stage: str, done: int, total: int) -> None:
+            with self._lock:
+                job.stage, job.done, job.total = stage, done, total
+
+        with self._lock:
+            job.status, job.started = "running", time.time()
+        try:
+            result = work(sink)
+        except (YakgwanError, Problem) as exc:
+            outcome = ("failed", str(exc), None)
+        except Exception as exc:  # noqa: BLE001 - a job must never take the server down
+            log.exception("job %s (%s) failed", job.id, job.kind)
+            outcome = ("failed", f"internal error ({type(exc).__name__}); the server log has the details", None)
+        else:
+            outcome = ("succeeded", None, result)
+        with self._lock:
+            job.status, job.error, job.result = outcome
+            job.finished = time.time()
+
+    def get(self, job_id: str) -> Job:
+        with self._lock:
+            job = self._jobs.get(job_id)
+        if job is None:
+            raise Problem(404, f"no such job: {job_id!r}", "unknown-job")
+        return job
+
+    def list(self) -> list[Job]:
+        with self._lock:
+            return sorted(self._jobs.values(), key=lambda j: -j.created)
+
+    def busy(self, collection: str) -> bool:
+        with self._lock:
+            return any(j.collection == collection and j.status in ("queued", "running") for j in self._jobs.values())
+
+    def wait(self, job_id: str, timeout_s: float) -> Job:
+        """Block until the job has finished or ``timeout_s`` passed (tests and scripts)."""
+        end = time.monotonic() + timeout_s
+        while time.monotonic() < end:
+            job = self.get(job_id)
+            if job.status in ("succeeded", "failed"):
+                return job
+            time.sleep(0.05)
+        return self.get(job_id)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _forget_old(self) -> None:
+        finished = sorted((j for j in self._jobs.values() if j.finished), key=lambda j: j.finished or 0)
+        for j in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+            del self._jobs[j.id]

@@ -1,0 +1,80 @@
+"""The denial-appeal workflow over a collection that holds the policy: upload a notice, follow the
+job, read the analysis, download the evidence pack."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, File, Form, UploadFile
+from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+
+from yakgwan.appeal.render import to_html, to_markdown, to_pdf
+from yakgwan.appeal.run import run_appeal
+from yakgwan.progress import ProgressSink
+from yakgwan.server.api_models import JobOut
+from yakgwan.server.problems import Problem
+from yakgwan.server.routes_collections import read_upload
+from yakgwan.server.service import Service
+from yakgwan.server.uploads import sniff
+
+NOTICE_KINDS = ("pdf", "text", "markdown")
+
+
+def router(service: Service) -> APIRouter:
+    r = APIRouter(prefix="/api", tags=["appeal"])
+    root = service.config.data_dir / "appeals"
+
+    @r.post("/collections/{name}/appeals", response_model=JobOut, status_code=202,
+            summary="Analyse a denial notice (PDF or text) against the policy in this collection, in the background")
+    def start_appeal(
+        name: str,
+        notice: Annotated[UploadFile, File(description="the denial notice: PDF, text or Markdown")],
+        mode: Annotated[Literal["plain", "hyde", "reverse_hyde", "hybrid_hyde"], Form()] = "plain",
+        analysis: Annotated[Literal["auto", "rules", "llm"], Form()] = "auto",
+        llm_findings: Annotated[Literal["advise", "apply"], Form()] = "advise",
+        search: Annotated[Literal["single", "fused"], Form()] = "single",
+    ) -> JobOut:
+        col = service.collections.get(name)
+        service.collections.view(col)  # a collection without documents is a 409 now, not a failed job later
+        data = read_upload(service, notice)
+        sniffed = sniff(data, notice.filename)
+        if sniffed.kind not in NOTICE_KINDS:
+            raise Problem(415, f"{sniffed.display_name}: a denial notice must be a PDF, text or Markdown file, not {sniffed.kind}", "unsupported-type")
+        root.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix="appeal-", dir=root))
+        path = folder / f"notice{'.pdf' if sniffed.kind == 'pdf' else '.txt'}"
+        path.write_bytes(data)
+        settings = service.config.settings.with_(quiet=True)
+
+        def work(sink: ProgressSink) -> dict[str, Any]:
+            sink("analysing the notice against the policy", 0, 1)
+            result = run_appeal(path, col.index_dir, settings, mode, analysis, llm_findings, search,
+                                make_context=lambda _dir: service.collections.context(col))
+            sink("analysing the notice against the policy", 1, 1)
+            result["notice_name"] = sniffed.display_name
+            result["collection"] = col.name
+            return result
+
+        return JobOut(**service.jobs.submit("appeal", work, col.name).view())
+
+    @r.get("/appeals/{job_id}/pack.{fmt}", summary="The evidence pack of a finished appeal job (md, html or pdf)",
+           responses={200: {"content": {"text/markdown": {}, "text/html": {}, "application/pdf": {}}}})
+    def pack(job_id: str, fmt: Literal["md", "html", "pdf"]) -> Response:
+        job = service.jobs.get(job_id)
+        if job.kind != "appeal":
+            raise Problem(404, f"job {job_id!r} is not an appeal", "not-an-appeal")
+        if job.status != "succeeded" or job.result is None:
+            raise Problem(409, f"appeal job {job_id!r} is {job.status}: the pack exists once it has succeeded", "not-ready")
+        if fmt == "md":
+            return PlainTextResponse(to_markdown(job.result), media_type="text/markdown; charset=utf-8")
+        if fmt == "html":
+            return HTMLResponse(to_html(job.result))
+        out = root / f"pack-{job_id}.pdf"
+        if not out.exists():
+            root.mkdir(parents=True, exist_ok=True)
+            to_pdf(job.result, out)
+        return FileResponse(out, media_type="application/pdf", filename=f"evidence-pack-{job_id}.pdf")
+
+    return r

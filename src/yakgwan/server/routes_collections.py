@@ -1,0 +1,118 @@
+"""Collections, their documents (upload → ingest job) and jobs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, UploadFile
+
+from yakgwan import app as yk_app
+from yakgwan.errors import InputError, YakgwanError
+from yakgwan.progress import ProgressSink
+from yakgwan.server.api_models import CollectionIn, CollectionOut, DocumentOut, JobOut
+from yakgwan.server.collections import Collection
+from yakgwan.server.problems import Problem
+from yakgwan.server.service import Service
+from yakgwan.server.uploads import sniff
+from yakgwan.store.local import LocalStore
+
+
+def read_upload(service: Service, upload: UploadFile) -> bytes:
+    limit = service.config.max_upload_bytes
+    data = upload.file.read(limit + 1)
+    if len(data) > limit:
+        raise Problem(413, f"{upload.filename or 'upload'}: larger than the upload limit of {limit:,} bytes", "too-large")
+    return data
+
+
+def collection_out(service: Service, col: Collection) -> CollectionOut:
+    meta = col.meta()
+    store = LocalStore(col.index_dir)
+    docs = chunks = 0
+    if store.exists():
+        view = service.collections.view(col)
+        docs, chunks = len(view.data.docs), len(view.chunks)
+    return CollectionOut(name=col.name, title=meta.get("title", col.name), created=meta.get("created", 0.0), documents=docs, chunks=chunks,
+                         busy=service.jobs.busy(col.name))
+
+
+def router(service: Service) -> APIRouter:
+    r = APIRouter(prefix="/api", tags=["collections"])
+
+    @r.get("/collections", response_model=list[CollectionOut], summary="List collections")
+    def list_collections() -> list[CollectionOut]:
+        return [collection_out(service, c) for c in service.collections.list()]
+
+    @r.post("/collections", response_model=CollectionOut, status_code=201, summary="Create a collection")
+    def create_collection(body: CollectionIn) -> CollectionOut:
+        return collection_out(service, service.collections.create(body.name, body.title))
+
+    @r.get("/collections/{name}", response_model=CollectionOut, summary="One collection")
+    def get_collection(name: str) -> CollectionOut:
+        return collection_out(service, service.collections.get(name))
+
+    @r.delete("/collections/{name}", status_code=204, summary="Delete a collection, its index and its uploads")
+    def delete_collection(name: str) -> None:
+        service.collections.get(name)
+        if service.jobs.busy(name):
+            raise Problem(409, f"collection {name!r} has an ingest job queued or running; delete it when the job has finished", "busy")
+        service.collections.delete(name)
+
+    @r.get("/collections/{name}/documents", response_model=list[DocumentOut], summary="Documents in a collection")
+    def list_documents(name: str) -> list[DocumentOut]:
+        col = service.collections.get(name)
+        if not LocalStore(col.index_dir).exists():
+            return []
+        files = col.files()
+        view = service.collections.view(col)
+        return [
+            DocumentOut(doc_id=d.doc_id, name=files.get(d.doc_id, {}).get("name", d.doc_id), kind=d.kind, title=d.title, pages=d.n_pages, chunks=d.n_chunks)
+            for d in sorted(view.data.docs.values(), key=lambda d: d.doc_id)
+        ]
+
+    @r.post("/collections/{name}/documents", response_model=JobOut, status_code=202,
+            summary="Upload a document (PDF, DOCX, HTML, Markdown, text) and ingest it in the background")
+    def upload_document(name: str, file: Annotated[UploadFile, File(description="the document")]) -> JobOut:
+        col = service.collections.get(name)
+        data = read_upload(service, file)
+        sniffed = sniff(data, file.filename)
+        path = service.collections.store_upload(col, data, sniffed)
+        settings = service.config.settings.with_(index_dir=col.index_dir, quiet=True)
+
+        def work(sink: ProgressSink) -> dict[str, Any]:
+            known = col.files()
+            try:
+                report = yk_app.ingest(settings, [path], embedder=service.models.embedder(), sink=sink)
+            except Exception as exc:
+                if not _indexed(col, sniffed.stored_name):
+                    service.collections.forget_upload(col, sniffed.stored_name)
+                if isinstance(exc, InputError):  # named by what the client called the file, not where it is stored
+                    raise Problem(422, f"{sniffed.display_name}: {exc.reason}", "unreadable") from None
+                if isinstance(exc, YakgwanError):
+                    raise YakgwanError(str(exc).replace(str(path), sniffed.display_name)) from None
+                raise
+            if report.failed:  # the file could not be read: the index is as it was
+                service.collections.forget_upload(col, sniffed.stored_name)
+                reason = getattr(report.failed[0], "reason", str(report.failed[0]))
+                raise Problem(422, f"{sniffed.display_name}: {reason}", "unreadable")
+            return {"document": sniffed.stored_name, "name": sniffed.display_name, "kind": sniffed.kind, "added": len(report.added),
+                    "replaced": len(report.replaced), "unchanged": len(report.unchanged), "chunks": report.new_chunks,
+                    "pages": report.new_pages, "seconds": round(report.seconds_total, 2), "dense_ready": report.dense_ready,
+                    "already_uploaded": sniffed.stored_name in known and not report.added and not report.replaced}
+
+        return JobOut(**service.jobs.submit("ingest", work, col.name).view())
+
+    @r.get("/jobs", response_model=list[JobOut], summary="Recent jobs, newest first (without results)")
+    def list_jobs() -> list[JobOut]:
+        return [JobOut(**j.view(with_result=False)) for j in service.jobs.list()]
+
+    @r.get("/jobs/{job_id}", response_model=JobOut, summary="A job's status, progress and (when finished) result")
+    def get_job(job_id: str) -> JobOut:
+        return JobOut(**service.jobs.get(job_id).view())
+
+    return r
+
+
+def _indexed(col: Collection, doc_id: str) -> bool:
+    store = LocalStore(col.index_dir)
+    return store.exists() and doc_id in store.read().docs

@@ -1,0 +1,109 @@
+"""The workbench's API: datasets, evaluation runs (background jobs), their HTML report, and 2-D
+maps of chunk embeddings."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse
+
+from yakgwan.eval.report import build_html
+from yakgwan.eval.runner import EvalRequest, eval_index_dir, run_eval
+from yakgwan.pipelines import resolve_pipeline
+from yakgwan.progress import ProgressSink
+from yakgwan.server import datasets as ds
+from yakgwan.server.api_models import DatasetOut, EvalIn, JobOut, MapOut, MapPoint
+from yakgwan.server.embedding_map import project_2d, sample_rows
+from yakgwan.server.problems import Problem
+from yakgwan.server.service import Service
+from yakgwan.store.local import MANIFEST, LocalStore
+from yakgwan.store.local_view import LocalView
+
+
+def router(service: Service) -> APIRouter:
+    r = APIRouter(prefix="/api", tags=["workbench"])
+    found = ds.discover(service.config.datasets_dir)
+    runs = service.config.data_dir / "runs"
+    maps: dict[str, MapOut] = {}
+    maps_lock = threading.Lock()
+
+    @r.get("/datasets", response_model=list[DatasetOut], summary="Evaluation sets the workbench can run")
+    def datasets() -> list[DatasetOut]:
+        out = []
+        for ref in found.values():
+            es = ref.load()
+            cats = sorted({q.category for q in es.queries if q.category})
+            out.append(DatasetOut(name=ref.name, format=ref.format, questions=len(es.queries), categories=cats, source=es.source))  # type: ignore[arg-type]
+        return out
+
+    @r.post("/evals", response_model=JobOut, status_code=202, summary="Evaluate pipelines on a dataset, in the background")
+    def start_eval(body: EvalIn) -> JobOut:
+        ref = ds.get(found, body.dataset)
+        names = tuple(resolve_pipeline(n).name for n in body.pipelines)  # an unknown name is a 422 now
+        req = EvalRequest(ref.load(), names, body.k, body.limit, command=f"POST /api/evals {body.model_dump_json()}")
+        settings = service.config.settings.with_(quiet=True)
+
+        job_id = service.jobs.new_id()
+
+        def work(sink: ProgressSink) -> dict[str, Any]:
+            results = run_eval(settings, req, sink=sink, make_llm_once=service.models.llm)
+            runs.mkdir(parents=True, exist_ok=True)
+            (runs / f"{job_id}.json").write_text(json.dumps(results, ensure_ascii=False, indent=1), "utf-8")
+            summary = [{k: v for k, v in res.items() if k != "per_query"} | {"questions": len(res.get("per_query", []))} for res in results]
+            return {"dataset": ref.name, "results": summary}
+
+        return JobOut(**service.jobs.submit("eval", work, job_id=job_id).view())
+
+    @r.get("/evals/{job_id}/report.html", response_class=HTMLResponse, summary="The HTML report of a finished evaluation")
+    def report(job_id: str) -> HTMLResponse:
+        job = service.jobs.get(job_id)
+        if job.kind != "eval":
+            raise Problem(404, f"job {job_id!r} is not an evaluation", "not-an-eval")
+        if job.status != "succeeded" or job.result is None:
+            raise Problem(409, f"evaluation {job_id!r} is {job.status}: the report exists once it has succeeded", "not-ready")
+        saved = runs / f"{job_id}.json"
+        results = json.loads(saved.read_text("utf-8")) if saved.is_file() else job.result["results"]
+        return HTMLResponse(build_html(results, title=f"yakgwan eval — {job.result['dataset']}"))
+
+    def _map(key: str, view: LocalView, source: str) -> MapOut:
+        with maps_lock:
+            if key in maps:
+                return maps[key]
+        rows = [int(i) for i in sample_rows(len(view.chunks)) if view.data.dense_mask[int(i)]]
+        if not rows:
+            raise Problem(409, "no chunk has an embedding yet: wait for the ingest to finish", "not-embedded")
+        xy = project_2d(view.data.vectors[rows])
+        docs = view.data.docs
+        points = []
+        for (x, y), i in zip(xy, rows):
+            c = view.chunks[i]
+            rec = docs.get(c.doc_id)
+            kind = (rec.doc_type if rec is not None and rec.doc_type else None) or c.yakgwan or (rec.kind if rec else "document")
+            label = f"{c.doc_id} · {c.section or c.article or ''} · {' '.join(c.text.split())[:80]}"
+            points.append(MapPoint(x=float(x), y=float(y), doc=c.doc_id, doc_type=kind, label=label))
+        shown = f"{len(rows)} of {len(view.chunks)} chunks" if len(rows) < len(view.chunks) else f"{len(rows)} chunks"
+        out = MapOut(method="t-SNE (scikit-learn), perplexity min(30, (n-1)/3), PCA init, seed 0", source=f"{source}: {shown}, {view.embedder}", points=points)
+        with maps_lock:
+            maps[key] = out
+        return out
+
+    @r.get("/datasets/{name}/map", response_model=MapOut, summary="2-D map of a dataset's chunk embeddings (after it has been evaluated once)")
+    def dataset_map(name: str) -> MapOut:
+        ref = ds.get(found, name)
+        index_dir = eval_index_dir(service.config.settings, ref.load())
+        if not (index_dir / MANIFEST).is_file():
+            raise Problem(409, f"dataset {name!r} has no index yet: run an evaluation of it first", "not-indexed")
+        generation = json.loads((index_dir / MANIFEST).read_text("utf-8"))["generation"]
+        return _map(f"dataset:{name}:{generation}", LocalStore(index_dir).view(), f"dataset {name}")
+
+    @r.get("/collections/{name}/map", response_model=MapOut, summary="2-D map of a collection's chunk embeddings")
+    def collection_map(name: str) -> MapOut:
+        col = service.collections.get(name)
+        view = service.collections.view(col)
+        generation = json.loads((col.index_dir / MANIFEST).read_text("utf-8"))["generation"]
+        return _map(f"collection:{name}:{generation}", view, f"collection {name}")
+
+    return r

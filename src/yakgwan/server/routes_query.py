@@ -1,0 +1,109 @@
+"""Search, ask (JSON or a server-sent-events stream), a chunk by id, and the pipeline list."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import StreamingResponse
+
+from yakgwan.answer.ask import Asker
+from yakgwan.commands import hit_json
+from yakgwan.pipelines import PIPELINES, build_pipeline, resolve_pipeline
+from yakgwan.server.api_models import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
+from yakgwan.errors import YakgwanError
+from yakgwan.server.problems import Problem, from_yakgwan, log
+from yakgwan.server.service import Service
+
+STREAM_PIECE = 12  # characters per answer event: the validated answer is sent in small pieces
+
+
+def router(service: Service) -> APIRouter:
+    r = APIRouter(prefix="/api", tags=["query"])
+
+    @r.get("/pipelines", response_model=list[PipelineOut], summary="Every pipeline by name")
+    def pipelines() -> list[PipelineOut]:
+        return [PipelineOut(name=s.name, description=s.description, needs_llm=s.needs_llm) for s in PIPELINES.values()]
+
+    @r.post("/collections/{name}/search", response_model=SearchOut, summary="Search a collection")
+    def search(name: str, body: SearchIn) -> SearchOut:
+        col = service.collections.get(name)
+        ctx = service.collections.context(col)
+        spec = resolve_pipeline(body.pipeline)
+        retriever, note = build_pipeline(spec.name, ctx)
+        t0 = time.perf_counter()
+        hits = retriever.retrieve(body.query, body.k)
+        ms = (time.perf_counter() - t0) * 1000
+        names = col.display_names()
+        dense = "ready" if ctx.view.dense_ready else f"pending ({ctx.view.dense_embedded}/{len(ctx.view.chunks)} chunks embedded)"
+        out = []
+        for h in hits:
+            j = hit_json(h)
+            out.append(HitOut(rank=j["rank"], score=j["score"], produced_by=j["produced_by"], chunk_id=j["chunk_id"], doc=j["doc"],
+                              doc_name=names.get(j["doc"], j["doc"]), title=j["title"], pages=j["pages"], yakgwan=j["yakgwan"],
+                              article=j["article"], paragraph=j["paragraph"], section=j["section"], text=j["text"]))
+        return SearchOut(pipeline=spec.name, latency_ms=round(ms, 2), note=note, dense=dense, hits=out)
+
+    def _ask(name: str, body: AskIn) -> dict[str, Any]:
+        col = service.collections.get(name)
+        asker = Asker(service.collections.context(col), pipeline=body.pipeline, mode=body.mode, k=body.k)
+        res = asker.ask(body.question).to_json()
+        names = col.display_names()
+        for c in res["citations"]:
+            c["doc_name"] = names.get(c["doc"], c["doc"])
+        return res
+
+    @r.post("/collections/{name}/ask", response_model=AskOut, summary="Answer from the collection's documents, with citations, or refuse")
+    def ask(name: str, body: AskIn) -> AskOut:
+        return AskOut(**_ask(name, body))
+
+    @r.post(
+        "/collections/{name}/ask/stream",
+        summary="The same answer as a server-sent-events stream",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}, "description": "events: status, answer (text pieces), citations, done; or error"}},
+    )
+    def ask_stream(name: str, body: AskIn) -> StreamingResponse:
+        service.collections.get(name)  # an unknown collection is a 404, not a stream
+
+        def events() -> Iterator[str]:
+            yield _event("status", {"stage": "retrieving and answering"})
+            try:
+                res = _ask(name, body)
+            except (Problem, YakgwanError) as exc:
+                p = exc if isinstance(exc, Problem) else from_yakgwan(exc)
+                yield _event("error", {"status": p.status, "detail": p.detail})
+                return
+            except Exception:  # noqa: BLE001 - the stream reports it instead of breaking off
+                log.exception("ask stream failed")
+                yield _event("error", {"status": 500, "detail": "the server failed on this request; its log has the details"})
+                return
+            # the answer is checked (citations verbatim, claims supported) before any of it is sent
+            text = res["answer"]
+            for i in range(0, len(text), STREAM_PIECE):
+                yield _event("answer", {"delta": text[i : i + STREAM_PIECE]})
+            yield _event("citations", {"citations": res["citations"]})
+            yield _event("done", {k: v for k, v in res.items() if k not in ("answer", "citations")})
+
+        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @r.get("/collections/{name}/chunks/{chunk_id}", response_model=ChunkOut, summary="One chunk's full text and provenance")
+    def chunk(name: str, chunk_id: str) -> ChunkOut:
+        col = service.collections.get(name)
+        view = service.collections.view(col)
+        found = next((c for c in view.chunks if c.chunk_id == chunk_id), None)
+        if found is None:
+            raise Problem(404, f"no chunk {chunk_id!r} in collection {name!r}", "unknown-chunk")
+        names = col.display_names()
+        return ChunkOut(chunk_id=found.chunk_id, doc=found.doc_id, doc_name=names.get(found.doc_id, found.doc_id), title=found.title,
+                        pages=list(found.pages), yakgwan=found.yakgwan, article=found.article, article_title=found.article_title,
+                        paragraph=found.paragraph, section=found.section, text=found.text)
+
+    return r
+
+
+def _event(kind: str, data: dict[str, Any]) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"

@@ -1,0 +1,154 @@
+"""Uploads: a size limit enforced while the body arrives, the type read from the content (never
+from the name), archives checked before any parser opens them, and names kept for display only.
+
+A stored upload is ``<sha256 prefix><suffix of the sniffed type>``: what the client called the
+file never becomes part of a path."""
+
+from __future__ import annotations
+
+import io
+import re
+import unicodedata
+import zipfile
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from yakgwan.loaders.textdecode import decode_text, looks_binary
+from yakgwan.records import sha256_hex
+from yakgwan.server.problems import Problem, problem_response
+
+# a .docx is a zip: what it may expand to, in all and relative to its size on the wire
+MAX_UNZIPPED_BYTES = 200 * 1024 * 1024
+MAX_ZIP_RATIO = 100
+BODY_OVERHEAD = 64 * 1024  # multipart boundaries and form fields around the file
+
+KINDS = {"pdf": ".pdf", "docx": ".docx", "html": ".html", "markdown": ".md", "text": ".txt"}
+NAME_KINDS = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text"}
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    kind: str  # a key of KINDS
+    sha256: str
+    display_name: str
+
+    @property
+    def stored_name(self) -> str:
+        return f"{self.sha256[:16]}{KINDS[self.kind]}"
+
+
+def display_name(raw: str | None, fallback: str = "upload") -> str:
+    """The client's file name for display: its last path part, no control characters, at most
+    120 characters. Never used to build a path."""
+    name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in unicodedata.normalize("NFC", name) if unicodedata.category(ch)[0] != "C").strip()
+    name = name.lstrip(".") or fallback
+    return name[:120]
+
+
+def sniff(data: bytes, name: str | None) -> Sniffed:
+    """What the bytes are, or a 415/413 :class:`Problem` that says why they cannot be used."""
+    shown = display_name(name)
+    if not data:
+        raise Problem(422, f"{shown}: the file is empty", "empty-upload")
+    kind = _kind(data, shown)
+    claimed = NAME_KINDS.get(_suffix(shown))
+    text_kinds = {"markdown", "text", "html"}
+    if claimed is not None and claimed != kind and not (claimed in text_kinds and kind in text_kinds):
+        raise Problem(415, f"{shown}: named {_suffix(shown)} but the content is {_describe(kind)}", "type-mismatch")
+    if kind == "text" and claimed == "markdown":
+        kind = "markdown"
+    return Sniffed(kind, sha256_hex(data), shown)
+
+
+def _suffix(name: str) -> str:
+    return ("." + name.rsplit(".", 1)[-1].lower()) if "." in name else ""
+
+
+def _describe(kind: str) -> str:
+    return {"pdf": "a PDF", "docx": "a Word document", "html": "HTML", "markdown": "Markdown text", "text": "plain text"}[kind]
+
+
+def _kind(data: bytes, shown: str) -> str:
+    head = data[:1024]
+    if b"%PDF-" in head:
+        return "pdf"
+    if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):
+        _check_zip(data, shown)
+        return "docx"
+    if looks_binary(data):
+        raise Problem(415, f"{shown}: not a PDF, Word (.docx), HTML, Markdown or text file (binary content starting {data[:8]!r})", "unsupported-type")
+    try:
+        text, _ = decode_text(data[: 256 * 1024])
+    except Exception as exc:  # noqa: BLE001 - any decoding failure is the client's file
+        raise Problem(415, f"{shown}: not readable as text ({exc})", "unsupported-type") from None
+    if re.match(r"\s*(<!doctype html|<html)", text[:2048], re.IGNORECASE):
+        return "html"
+    return "text"
+
+
+def _check_zip(data: bytes, shown: str) -> None:
+    """A Word document, not an archive bomb: the central directory's sizes are read before
+    anything is expanded."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            infos = z.infolist()
+    except zipfile.BadZipFile:
+        raise Problem(415, f"{shown}: a damaged ZIP archive, not a Word document", "unsupported-type") from None
+    total = sum(i.file_size for i in infos)
+    if total > MAX_UNZIPPED_BYTES or total > MAX_ZIP_RATIO * max(len(data), 1):
+        raise Problem(413, f"{shown}: the archive would expand to {total:,} bytes from {len(data):,} (a ZIP bomb?); refused before expanding it",
+                      "archive-bomb")
+    if "word/document.xml" not in {i.filename for i in infos}:
+        raise Problem(415, f"{shown}: a ZIP archive that is not a Word (.docx) document", "unsupported-type")
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body is larger than ``limit`` bytes is answered 413, from
+    its Content-Length before reading, or as soon as a streamed body passes the limit."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        detail = f"the request body is larger than the upload limit of {self.limit - BODY_OVERHEAD:,} bytes"
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            return await problem_response(413, detail, "too-large", scope["path"])(scope, receive, send)
+        seen = 0
+        over = False  # the body passed the limit: whatever the app answers is replaced by a 413
+        replaced = False
+
+        async def limited() -> Message:
+            nonlocal seen, over
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    over = True
+                    raise _TooLarge()
+            return msg
+
+        async def guarded_send(msg: Message) -> None:
+            nonlocal replaced
+            if not over:
+                return await send(msg)
+            if not replaced:
+                replaced = True
+                await problem_response(413, detail, "too-large", scope["path"])(scope, receive, send)
+
+        try:
+            await self.app(scope, limited, guarded_send)
+        except _TooLarge:
+            if not replaced:
+                replaced = True
+                await problem_response(413, detail, "too-large", scope["path"])(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass

@@ -1,0 +1,269 @@
+"""The HTTP API through FastAPI's test client: every route, errors as problem+json, uploads checked
+by content, the API key, and the published OpenAPI schema."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yakgwan.config import EmbedderConfig, Settings
+from yakgwan.server.app import create_app
+from yakgwan.server.config import ServerConfig
+
+pytestmark = pytest.mark.unit
+
+BRANCH = "# 지사\n\n| 지사 | 직원 수 |\n|---|---|\n| 부산 지사 | 8명 |\n| 제주 지사 | 6명 |\n"
+REFUND = "# 환불\n\n출발 30일 전까지 취소하면 전액 환불합니다. 출발 당일 취소는 환불하지 않습니다.\n"
+HIT_ROUTES: set[tuple[str, str]] = set()  # (method, route template) every test exercised
+
+
+def _settings(tmp: Path) -> Settings:
+    return Settings(index_dir=tmp / "unused", cache_dir=tmp / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+
+
+class Client:
+    """A test client that records which routes were called."""
+
+    def __init__(self, app: Any, key: str | None = None) -> None:
+        self.c = TestClient(app)
+        self.headers = {"X-API-Key": key} if key else {}
+        self.app = app
+        self.templates = [(re.compile(re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(p))), re.sub(r"\{[^}]+\}", "{}", p), {m.upper() for m in item})
+                          for p, item in app.openapi()["paths"].items()]
+
+    def call(self, method: str, url: str, **kw: Any) -> Any:
+        headers = {**self.headers, **kw.pop("headers", {})}
+        res = self.c.request(method, url, headers=headers, **kw)
+        path = url.split("?")[0]
+        for template, name, methods in self.templates:
+            if method in methods and template.fullmatch(path):
+                HIT_ROUTES.add((method, name))
+        return res
+
+    def wait(self, job_id: str, timeout_s: float = 120) -> dict[str, Any]:
+        job = self.app.state.service.jobs.wait(job_id, timeout_s)
+        res = self.call("GET", f"/api/jobs/{job_id}")
+        assert res.status_code == 200 and job.status in ("succeeded", "failed"), res.text
+        return res.json()
+
+    def upload(self, collection: str, name: str, data: bytes) -> Any:
+        return self.call("POST", f"/api/collections/{collection}/documents", files={"file": (name, data)})
+
+
+def _problem(res: Any, status: int, *words: str) -> dict[str, Any]:
+    assert res.status_code == status, res.text
+    assert res.headers["content-type"].startswith("application/problem+json")
+    body = res.json()
+    assert body["status"] == status and body["title"] and body["type"].startswith("/problems/") and body["instance"]
+    for w in words:
+        assert w in body["detail"], body["detail"]
+    return body
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Client:
+    cfg = ServerConfig(_settings(tmp_path), tmp_path / "data", max_upload_bytes=2 * 1024 * 1024)
+    return Client(create_app(cfg))
+
+
+@pytest.fixture()
+def filled(client: Client) -> Client:
+    assert client.call("POST", "/api/collections", json={"name": "faq", "title": "자주 묻는 질문"}).status_code == 201
+    for name, text in (("branch.md", BRANCH), ("refund.md", REFUND)):
+        res = client.upload("faq", name, text.encode())
+        assert res.status_code == 202 and res.json()["kind"] == "ingest"
+        job = client.wait(res.json()["id"])
+        assert job["status"] == "succeeded", job
+    return client
+
+
+def test_health_and_pipelines(client: Client) -> None:
+    h = client.call("GET", "/api/health").json()
+    assert h == {"status": "ok", "version": h["version"], "embedder": "hashing", "llm": "none", "auth": False}
+    names = [p["name"] for p in client.call("GET", "/api/pipelines").json()]
+    assert "hybrid_cc" in names and "crag" in names and len(names) == len(set(names))
+
+
+def test_collections_lifecycle(client: Client) -> None:
+    res = client.call("POST", "/api/collections", json={"name": "kb-driver", "title": "KB 운전자보험"})
+    assert res.status_code == 201 and res.json() == {**res.json(), "name": "kb-driver", "title": "KB 운전자보험", "documents": 0, "chunks": 0, "busy": False}
+    _problem(client.call("POST", "/api/collections", json={"name": "kb-driver"}), 409, "already exists")
+    _problem(client.call("POST", "/api/collections", json={"name": "../etc"}), 422, "collection name")
+    _problem(client.call("POST", "/api/collections", json={"name": "정책"}), 422, "lowercase")
+    _problem(client.call("POST", "/api/collections", json={}), 422, "name")
+    assert [c["name"] for c in client.call("GET", "/api/collections").json()] == ["kb-driver"]
+    assert client.call("GET", "/api/collections/kb-driver").json()["title"] == "KB 운전자보험"
+    _problem(client.call("GET", "/api/collections/nope"), 404, "no such collection")
+    assert client.call("GET", "/api/collections/kb-driver/documents").json() == []
+    _problem(client.call("POST", "/api/collections/kb-driver/search", json={"query": "환불"}), 409, "no documents yet")
+    assert client.call("DELETE", "/api/collections/kb-driver").status_code == 204
+    _problem(client.call("DELETE", "/api/collections/kb-driver"), 404, "no such collection")
+    _problem(client.call("GET", "/api/nothing-here"), 404, "no such route")
+
+
+def test_upload_ingest_search_ask_and_chunk(filled: Client) -> None:
+    docs = filled.call("GET", "/api/collections/faq/documents").json()
+    assert sorted(d["name"] for d in docs) == ["branch.md", "refund.md"] and all(d["doc_id"].endswith(".md") and len(d["doc_id"]) == 19 for d in docs)
+    col = filled.call("GET", "/api/collections/faq").json()
+    assert col["documents"] == 2 and col["chunks"] >= 2 and not col["busy"]
+    res = filled.call("POST", "/api/collections/faq/search", json={"query": "출발 당일 취소 환불", "k": 3})
+    body = res.json()
+    assert res.status_code == 200 and body["pipeline"] == "hybrid_cc" and body["dense"] == "ready"
+    assert body["hits"][0]["doc_name"] == "refund.md" and "환불" in body["hits"][0]["text"] and body["hits"][0]["rank"] == 1
+    _problem(filled.call("POST", "/api/collections/faq/search", json={"query": "환불", "pipeline": "hyde2"}), 422, "unknown pipeline 'hyde2'")
+    _problem(filled.call("POST", "/api/collections/faq/search", json={"query": ""}), 422, "query")
+    _problem(filled.call("POST", "/api/collections/faq/search", json={"query": "환불", "k": 0}), 422, "k")
+    ans = filled.call("POST", "/api/collections/faq/ask", json={"question": "부산 지사 직원 수는?"}).json()
+    assert ans["outcome"] == "answered" and "8명" in ans["answer"] and ans["mode"] == "extract" and ans["by"] == "rules"
+    cite = next(c for c in ans["citations"] if "8명" in c["quote"])
+    assert cite["doc_name"] == "branch.md"
+    chunk = filled.call("GET", f"/api/collections/faq/chunks/{cite['chunk_id']}").json()
+    assert " ".join(cite["quote"].split()) in " ".join(chunk["text"].split()) and chunk["doc_name"] == "branch.md"
+    _problem(filled.call("GET", "/api/collections/faq/chunks/nope"), 404, "no chunk")
+    refused = filled.call("POST", "/api/collections/faq/ask", json={"question": "광주 지사 직원 수는?"}).json()
+    assert refused["outcome"] == "refused" and refused["missing"] == ["광주"] and refused["citations"] == []
+
+
+def test_ask_stream_sends_status_answer_citations_done(filled: Client) -> None:
+    res = filled.call("POST", "/api/collections/faq/ask/stream", json={"question": "출발 30일 전에 취소하면 환불은?"})
+    assert res.status_code == 200 and res.headers["content-type"].startswith("text/event-stream")
+    events = [(block.split("\n")[0][7:], json.loads(block.split("\n")[1][6:])) for block in res.text.strip().split("\n\n")]
+    kinds = [k for k, _ in events]
+    assert kinds[0] == "status" and kinds[-2:] == ["citations", "done"] and kinds.count("answer") >= 2
+    answer = "".join(d["delta"] for k, d in events if k == "answer")
+    whole = filled.call("POST", "/api/collections/faq/ask", json={"question": "출발 30일 전에 취소하면 환불은?"}).json()
+    assert answer == whole["answer"] and "전액" in answer
+    assert events[-2][1]["citations"] == whole["citations"] and events[-1][1]["outcome"] == "answered"
+    missing = filled.call("POST", "/api/collections/nope/ask/stream", json={"question": "x"})
+    _problem(missing, 404, "no such collection")
+
+
+def test_a_failed_ingest_leaves_the_collection_as_it_was(filled: Client, tmp_path: Path) -> None:
+    before = filled.call("GET", "/api/collections/faq/documents").json()
+    files_before = sorted(p.name for p in (tmp_path / "data" / "collections" / "faq" / "files").iterdir())
+    res = filled.upload("faq", "broken.pdf", b"%PDF-1.7\n" + b"\x00garbage" * 100)
+    job = filled.wait(res.json()["id"])
+    assert job["status"] == "failed" and job["error"].startswith("broken.pdf:") and job["result"] is None
+    assert filled.call("GET", "/api/collections/faq/documents").json() == before
+    assert sorted(p.name for p in (tmp_path / "data" / "collections" / "faq" / "files").iterdir()) == files_before
+    empty = filled.upload("faq", "empty.txt", b"")
+    _problem(empty, 422, "empty.txt: the file is empty")
+
+
+def _zip(entries: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def test_uploads_are_judged_by_content_and_names_never_become_paths(filled: Client, tmp_path: Path) -> None:
+    bomb = _zip({"word/document.xml": b"0" * (300 * 1024 * 1024)})  # 300 MB of zeros in ~300 KB
+    assert len(bomb) < 1024 * 1024
+    _problem(filled.upload("faq", "policy.pdf", bomb), 413, "policy.pdf: the archive would expand to 314,572,800 bytes", "ZIP bomb")
+    _problem(filled.upload("faq", "policy.docx", bomb), 413, "ZIP bomb")
+    _problem(filled.upload("faq", "policy.pdf", _zip({"word/document.xml": b"<w:document/>"})), 415, "named .pdf but the content is a Word document")
+    _problem(filled.upload("faq", "notes.docx", _zip({"a.txt": b"hello"})), 415, "not a Word (.docx) document")
+    _problem(filled.upload("faq", "image.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64), 415, "binary content")
+    _problem(filled.upload("faq", "big.txt", b"a" * (3 * 1024 * 1024)), 413, "upload limit")
+    res = filled.upload("faq", "../../../../tmp/evil/passwd.md", "# 비밀\n\n여권은 구청에서 발급합니다.\n".encode())
+    job = filled.wait(res.json()["id"])
+    assert job["status"] == "succeeded" and job["result"]["name"] == "passwd.md"
+    assert not Path("/tmp/evil").exists()
+    stored = sorted(p.name for p in (tmp_path / "data" / "collections" / "faq" / "files").iterdir())
+    assert len(stored) == 3 and all(len(n) == 19 and n.endswith(".md") for n in stored)
+    names = {d["name"] for d in filled.call("GET", "/api/collections/faq/documents").json()}
+    assert names == {"branch.md", "refund.md", "passwd.md"}
+    again = filled.wait(filled.upload("faq", "copy.md", "# 비밀\n\n여권은 구청에서 발급합니다.\n".encode()).json()["id"])
+    assert again["status"] == "succeeded" and again["result"]["unchanged"] == 1  # the same content is one document
+
+
+def test_jobs_list_and_unknown_job(filled: Client) -> None:
+    jobs = filled.call("GET", "/api/jobs").json()
+    assert len(jobs) == 2 and all(j["kind"] == "ingest" and j["status"] == "succeeded" and "result" not in j or j["result"] is None for j in jobs)
+    assert jobs[0]["created"] >= jobs[1]["created"]
+    _problem(filled.call("GET", "/api/jobs/nope"), 404, "no such job")
+
+
+def test_deleting_a_busy_collection_is_refused(client: Client) -> None:
+    import threading
+
+    client.call("POST", "/api/collections", json={"name": "slow"})
+    gate = threading.Event()
+    client.app.state.service.jobs.submit("ingest", lambda sink: gate.wait(10) and {}, "slow")
+    _problem(client.call("DELETE", "/api/collections/slow"), 409, "ingest job")
+    assert client.call("GET", "/api/collections/slow").json()["busy"] is True
+    gate.set()
+
+
+def test_eval_runs_on_the_bundled_sample_with_report_and_maps(filled: Client) -> None:
+    sets = {d["name"]: d for d in filled.call("GET", "/api/datasets").json()}
+    assert sets["sample"]["questions"] == 10 and "negation" in sets["sample"]["categories"]
+    _problem(filled.call("GET", "/api/datasets/sample/map"), 409, "run an evaluation")
+    _problem(filled.call("POST", "/api/evals", json={"dataset": "nope", "pipelines": ["bm25"]}), 404, "no such dataset")
+    _problem(filled.call("POST", "/api/evals", json={"dataset": "sample", "pipelines": ["bm26"]}), 422, "unknown pipeline")
+    res = filled.call("POST", "/api/evals", json={"dataset": "sample", "pipelines": ["bm25", "hybrid_cc"], "k": 5})
+    assert res.status_code == 202
+    _problem(filled.call("GET", f"/api/evals/{res.json()['id']}/report.html"), 409, "report exists once")
+    job = filled.wait(res.json()["id"])
+    assert job["status"] == "succeeded" and job["stage"].startswith("eval ") and job["done"] == job["total"] == 10
+    results = job["result"]["results"]
+    assert [r["pipeline"] for r in results] == ["bm25", "hybrid_cc"] and all(r["questions"] == 10 and "per_query" not in r for r in results)
+    assert all(0 < r["metrics"]["mrr"] <= 1 and set(r["by_category"]) == {"direct_fact", "negation", "numerical", "multi_doc"} for r in results)
+    html = filled.call("GET", f"/api/evals/{res.json()['id']}/report.html")
+    assert html.status_code == 200 and "hybrid_cc" in html.text and "Per query" in html.text
+    _problem(filled.call("GET", f"/api/evals/{filled.call('GET', '/api/jobs').json()[-1]['id']}/report.html"), 404, "not an evaluation")
+    m = filled.call("GET", "/api/datasets/sample/map").json()
+    assert len(m["points"]) >= 6 and {p["doc_type"] for p in m["points"]} == {"policies", "faq", "company"} and "t-SNE" in m["method"]
+    cm = filled.call("GET", "/api/collections/faq/map").json()
+    assert len(cm["points"]) >= 2 and all(isinstance(p["x"], float) for p in cm["points"])
+
+
+def test_api_key_guards_every_route_but_health(tmp_path: Path) -> None:
+    cfg = ServerConfig(_settings(tmp_path), tmp_path / "data", api_key="s3cret-key")
+    open_client = Client(create_app(cfg))
+    assert open_client.call("GET", "/api/health").json()["auth"] is True
+    _problem(open_client.call("GET", "/api/collections"), 401, "X-API-Key")
+    _problem(open_client.call("GET", "/openapi.json"), 401, "API key")
+    _problem(open_client.call("GET", "/api/collections", headers={"X-API-Key": "wrong-key"}), 401, "not valid")
+    assert open_client.call("GET", "/api/collections", headers={"Authorization": "Bearer s3cret-key"}).status_code == 200
+    keyed = Client(create_app(cfg), key="s3cret-key")
+    assert keyed.call("GET", "/api/collections").status_code == 200
+    schema = keyed.call("GET", "/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["ApiKey"]["name"] == "X-API-Key"
+    assert "security" not in schema["paths"]["/api/health"]["get"] and schema["paths"]["/api/collections"]["get"]["security"] == [{"ApiKey": []}]
+    assert open_client.call("GET", "/").status_code == 200  # the page itself holds no data
+    with pytest.raises(Exception, match="at least 8"):
+        ServerConfig(_settings(tmp_path), tmp_path / "d", api_key="short")
+
+
+def test_openapi_schema_is_valid_and_every_route_is_tested(client: Client) -> None:
+    from openapi_spec_validator import validate
+
+    schema = client.call("GET", "/openapi.json").json()
+    validate(schema)
+    assert schema["components"]["schemas"]["Problem"]["required"] == ["type", "title", "status", "detail"]
+    published = {(m.upper(), p) for p, item in schema["paths"].items() for m in item}
+    assert published >= {("GET", "/api/health"), ("POST", "/api/collections/{name}/ask/stream"), ("POST", "/api/evals")}
+    assert client.call("GET", "/api/docs").status_code == 200
+
+
+def test_zz_every_published_route_was_called() -> None:
+    """Runs last in this file (name order): the routes the tests above called cover the schema."""
+    from yakgwan.server.app import create_app as make
+
+    if not HIT_ROUTES:
+        pytest.skip("needs the other tests of this file to have run first")
+    app = make(ServerConfig(_settings(Path("/tmp")), Path("/tmp/yakgwan-unused")))
+    published = {(m.upper(), re.sub(r"\{[^}]+\}", "{}", p)) for p, item in app.openapi()["paths"].items() for m in item}
+    appeal_routes = {("POST", "/api/collections/{}/appeals"), ("GET", "/api/appeals/{}/pack.{}")}  # tests/test_server_appeal.py
+    missing = published - HIT_ROUTES - appeal_routes
+    assert not missing, f"routes no test called: {sorted(missing)}"
