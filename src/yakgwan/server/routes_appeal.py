@@ -54,6 +54,7 @@ def router(service: Service) -> APIRouter:
                                 make_context=lambda _dir: service.collections.context(col))
             sink("analysing the notice against the policy", 1, 1)
             result["notice_name"] = sniffed.display_name
+            result["denial"]["source"] = sniffed.display_name  # not where the server keeps it
             result["collection"] = col.name
             return result
 

@@ -1,0 +1,58 @@
+// The ask page: a question over a collection, the answer streamed, citations that open the
+// clause, and an explicit "the documents do not say" state.
+import { stream } from "./api.js";
+import { t } from "./i18n.js";
+import { el, errorBox, openClause } from "./ui.js";
+
+export function mountAsk(root, state) {
+  const select = el("select", { id: "ask-collection" });
+  const question = el("textarea", { id: "question", "data-i18n-placeholder": "ask.placeholder", placeholder: t("ask.placeholder") });
+  const go = el("button", { class: "primary", id: "ask-go", i18n: "ask.go" });
+  const out = el("div", { id: "ask-result" });
+
+  state.onCollections = () => {
+    const cols = state.collections || [];
+    select.replaceChildren(...cols.map((c) => el("option", { value: c.name }, `${c.title} (${c.name})`)));
+    go.disabled = !cols.length;
+  };
+
+  go.addEventListener("click", async () => {
+    const q = question.value.trim();
+    if (!q || !select.value) return;
+    go.disabled = true;
+    const answer = el("div", { class: "answer", id: "answer" });
+    const status = el("p", { class: "meta", id: "ask-status" }, t("ask.working"));
+    const cites = el("ol", { id: "citations" });
+    const card = el("div", { class: "card" }, status, answer, cites);
+    out.replaceChildren(card);
+    const collection = select.value;
+    try {
+      await stream(`/api/collections/${collection}/ask/stream`, { question: q }, (kind, data) => {
+        if (kind === "answer") answer.append(data.delta);
+        else if (kind === "citations") {
+          cites.replaceChildren(...data.citations.map((c) => el("li", {},
+            el("button", { class: "cite", "data-chunk": c.chunk_id, onclick: () => openClause(collection, c.chunk_id, c.quote) },
+              `[${c.n}] ${c.doc_name}${c.article ? ` ${c.article}` : ""}${c.page ? ` · p.${c.page}` : ""}`),
+            el("div", { class: "meta" }, `“${c.quote.split(/\s+/).join(" ")}”`))));
+        } else if (kind === "done") {
+          status.textContent = `${data.pipeline} · ${data.mode} · ${data.by} · ${Math.round(data.latency_ms)} ms`;
+          card.dataset.outcome = data.outcome;
+          if (data.outcome === "refused") card.prepend(el("div", { class: "refused", id: "refusal" }, t("ask.refused")));
+          if (data.outcome === "partial") card.prepend(el("div", { class: "partial" }, t("ask.partial")));
+        } else if (kind === "error") {
+          card.append(errorBox(new Error(data.detail)));
+        }
+      });
+    } catch (err) {
+      card.append(errorBox(err));
+    } finally {
+      go.disabled = false;
+    }
+  });
+
+  root.append(el("div", { class: "card" },
+    el("label", { class: "field" }, el("span", { i18n: "ask.collection" }), select),
+    el("label", { class: "field" }, el("span", { i18n: "ask.question" })), question,
+    el("p", {}, go)), out);
+  state.onCollections();
+}

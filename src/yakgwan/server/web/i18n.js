@@ -1,0 +1,63 @@
+// Korean by default, English on the toggle; the choice is remembered in this browser.
+const STRINGS = {
+  ko: {
+    "nav.appeal": "이의신청", "nav.ask": "질문하기", "nav.workbench": "워크벤치", "key.label": "API 키",
+    "footer": "모든 답변과 분석은 업로드한 문서의 조항만 근거로 합니다.",
+    "policy.title": "1. 약관", "policy.existing": "등록된 약관", "policy.none": "(없음)", "policy.upload": "약관 파일 올리기 (PDF)",
+    "policy.name": "컬렉션 이름", "policy.go": "약관 등록", "notice.title": "2. 부지급(거절) 통지서", "notice.file": "통지서 파일 (PDF·텍스트)",
+    "notice.analysis": "분석 방식", "notice.go": "분석 시작", "analysis.auto": "자동 (LLM이 있으면 LLM)", "analysis.rules": "규칙", "analysis.llm": "LLM",
+    "result.title": "3. 분석 결과", "result.band": "성공 가능성", "result.issues": "쟁점", "result.gaps": "부족한 점", "result.actions": "권고 조치",
+    "result.documents": "수집할 서류", "result.evidence": "증거 자료", "result.download": "증거 자료집 내려받기", "result.requirement": "요건",
+    "result.shown": "통지서 내용", "result.to_close": "보완 방법", "result.cited": "회사가 인용한 조항", "result.found": "약관에서 찾음",
+    "result.notfound": "약관에서 찾지 못함", "result.by_llm": "(LLM 작성)", "result.denial": "통지서", "result.notes": "참고",
+    "ask.collection": "문서 컬렉션", "ask.question": "질문", "ask.go": "질문하기", "ask.placeholder": "예: 음주운전 사고도 벌금을 보상하나요?",
+    "ask.refused": "제공된 문서에는 이 질문에 대한 내용이 없습니다.", "ask.partial": "문서가 일부만 답합니다.", "ask.citations": "근거",
+    "ask.working": "검색하고 답하는 중…", "ask.nocollection": "먼저 이의신청 화면에서 문서를 올리거나 컬렉션을 만드세요.",
+    "wb.dataset": "평가 데이터", "wb.pipelines": "파이프라인", "wb.k": "k", "wb.limit": "질문 수 제한", "wb.go": "평가 실행",
+    "wb.results": "결과", "wb.metric": "지표", "wb.overall": "전체", "wb.bycat": "유형별", "wb.latency": "단계별 지연 (ms/질문)",
+    "wb.map": "청크 임베딩 지도", "wb.report": "전체 보고서 (HTML)", "wb.llm": "LLM 필요", "wb.pipeline": "파이프라인",
+    "wb.calls": "LLM 호출", "wb.source": "출처", "progress.queued": "대기 중", "progress.done": "완료",
+    "clause.page": "쪽", "clause.doc": "문서", "error": "오류",
+  },
+  en: {
+    "nav.appeal": "Appeal", "nav.ask": "Ask", "nav.workbench": "Workbench", "key.label": "API key",
+    "footer": "Every answer and analysis rests only on clauses of the documents you uploaded.",
+    "policy.title": "1. Policy", "policy.existing": "Registered policies", "policy.none": "(none)", "policy.upload": "Upload a policy (PDF)",
+    "policy.name": "Collection name", "policy.go": "Register policy", "notice.title": "2. Denial notice", "notice.file": "Notice file (PDF or text)",
+    "notice.analysis": "Analysis", "notice.go": "Analyse", "analysis.auto": "Auto (LLM when configured)", "analysis.rules": "Rules", "analysis.llm": "LLM",
+    "result.title": "3. Analysis", "result.band": "Chance of success", "result.issues": "Issues", "result.gaps": "Gaps", "result.actions": "Recommended actions",
+    "result.documents": "Documents to collect", "result.evidence": "Evidence", "result.download": "Download the evidence pack", "result.requirement": "Requirement",
+    "result.shown": "What the notice shows", "result.to_close": "How to close it", "result.cited": "Clauses the insurer cited", "result.found": "found in the policy",
+    "result.notfound": "not found in the policy", "result.by_llm": "(written by the LLM)", "result.denial": "Notice", "result.notes": "Notes",
+    "ask.collection": "Collection", "ask.question": "Question", "ask.go": "Ask", "ask.placeholder": "e.g. Is a fine covered after drink-driving?",
+    "ask.refused": "The documents provided do not contain this.", "ask.partial": "The documents answer only in part.", "ask.citations": "Sources",
+    "ask.working": "Searching and answering…", "ask.nocollection": "Upload documents or create a collection on the Appeal page first.",
+    "wb.dataset": "Dataset", "wb.pipelines": "Pipelines", "wb.k": "k", "wb.limit": "Question limit", "wb.go": "Run evaluation",
+    "wb.results": "Results", "wb.metric": "Metric", "wb.overall": "Overall", "wb.bycat": "By category", "wb.latency": "Latency per stage (ms/question)",
+    "wb.map": "Map of chunk embeddings", "wb.report": "Full report (HTML)", "wb.llm": "needs an LLM", "wb.pipeline": "Pipeline",
+    "wb.calls": "LLM calls", "wb.source": "Source", "progress.queued": "queued", "progress.done": "done",
+    "clause.page": "page", "clause.doc": "Document", "error": "Error",
+  },
+};
+
+let lang = localStorage.getItem("yakgwan.lang") === "en" ? "en" : "ko";
+
+export function t(key) {
+  return (STRINGS[lang] && STRINGS[lang][key]) || STRINGS.ko[key] || key;
+}
+
+export function currentLang() { return lang; }
+
+export function applyLang(root = document) {
+  document.documentElement.lang = lang;
+  root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  root.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+  const btn = document.getElementById("lang");
+  if (btn) btn.textContent = lang === "ko" ? "EN" : "한국어";
+}
+
+export function toggleLang() {
+  lang = lang === "ko" ? "en" : "ko";
+  localStorage.setItem("yakgwan.lang", lang);
+  applyLang();
+}

@@ -1,0 +1,59 @@
+"""The appeal workflow over HTTP with the real KB policy: upload the policy into a collection,
+upload a denial notice, follow the job, read the analysis, open a cited clause, download the
+evidence pack in each format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yakgwan.config import EmbedderConfig, Settings
+from yakgwan.server.app import create_app
+from yakgwan.server.config import ServerConfig
+
+pytestmark = pytest.mark.integration
+
+NOTICES = Path(__file__).parent / "data" / "appeal" / "notices"
+
+
+def test_appeal_over_http(tmp_path: Path, kb_policy_pdf: Path) -> None:
+    settings = Settings(index_dir=tmp_path / "unused", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    app = create_app(ServerConfig(settings, tmp_path / "data"))
+    jobs = app.state.service.jobs
+    c = TestClient(app)
+    assert c.post("/api/collections", json={"name": "kb", "title": "KB 스마트운전자보험"}).status_code == 201
+    empty = c.post("/api/collections/kb/appeals", files={"notice": ("n.txt", b"x")})
+    assert empty.status_code == 409 and "no documents yet" in empty.json()["detail"]
+    up = c.post("/api/collections/kb/documents", files={"file": ("KB 약관.pdf", kb_policy_pdf.read_bytes())}).json()
+    done = jobs.wait(up["id"], 600)
+    assert done.status == "succeeded", done.error
+    assert done.result is not None and done.result["pages"] > 100 and done.result["name"] == "KB 약관.pdf"
+    wrong = c.post("/api/collections/kb/appeals", files={"notice": ("notice.docx", b"PK\x03\x04broken")})
+    assert wrong.status_code == 415
+    res = c.post("/api/collections/kb/appeals", files={"notice": ("01 통지서.txt", (NOTICES / "01_fine_drunk_driving.txt").read_bytes())},
+                 data={"analysis": "rules"})
+    assert res.status_code == 202 and res.json()["kind"] == "appeal"
+    too_early = c.get(f"/api/appeals/{res.json()['id']}/pack.md")
+    assert too_early.status_code in (200, 409)  # 409 while it runs
+    job = jobs.wait(res.json()["id"], 600)
+    assert job.status == "succeeded", job.error
+    result = c.get(f"/api/jobs/{job.id}").json()["result"]
+    assert result["notice_name"] == "01 통지서.txt" and result["analysis_by"] == "rules"
+    assert result["success_probability"]["band"] in ("LOW", "MEDIUM", "HIGH")
+    assert all(v == 1.0 for v in result["metrics"].values()), result["metrics"]
+    item = result["evidence_pack"][0]["provenance"]
+    clause = c.get(f"/api/collections/kb/chunks/{item['chunk_id']}").json()
+    assert " ".join(item["quote"].split()) in " ".join(clause["text"].split()) and item["page"] in clause["pages"]
+    assert clause["doc_name"] == "KB 약관.pdf"
+    md = c.get(f"/api/appeals/{job.id}/pack.md")
+    assert md.status_code == 200 and md.headers["content-type"].startswith("text/markdown") and "벌금" in md.text
+    html = c.get(f"/api/appeals/{job.id}/pack.html")
+    assert html.status_code == 200 and "<html" in html.text.lower()
+    pdf = c.get(f"/api/appeals/{job.id}/pack.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
+    bad = c.get(f"/api/appeals/{up['id']}/pack.md")
+    assert bad.status_code == 404 and "not an appeal" in bad.json()["detail"]
+    fmt = c.get(f"/api/appeals/{job.id}/pack.exe")
+    assert fmt.status_code == 422
