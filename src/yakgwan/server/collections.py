@@ -59,7 +59,9 @@ class Collections:
         self.root = data_dir / "collections"
         self.models = models
         self._lock = threading.Lock()
-        self._views: dict[str, tuple[str, LocalView]] = {}
+        # per collection: (the newest generation read, its view) and the newest dense-ready view
+        self._views: dict[str, tuple[tuple[str, LocalView] | None, LocalView | None]] = {}
+        self._loading: dict[str, threading.Lock] = {}
 
     def create(self, name: str, title: str | None = None) -> Collection:
         if not NAME.match(name):
@@ -116,19 +118,26 @@ class Collections:
         (col.files_dir / stored_name).unlink(missing_ok=True)
 
     def view(self, col: Collection) -> LocalView:
-        """The index's current generation (cached until an ingest commits another)."""
+        """The index's current generation (cached until an ingest commits another). While an
+        ingest has committed its words but is still embedding, readers keep the last complete
+        generation: no search sees a half-embedded index (the first ingest of a collection has
+        none to keep, and its searches say that dense vectors are pending)."""
         try:
             generation = json.loads((col.index_dir / MANIFEST).read_text("utf-8"))["generation"]
         except (OSError, ValueError, KeyError):
             raise Problem(409, f"collection {col.name!r} has no documents yet: upload one first", "empty-collection") from None
         with self._lock:
-            cached = self._views.get(col.name)
-            if cached is not None and cached[0] == generation:
-                return cached[1]
-        view = LocalStore(col.index_dir).view()
-        with self._lock:
-            self._views[col.name] = (generation, view)
-        return view
+            loading = self._loading.setdefault(col.name, threading.Lock())
+        with loading:  # one reader loads a new generation; the others wait for it, not load it again
+            with self._lock:
+                latest, stable = self._views.get(col.name, (None, None))
+            if latest is None or latest[0] != generation:
+                latest = (generation, LocalStore(col.index_dir).view())
+                if latest[1].dense_ready:
+                    stable = latest[1]
+                with self._lock:
+                    self._views[col.name] = (latest, stable)
+        return latest[1] if latest[1].dense_ready or stable is None else stable
 
     def context(self, col: Collection) -> PipelineContext:
         """A pipeline context for one request: the cached view, the shared models, a fresh LLM

@@ -82,7 +82,7 @@ def router(service: Service) -> APIRouter:
         def work(sink: ProgressSink) -> dict[str, Any]:
             known = col.files()
             try:
-                report = yk_app.ingest(settings, [path], embedder=service.models.embedder(), sink=sink)
+                report = yk_app.ingest(settings, [path], embedder=service.models.ingest_embedder(), sink=sink)
             except Exception as exc:
                 if not _indexed(col, sniffed.stored_name):
                     service.collections.forget_upload(col, sniffed.stored_name)

@@ -8,14 +8,17 @@ provider."""
 from __future__ import annotations
 
 import threading
-from typing import Callable, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Generic, Sequence, TypeVar
+
+import numpy as np
 
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.errors import UnknownName
 from yakgwan.llm import LLM, PROVIDERS
 from yakgwan.llm.cache import ResponseCache
-from yakgwan.protocols import Embedder
+from yakgwan.protocols import EmbedKind, Embedder
 from yakgwan.text.korean import Tokenizer, make_tokenizer
 
 T = TypeVar("T")
@@ -40,12 +43,77 @@ class Serialised(Generic[T]):
         return call
 
 
+@dataclass
+class _Pending:
+    texts: list[str]
+    kind: str
+    result: np.ndarray | None = None
+    error: BaseException | None = None
+
+
+class BatchingEmbedder:
+    """Concurrent ``embed`` calls share forward passes: calls that arrive while one runs wait,
+    and the next caller to run takes every waiting call of its kind (up to ``max_texts`` texts)
+    into one batch. Under load many one-query searches cost a few batched passes instead of one
+    pass each; a lone call runs at once."""
+
+    def __init__(self, inner: Embedder, max_texts: int = 64) -> None:
+        if max_texts < 1:
+            raise ValueError(f"max_texts must be >= 1, got {max_texts}")
+        self.inner = inner
+        self.max_texts = max_texts
+        self.model_id = inner.model_id
+        self.dim = inner.dim
+        self._queue: list[_Pending] = []
+        self._queue_lock = threading.Lock()
+        self._run_lock = threading.Lock()
+        self._passthrough = Serialised(inner, self._run_lock)
+        self.batches = 0  # forward passes run (for tests and metrics)
+
+    def __getattr__(self, name: str) -> object:  # other methods (token vectors) pass through, serialised
+        return getattr(self._passthrough, name)
+
+    def embed(self, texts: Sequence[str], kind: EmbedKind) -> np.ndarray:
+        mine = _Pending(list(texts), kind)
+        with self._queue_lock:
+            self._queue.append(mine)
+        with self._run_lock:
+            if mine.result is None and mine.error is None:
+                self._run_batch(mine)
+        if mine.error is not None:
+            raise mine.error
+        assert mine.result is not None
+        return mine.result
+
+    def _run_batch(self, first: _Pending) -> None:
+        with self._queue_lock:
+            batch, size = [], 0
+            for p in list(self._queue):
+                if p.kind == first.kind and (p is first or size + len(p.texts) <= self.max_texts):
+                    batch.append(p)
+                    size += len(p.texts)
+            for p in batch:
+                self._queue.remove(p)
+        try:
+            vecs = self.inner.embed([t for p in batch for t in p.texts], first.kind)  # type: ignore[arg-type]
+        except BaseException as exc:  # every waiting caller gets the failure
+            for p in batch:
+                p.error = exc
+            return
+        self.batches += 1
+        at = 0
+        for p in batch:
+            p.result = vecs[at : at + len(p.texts)]
+            at += len(p.texts)
+
+
 class SharedModels:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._lock = threading.Lock()
         self._tokenizers: dict[str, Tokenizer] = {}
         self._embedder: Embedder | None = None
+        self._ingest_embedder: Embedder | None = None
         self._provider: object | None = None
 
     def tokenizer(self, name: str) -> Tokenizer:
@@ -57,8 +125,16 @@ class SharedModels:
     def embedder(self) -> Embedder:
         with self._lock:
             if self._embedder is None:
-                self._embedder = Serialised(make_embedder(self.settings.embedder), threading.Lock())  # type: ignore[assignment]
+                self._embedder = BatchingEmbedder(make_embedder(self.settings.embedder))  # type: ignore[assignment]
             return self._embedder  # type: ignore[return-value]
+
+    def ingest_embedder(self) -> Embedder:
+        """A second instance for ingest jobs: a search never waits behind an ingest's batches
+        (they still share the CPU)."""
+        with self._lock:
+            if self._ingest_embedder is None:
+                self._ingest_embedder = Serialised(make_embedder(self.settings.embedder), threading.Lock())  # type: ignore[assignment]
+            return self._ingest_embedder  # type: ignore[return-value]
 
     def llm(self) -> LLM | None:
         """A fresh facade (own cache connection and counters) around the shared provider; None
