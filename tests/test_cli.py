@@ -132,10 +132,45 @@ def test_eval_json_contract(tmp_path: Path) -> None:
 def test_readme_first_screen_commands_exist() -> None:
     readme = (REPO / "README.md").read_text("utf-8")
     first_screen = "\n".join(readme.splitlines()[:25])
-    assert "bash scripts/demo.sh" in first_screen and "bash scripts/test.sh" in first_screen
+    assert "bash scripts/demo.sh" in first_screen and "bash scripts/test.sh" in first_screen and "bash scripts/serve.sh" in first_screen
+    assert "yakgwan serve" in (REPO / "scripts" / "serve.sh").read_text("utf-8")
     ci = (REPO / ".ci" / "run").read_text("utf-8")
     assert "bash scripts/test.sh" in ci
     assert "pytest" in (REPO / "scripts" / "test.sh").read_text("utf-8")
+
+
+@pytest.mark.unit
+def test_serve_starts_prints_its_url_and_answers(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from live_server import free_port
+
+    port = free_port()
+    env = {**os.environ, "YAKGWAN_DATA_DIR": str(tmp_path / "data"), "YAKGWAN_CACHE_DIR": str(tmp_path / "c"), "YAKGWAN_EMBEDDER": "hashing"}
+    proc = subprocess.Popen([sys.executable, "-m", "yakgwan.cli", "serve", "--port", str(port), "--quiet"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()  # type: ignore[union-attr]
+        assert f"web app at http://localhost:{port}/" in line, line
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as res:
+                    assert json.loads(res.read())["status"] == "ok"
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.2)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as res:
+            assert "약관" in res.read().decode("utf-8")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    bad = _run(["serve", "--port", "70000"], tmp_path)
+    assert bad.returncode != 0 and "--port must be 1–65535" in bad.stderr
 
 
 @pytest.mark.unit

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set up, then start the HTTP API and the web app on this machine only (127.0.0.1) and print its
+# URL. The workbench offers the bundled sample set, plus ../shared/data's sets when that folder
+# exists beside the repository. Stop with Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+if [ -z "${YAKGWAN_DATASETS:-}" ] && [ -d ../shared/data ]; then
+  export YAKGWAN_DATASETS="$(cd ../shared/data && pwd)"
+fi
+export YAKGWAN_DATA_DIR="${YAKGWAN_DATA_DIR:-$PWD/.yakgwan/server}"
+exec .venv/bin/yakgwan serve --port "${PORT:-8000}" "$@"
