@@ -256,6 +256,19 @@ def test_openapi_schema_is_valid_and_every_route_is_tested(client: Client) -> No
     assert client.call("GET", "/api/docs").status_code == 200
 
 
+def test_warm_up_loads_the_shared_models_at_start(tmp_path: Path) -> None:
+    import time
+
+    app = create_app(ServerConfig(_settings(tmp_path), tmp_path / "data", warm_up=True))
+    models = app.state.service.models
+    assert models._embedder is None and models._anchors is None  # nothing loads before the server starts
+    with TestClient(app):
+        deadline = time.monotonic() + 30
+        while (models._embedder is None or models._anchors is None) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert models._embedder is not None and models._anchors is not None
+
+
 def test_zz_every_published_route_was_called() -> None:
     """Runs last in this file (name order): the routes the tests above called cover the schema."""
     from yakgwan.server.app import create_app as make

@@ -50,7 +50,25 @@ def create_app(config: ServerConfig, service: Service | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=config.max_upload_bytes + BODY_OVERHEAD)
     app.openapi = lambda: _openapi(app, config.api_key is not None)  # type: ignore[method-assign]
     app.router.on_shutdown.append(service.jobs.shutdown)
+    if config.warm_up:
+        app.router.on_startup.append(lambda: _warm_up(service))
     return app
+
+
+def _warm_up(service: Service) -> None:
+    """Load the embedder and the question analyser in the background, so that the first search
+    or question does not wait seconds for them."""
+    import threading
+
+    def load() -> None:
+        try:
+            service.models.embedder().embed(["준비"], "query")
+            service.models.anchor_finder().anchors("준비")
+            service.models.tokenizer(service.config.settings.tokenizer).tokenize("준비")
+        except Exception:  # noqa: BLE001 - a failed warm-up shows up on the first real request instead
+            problems.log.warning("warm-up failed", exc_info=True)
+
+    threading.Thread(target=load, name="yakgwan-warm-up", daemon=True).start()
 
 
 class _ApiKey(BaseHTTPMiddleware):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from yakgwan.answer.anchors import normalise
 from yakgwan.errors import YakgwanError
 from yakgwan.pipelines import PipelineContext
 from yakgwan.server.problems import Problem
@@ -62,6 +63,7 @@ class Collections:
         # per collection: (the newest generation read, its view) and the newest dense-ready view
         self._views: dict[str, tuple[tuple[str, LocalView] | None, LocalView | None]] = {}
         self._loading: dict[str, threading.Lock] = {}
+        self._corpus: dict[int, tuple[LocalView, str]] = {}
 
     def create(self, name: str, title: str | None = None) -> Collection:
         if not NAME.match(name):
@@ -138,6 +140,19 @@ class Collections:
                 with self._lock:
                     self._views[col.name] = (latest, stable)
         return latest[1] if latest[1].dense_ready or stable is None else stable
+
+    def corpus_text(self, view: LocalView) -> str:
+        """The view's text as ``ask`` compares anchors with it (normalised once per view)."""
+        with self._lock:
+            cached = self._corpus.get(id(view))
+            if cached is not None and cached[0] is view:
+                return cached[1]
+        text = normalise("\n".join(c.text for c in view.chunks))
+        with self._lock:
+            if len(self._corpus) > 32:
+                self._corpus.clear()
+            self._corpus[id(view)] = (view, text)
+        return text
 
     def context(self, col: Collection) -> PipelineContext:
         """A pipeline context for one request: the cached view, the shared models, a fresh LLM

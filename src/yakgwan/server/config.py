@@ -30,6 +30,7 @@ class ServerConfig:
     api_key: str | None = None
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_MB * 1024 * 1024
     datasets_dir: Path | None = None
+    warm_up: bool = False  # load the shared models in the background at start (yakgwan serve)
 
     def __post_init__(self) -> None:
         if self.max_upload_bytes <= 0:

@@ -49,7 +49,9 @@ def router(service: Service) -> APIRouter:
 
     def _ask(name: str, body: AskIn) -> dict[str, Any]:
         col = service.collections.get(name)
-        asker = Asker(service.collections.context(col), pipeline=body.pipeline, mode=body.mode, k=body.k)
+        ctx = service.collections.context(col)
+        asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, anchors=service.models.anchor_finder(),
+                      _corpus=service.collections.corpus_text(ctx.view))
         res = asker.ask(body.question).to_json()
         names = col.display_names()
         for c in res["citations"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -19,7 +20,8 @@ def serve(settings: Settings, host: str, port: int, data: Path | None) -> int:
         raise InputError(None, f"--port must be 1–65535, got {port}")
     config = ServerConfig.from_env(settings)
     if data is not None:
-        config = ServerConfig(config.settings, data, config.api_key, config.max_upload_bytes, config.datasets_dir)
+        config = dataclasses.replace(config, data_dir=data)
+    config = dataclasses.replace(config, warm_up=True)
     if host not in ("127.0.0.1", "localhost", "::1") and config.api_key is None:
         print(f"warning: serving on {host} without YAKGWAN_API_KEY: anyone who can reach this address can use the API", file=sys.stderr)
     url = f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/"

@@ -13,6 +13,7 @@ from typing import Generic, Sequence, TypeVar
 
 import numpy as np
 
+from yakgwan.answer.anchors import AnchorFinder
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.errors import UnknownName
@@ -114,6 +115,7 @@ class SharedModels:
         self._tokenizers: dict[str, Tokenizer] = {}
         self._embedder: Embedder | None = None
         self._ingest_embedder: Embedder | None = None
+        self._anchors: AnchorFinder | None = None
         self._provider: object | None = None
 
     def tokenizer(self, name: str) -> Tokenizer:
@@ -127,6 +129,13 @@ class SharedModels:
             if self._embedder is None:
                 self._embedder = BatchingEmbedder(make_embedder(self.settings.embedder))  # type: ignore[assignment]
             return self._embedder  # type: ignore[return-value]
+
+    def anchor_finder(self) -> AnchorFinder:
+        """The question analyser of ``ask`` (Kiwi takes about a second to load: once)."""
+        with self._lock:
+            if self._anchors is None:
+                self._anchors = Serialised(AnchorFinder(), threading.Lock())  # type: ignore[assignment]
+            return self._anchors  # type: ignore[return-value]
 
     def ingest_embedder(self) -> Embedder:
         """A second instance for ingest jobs: a search never waits behind an ingest's batches
