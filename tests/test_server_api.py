@@ -137,6 +137,9 @@ def test_ask_stream_sends_status_answer_citations_done(filled: Client) -> None:
     events = [(block.split("\n")[0][7:], json.loads(block.split("\n")[1][6:])) for block in res.text.strip().split("\n\n")]
     kinds = [k for k, _ in events]
     assert kinds[0] == "status" and kinds[-2:] == ["citations", "done"] and kinds.count("answer") >= 2
+    stages = [d["stage"] for k, d in events if k == "status"]
+    assert stages == ["retrieving", "retrieved", "answering", "checked"], stages
+    assert events[1][1]["passages"] >= 1 and events[2][1]["by"] == "rules" and events[3][1]["outcome"] == "answered"
     answer = "".join(d["delta"] for k, d in events if k == "answer")
     whole = filled.call("POST", "/api/collections/faq/ask", json={"question": "출발 30일 전에 취소하면 환불은?"}).json()
     assert answer == whole["answer"] and "전액" in answer

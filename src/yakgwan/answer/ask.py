@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from yakgwan.answer.anchors import AnchorFinder, missing_anchors, normalise
 from yakgwan.answer.extract import ExtractiveAnswerer
@@ -59,7 +60,10 @@ class Asker:
             self._corpus = normalise("\n".join(c.text for c in self.ctx.view.chunks))
         return self._corpus
 
-    def ask(self, question: str) -> AskResult:
+    def ask(self, question: str, on_stage: Callable[[str, dict], None] | None = None) -> AskResult:
+        """``on_stage(stage, facts)`` hears what the answer is waiting for: ``retrieved``
+        (passages and sentences shown), ``answering`` (by which model or rule), ``checked``."""
+        say = on_stage or (lambda stage, facts: None)
         if not question.strip():
             raise InputError(None, "empty question")
         t0 = time.perf_counter()
@@ -77,6 +81,8 @@ class Asker:
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
         hits = evidence_hits(retriever.retrieve(question, self.k))
         sentences = number_sentences(question, hits, self.ctx.tokenizer)
+        say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
+        say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode == "generate" or llm.supports_logprobs) else "rules"})
         if mode == "generate" and llm is not None:
             checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
             done = (SelfCheckingAnswerer(llm) if checked else GenerativeAnswerer(llm)).answer(question, sentences)
@@ -89,6 +95,7 @@ class Asker:
         if bad:  # cannot happen by construction; never shown as is if it does
             notes.append(f"{len(bad)} citation(s) not verbatim in their chunk: refused")
             done.outcome, done.answer, done.citations = "refused", REFUSAL, []
+        say("checked", {"citations": len(done.citations), "outcome": done.outcome})
         calls = (llm.stats.calls - calls0) if llm else 0
         claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
         return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims)

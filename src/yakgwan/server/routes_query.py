@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import queue
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi import APIRouter
@@ -47,12 +49,12 @@ def router(service: Service) -> APIRouter:
                               article=j["article"], paragraph=j["paragraph"], section=j["section"], text=j["text"]))
         return SearchOut(pipeline=spec.name, latency_ms=round(ms, 2), note=note, dense=dense, hits=out)
 
-    def _ask(name: str, body: AskIn) -> dict[str, Any]:
+    def _ask(name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
         col = service.collections.get(name)
         ctx = service.collections.context(col)
         asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, anchors=service.models.anchor_finder(),
                       _corpus=service.collections.corpus_text(ctx.view))
-        res = asker.ask(body.question).to_json()
+        res = asker.ask(body.question, on_stage).to_json()
         names = col.display_names()
         for c in res["citations"]:
             c["doc_name"] = names.get(c["doc"], c["doc"])
@@ -72,23 +74,35 @@ def router(service: Service) -> APIRouter:
         service.collections.get(name)  # an unknown collection is a 404, not a stream
 
         def events() -> Iterator[str]:
-            yield _event("status", {"stage": "retrieving and answering"})
-            try:
-                res = _ask(name, body)
-            except (Problem, YakgwanError) as exc:
-                p = exc if isinstance(exc, Problem) else from_yakgwan(exc)
-                yield _event("error", {"status": p.status, "detail": p.detail})
+            # the answer runs in its own thread; its stages come through a queue as they happen
+            box: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+            def work() -> None:
+                try:
+                    box.put(("result", _ask(name, body, lambda stage, facts: box.put(("status", {"stage": stage, **facts})))))
+                except (Problem, YakgwanError) as exc:
+                    p = exc if isinstance(exc, Problem) else from_yakgwan(exc)
+                    box.put(("error", {"status": p.status, "detail": p.detail}))
+                except Exception:  # noqa: BLE001 - the stream reports it instead of breaking off
+                    log.exception("ask stream failed")
+                    box.put(("error", {"status": 500, "detail": "the server failed on this request; its log has the details"}))
+
+            threading.Thread(target=work, name="yakgwan-ask", daemon=True).start()
+            yield _event("status", {"stage": "retrieving"})
+            while True:
+                kind, data = box.get()
+                if kind != "result":
+                    yield _event(kind, data)
+                    if kind == "error":
+                        return
+                    continue
+                # the answer is checked (citations verbatim, claims supported) before any of it is sent
+                text = data["answer"]
+                for i in range(0, len(text), STREAM_PIECE):
+                    yield _event("answer", {"delta": text[i : i + STREAM_PIECE]})
+                yield _event("citations", {"citations": data["citations"]})
+                yield _event("done", {k: v for k, v in data.items() if k not in ("answer", "citations")})
                 return
-            except Exception:  # noqa: BLE001 - the stream reports it instead of breaking off
-                log.exception("ask stream failed")
-                yield _event("error", {"status": 500, "detail": "the server failed on this request; its log has the details"})
-                return
-            # the answer is checked (citations verbatim, claims supported) before any of it is sent
-            text = res["answer"]
-            for i in range(0, len(text), STREAM_PIECE):
-                yield _event("answer", {"delta": text[i : i + STREAM_PIECE]})
-            yield _event("citations", {"citations": res["citations"]})
-            yield _event("done", {k: v for k, v in res.items() if k not in ("answer", "citations")})
 
         return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

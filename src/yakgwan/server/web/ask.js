@@ -28,7 +28,8 @@ export function mountAsk(root, state) {
     const collection = select.value;
     try {
       await stream(`/api/collections/${collection}/ask/stream`, { question: q }, (kind, data) => {
-        if (kind === "answer") answer.append(data.delta);
+        if (kind === "status") status.textContent = stageText(data);
+        else if (kind === "answer") answer.append(data.delta);
         else if (kind === "citations") {
           cites.replaceChildren(...data.citations.map((c) => el("li", {},
             el("button", { class: "cite", "data-chunk": c.chunk_id, onclick: () => openClause(collection, c.chunk_id, c.quote) },
@@ -55,4 +56,9 @@ export function mountAsk(root, state) {
     el("label", { class: "field" }, el("span", { i18n: "ask.question" })), question,
     el("p", {}, go)), out);
   state.onCollections();
+}
+
+function stageText(d) {
+  const tpl = t(`ask.stage.${d.stage}`);
+  return tpl.replace("{passages}", d.passages ?? "").replace("{by}", d.by ?? "").replace("{citations}", d.citations ?? "");
 }
