@@ -13,9 +13,9 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.generate import answer_schema, claim_problems
+from yakgwan.answer.generate import answer_schema, claim_problems, repoint, states_what_is_missing
 from yakgwan.answer.passages import unsupported_numbers
-from yakgwan.answer.records import Sentence
+from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.errors import InputError
@@ -106,6 +106,58 @@ def test_a_made_up_number_is_repaired_once_then_dropped_and_downgraded(kb_index:
     assert len(provider.calls) == 2 and "다음 문제를 고쳐" in provider.calls[1][0][-1].content  # one repair, the problem named
     assert res.outcome == "refused" and res.citations == []
     assert any(n.startswith("repaired: claim 1 states 50") for n in res.notes) and any("downgraded" in n for n in res.notes)
+
+
+def _sentences(*texts: str) -> dict[str, Sentence]:
+    chunk = Chunk("c", "d.md", "d.md", "t", "\n".join(texts), 0, len("\n".join(texts)))
+    return {str(i): Sentence(str(i), chunk, t) for i, t in enumerate(texts, 1)}
+
+
+@pytest.mark.unit
+def test_repoint_finds_the_sentences_that_hold_a_claims_numbers() -> None:
+    by = _sentences("## 회사 개요", "- **창립자**: 김하늘", "- **본사 주소**: 서울특별시 중구 명동길 55, 하늘빌딩 7층",
+                    "- 대표 전화: 02-1234-5678", "| 서울 본사 | 명동길 55, 7층 | 02-1234-5678 |", "성수기 가격 1,590,000원", "비수기 가격 1,290,000원")
+    # the model cited the sentence before the right one: the one holding 55 and 7, sharing most text with the claim
+    assert repoint({"text": "본사 주소는 서울특별시 중구 명동길 55, 하늘빌딩 7층", "cite": ["2"]}, by) == ["3"]
+    assert repoint({"text": "대표 전화번호는 02-1234-5678", "cite": ["3"]}, by) == ["4"]  # nearest of two holders with the same text
+    # numbers spread over two sentences: both are cited
+    assert repoint({"text": "성수기는 1,590,000원, 비수기는 1,290,000원", "cite": ["1"]}, by) == ["6", "7"]
+    assert repoint({"text": "본사 주소는 명동길 55", "cite": ["3"]}, by) is None  # already supported
+    assert repoint({"text": "창립자는 김하늘입니다", "cite": ["1"]}, by) is None  # no number to go by
+    assert repoint({"text": "직원은 45명입니다", "cite": ["1"]}, by) is None  # no shown sentence holds 45
+
+
+@pytest.mark.unit
+def test_a_partial_answer_that_states_what_it_calls_missing_is_answered() -> None:
+    assert states_what_is_missing([{"text": "주식회사 하늘여행사의 자본금은 50억원입니다."}], "하늘여행사의 자본금")
+    assert not states_what_is_missing([{"text": "출발 30일 전까지 취소하면 전액 환불합니다."}], "출발 10일 전 취소 시 환불률")
+    assert not states_what_is_missing([{"text": "골드 회원은 수수료가 면제됩니다."}], "골드 회원의 연회비")
+    assert not states_what_is_missing([{"text": "자본금은 50억원입니다."}], "2020년 자본금")  # a number it does not state
+    assert not states_what_is_missing([{"text": "자본금은 50억원입니다."}], "")
+    problems = claim_problems([{"text": "어느 것이 더 비싼가요?", "cite": ["1"]}], _sentences("가격 안내"))
+    assert problems == {1: "claim 1 repeats a question instead of answering it"}
+
+
+@pytest.mark.unit
+def test_a_miscited_claim_is_repointed_without_asking_again(kb_index: Settings) -> None:
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        n = _number_of(messages, "45명")
+        other = next(str(i) for i in range(1, 20) if str(i) != n and f"[{i}]" in messages[-1].content)
+        return {"outcome": "partial", "claims": [{"text": "총 직원 수는 45명입니다.", "cite": [other]}], "missing": "총 직원 수"}
+
+    provider = ScriptedProvider(responder=respond)
+    asker, _ = _asker(kb_index, provider)
+    res = asker.ask("회사 직원은 몇 명인가요?")
+    assert len(provider.calls) == 1 and res.outcome == "answered" and res.citations[0].quote == "- **총 직원 수**: 45명"
+    assert any("re-pointed" in n for n in res.notes) and any(n.startswith("partial → answered") for n in res.notes)
+
+
+@pytest.mark.unit
+def test_a_refusal_never_shows_the_models_own_words(kb_index: Settings) -> None:
+    provider = ScriptedProvider(responder=lambda m, s: {"outcome": "refused", "claims": [], "missing": "claim 1 states 15, which its cited sentences do not contain"})
+    asker, _ = _asker(kb_index, provider)
+    res = asker.ask("회사 직원은 몇 명인가요?")
+    assert res.outcome == "refused" and res.answer == REFUSAL
 
 
 @pytest.mark.unit

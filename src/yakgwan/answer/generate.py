@@ -1,9 +1,13 @@
 """The generative answer: the LLM reads numbered sentences and answers in short claims, each
 citing sentence numbers (an enum in the answer's schema), or says the passages do not answer.
 
-Checks on the model's answer: every claim cites at least one sentence, and every number in a
-claim appears in the sentences it cites. A failing answer is sent back once with the problems
-named; what still fails is dropped, and an answer left with no claim is downgraded to a refusal.
+Checks on the model's answer: every claim cites at least one sentence, is a statement (not the
+question repeated), and every number in it appears in the sentences it cites. A claim whose
+numbers are all in other shown sentences is re-pointed to them (a small model often cites the
+sentence next to the right one); a failing answer is then sent back once with the problems named;
+what still fails is dropped, and an answer left with no claim is downgraded to a refusal. A
+``partial`` answer whose claims state what it calls missing is an ``answered`` one. The model's
+own ``missing`` text is never shown in a refusal (it may repeat the feedback it was given).
 """
 
 from __future__ import annotations
@@ -82,9 +86,58 @@ def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence])
         cited = [by_number[n].text for n in c["cite"] if n in by_number]
         if not cited:
             out[i] = f"claim {i} cites no sentence shown"
+        elif c["text"].strip().endswith("?"):
+            out[i] = f"claim {i} repeats a question instead of answering it"
         elif bad := unsupported_numbers(c["text"], cited):
             out[i] = f"claim {i} states {', '.join(bad)}, which its cited sentences do not contain"
     return out
+
+
+def _bigrams(text: str) -> set[str]:
+    flat = "".join(ch for ch in text.lower() if ch.isalnum())
+    return {flat[i : i + 2] for i in range(len(flat) - 1)}
+
+
+def repoint(claim: dict[str, Any], by_number: dict[str, Sentence], max_cites: int = 3) -> list[str] | None:
+    """Shown sentences that hold every number the claim states, when the sentences it cites do
+    not: greedily the sentence covering most of the missing numbers (ties: most character bigrams
+    shared with the claim, then nearest to what it cited). None when no such set of at most
+    ``max_cites`` sentences exists or the claim states no number."""
+    cited = [by_number[n].text for n in claim["cite"] if n in by_number]
+    if not unsupported_numbers(claim["text"], cited) or not unsupported_numbers(claim["text"], []):
+        return None
+    grams = _bigrams(claim["text"])
+    anchor = [int(n) for n in claim["cite"] if n.isdigit()] or [0]
+    chosen: list[str] = []
+    todo = set(unsupported_numbers(claim["text"], []))
+    while todo and len(chosen) < max_cites:
+        def gain(n: str) -> tuple[int, int, int]:
+            covers = len(todo) - len(set(unsupported_numbers(" ".join(todo), [by_number[n].text])))
+            return covers, len(grams & _bigrams(by_number[n].text)), -min(abs(int(n) - a) for a in anchor)
+        best = max((n for n in by_number if n not in chosen), key=gain, default=None)
+        if best is None or gain(best)[0] == 0:
+            return None
+        chosen.append(best)
+        todo = set(unsupported_numbers(claim["text"], [by_number[n].text for n in chosen]))
+    return sorted(chosen, key=int) if not todo else None
+
+
+def _repoint_all(claims: list[dict[str, Any]], by_number: dict[str, Sentence], notes: list[str]) -> None:
+    for i, c in enumerate(claims, 1):
+        if (better := repoint(c, by_number)) is not None:
+            notes.append(f"claim {i} re-pointed from sentence(s) {', '.join(c['cite'])} to {', '.join(better)}, which hold its numbers")
+            c["cite"] = better
+
+
+def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: float = 0.8) -> bool:
+    """Whether the claims already state what a ``partial`` answer calls missing: at least
+    ``share`` of the missing text's character bigrams occur in the claims, and every number it
+    names does."""
+    text = " ".join(c["text"] for c in claims)
+    want = _bigrams(missing)
+    if not want or unsupported_numbers(missing, [text]):
+        return False
+    return len(want & _bigrams(text)) / len(want) >= share
 
 
 def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_number: dict[str, Sentence]) -> Generated:
@@ -124,6 +177,8 @@ class GenerativeAnswerer:
             draft = self.llm.complete(msgs, schema=schema, params=params, step="answer").model_dump()
         except (StructuredOutputError, PromptTooLongError) as exc:
             return Generated("refused", REFUSAL, [], notes=[f"the LLM's answer was not usable ({exc}): refused"])
+        if draft["outcome"] != "refused":
+            _repoint_all(draft["claims"], by_number, notes)
         problems = claim_problems(draft["claims"], by_number) if draft["outcome"] != "refused" else {}
         if problems:  # one repair, the problems named; an unusable repair keeps the first answer's good claims
             named = "; ".join(problems.values())
@@ -137,6 +192,7 @@ class GenerativeAnswerer:
         outcome: Outcome = draft["outcome"]
         claims = draft["claims"]
         if outcome != "refused":
+            _repoint_all(claims, by_number, notes)
             failing = claim_problems(claims, by_number)
             kept = [c for i, c in enumerate(claims, 1) if i not in failing]
             if failing:
@@ -146,8 +202,10 @@ class GenerativeAnswerer:
                 notes.append(f"downgraded: the {outcome} answer had no supported claim")
                 outcome = "refused"
         if outcome == "refused":
-            missing = draft.get("missing", "").strip()
-            return Generated("refused", REFUSAL + (f" ({missing})" if missing else ""), [], missing, notes)
+            return Generated("refused", REFUSAL, [], draft.get("missing", "").strip(), notes)
+        if outcome == "partial" and states_what_is_missing(claims, draft.get("missing", "")):
+            notes.append(f"partial → answered: the claims state what the model called missing ({draft['missing'].strip()!r})")
+            outcome, draft["missing"] = "answered", ""
         done = assemble(outcome, claims, draft.get("missing", ""), by_number)
         done.notes = notes
         return done
