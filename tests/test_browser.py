@@ -85,15 +85,45 @@ def test_appeal_page_end_to_end(page: Any, kb_policy_pdf: Path) -> None:
     assert page.is_hidden("#clause")
 
 
-def test_ask_page_refuses_what_the_policy_does_not_say(page: Any) -> None:
+def _ensure_kb(site: str, pdf: Path) -> None:
+    """The policy collection the appeal test makes through the page; made through the API when
+    this test runs alone."""
+    import json
+    import time
+    import urllib.request
+
+    with urllib.request.urlopen(f"{site}/api/collections") as res:
+        if any(c["name"] == "kb" for c in json.loads(res.read())):
+            return
+    req = urllib.request.Request(f"{site}/api/collections", json.dumps({"name": "kb"}).encode(), {"Content-Type": "application/json"})
+    urllib.request.urlopen(req).read()
+    body = b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"kb.pdf\"\r\n\r\n" + pdf.read_bytes() + b"\r\n--b--\r\n"
+    req = urllib.request.Request(f"{site}/api/collections/kb/documents", body, {"Content-Type": "multipart/form-data; boundary=b"})
+    job = json.loads(urllib.request.urlopen(req).read())
+    while True:
+        with urllib.request.urlopen(f"{site}/api/jobs/{job['id']}") as res:
+            if json.loads(res.read())["status"] in ("succeeded", "failed"):
+                return
+        time.sleep(0.2)
+
+
+def test_ask_page_refuses_what_the_policy_does_not_say(page: Any, site: str, kb_policy_pdf: Path) -> None:
+    _ensure_kb(site, kb_policy_pdf)
+    page.reload()
+    page.wait_for_selector("#page-appeal[data-ready]")
     page.click("button[data-page=ask]")
     page.wait_for_selector("#ask-collection option[value=kb]", state="attached")
     page.fill("#question", "삼성화재 다이렉트 자동차보험의 보험료는 얼마인가요?")
     page.click("#ask-go")
-    page.wait_for_selector("#ask-result [data-outcome]", timeout=120_000)
-    assert page.get_attribute("#ask-result .card", "data-outcome") == "refused"
+    page.wait_for_selector("#ask-latest[data-outcome]", timeout=120_000)
+    assert page.get_attribute("#ask-latest", "data-outcome") == "refused"
     assert page.inner_text("#refusal") == "제공된 문서에는 이 질문에 대한 내용이 없습니다."
     assert page.locator("#citations li").count() == 0
+    page.fill("#question", "음주운전으로 받은 벌금도 보상하나요?")  # a second question: the conversation keeps the first
+    page.click("#ask-go")
+    page.wait_for_selector("#ask-latest[data-outcome]", timeout=120_000)
+    assert page.locator("#ask-result .card").count() == 2 and "음주운전" in page.inner_text("#ask-latest .question")
+    assert page.get_attribute("#ask-result .card >> nth=1", "data-outcome") == "refused"
     _shot(page, "3-ask-refused")
     page.click("#lang")
     assert page.inner_text("button[data-page=ask]") == "Ask" and page.inner_text("#ask-go") == "Ask"

@@ -20,11 +20,13 @@ export function mountAsk(root, state) {
     const q = question.value.trim();
     if (!q || !select.value) return;
     go.disabled = true;
+    // the newest exchange on top, earlier ones kept below it (ids stay with the newest)
+    out.querySelectorAll("[id]").forEach((node) => node.removeAttribute("id"));
     const answer = el("div", { class: "answer", id: "answer" });
     const status = el("p", { class: "meta", id: "ask-status" }, t("ask.working"));
     const cites = el("ol", { id: "citations" });
-    const card = el("div", { class: "card" }, status, answer, cites);
-    out.replaceChildren(card);
+    const card = el("div", { class: "card", id: "ask-latest" }, el("p", { class: "question" }, `Q. ${q}`), status, answer, cites);
+    out.prepend(card);
     const collection = select.value;
     try {
       await stream(`/api/collections/${collection}/ask/stream`, { question: q }, (kind, data) => {
