@@ -14,7 +14,7 @@ from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise
 from yakgwan.answer.ask import Asker
 from yakgwan.answer.generate import answer_schema, claim_problems, repoint, states_what_is_missing
-from yakgwan.answer.passages import unsupported_numbers
+from yakgwan.answer.passages import derivable, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
@@ -125,6 +125,20 @@ def test_repoint_finds_the_sentences_that_hold_a_claims_numbers() -> None:
     assert repoint({"text": "본사 주소는 명동길 55", "cite": ["3"]}, by) is None  # already supported
     assert repoint({"text": "창립자는 김하늘입니다", "cite": ["1"]}, by) is None  # no number to go by
     assert repoint({"text": "직원은 45명입니다", "cite": ["1"]}, by) is None  # no shown sentence holds 45
+
+
+@pytest.mark.unit
+def test_a_computed_number_is_supported_only_when_the_claim_computes() -> None:
+    cited = ["김하늘 대표의 연봉은 2억 4,000만원(240,000,000원)입니다.", "박민수 COO의 연봉은 180,000,000원입니다."]
+    assert unsupported_numbers("김하늘 대표가 60,000,000원 더 받습니다.", cited) == []  # 240,000,000 − 180,000,000
+    assert unsupported_numbers("두 사람의 연봉 합계는 420,000,000원입니다.", cited) == []  # the sum
+    assert unsupported_numbers("김하늘 대표의 연봉은 박민수 COO보다 33% 많습니다.", cited) == []  # (240 − 180) / 180 = 33.3 %
+    assert unsupported_numbers("김하늘 대표의 연봉은 60,000,000원입니다.", cited) == ["60,000,000"]  # no computing word: must be cited
+    assert unsupported_numbers("연봉 차이는 70,000,000원입니다.", cited) == ["70,000,000"]  # no pair gives it
+    assert {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.5, 1.5, 50.0, 100.0, 200.0, 300.0} <= derivable([1.0, 2.0, 3.0])  # by hand
+    assert 7.0 not in derivable([1.0, 2.0, 3.0]) and 12.0 not in derivable([1.0, 2.0, 3.0])
+    d = derivable([2008.0, 2024.0])
+    assert 16.0 in d and 4032.0 in d and round(2024 / 2008, 6) in {round(x, 6) for x in d}
 
 
 @pytest.mark.unit

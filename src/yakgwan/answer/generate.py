@@ -36,7 +36,8 @@ SYSTEM = (
     "missing: 문서에 없는 내용(answered면 빈 문자열)."
 )
 
-# one worked example (made up; about no test set) for each of answered and refused
+# worked examples (made up; about no test set): an answer, a partial answer, and an answer read
+# from table rows that compares them
 SHOTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     (
         "회원 등급은 몇 단계인가요?",
@@ -47,6 +48,12 @@ SHOTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
         "골드 회원의 연회비는 얼마인가요?",
         "<faq/membership.md>\n[1] 회원 등급은 일반, 실버, 골드의 3단계입니다.\n[2] 골드 회원은 수수료가 면제됩니다.",
         {"outcome": "partial", "claims": [{"text": "골드 회원은 수수료가 면제됩니다.", "cite": ["2"]}], "missing": "골드 회원의 연회비"},
+    ),
+    (
+        "A 요금제와 B 요금제 중 어느 것이 더 싼가요?",
+        "<faq/plans.md>\n[1] | 요금제 | 월 요금 |\n[2] | A 요금제 | 30,000원 |\n[3] | B 요금제 | 45,000원 |",
+        {"outcome": "answered", "claims": [{"text": "A 요금제는 월 30,000원, B 요금제는 월 45,000원입니다.", "cite": ["2", "3"]},
+                                           {"text": "A 요금제가 15,000원 더 쌉니다.", "cite": ["2", "3"]}], "missing": ""},
     ),
 )
 
@@ -81,15 +88,22 @@ class Generated:
 
 def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> dict[int, str]:
     """Why each failing claim fails, by its 1-based position (empty: every claim passes)."""
+    return {i: english for i, (english, _) in _problems(claims, by_number).items()}
+
+
+def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> dict[int, tuple[str, str]]:
+    """(for the notes, for the model) per failing claim: the model is told in Korean."""
     out = {}
     for i, c in enumerate(claims, 1):
         cited = [by_number[n].text for n in c["cite"] if n in by_number]
         if not cited:
-            out[i] = f"claim {i} cites no sentence shown"
+            out[i] = (f"claim {i} cites no sentence shown", f"{i}번 주장은 보여 준 문장을 인용하지 않았습니다")
         elif c["text"].strip().endswith("?"):
-            out[i] = f"claim {i} repeats a question instead of answering it"
+            out[i] = (f"claim {i} repeats a question instead of answering it",
+                      f"{i}번 주장은 질문을 되풀이했습니다. 근거 문장에 있는 답을 평서문으로 쓰세요")
         elif bad := unsupported_numbers(c["text"], cited):
-            out[i] = f"claim {i} states {', '.join(bad)}, which its cited sentences do not contain"
+            out[i] = (f"claim {i} states {', '.join(bad)}, which its cited sentences do not contain",
+                      f"{i}번 주장의 {', '.join(bad)}은(는) 인용한 문장에 없습니다. 그 숫자가 있는 문장 번호를 인용하세요")
     return out
 
 
@@ -179,12 +193,12 @@ class GenerativeAnswerer:
             return Generated("refused", REFUSAL, [], notes=[f"the LLM's answer was not usable ({exc}): refused"])
         if draft["outcome"] != "refused":
             _repoint_all(draft["claims"], by_number, notes)
-        problems = claim_problems(draft["claims"], by_number) if draft["outcome"] != "refused" else {}
+        problems = _problems(draft["claims"], by_number) if draft["outcome"] != "refused" else {}
         if problems:  # one repair, the problems named; an unusable repair keeps the first answer's good claims
-            named = "; ".join(problems.values())
-            notes.append(f"repaired: {named}")
+            notes.append("repaired: " + "; ".join(english for english, _ in problems.values()))
+            told = "; ".join(korean for _, korean in problems.values())
             again = [*msgs, Message("assistant", json.dumps(draft, ensure_ascii=False)),
-                     Message("user", f"다음 문제를 고쳐 다시 답하세요: {named}. 근거 문장에 있는 내용만 쓰세요.")]
+                     Message("user", f"다음 문제를 고쳐 다시 답하세요: {told}. 근거 문장에 있는 내용만 쓰세요.")]
             try:
                 draft = self.llm.complete(again, schema=schema, params=params, step="answer_repair").model_dump()
             except (StructuredOutputError, PromptTooLongError) as exc:

@@ -59,7 +59,40 @@ def quote_is_verbatim(c: Citation, chunk_text: str) -> bool:
     return " ".join(c.quote.split()) in " ".join(chunk_text.split())
 
 
+# words that say a claim computes (a difference, a total, a ratio): only then may its numbers be
+# results of arithmetic on the cited ones
+_COMPUTES = re.compile(r"차이|합계|합산|총합|총액|모두 합|더 [가-힣]|배|%|퍼센트|증가|감소|지났|경과|늘었|줄었")
+MAX_OPERANDS = 12
+
+
 def unsupported_numbers(claim: str, cited: Sequence[str]) -> list[str]:
-    """Numbers in ``claim`` that none of its cited sentences contains (a made-up figure)."""
+    """Numbers in ``claim`` that none of its cited sentences contains (a made-up figure). When
+    the claim says it computes (a difference, total, ratio: ``_COMPUTES``), a number is also
+    supported when it is the sum, difference, product, quotient or percentage change of two cited
+    numbers, or the sum of several (1% tolerance, for rounding)."""
     have = {n.replace(",", "") for t in cited for n in _NUMBER.findall(t)}
-    return [n for n in _NUMBER.findall(claim) if n.replace(",", "") not in have]
+    missing = [n for n in _NUMBER.findall(claim) if n.replace(",", "") not in have]
+    if not missing or not _COMPUTES.search(claim):
+        return missing
+    values = sorted({float(h) for h in have if h.replace(".", "", 1).isdigit()})[:MAX_OPERANDS]
+    derived = derivable(values)
+    return [n for n in missing if not any(abs(float(n.replace(",", "")) - d) <= 0.01 * max(abs(d), 1.0) for d in derived)]
+
+
+def derivable(values: Sequence[float]) -> set[float]:
+    """What one arithmetic step makes of ``values``: every pair's sum, difference, product,
+    quotients and percentage changes, and the sum of every subset (at most ``MAX_OPERANDS``
+    values)."""
+    out: set[float] = set()
+    vs = list(values)[:MAX_OPERANDS]
+    for i, a in enumerate(vs):
+        for b in vs[i + 1 :]:
+            out |= {a + b, abs(a - b), a * b}
+            if a:
+                out |= {b / a, (b - a) / a * 100, b / a * 100}
+            if b:
+                out |= {a / b, (a - b) / b * 100, a / b * 100}
+    sums = {0.0}
+    for v in vs:
+        sums |= {s + v for s in sums}
+    return out | {abs(x) for x in out if x < 0} | sums
