@@ -106,6 +106,8 @@ def test_collections_lifecycle(client: Client) -> None:
     assert client.call("DELETE", "/api/collections/kb-driver").status_code == 204
     _problem(client.call("DELETE", "/api/collections/kb-driver"), 404, "no such collection")
     _problem(client.call("GET", "/api/nothing-here"), 404, "no such route")
+    wrong_method = client.call("PUT", "/api/collections")
+    assert wrong_method.status_code == 405 and "GET" in wrong_method.headers["allow"]
 
 
 def test_upload_ingest_search_ask_and_chunk(filled: Client) -> None:
@@ -146,6 +148,9 @@ def test_ask_stream_sends_status_answer_citations_done(filled: Client) -> None:
     assert events[-2][1]["citations"] == whole["citations"] and events[-1][1]["outcome"] == "answered"
     missing = filled.call("POST", "/api/collections/nope/ask/stream", json={"question": "x"})
     _problem(missing, 404, "no such collection")
+    _problem(filled.call("POST", "/api/collections/faq/ask/stream", json={"question": "x", "pipeline": "nope"}), 422, "unknown pipeline")
+    filled.call("POST", "/api/collections", json={"name": "empty"})
+    _problem(filled.call("POST", "/api/collections/empty/ask/stream", json={"question": "x"}), 409, "no documents yet")
 
 
 def test_a_failed_ingest_leaves_the_collection_as_it_was(filled: Client, tmp_path: Path) -> None:
@@ -177,10 +182,15 @@ def test_uploads_are_judged_by_content_and_names_never_become_paths(filled: Clie
     _problem(filled.upload("faq", "notes.docx", _zip({"a.txt": b"hello"})), 415, "not a Word (.docx) document")
     _problem(filled.upload("faq", "image.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64), 415, "binary content")
     _problem(filled.upload("faq", "big.txt", b"a" * (3 * 1024 * 1024)), 413, "upload limit")
-    res = filled.upload("faq", "../../../../tmp/evil/passwd.md", "# 비밀\n\n여권은 구청에서 발급합니다.\n".encode())
+    escape = "/".join([".."] * 40) + f"/tmp/yakgwan-evil-{tmp_path.name}/passwd.md"  # enough '..' to reach / from anywhere
+    res = filled.upload("faq", escape, "# 비밀\n\n여권은 구청에서 발급합니다.\n".encode())
     job = filled.wait(res.json()["id"])
     assert job["status"] == "succeeded" and job["result"]["name"] == "passwd.md"
-    assert not Path("/tmp/evil").exists()
+    assert not Path(f"/tmp/yakgwan-evil-{tmp_path.name}").exists()
+    disguised = _zip({"%PDF-1.7.txt": b"0" * (30 * 1024 * 1024), "word/document.xml": b"<w:document/>"})  # a ZIP whose first entry reads %PDF-
+    _problem(filled.upload("faq", "policy.pdf", disguised), 413, "ZIP bomb")
+    many = _zip({f"e{i}.txt": b"" for i in range(6000)} | {"word/document.xml": b"<w:document/>"})
+    _problem(filled.upload("faq", "many.docx", many), 413, "6,001 entries")
     stored = sorted(p.name for p in (tmp_path / "data" / "collections" / "faq" / "files").iterdir())
     assert len(stored) == 3 and all(len(n) == 19 and n.endswith(".md") for n in stored)
     names = {d["name"] for d in filled.call("GET", "/api/collections/faq/documents").json()}
@@ -189,9 +199,29 @@ def test_uploads_are_judged_by_content_and_names_never_become_paths(filled: Clie
     assert again["status"] == "succeeded" and again["result"]["unchanged"] == 1  # the same content is one document
 
 
+def test_a_full_queue_is_refused_and_dataset_names_may_hold_a_slash(tmp_path: Path) -> None:
+    import threading
+
+    from yakgwan.server.jobs import MAX_WAITING
+
+    sets = tmp_path / "sets" / "mini"
+    (sets / "knowledge_base").mkdir(parents=True)
+    (sets / "knowledge_base" / "a.md").write_text(REFUND, "utf-8")
+    (sets / "tests_dev.jsonl").write_text(json.dumps({"question": "환불은?", "keywords": ["전액"], "source_docs": ["a.md"]}, ensure_ascii=False), "utf-8")
+    client = Client(create_app(ServerConfig(_settings(tmp_path), tmp_path / "data", datasets_dir=tmp_path / "sets")))
+    assert {d["name"] for d in client.call("GET", "/api/datasets").json()} == {"sample", "mini/dev"}
+    _problem(client.call("GET", "/api/datasets/mini/dev/map"), 409, "run an evaluation")  # the route takes the slash
+    gate = threading.Event()
+    jobs = client.app.state.service.jobs
+    for _ in range(MAX_WAITING + 1):  # one runs (held), MAX_WAITING wait
+        jobs.submit("eval", lambda sink: gate.wait(10) and {})
+    _problem(client.call("POST", "/api/evals", json={"dataset": "sample", "pipelines": ["bm25"]}), 503, "jobs are already waiting")
+    gate.set()
+
+
 def test_jobs_list_and_unknown_job(filled: Client) -> None:
     jobs = filled.call("GET", "/api/jobs").json()
-    assert len(jobs) == 2 and all(j["kind"] == "ingest" and j["status"] == "succeeded" and "result" not in j or j["result"] is None for j in jobs)
+    assert len(jobs) == 2 and all(j["kind"] == "ingest" and j["status"] == "succeeded" and j["result"] is None for j in jobs)
     assert jobs[0]["created"] >= jobs[1]["created"]
     _problem(filled.call("GET", "/api/jobs/nope"), 404, "no such job")
 
@@ -202,7 +232,7 @@ def test_deleting_a_busy_collection_is_refused(client: Client) -> None:
     client.call("POST", "/api/collections", json={"name": "slow"})
     gate = threading.Event()
     client.app.state.service.jobs.submit("ingest", lambda sink: gate.wait(10) and {}, "slow")
-    _problem(client.call("DELETE", "/api/collections/slow"), 409, "ingest job")
+    _problem(client.call("DELETE", "/api/collections/slow"), 409, "job queued or running")
     assert client.call("GET", "/api/collections/slow").json()["busy"] is True
     gate.set()
 
@@ -228,6 +258,12 @@ def test_eval_runs_on_the_bundled_sample_with_report_and_maps(filled: Client) ->
     assert len(m["points"]) >= 6 and {p["doc_type"] for p in m["points"]} == {"policies", "faq", "company"} and "t-SNE" in m["method"]
     cm = filled.call("GET", "/api/collections/faq/map").json()
     assert len(cm["points"]) >= 2 and all(isinstance(p["x"], float) for p in cm["points"])
+    # a collection deleted and made again under the same name never shows the old map
+    filled.call("DELETE", "/api/collections/faq")
+    filled.call("POST", "/api/collections", json={"name": "faq"})
+    filled.wait(filled.upload("faq", "new.md", "# 새 문서\n\n완전히 다른 내용입니다. 두 번째 문장입니다.\n".encode()).json()["id"])
+    again = filled.call("GET", "/api/collections/faq/map").json()
+    assert again["points"] and not any("부산 지사" in p["label"] for p in again["points"])
 
 
 def test_api_key_guards_every_route_but_health(tmp_path: Path) -> None:
@@ -244,6 +280,11 @@ def test_api_key_guards_every_route_but_health(tmp_path: Path) -> None:
     assert schema["components"]["securitySchemes"]["ApiKey"]["name"] == "X-API-Key"
     assert "security" not in schema["paths"]["/api/health"]["get"] and schema["paths"]["/api/collections"]["get"]["security"] == [{"ApiKey": []}]
     assert open_client.call("GET", "/").status_code == 200  # the page itself holds no data
+    assert open_client.call("GET", "/api/health/").status_code in (200, 307)  # a trailing slash is not a way around, nor locked out
+    _problem(open_client.call("GET", "/api/docs"), 401, "API key")
+    mounted = TestClient(create_app(cfg), root_path="/yakgwan")  # behind a proxy prefix the key is still needed
+    assert mounted.get("/yakgwan/api/collections").status_code == 401
+    assert mounted.get("/yakgwan/api/health").status_code == 200
     with pytest.raises(Exception, match="at least 8"):
         ServerConfig(_settings(tmp_path), tmp_path / "d", api_key="short")
 

@@ -32,6 +32,9 @@ def test_appeal_over_http(tmp_path: Path, kb_policy_pdf: Path) -> None:
     assert done.result is not None and done.result["pages"] > 100 and done.result["name"] == "KB 약관.pdf"
     wrong = c.post("/api/collections/kb/appeals", files={"notice": ("notice.docx", b"PK\x03\x04broken")})
     assert wrong.status_code == 415
+    vague = c.post("/api/collections/kb/appeals", files={"notice": ("막연한 통지.txt", "안녕하세요. 검토 결과를 알려드립니다.".encode())}).json()
+    failed = jobs.wait(vague["id"], 120)
+    assert failed.status == "failed" and failed.error.startswith("막연한 통지.txt:") and str(tmp_path) not in failed.error
     res = c.post("/api/collections/kb/appeals", files={"notice": ("01 통지서.txt", (NOTICES / "01_fine_drunk_driving.txt").read_bytes())},
                  data={"analysis": "rules"})
     assert res.status_code == 202 and res.json()["kind"] == "appeal"

@@ -20,7 +20,15 @@ from yakgwan.server.service import Service
 from yakgwan.server.uploads import BODY_OVERHEAD, BodyLimit
 
 WEB = Path(__file__).resolve().parent / "web"
-OPEN_PATHS = ("/api/health",)  # answered without a key even when one is required
+OPEN_PATHS = ("/api/health",)  # API routes answered without a key even when one is required
+
+
+def needs_key(path: str) -> bool:
+    """Everything needs the key but the page (``/``, ``/static/…``: no data) and /api/health.
+    ``path`` is the route path (without any root path the app is mounted under)."""
+    if path in ("", "/") or path.startswith("/static/"):
+        return False
+    return path.rstrip("/") not in OPEN_PATHS
 
 
 def create_app(config: ServerConfig, service: Service | None = None) -> FastAPI:
@@ -72,8 +80,8 @@ def _warm_up(service: Service) -> None:
 
 
 class _ApiKey(BaseHTTPMiddleware):
-    """Every /api route (and the schema) but /api/health needs the key: header ``X-API-Key`` or
-    ``Authorization: Bearer KEY``. The web app's page and scripts hold no data and stay open."""
+    """Every route but the page and /api/health needs the key (see :func:`needs_key`): header
+    ``X-API-Key`` or ``Authorization: Bearer KEY``."""
 
     def __init__(self, app: Any, key: str) -> None:
         super().__init__(app)
@@ -81,7 +89,9 @@ class _ApiKey(BaseHTTPMiddleware):
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         path = request.url.path
-        if (path.startswith("/api/") or path == "/openapi.json") and path not in OPEN_PATHS:
+        root = request.scope.get("root_path") or ""
+        route_path = path[len(root):] if root and path.startswith(root) else path
+        if needs_key(route_path):
             given = request.headers.get("x-api-key") or ""
             auth = request.headers.get("authorization") or ""
             if not given and auth.lower().startswith("bearer "):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from yakgwan.answer.anchors import normalise
-from yakgwan.errors import YakgwanError
+from yakgwan.errors import IndexStoreError
 from yakgwan.pipelines import PipelineContext
 from yakgwan.server.problems import Problem
 from yakgwan.server.shared_models import SharedModels
@@ -29,6 +29,7 @@ from yakgwan.store.local_view import LocalView
 from yakgwan.websearch import make_search
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+MAX_VIEWS = 8  # collections whose index is kept in memory
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,12 @@ class Collections:
         self._views: dict[str, tuple[tuple[str, LocalView] | None, LocalView | None]] = {}
         self._loading: dict[str, threading.Lock] = {}
         self._corpus: dict[int, tuple[LocalView, str]] = {}
+        self._locks: dict[str, threading.Lock] = {}
+
+    def lock_for(self, name: str) -> threading.Lock:
+        """The lock that makes 'is it busy? then delete' and 'store, then queue its ingest' atomic."""
+        with self._lock:
+            return self._locks.setdefault(name, threading.Lock())
 
     def create(self, name: str, title: str | None = None) -> Collection:
         if not NAME.match(name):
@@ -74,7 +81,7 @@ class Collections:
                 raise Problem(409, f"collection {name!r} already exists", "exists")
             root.mkdir(parents=True)
             (root / "files").mkdir()
-            _write_json(root / "collection.json", {"name": name, "title": title or name, "created": time.time()})
+            _write_json(root / "collection.json", {"name": name, "title": title or name, "created": time.time(), "uid": uuid.uuid4().hex})
             _write_json(root / "files.json", {})
         return Collection(name, root)
 
@@ -138,7 +145,10 @@ class Collections:
                 if latest[1].dense_ready:
                     stable = latest[1]
                 with self._lock:
-                    self._views[col.name] = (latest, stable)
+                    self._views.pop(col.name, None)
+                    self._views[col.name] = (latest, stable)  # newest last: the oldest is evicted first
+                    while len(self._views) > MAX_VIEWS:
+                        self._views.pop(next(iter(self._views)))
         return latest[1] if latest[1].dense_ready or stable is None else stable
 
     def corpus_text(self, view: LocalView) -> str:
@@ -163,7 +173,7 @@ class Collections:
         def embedder():  # type: ignore[no-untyped-def]
             emb = models.embedder()
             if emb.model_id != view.embedder:
-                raise YakgwanError(f"collection {col.name!r} was indexed with {view.embedder!r} but the server's embedder is {emb.model_id!r}; re-create it")
+                raise IndexStoreError(f"collection {col.name!r} was indexed with {view.embedder!r} but the server's embedder is {emb.model_id!r}; re-create it")
             return emb
 
         return PipelineContext(

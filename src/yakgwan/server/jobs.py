@@ -21,6 +21,7 @@ from yakgwan.progress import ProgressSink
 from yakgwan.server.problems import Problem
 
 KEEP_FINISHED = 200
+MAX_WAITING = 20  # queued jobs; more is refused (503) rather than piled up
 log = logging.getLogger("yakgwan.server")
 
 
@@ -62,6 +63,9 @@ class JobRunner:
         """Queue ``work``; ``job_id`` (from :meth:`new_id`) when the work must know its own id."""
         job = Job(job_id or self.new_id(), kind, collection)
         with self._lock:
+            waiting = sum(j.status == "queued" for j in self._jobs.values())
+            if waiting >= MAX_WAITING:
+                raise Problem(503, f"{waiting} jobs are already waiting; try again when some have finished", "busy")
             self._jobs[job.id] = job
             self._forget_old()
         self._pool.submit(self._run, job, work)
@@ -97,6 +101,16 @@ class JobRunner:
     def list(self) -> list[Job]:
         with self._lock:
             return sorted(self._jobs.values(), key=lambda j: -j.created)
+
+    def snapshot(self, job_id: str, with_result: bool = True) -> dict[str, Any]:
+        """The job's fields as one consistent copy (never a status without its result)."""
+        job = self.get(job_id)
+        with self._lock:
+            return job.view(with_result)
+
+    def snapshots(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [j.view(with_result=False) for j in sorted(self._jobs.values(), key=lambda j: -j.created)]
 
     def busy(self, collection: str) -> bool:
         with self._lock:

@@ -31,10 +31,12 @@ class Problem(Exception):
         self.kind = kind or TITLES.get(status, "Error").lower().replace(" ", "-")
 
 
-def problem_response(status: int, detail: str, kind: str, instance: str) -> JSONResponse:
+def problem_response(status: int, detail: str, kind: str, instance: str, headers: dict[str, str] | None = None) -> JSONResponse:
     body = {"type": f"/problems/{kind}", "title": TITLES.get(status, "Error"), "status": status, "detail": detail, "instance": instance}
-    headers = {"WWW-Authenticate": 'ApiKey header="X-API-Key"'} if status == 401 else None
-    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
+    extra = dict(headers or {})
+    if status == 401:
+        extra["WWW-Authenticate"] = 'ApiKey header="X-API-Key"'
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=extra or None)
 
 
 def from_yakgwan(exc: YakgwanError) -> Problem:
@@ -72,7 +74,8 @@ def install(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) else TITLES.get(exc.status_code, "Error")
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"no such route: {request.method} {request.url.path}"
-        return problem_response(exc.status_code, detail, TITLES.get(exc.status_code, "error").lower().replace(" ", "-"), request.url.path)
+        kind = TITLES.get(exc.status_code, "error").lower().replace(" ", "-")
+        return problem_response(exc.status_code, detail, kind, request.url.path, dict(exc.headers or {}))  # e.g. Allow on a 405
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

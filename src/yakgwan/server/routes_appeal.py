@@ -3,7 +3,9 @@ job, read the analysis, download the evidence pack."""
 
 from __future__ import annotations
 
+import os
 import tempfile
+import uuid
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -12,6 +14,7 @@ from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, Res
 
 from yakgwan.appeal.render import to_html, to_markdown, to_pdf
 from yakgwan.appeal.run import run_appeal
+from yakgwan.errors import InputError
 from yakgwan.progress import ProgressSink
 from yakgwan.server.api_models import JobOut
 from yakgwan.server.problems import Problem
@@ -50,32 +53,42 @@ def router(service: Service) -> APIRouter:
 
         def work(sink: ProgressSink) -> dict[str, Any]:
             sink("analysing the notice against the policy", 0, 1)
-            result = run_appeal(path, col.index_dir, settings, mode, analysis, llm_findings, search,
-                                make_context=lambda _dir: service.collections.context(col))
+            try:
+                result = run_appeal(path, col.index_dir, settings, mode, analysis, llm_findings, search,
+                                    make_context=lambda _dir: service.collections.context(col))
+            except InputError as exc:  # named by what the client called the notice, not where it is kept
+                where = sniffed.display_name if exc.path in (str(path), None) else f"collection {col.name!r}"
+                raise Problem(422, f"{where}: {exc.reason}", "unusable-notice") from None
             sink("analysing the notice against the policy", 1, 1)
             result["notice_name"] = sniffed.display_name
             result["denial"]["source"] = sniffed.display_name  # not where the server keeps it
             result["collection"] = col.name
             return result
 
-        return JobOut(**service.jobs.submit("appeal", work, col.name).view())
+        return JobOut(**service.jobs.snapshot(service.jobs.submit("appeal", work, col.name).id))
 
     @r.get("/appeals/{job_id}/pack.{fmt}", summary="The evidence pack of a finished appeal job (md, html or pdf)",
            responses={200: {"content": {"text/markdown": {}, "text/html": {}, "application/pdf": {}}}})
     def pack(job_id: str, fmt: Literal["md", "html", "pdf"]) -> Response:
-        job = service.jobs.get(job_id)
-        if job.kind != "appeal":
+        job = service.jobs.snapshot(job_id)
+        if job["kind"] != "appeal":
             raise Problem(404, f"job {job_id!r} is not an appeal", "not-an-appeal")
-        if job.status != "succeeded" or job.result is None:
-            raise Problem(409, f"appeal job {job_id!r} is {job.status}: the pack exists once it has succeeded", "not-ready")
+        result = job["result"]
+        if job["status"] != "succeeded" or result is None:
+            raise Problem(409, f"appeal job {job_id!r} is {job['status']}: the pack exists once it has succeeded", "not-ready")
         if fmt == "md":
-            return PlainTextResponse(to_markdown(job.result), media_type="text/markdown; charset=utf-8")
+            return PlainTextResponse(to_markdown(result), media_type="text/markdown; charset=utf-8")
         if fmt == "html":
-            return HTMLResponse(to_html(job.result))
-        out = root / f"pack-{job_id}.pdf"
-        if not out.exists():
+            return HTMLResponse(to_html(result))
+        out = root / f"pack-{job['id']}.pdf"
+        if not out.exists():  # written aside, then moved into place: a reader never gets half a file
             root.mkdir(parents=True, exist_ok=True)
-            to_pdf(job.result, out)
+            tmp = root / f".pack-{job['id']}.{uuid.uuid4().hex[:6]}.tmp"
+            try:
+                to_pdf(result, tmp)
+                os.replace(tmp, out)
+            finally:
+                tmp.unlink(missing_ok=True)
         return FileResponse(out, media_type="application/pdf", filename=f"evidence-pack-{job_id}.pdf")
 
     return r

@@ -54,9 +54,10 @@ def router(service: Service) -> APIRouter:
     @r.delete("/collections/{name}", status_code=204, summary="Delete a collection, its index and its uploads")
     def delete_collection(name: str) -> None:
         service.collections.get(name)
-        if service.jobs.busy(name):
-            raise Problem(409, f"collection {name!r} has an ingest job queued or running; delete it when the job has finished", "busy")
-        service.collections.delete(name)
+        with service.collections.lock_for(name):
+            if service.jobs.busy(name):
+                raise Problem(409, f"collection {name!r} has a job queued or running; delete it when the job has finished", "busy")
+            service.collections.delete(name)
 
     @r.get("/collections/{name}/documents", response_model=list[DocumentOut], summary="Documents in a collection")
     def list_documents(name: str) -> list[DocumentOut]:
@@ -73,13 +74,16 @@ def router(service: Service) -> APIRouter:
     @r.post("/collections/{name}/documents", response_model=JobOut, status_code=202,
             summary="Upload a document (PDF, DOCX, HTML, Markdown, text) and ingest it in the background")
     def upload_document(name: str, file: Annotated[UploadFile, File(description="the document")]) -> JobOut:
-        col = service.collections.get(name)
+        service.collections.get(name)
         data = read_upload(service, file)
         sniffed = sniff(data, file.filename)
-        path = service.collections.store_upload(col, data, sniffed)
+        col = service.collections.get(name)
         settings = service.config.settings.with_(index_dir=col.index_dir, quiet=True)
+        path = col.files_dir / sniffed.stored_name
 
         def work(sink: ProgressSink) -> dict[str, Any]:
+            if not (col.root / "collection.json").is_file():
+                raise Problem(409, f"collection {col.name!r} was deleted before its ingest started", "deleted")
             known = col.files()
             try:
                 report = yk_app.ingest(settings, [path], embedder=service.models.ingest_embedder(), sink=sink)
@@ -100,15 +104,20 @@ def router(service: Service) -> APIRouter:
                     "pages": report.new_pages, "seconds": round(report.seconds_total, 2), "dense_ready": report.dense_ready,
                     "already_uploaded": sniffed.stored_name in known and not report.added and not report.replaced}
 
-        return JobOut(**service.jobs.submit("ingest", work, col.name).view())
+        with service.collections.lock_for(name):  # a delete waits until the job is queued, then sees it busy
+            service.collections.get(name)
+            service.collections.store_upload(col, data, sniffed)
+            job = service.jobs.submit("ingest", work, col.name)
+        return JobOut(**service.jobs.snapshot(job.id))
+
 
     @r.get("/jobs", response_model=list[JobOut], summary="Recent jobs, newest first (without results)")
     def list_jobs() -> list[JobOut]:
-        return [JobOut(**j.view(with_result=False)) for j in service.jobs.list()]
+        return [JobOut(**j) for j in service.jobs.snapshots()]
 
     @r.get("/jobs/{job_id}", response_model=JobOut, summary="A job's status, progress and (when finished) result")
     def get_job(job_id: str) -> JobOut:
-        return JobOut(**service.jobs.get(job_id).view())
+        return JobOut(**service.jobs.snapshot(job_id))
 
     return r
 

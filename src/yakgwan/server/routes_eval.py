@@ -11,6 +11,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
 from yakgwan.eval.report import build_html
+from yakgwan.eval.datasets import EvalSet
 from yakgwan.eval.runner import EvalRequest, eval_index_dir, run_eval
 from yakgwan.pipelines import resolve_pipeline
 from yakgwan.progress import ProgressSink
@@ -27,14 +28,20 @@ def router(service: Service) -> APIRouter:
     r = APIRouter(prefix="/api", tags=["workbench"])
     found = ds.discover(service.config.datasets_dir)
     runs = service.config.data_dir / "runs"
-    maps: dict[str, MapOut] = {}
-    maps_lock = threading.Lock()
+    maps: dict[str, MapOut] = {}  # by index identity and generation; a few, newest last
+    maps_lock = threading.Lock()  # one t-SNE at a time: the same map asked twice is computed once
+    loaded: dict[str, EvalSet] = {}
+
+    def load(ref: ds.DatasetRef) -> EvalSet:
+        if ref.name not in loaded:
+            loaded[ref.name] = ref.load()
+        return loaded[ref.name]
 
     @r.get("/datasets", response_model=list[DatasetOut], summary="Evaluation sets the workbench can run")
     def datasets() -> list[DatasetOut]:
         out = []
         for ref in found.values():
-            es = ref.load()
+            es = load(ref)
             cats = sorted({q.category for q in es.queries if q.category})
             out.append(DatasetOut(name=ref.name, format=ref.format, questions=len(es.queries), categories=cats, source=es.source))  # type: ignore[arg-type]
         return out
@@ -43,7 +50,7 @@ def router(service: Service) -> APIRouter:
     def start_eval(body: EvalIn) -> JobOut:
         ref = ds.get(found, body.dataset)
         names = tuple(resolve_pipeline(n).name for n in body.pipelines)  # an unknown name is a 422 now
-        req = EvalRequest(ref.load(), names, body.k, body.limit, command=f"POST /api/evals {body.model_dump_json()}")
+        req = EvalRequest(load(ref), names, body.k, body.limit, command=f"POST /api/evals {body.model_dump_json()}")
         settings = service.config.settings.with_(quiet=True)
 
         job_id = service.jobs.new_id()
@@ -55,23 +62,28 @@ def router(service: Service) -> APIRouter:
             summary = [{k: v for k, v in res.items() if k != "per_query"} | {"questions": len(res.get("per_query", []))} for res in results]
             return {"dataset": ref.name, "results": summary}
 
-        return JobOut(**service.jobs.submit("eval", work, job_id=job_id).view())
+        return JobOut(**service.jobs.snapshot(service.jobs.submit("eval", work, job_id=job_id).id))
 
     @r.get("/evals/{job_id}/report.html", response_class=HTMLResponse, summary="The HTML report of a finished evaluation")
     def report(job_id: str) -> HTMLResponse:
-        job = service.jobs.get(job_id)
-        if job.kind != "eval":
+        job = service.jobs.snapshot(job_id)
+        if job["kind"] != "eval":
             raise Problem(404, f"job {job_id!r} is not an evaluation", "not-an-eval")
-        if job.status != "succeeded" or job.result is None:
-            raise Problem(409, f"evaluation {job_id!r} is {job.status}: the report exists once it has succeeded", "not-ready")
+        if job["status"] != "succeeded" or job["result"] is None:
+            raise Problem(409, f"evaluation {job_id!r} is {job['status']}: the report exists once it has succeeded", "not-ready")
         saved = runs / f"{job_id}.json"
-        results = json.loads(saved.read_text("utf-8")) if saved.is_file() else job.result["results"]
-        return HTMLResponse(build_html(results, title=f"yakgwan eval — {job.result['dataset']}"))
+        results = json.loads(saved.read_text("utf-8")) if saved.is_file() else job["result"]["results"]
+        return HTMLResponse(build_html(results, title=f"yakgwan eval — {job['result']['dataset']}"))
 
     def _map(key: str, view: LocalView, source: str) -> MapOut:
         with maps_lock:
-            if key in maps:
-                return maps[key]
+            if key not in maps:
+                maps[key] = _compute(view, source)
+                while len(maps) > 8:
+                    maps.pop(next(iter(maps)))
+            return maps[key]
+
+    def _compute(view: LocalView, source: str) -> MapOut:
         rows = [int(i) for i in sample_rows(len(view.chunks)) if view.data.dense_mask[int(i)]]
         if not rows:
             raise Problem(409, "no chunk has an embedding yet: wait for the ingest to finish", "not-embedded")
@@ -85,15 +97,12 @@ def router(service: Service) -> APIRouter:
             label = f"{c.doc_id} · {c.section or c.article or ''} · {' '.join(c.text.split())[:80]}"
             points.append(MapPoint(x=float(x), y=float(y), doc=c.doc_id, doc_type=kind, label=label))
         shown = f"{len(rows)} of {len(view.chunks)} chunks" if len(rows) < len(view.chunks) else f"{len(rows)} chunks"
-        out = MapOut(method="t-SNE (scikit-learn), perplexity min(30, (n-1)/3), PCA init, seed 0", source=f"{source}: {shown}, {view.embedder}", points=points)
-        with maps_lock:
-            maps[key] = out
-        return out
+        return MapOut(method="t-SNE (scikit-learn), perplexity min(30, (n-1)/3), PCA init, seed 0", source=f"{source}: {shown}, {view.embedder}", points=points)
 
-    @r.get("/datasets/{name}/map", response_model=MapOut, summary="2-D map of a dataset's chunk embeddings (after it has been evaluated once)")
+    @r.get("/datasets/{name:path}/map", response_model=MapOut, summary="2-D map of a dataset's chunk embeddings (after it has been evaluated once)")
     def dataset_map(name: str) -> MapOut:
         ref = ds.get(found, name)
-        index_dir = eval_index_dir(service.config.settings, ref.load())
+        index_dir = eval_index_dir(service.config.settings, load(ref))
         if not (index_dir / MANIFEST).is_file():
             raise Problem(409, f"dataset {name!r} has no index yet: run an evaluation of it first", "not-indexed")
         generation = json.loads((index_dir / MANIFEST).read_text("utf-8"))["generation"]
@@ -104,6 +113,6 @@ def router(service: Service) -> APIRouter:
         col = service.collections.get(name)
         view = service.collections.view(col)
         generation = json.loads((col.index_dir / MANIFEST).read_text("utf-8"))["generation"]
-        return _map(f"collection:{name}:{generation}", view, f"collection {name}")
+        return _map(f"collection:{col.meta().get('uid', name)}:{generation}", view, f"collection {name}")
 
     return r

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
 from yakgwan.answer.ask import Asker
 from yakgwan.commands import hit_json
@@ -70,27 +72,36 @@ def router(service: Service) -> APIRouter:
         response_class=StreamingResponse,
         responses={200: {"content": {"text/event-stream": {}}, "description": "events: status, answer (text pieces), citations, done; or error"}},
     )
-    def ask_stream(name: str, body: AskIn) -> StreamingResponse:
-        service.collections.get(name)  # an unknown collection is a 404, not a stream
+    async def ask_stream(name: str, body: AskIn, request: Request) -> StreamingResponse:
+        # what would fail at once fails as a problem+json answer, not inside a 200 stream
+        def check() -> None:
+            service.collections.view(service.collections.get(name))
+            resolve_pipeline(body.pipeline)
 
-        def events() -> Iterator[str]:
-            # the answer runs in its own thread; its stages come through a queue as they happen
-            box: queue.Queue[tuple[str, Any]] = queue.Queue()
+        await run_in_threadpool(check)  # an index may load from disk: not on the event loop
+        box: queue.Queue[tuple[str, Any]] = queue.Queue()
 
-            def work() -> None:
-                try:
-                    box.put(("result", _ask(name, body, lambda stage, facts: box.put(("status", {"stage": stage, **facts})))))
-                except (Problem, YakgwanError) as exc:
-                    p = exc if isinstance(exc, Problem) else from_yakgwan(exc)
-                    box.put(("error", {"status": p.status, "detail": p.detail}))
-                except Exception:  # noqa: BLE001 - the stream reports it instead of breaking off
-                    log.exception("ask stream failed")
-                    box.put(("error", {"status": 500, "detail": "the server failed on this request; its log has the details"}))
+        def work() -> None:  # the answer runs in its own thread; its stages come through the queue
+            try:
+                box.put(("result", _ask(name, body, lambda stage, facts: box.put(("status", {"stage": stage, **facts})))))
+            except (Problem, YakgwanError) as exc:
+                p = exc if isinstance(exc, Problem) else from_yakgwan(exc)
+                box.put(("error", {"status": p.status, "detail": p.detail}))
+            except Exception:  # noqa: BLE001 - the stream reports it instead of breaking off
+                log.exception("ask stream failed")
+                box.put(("error", {"status": 500, "detail": "the server failed on this request; its log has the details"}))
 
+        async def events() -> AsyncIterator[str]:
             threading.Thread(target=work, name="yakgwan-ask", daemon=True).start()
             yield _event("status", {"stage": "retrieving"})
             while True:
-                kind, data = box.get()
+                try:
+                    kind, data = box.get_nowait()
+                except queue.Empty:
+                    if await request.is_disconnected():  # the reader left: stop waiting (the answer finishes unseen)
+                        return
+                    await asyncio.sleep(0.05)
+                    continue
                 if kind != "result":
                     yield _event(kind, data)
                     if kind == "error":

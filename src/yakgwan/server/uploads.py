@@ -21,6 +21,8 @@ from yakgwan.server.problems import Problem, problem_response
 # a .docx is a zip: what it may expand to, in all and relative to its size on the wire
 MAX_UNZIPPED_BYTES = 200 * 1024 * 1024
 MAX_ZIP_RATIO = 100
+MAX_ZIP_ENTRIES = 5000
+MAX_DOCUMENT_XML = 50 * 1024 * 1024
 BODY_OVERHEAD = 64 * 1024  # multipart boundaries and form fields around the file
 
 KINDS = {"pdf": ".pdf", "docx": ".docx", "html": ".html", "markdown": ".md", "text": ".txt"}
@@ -71,12 +73,11 @@ def _describe(kind: str) -> str:
 
 
 def _kind(data: bytes, shown: str) -> str:
-    head = data[:1024]
-    if b"%PDF-" in head:
-        return "pdf"
-    if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):
+    if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):  # before %PDF-: an entry may be named so
         _check_zip(data, shown)
         return "docx"
+    if b"%PDF-" in data[:1024]:
+        return "pdf"
     if looks_binary(data):
         raise Problem(415, f"{shown}: not a PDF, Word (.docx), HTML, Markdown or text file (binary content starting {data[:8]!r})", "unsupported-type")
     try:
@@ -96,12 +97,17 @@ def _check_zip(data: bytes, shown: str) -> None:
             infos = z.infolist()
     except zipfile.BadZipFile:
         raise Problem(415, f"{shown}: a damaged ZIP archive, not a Word document", "unsupported-type") from None
+    if len(infos) > MAX_ZIP_ENTRIES:
+        raise Problem(413, f"{shown}: the archive holds {len(infos):,} entries (at most {MAX_ZIP_ENTRIES:,}); refused", "archive-bomb")
     total = sum(i.file_size for i in infos)
     if total > MAX_UNZIPPED_BYTES or total > MAX_ZIP_RATIO * max(len(data), 1):
         raise Problem(413, f"{shown}: the archive would expand to {total:,} bytes from {len(data):,} (a ZIP bomb?); refused before expanding it",
                       "archive-bomb")
-    if "word/document.xml" not in {i.filename for i in infos}:
+    body = next((i for i in infos if i.filename == "word/document.xml"), None)
+    if body is None:
         raise Problem(415, f"{shown}: a ZIP archive that is not a Word (.docx) document", "unsupported-type")
+    if body.file_size > MAX_DOCUMENT_XML:
+        raise Problem(413, f"{shown}: its text part would expand to {body.file_size:,} bytes (at most {MAX_DOCUMENT_XML:,}); refused", "archive-bomb")
 
 
 class BodyLimit:

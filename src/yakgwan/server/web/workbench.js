@@ -1,6 +1,6 @@
 // The workbench: pick a dataset and pipelines, run, watch progress, then the side-by-side table,
 // bar charts overall and per category, latency per stage, and the map of chunk embeddings.
-import { getJson, postJson, waitJob } from "./api.js";
+import { getBlob, getJson, postJson, waitJob } from "./api.js";
 import { t } from "./i18n.js";
 import { barChart, legend, scatter } from "./charts.js";
 import { el, errorBox, progressBox } from "./ui.js";
@@ -74,7 +74,7 @@ async function renderResults(root, job) {
   const source = `${t("wb.source")}: ${results[0].dataset} · ${results[0].command || ""} · ${results[0].machine || ""}`;
   root.replaceChildren(el("div", { class: "card" },
     el("h2", { i18n: "wb.results" }), table, el("p", { class: "meta" }, source),
-    el("p", {}, el("a", { href: `/api/evals/${job.id}/report.html`, target: "_blank", i18n: "wb.report" })),
+    el("p", {}, el("button", { class: "link", id: "wb-report", i18n: "wb.report", onclick: () => openReport(job.id) })),
     el("div", { class: "charts" },
       el("div", { class: "chart", id: "wb-overall" }, el("h3", { i18n: "wb.overall" }), overall, legend(names)),
       el("div", {}, el("h3", {}, el("span", { i18n: "wb.bycat" }), " · ", metricPick), catBox, legend(names)),
@@ -87,4 +87,10 @@ async function renderResults(root, job) {
   } catch (err) {
     mapBox.replaceChildren(errorBox(err));
   }
+}
+
+// fetched with the API key (a plain link could not send it), then shown in a new tab
+async function openReport(jobId) {
+  const blob = await getBlob(`/api/evals/${jobId}/report.html`);
+  window.open(URL.createObjectURL(new Blob([blob], { type: "text/html" })), "_blank");
 }
