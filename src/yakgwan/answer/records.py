@@ -22,10 +22,11 @@ class Citation:
     article: str | None
     page: int | None
     quote: str  # a verbatim span of the chunk's text
+    yakgwan: str | None = None  # 보통약관 or the 특별약관's name: 제2조 alone is ambiguous in a policy
 
     @classmethod
     def of(cls, n: int, chunk: Chunk, quote: str) -> "Citation":
-        return cls(n, chunk.chunk_id, chunk.doc_id, chunk.article, chunk.pages[0] if chunk.pages else None, quote)
+        return cls(n, chunk.chunk_id, chunk.doc_id, chunk.article, chunk.pages[0] if chunk.pages else None, quote, chunk.yakgwan)
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,7 @@ class CitationOut(BaseModel):
     article: str | None
     page: int | None
     quote: str = Field(description="a verbatim span of the cited chunk")
+    yakgwan: str | None = Field(default=None, description="보통약관 or the 특별약관's exact name")
 
 
 class AskOut(BaseModel):

@@ -25,7 +25,8 @@ export function mountAsk(root, state) {
     const answer = el("div", { class: "answer", id: "answer" });
     const status = el("p", { class: "meta", id: "ask-status" }, t("ask.working"));
     const cites = el("ol", { id: "citations" });
-    const card = el("div", { class: "card", id: "ask-latest" }, el("p", { class: "question" }, `Q. ${q}`), status, answer, cites);
+    const asked = el("p", { class: "question" }, `Q. ${q}`);
+    const card = el("div", { class: "card", id: "ask-latest" }, asked, status, answer, cites);
     out.prepend(card);
     const collection = select.value;
     try {
@@ -35,13 +36,13 @@ export function mountAsk(root, state) {
         else if (kind === "citations") {
           cites.replaceChildren(...data.citations.map((c) => el("li", {},
             el("button", { class: "cite", "data-chunk": c.chunk_id, onclick: () => openClause(collection, c.chunk_id, c.quote) },
-              `[${c.n}] ${c.doc_name}${c.article ? ` ${c.article}` : ""}${c.page ? ` · p.${c.page}` : ""}`),
+              `[${c.n}] ${c.doc_name}${c.yakgwan ? ` · ${c.yakgwan}` : ""}${c.article ? ` ${c.article}` : ""}${c.page ? ` · p.${c.page}` : ""}`),
             el("div", { class: "meta" }, `“${c.quote.split(/\s+/).join(" ")}”`))));
         } else if (kind === "done") {
           status.textContent = `${data.pipeline} · ${data.mode} · ${data.by} · ${Math.round(data.latency_ms)} ms`;
           card.dataset.outcome = data.outcome;
-          if (data.outcome === "refused") card.prepend(el("div", { class: "refused", id: "refusal" }, t("ask.refused")));
-          if (data.outcome === "partial") card.prepend(el("div", { class: "partial" }, t("ask.partial")));
+          if (data.outcome === "refused") asked.after(el("div", { class: "refused", id: "refusal" }, t("ask.refused")));
+          if (data.outcome === "partial") asked.after(el("div", { class: "partial" }, t("ask.partial")));
         } else if (kind === "error") {
           card.append(errorBox(new Error(data.detail)));
         }
