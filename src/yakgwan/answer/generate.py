@@ -5,11 +5,8 @@ Checks on the model's answer: every claim cites at least one sentence, is a stat
 question repeated), and every number in it appears in the sentences it cites. A claim whose
 numbers are all in other shown sentences is re-pointed to them (a small model often cites the
 sentence next to the right one); a failing answer is then sent back once with the problems named;
-what still fails is dropped, and an answer left with no claim is downgraded to a refusal. With a
-model that gives log-probabilities, each surviving claim is then verified: it is kept only when
-P("예") that one of its cited sentences answers the question is at least ``VERIFY_MIN_P`` (a
-small model readily restates an unanswerable question as a claim and cites a nearby sentence).
-The model's own ``missing`` text is never shown in a refusal (it may repeat the feedback it was
+what still fails is dropped, and an answer left with no claim is downgraded to a refusal. The
+model's own ``missing`` text is never shown in a refusal (it may repeat the feedback it was
 given).
 """
 
@@ -26,9 +23,7 @@ from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.errors import PromptTooLongError
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
-from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
 
-VERIFY_MIN_P = 0.5  # a claim is kept when the model itself judges a sentence it cites to answer the question
 CLAIM_CHARS = 60  # within llama.cpp's grammar bound for strings
 MAX_CLAIMS = 4
 ANSWER_TOKENS = 400
@@ -170,22 +165,6 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
 class GenerativeAnswerer:
     llm: LLM
 
-    def _verified(self, question: str, claims: list[dict[str, Any]], by_number: dict[str, Sentence], notes: list[str]) -> list[dict[str, Any]]:
-        kept, seen = [], []
-        yes = RELEVANCE_OPTIONS[0]
-        for i, c in enumerate(claims, 1):
-            try:
-                p = max(self.llm.option_probs(relevance_messages(question, by_number[n].text), RELEVANCE_OPTIONS, step="answer_verify")[yes]
-                        for n in c["cite"] if n in by_number)
-            except StructuredOutputError:  # no judgement to read: the claim stands on the other checks
-                kept.append(c)
-                continue
-            seen.append(f"{i}: {p:.3f}")
-            if p >= VERIFY_MIN_P:
-                kept.append(c)
-        notes.append(f"verified P(예) per claim {'; '.join(seen)}")
-        return kept
-
     def answer(self, question: str, sentences: list[Sentence], feedback: str | None = None) -> Generated:
         """``feedback``: what was wrong with an earlier answer (a self-check), said after the question."""
         if not sentences:
@@ -224,11 +203,6 @@ class GenerativeAnswerer:
             claims = kept
             if not claims:
                 notes.append(f"downgraded: the {outcome} answer had no supported claim")
-                outcome = "refused"
-        if outcome != "refused" and self.llm.supports_logprobs:
-            claims = self._verified(question, claims, by_number, notes)
-            if not claims:
-                notes.append(f"refused: no cited sentence answers the question by the model's own judgement (P(예) < {VERIFY_MIN_P})")
                 outcome = "refused"
         if outcome == "refused":
             return Generated("refused", REFUSAL, [], draft.get("missing", "").strip(), notes)
