@@ -372,4 +372,3 @@ def test_rejected_hits_stay_out_whatever_step_relabelled_them() -> None:
     c = Chunk("c", "d.md", "d.md", "t", "x", 0, 1)
     hits = [Hit(c, 1.0, 1, "crag"), Hit(c, 0.5, 2, "rerank_yesno", {"rejected": 1.0}), Hit(c, 0.4, 3, "crag(rejected)>compress", {"rejected": 1.0})]
     assert [h.rank for h in evidence_hits(hits)] == [1]
-
