@@ -6,7 +6,6 @@ import asyncio
 import json
 import queue
 import threading
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -16,7 +15,8 @@ from starlette.concurrency import run_in_threadpool
 
 from yakgwan.answer.ask import Asker
 from yakgwan.commands import hit_json
-from yakgwan.pipelines import PIPELINES, build_pipeline, resolve_pipeline
+from yakgwan.commands import search as run_search
+from yakgwan.pipelines import PIPELINES, resolve_pipeline
 from yakgwan.server.api_models import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
 from yakgwan.errors import YakgwanError
 from yakgwan.server.problems import Problem, from_yakgwan, log
@@ -35,21 +35,11 @@ def router(service: Service) -> APIRouter:
     @r.post("/collections/{name}/search", response_model=SearchOut, summary="Search a collection")
     def search(name: str, body: SearchIn) -> SearchOut:
         col = service.collections.get(name)
-        ctx = service.collections.context(col)
-        spec = resolve_pipeline(body.pipeline)
-        retriever, note = build_pipeline(spec.name, ctx)
-        t0 = time.perf_counter()
-        hits = retriever.retrieve(body.query, body.k)
-        ms = (time.perf_counter() - t0) * 1000
+        hits, status = run_search(service.config.settings, body.query, body.pipeline, body.k, service.collections.context(col))
         names = col.display_names()
-        dense = "ready" if ctx.view.dense_ready else f"pending ({ctx.view.dense_embedded}/{len(ctx.view.chunks)} chunks embedded)"
-        out = []
-        for h in hits:
-            j = hit_json(h)
-            out.append(HitOut(rank=j["rank"], score=j["score"], produced_by=j["produced_by"], chunk_id=j["chunk_id"], doc=j["doc"],
-                              doc_name=names.get(j["doc"], j["doc"]), title=j["title"], pages=j["pages"], yakgwan=j["yakgwan"],
-                              article=j["article"], paragraph=j["paragraph"], section=j["section"], text=j["text"]))
-        return SearchOut(pipeline=spec.name, latency_ms=round(ms, 2), note=note, dense=dense, hits=out)
+        fields = HitOut.model_fields
+        out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in hits]
+        return SearchOut(pipeline=status["pipeline"], latency_ms=round(status["latency_ms"], 2), note=status["note"], dense=status["lists"]["dense"], hits=out)
 
     def _ask(name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
         col = service.collections.get(name)
