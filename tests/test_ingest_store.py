@@ -11,7 +11,7 @@ import pytest
 from yakgwan import app
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
-from yakgwan.errors import InputError, ProviderError
+from yakgwan.errors import IndexStoreError, InputError, ProviderError
 from yakgwan.pipelines import build_pipeline
 from yakgwan.store import local as local_store
 from yakgwan.store.local import LocalStore
@@ -175,3 +175,51 @@ def test_vectors_align_with_chunks(tmp_path: Path, corpus: Path) -> None:
 
     expect = HashingEmbedder().embed([index_text(c) for c in data.chunks], "passage")
     assert np.allclose(data.vectors, expect)
+
+
+def _enter_in_thread(store: LocalStore) -> tuple["threading.Thread", "threading.Event", list[str]]:
+    """A thread that enters ``store.writer()``, records whether it had to wait, and leaves."""
+    import threading
+
+    entered, said = threading.Event(), []
+
+    def run() -> None:
+        with store.writer(on_wait=lambda: said.append("waiting")):
+            entered.set()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t, entered, said
+
+
+def test_writers_of_different_indexes_in_one_folder_do_not_wait(tmp_path: Path) -> None:
+    a, b = LocalStore(tmp_path / "a"), LocalStore(tmp_path / "b")
+    with a.writer():
+        t, entered, said = _enter_in_thread(b)
+        assert entered.wait(5), "a writer of index b waited for the writer of index a"
+        t.join(5)
+    assert said == []
+
+
+def test_a_second_writer_of_one_index_waits_and_says_so(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path / "a")
+    with store.writer():
+        t, entered, said = _enter_in_thread(LocalStore(tmp_path / "a"))
+        assert not entered.wait(0.5), "two writers held one index's lock at once"
+        assert said == ["waiting"]
+    assert entered.wait(5)
+    t.join(5)
+
+
+def test_writer_that_commits_nothing_leaves_no_folder_and_one_that_commits_keeps_it(tmp_path: Path) -> None:
+    empty, kept = LocalStore(tmp_path / "empty"), LocalStore(tmp_path / "kept")
+    with empty.writer():
+        assert (tmp_path / "empty").is_dir()  # the lock's folder exists while it is held
+    assert not (tmp_path / "empty").exists()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(IndexStoreError, match="not a folder"):
+        with LocalStore(tmp_path / "file").writer():
+            pass
+    with kept.writer():
+        (tmp_path / "kept" / "note.txt").write_text("not empty")  # as a commit would leave it
+    assert (tmp_path / "kept").is_dir()

@@ -10,9 +10,10 @@ A commit writes a new generation in a hidden temporary folder, renames it into p
 replaces ``manifest.json`` with ``os.replace``; readers follow the manifest, so they see the old
 index or the new one, never a mix. A failed commit removes its temporary folder (and the index
 folder itself when the commit had created it). Writers hold an exclusive ``flock`` on the
-folder that contains the index for the whole read–plan–commit cycle (``writer()``), so two
-ingests never lose each other's documents and no lock file is left behind. Only names this
-store writes (``gNNNNNNNN``, ``.gNNNNNNNN.xxxxxx.tmp``) are ever removed.
+index folder for the whole read–plan–commit cycle (``writer()``), so two ingests into one index
+never lose each other's documents, ingests into different indexes never wait for each other, and
+no lock file is left behind. Only names this store writes (``gNNNNNNNN``,
+``.gNNNNNNNN.xxxxxx.tmp``) are ever removed.
 """
 
 from __future__ import annotations
@@ -83,27 +84,50 @@ class LocalStore:
     def writer(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
         """Hold the index's write lock: one ingest at a time reads, plans and commits.
 
-        The lock is an ``flock`` on the folder that contains the index (it exists even before
-        the first commit, and no lock file is left behind). Readers never take it.
+        The lock is an ``flock`` on the index folder itself, so writers of other indexes in the
+        same parent folder never wait. A folder made only to hold the lock is removed again when
+        nothing was committed into it. Readers never take it.
         """
         if self._writing:
             yield
             return
-        parent = self.root.resolve().parent
-        parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(parent, os.O_RDONLY)
+        fd, made = self._lock(on_wait)
         try:
+            self._writing = True
+            yield
+        finally:
+            self._writing = False
+            if made:
+                with _parent_locked(self.root):  # a writer creating the folder waits for its removal
+                    _remove_if_empty(self.root)
+                    os.close(fd)
+            else:
+                os.close(fd)  # closing the descriptor releases the lock
+
+    def _lock(self, on_wait: Callable[[], None] | None) -> tuple[int, bool]:
+        """An exclusive ``flock`` on the index folder, made first (under a brief lock on its
+        parent) when it does not exist; retried when the folder was removed while waiting."""
+        while True:
+            with _parent_locked(self.root):
+                if self.root.exists() and not self.root.is_dir():
+                    raise IndexStoreError(f"{self.root}: exists and is not a folder; choose another --index")
+                made = not self.root.exists()
+                self.root.mkdir(exist_ok=True)
+                fd = os.open(self.root, os.O_RDONLY)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 if on_wait is not None:
                     on_wait()
+                    on_wait = None
                 fcntl.flock(fd, fcntl.LOCK_EX)
-            self._writing = True
-            yield
-        finally:
-            self._writing = False
-            os.close(fd)  # closing the descriptor releases the lock
+            try:
+                same = os.stat(self.root).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                return fd, made
+            os.close(fd)  # the folder we waited on was removed (its writer failed): lock the new one
 
     def commit(self, data: IndexData) -> None:
         with self.writer():
@@ -153,6 +177,25 @@ class LocalStore:
             m = _GENERATION.match(p.name)
             if p.is_dir() and ((m and int(m.group(1)) < seq - 1) or _TEMPORARY.match(p.name)):
                 shutil.rmtree(p, ignore_errors=True)
+
+
+@contextmanager
+def _parent_locked(root: Path) -> Iterator[None]:
+    parent = root.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(parent, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:  # not empty (a commit landed) or already gone
+        pass
 
 
 def _atomic_write(path: Path, text: str) -> None:
