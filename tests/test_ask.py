@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from yakgwan import app
-from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise
+from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.generate import answer_schema, claim_problems, repoint
+from yakgwan.answer.generate import answer_schema, claim_problems, repoint, states_what_is_missing
 from yakgwan.answer.passages import derivable, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -142,6 +142,15 @@ def test_a_computed_number_is_supported_only_when_the_claim_computes() -> None:
 
 
 @pytest.mark.unit
+def test_a_partial_answer_that_states_what_it_calls_missing_is_answered() -> None:
+    assert states_what_is_missing([{"text": "주식회사 하늘여행사의 자본금은 50억원입니다."}], "하늘여행사의 자본금")
+    assert not states_what_is_missing([{"text": "출발 30일 전까지 취소하면 전액 환불합니다."}], "출발 10일 전 취소 시 환불률")
+    assert not states_what_is_missing([{"text": "골드 회원은 수수료가 면제됩니다."}], "골드 회원의 연회비")
+    assert not states_what_is_missing([{"text": "자본금은 50억원입니다."}], "2020년 자본금")  # a number it does not state
+    assert not states_what_is_missing([{"text": "자본금은 50억원입니다."}], "")
+
+
+@pytest.mark.unit
 def test_a_claim_that_repeats_the_question_fails() -> None:
     problems = claim_problems([{"text": "어느 것이 더 비싼가요?", "cite": ["1"]}], _sentences("가격 안내"))
     assert problems == {1: "claim 1 repeats a question instead of answering it"}
@@ -157,8 +166,10 @@ def test_a_miscited_claim_is_repointed_without_asking_again(kb_index: Settings) 
     provider = ScriptedProvider(responder=respond)
     asker, _ = _asker(kb_index, provider)
     res = asker.ask("회사 직원은 몇 명인가요?")
-    assert len(provider.calls) == 1 and res.outcome == "partial" and res.citations[0].quote == "- **총 직원 수**: 45명"
+    assert len(provider.calls) == 1 and res.citations[0].quote == "- **총 직원 수**: 45명"
     assert any("re-pointed" in n for n in res.notes)
+    # "partial", naming as missing what its claim states: answered
+    assert res.outcome == "answered" and "다만" not in res.answer and any(n.startswith("partial → answered") for n in res.notes)
 
 
 @pytest.mark.unit
@@ -188,6 +199,39 @@ def test_a_name_the_documents_never_mention_is_refused_before_any_model(kb_index
     res = asker.ask("광주 지사의 직원 수는 몇 명인가요?")
     assert res.outcome == "refused" and res.missing == ["광주"] and "광주" in res.answer and provider.calls == [] and res.llm_calls == 0
     assert asker.ask("2030년 직원 수는?").missing == ["2030"]
+
+
+@pytest.mark.unit
+def test_unknown_terms_are_nouns_no_document_contains_operation_words_excepted() -> None:
+    corpus = normalise("제주 힐링 상품 옵션: 스냅 촬영 80,000원. 성수기 가격 1,590,000원, 비수기 가격 1,290,000원.")
+    terms = AnchorFinder().terms("제주 힐링 상품의 드론 촬영 옵션 가격 차이는 300,000원입니다")
+    assert {"드론", "촬영", "옵션", "가격", "차이"} <= {t.form for t in terms}
+    assert unknown_terms(terms, corpus) == ["드론"]  # 차이 names an operation, not a fact
+    # a verbal noun names what happens (시행된 → "8월부터"); a name Kiwi read with its particle is still that name
+    corpus = normalise("베트남 무비자 45일 (시기: 2023년 8월부터). 송민지 연봉 65,000,000원")
+    assert unknown_terms(AnchorFinder().terms("베트남 무비자 45일이 시행된 시기는 2023년 8월부터입니다"), corpus) == []
+    assert unknown_terms(AnchorFinder().terms("송민지의 연봉은 65,000,000원입니다"), corpus) == []
+    assert unknown_terms(AnchorFinder().terms("하늘여행사는 코스닥에 상장되어 있습니다"), corpus) == ["하늘여행사", "코스닥"]
+
+
+@pytest.mark.unit
+def test_a_claim_naming_what_no_document_mentions_is_repaired_then_dropped(kb_index: Settings) -> None:
+    """The restated question ("드론 촬영 비용은 …") cites a real sentence, holds no made-up number,
+    and still says something no document says."""
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        n = _number_of(messages, "45명")
+        return {"outcome": "partial", "claims": [{"text": "회사의 드론 촬영 직원은 45명입니다.", "cite": [n]}], "missing": "드론 촬영"}
+
+    provider = ScriptedProvider(responder=respond)
+    asker, _ = _asker(kb_index, provider)
+    res = asker.ask("회사의 드론 촬영 직원은 몇 명인가요?")
+    assert len(provider.calls) == 2 and "드론, 촬영은(는) 어느 문서에도 없는 말입니다" in provider.calls[1][0][-1].content
+    assert res.outcome == "refused" and res.citations == [] and res.answer == REFUSAL
+    assert any(n.startswith("repaired: claim 1 names 드론, 촬영, which no document mentions") for n in res.notes)
+    # the same claim about a word the documents do contain passes untouched
+    ok = ScriptedProvider(responder=lambda m, s: {"outcome": "answered", "claims": [{"text": "회사의 총 직원 수는 45명입니다.", "cite": [_number_of(m, "45명")]}], "missing": ""})
+    asker, _ = _asker(kb_index, ok)
+    assert asker.ask("회사 직원은 몇 명인가요?").outcome == "answered" and len(ok.calls) == 1
 
 
 @pytest.mark.unit

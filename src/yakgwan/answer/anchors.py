@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 ANCHOR_TAGS = frozenset({"NNP", "SL", "SN"})
+TERM_TAGS = frozenset({"NNG", "NNP", "SL"})
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# nouns that name an operation on facts, not a fact: an answer may say them though no document does
+OPERATION_TERMS = re.compile(r"차이|합계|합산|총합|총액|대비|비율|평균|비교|증감")
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,21 @@ def normalise(text: str) -> str:
 def missing_anchors(anchors: Iterable[Anchor], corpus: str) -> list[Anchor]:
     """The anchors whose characters do not occur in ``corpus`` (already :func:`normalise`d)."""
     return [a for a in anchors if normalise(a.form) not in corpus]
+
+
+_PARTICLE = re.compile(r"(?<=..)(?:의|은|는|이|가|을|를|에|와|과|도|로)$")  # a name Kiwi read with its particle
+
+
+def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:
+    """The nouns among ``terms`` that occur nowhere in ``corpus`` (already :func:`normalise`d),
+    with or without a particle Kiwi left on them; operation words (:data:`OPERATION_TERMS`)
+    excepted."""
+    out = []
+    for a in missing_anchors(terms, corpus):
+        bare = _PARTICLE.sub("", a.form)
+        if not OPERATION_TERMS.search(a.form) and (bare == a.form or normalise(bare) not in corpus):
+            out.append(a.form)
+    return list(dict.fromkeys(out))
 
 
 @dataclass
@@ -57,3 +75,19 @@ class AnchorFinder:
                     continue
             out.append(Anchor(t.form, t.tag))
         return list(dict.fromkeys(a for a in out if a.form.strip()))
+
+    def terms(self, text: str) -> list[Anchor]:
+        """The nouns and foreign words of ``text`` of two characters or more (a one-character
+        noun is as often a mis-split name as a word), verbal nouns excepted: 시행(되다),
+        보고(하다) name what happens, which documents word in many ways ("8월부터" for 시행된)."""
+        if self._kiwi is None:
+            from kiwipiepy import Kiwi
+
+            self._kiwi = Kiwi()
+        toks = self._kiwi.tokenize(text)
+        found = (
+            Anchor(t.form, t.tag)
+            for i, t in enumerate(toks)
+            if t.tag in TERM_TAGS and len(t.form.strip()) >= 2 and not (i + 1 < len(toks) and toks[i + 1].tag in ("XSV", "XSA"))
+        )
+        return list(dict.fromkeys(found))

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from yakgwan.answer.anchors import AnchorFinder, missing_anchors, normalise
+from yakgwan.answer.anchors import AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
 from yakgwan.answer.self_check import SelfCheckingAnswerer
@@ -85,7 +85,8 @@ class Asker:
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode == "generate" or llm.supports_logprobs) else "rules"})
         if mode == "generate" and llm is not None:
             checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
-            done = (SelfCheckingAnswerer(llm) if checked else GenerativeAnswerer(llm)).answer(question, sentences)
+            unknown = lambda text: unknown_terms(self.anchors.terms(text), self.corpus)  # noqa: E731
+            done = (SelfCheckingAnswerer(llm, unknown) if checked else GenerativeAnswerer(llm, unknown)).answer(question, sentences)
             by = llm.name
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer).answer(question, sentences)

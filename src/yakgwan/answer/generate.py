@@ -2,10 +2,13 @@
 citing sentence numbers (an enum in the answer's schema), or says the passages do not answer.
 
 Checks on the model's answer: every claim cites at least one sentence, is a statement (not the
-question repeated), and every number in it appears in the sentences it cites. A claim whose
+question repeated), names nothing the knowledge base never mentions (a small model answers a
+question about a 드론 option by restating it: "드론 촬영 옵션 가격은 80,000원입니다"), and every
+number in it appears in the sentences it cites. A claim whose
 numbers are all in other shown sentences is re-pointed to them (a small model often cites the
 sentence next to the right one); a failing answer is then sent back once with the problems named;
-what still fails is dropped, and an answer left with no claim is downgraded to a refusal. The
+what still fails is dropped, and an answer left with no claim is downgraded to a refusal. A
+``partial`` answer whose checked claims state what it calls missing is an ``answered`` one. The
 model's own ``missing`` text is never shown in a refusal (it may repeat the feedback it was
 given).
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Callable, Literal
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
@@ -86,12 +89,15 @@ class Generated:
     claims_text: str = ""  # the answer's own statements, without the sentence naming what is missing
 
 
-def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> dict[int, str]:
+Unknown = Callable[[str], list[str]]  # the words of a text that no document of the knowledge base contains
+
+
+def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None) -> dict[int, str]:
     """Why each failing claim fails, by its 1-based position (empty: every claim passes)."""
-    return {i: english for i, (english, _) in _problems(claims, by_number).items()}
+    return {i: english for i, (english, _) in _problems(claims, by_number, unknown).items()}
 
 
-def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> dict[int, tuple[str, str]]:
+def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None) -> dict[int, tuple[str, str]]:
     """(for the notes, for the model) per failing claim: the model is told in Korean."""
     out = {}
     for i, c in enumerate(claims, 1):
@@ -101,10 +107,25 @@ def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> d
         elif c["text"].strip().endswith("?"):
             out[i] = (f"claim {i} repeats a question instead of answering it",
                       f"{i}번 주장은 질문을 되풀이했습니다. 근거 문장에 있는 답을 평서문으로 쓰세요")
+        elif unknown is not None and (words := unknown(c["text"])):
+            out[i] = (f"claim {i} names {', '.join(words)}, which no document mentions",
+                      f"{i}번 주장의 {', '.join(words)}은(는) 어느 문서에도 없는 말입니다. 문서에 없으면 refused로 답하세요")
         elif bad := unsupported_numbers(c["text"], cited):
             out[i] = (f"claim {i} states {', '.join(bad)}, which its cited sentences do not contain",
                       f"{i}번 주장의 {', '.join(bad)}은(는) 인용한 문장에 없습니다. 그 숫자가 있는 문장 번호를 인용하세요")
     return out
+
+
+def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: float = 0.8) -> bool:
+    """Whether the claims already state what a ``partial`` answer calls missing: at least
+    ``share`` of the missing text's character bigrams occur in the claims, and every number it
+    names does. (A small model often labels a full answer partial and names the question itself
+    as missing.)"""
+    text = " ".join(c["text"] for c in claims)
+    want = _bigrams(missing)
+    if not want or unsupported_numbers(missing, [text]):
+        return False
+    return len(want & _bigrams(text)) / len(want) >= share
 
 
 def _bigrams(text: str) -> set[str]:
@@ -164,6 +185,7 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
 @dataclass
 class GenerativeAnswerer:
     llm: LLM
+    unknown: Unknown | None = None  # None: claims are not checked against the knowledge base's words
 
     def answer(self, question: str, sentences: list[Sentence], feedback: str | None = None) -> Generated:
         """``feedback``: what was wrong with an earlier answer (a self-check), said after the question."""
@@ -182,7 +204,7 @@ class GenerativeAnswerer:
             return Generated("refused", REFUSAL, [], notes=[f"the LLM's answer was not usable ({exc}): refused"])
         if draft["outcome"] != "refused":
             _repoint_all(draft["claims"], by_number, notes)
-        problems = _problems(draft["claims"], by_number) if draft["outcome"] != "refused" else {}
+        problems = _problems(draft["claims"], by_number, self.unknown) if draft["outcome"] != "refused" else {}
         if problems:  # one repair, the problems named; an unusable repair keeps the first answer's good claims
             notes.append("repaired: " + "; ".join(english for english, _ in problems.values()))
             told = "; ".join(korean for _, korean in problems.values())
@@ -196,7 +218,7 @@ class GenerativeAnswerer:
         claims = draft["claims"]
         if outcome != "refused":
             _repoint_all(claims, by_number, notes)
-            failing = claim_problems(claims, by_number)
+            failing = claim_problems(claims, by_number, self.unknown)
             kept = [c for i, c in enumerate(claims, 1) if i not in failing]
             if failing:
                 notes.append(f"{len(failing)} claim(s) dropped: " + "; ".join(failing.values()))
@@ -206,6 +228,9 @@ class GenerativeAnswerer:
                 outcome = "refused"
         if outcome == "refused":
             return Generated("refused", REFUSAL, [], draft.get("missing", "").strip(), notes)
+        if outcome == "partial" and states_what_is_missing(claims, draft.get("missing", "")):
+            notes.append(f"partial → answered: the claims state what the model called missing ({draft['missing'].strip()!r})")
+            outcome, draft["missing"] = "answered", ""
         done = assemble(outcome, claims, draft.get("missing", ""), by_number)
         done.notes = notes
         return done

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.answer.generate import Generated, GenerativeAnswerer
+from yakgwan.answer.generate import Generated, GenerativeAnswerer, Unknown
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
@@ -27,9 +27,10 @@ def useful_messages(question: str, answer: str) -> list[Message]:
 @dataclass
 class SelfCheckingAnswerer:
     llm: LLM
+    unknown: Unknown | None = None
 
     def answer(self, question: str, sentences: list[Sentence]) -> Generated:
-        gen = GenerativeAnswerer(self.llm)
+        gen = GenerativeAnswerer(self.llm, self.unknown)
         done = gen.answer(question, sentences)
         if done.outcome == "refused":
             return done
