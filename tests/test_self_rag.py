@@ -60,8 +60,8 @@ def test_answer_check_rewrites_once_then_refuses_an_unsupported_answer(small_ind
         system = messages[0].content
         if "claims" in props:
             n = next(line[1 : line.index("]")] for m in messages for line in m.content.splitlines() if line.startswith("[") and "45명" in line)
-            calls.append("answer")
-            return {"outcome": "answered", "claims": [{"text": "직원은 45명이고 모두 정규직입니다.", "cite": [n]}], "missing": ""}
+            calls.append("answer")  # unsupported, in the documents' own words (an unknown word would be dropped earlier)
+            return {"outcome": "answered", "claims": [{"text": "직원은 45명이고 회사는 직원을 매년 늘립니다.", "cite": [n]}], "missing": ""}
         if "근거 문장" in system:
             calls.append("support")
             return {"yes": False}
