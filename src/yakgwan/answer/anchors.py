@@ -6,7 +6,9 @@ nouns, foreign words and years (Kiwi tags NNP, SL, and SN when it is a year: oth
 often hypothetical, "출발 10일 전에 취소하면", and answered by a rule for a range); one is *missing* when its characters
 occur nowhere in the index's text (spaces and case ignored, so tokenisation cannot hide a match).
 Common nouns are not anchors: an answerable question often words a fact differently from the
-document (차이, 총액, 합계), so their absence proves nothing.
+document (차이, 총액, 합계), so their absence proves nothing. An answer's claim is another matter:
+it states a fact, and a noun no document contains (:func:`unknown_terms`) is one the documents
+cannot support.
 """
 
 from __future__ import annotations
@@ -59,12 +61,15 @@ class AnchorFinder:
 
     _kiwi: Any = field(default=None, repr=False)
 
-    def anchors(self, question: str) -> list[Anchor]:
+    def _tokens(self, text: str) -> list[Any]:
         if self._kiwi is None:
             from kiwipiepy import Kiwi
 
             self._kiwi = Kiwi()
-        toks = self._kiwi.tokenize(question)
+        return self._kiwi.tokenize(text)
+
+    def anchors(self, question: str) -> list[Anchor]:
+        toks = self._tokens(question)
         out = []
         for i, t in enumerate(toks):
             if t.tag not in ANCHOR_TAGS:
@@ -80,11 +85,7 @@ class AnchorFinder:
         """The nouns and foreign words of ``text`` of two characters or more (a one-character
         noun is as often a mis-split name as a word), verbal nouns excepted: 시행(되다),
         보고(하다) name what happens, which documents word in many ways ("8월부터" for 시행된)."""
-        if self._kiwi is None:
-            from kiwipiepy import Kiwi
-
-            self._kiwi = Kiwi()
-        toks = self._kiwi.tokenize(text)
+        toks = self._tokens(text)
         found = (
             Anchor(t.form, t.tag)
             for i, t in enumerate(toks)

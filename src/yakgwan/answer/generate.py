@@ -4,13 +4,12 @@ citing sentence numbers (an enum in the answer's schema), or says the passages d
 Checks on the model's answer: every claim cites at least one sentence, is a statement (not the
 question repeated), names nothing the knowledge base never mentions (a small model answers a
 question about a 드론 option by restating it: "드론 촬영 옵션 가격은 80,000원입니다"), and every
-number in it appears in the sentences it cites. A claim whose
-numbers are all in other shown sentences is re-pointed to them (a small model often cites the
-sentence next to the right one); a failing answer is then sent back once with the problems named;
-what still fails is dropped, and an answer left with no claim is downgraded to a refusal. A
-``partial`` answer whose checked claims state what it calls missing is an ``answered`` one. The
-model's own ``missing`` text is never shown in a refusal (it may repeat the feedback it was
-given).
+number in it appears in the sentences it cites. A claim whose numbers are all in other shown
+sentences is re-pointed to them (a small model often cites the sentence next to the right one);
+a failing answer is then sent back once with the problems named; what still fails is dropped,
+and an answer left with no claim is downgraded to a refusal. A ``partial`` answer whose checked
+claims state what it calls missing is an ``answered`` one. The model's own ``missing`` text is
+never shown in a refusal (it may repeat the feedback it was given).
 """
 
 from __future__ import annotations
