@@ -223,3 +223,14 @@ def test_writer_that_commits_nothing_leaves_no_folder_and_one_that_commits_keeps
     with kept.writer():
         (tmp_path / "kept" / "note.txt").write_text("not empty")  # as a commit would leave it
     assert (tmp_path / "kept").is_dir()
+
+
+def test_a_failed_first_commit_leaves_no_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(gen: Path, data: object) -> None:
+        gen.mkdir()
+        raise OSError("disk full")
+
+    monkeypatch.setattr(local_store, "_write_generation", full)
+    with pytest.raises(OSError, match="disk full"):
+        LocalStore(tmp_path / "new").commit(None)  # type: ignore[arg-type]
+    assert not (tmp_path / "new").exists()

@@ -9,7 +9,7 @@ Layout::
 A commit writes a new generation in a hidden temporary folder, renames it into place, then
 replaces ``manifest.json`` with ``os.replace``; readers follow the manifest, so they see the old
 index or the new one, never a mix. A failed commit removes its temporary folder (and the index
-folder itself when the commit had created it). Writers hold an exclusive ``flock`` on the
+folder itself when the writer had made it). Writers hold an exclusive ``flock`` on the
 index folder for the whole read–plan–commit cycle (``writer()``), so two ingests into one index
 never lose each other's documents, ingests into different indexes never wait for each other, and
 no lock file is left behind. Only names this store writes (``gNNNNNNNN``,
@@ -134,12 +134,10 @@ class LocalStore:
             self._commit(data)
 
     def _commit(self, data: IndexData) -> None:
-        if self.root.exists() and not self.root.is_dir():
-            raise IndexStoreError(f"{self.root}: exists and is not a folder; choose another --index")
-        if self.root.is_dir() and not self.exists() and any(self.root.iterdir()):
+        """Under ``writer()``, which made the folder when it was missing (and removes it again
+        if this fails)."""
+        if not self.exists() and any(self.root.iterdir()):
             raise IndexStoreError(f"{self.root}: folder is not empty and holds no yakgwan index; choose an empty or new --index folder")
-        created = not self.root.exists()
-        self.root.mkdir(parents=True, exist_ok=True)
         seq = self._current_seq() + 1
         name = f"g{seq:08d}"
         tmp = self.root / f".{name}.{uuid.uuid4().hex[:6]}.tmp"
@@ -152,8 +150,6 @@ class LocalStore:
             shutil.rmtree(tmp, ignore_errors=True)
             if not self._is_current(name):
                 shutil.rmtree(self.root / name, ignore_errors=True)
-            if created:
-                shutil.rmtree(self.root, ignore_errors=True)
             raise
         self._prune(seq)
 
