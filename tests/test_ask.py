@@ -13,7 +13,7 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.generate import answer_schema, claim_problems, repoint, states_what_is_missing
+from yakgwan.answer.generate import answer_schema, asked_point, assemble, claim_problems, repoint, states_what_is_missing
 from yakgwan.answer.passages import derivable, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -151,6 +151,40 @@ def test_a_partial_answer_that_states_what_it_calls_missing_is_answered() -> Non
 
 
 @pytest.mark.unit
+def test_a_number_in_the_heading_shown_above_a_sentence_supports_a_claim_with_the_same_unit() -> None:
+    text = "- **12월**: 연간 매출 50억원 돌파"
+    year = Chunk("c", "h.md", "company/history.md", "t", text, 0, len(text), section="회사 연혁 > 2012년 - 지방 확장")
+    assert year.heading() == "회사 연혁 > 2012년 - 지방 확장" and year.citation() == "company/history.md · 회사 연혁 > 2012년 - 지방 확장"
+    by = {"1": Sentence("1", year, text)}
+    assert claim_problems([{"text": "연간 매출 50억원을 돌파한 해는 2012년입니다.", "cite": ["1"]}], by) == {}
+    assert claim_problems([{"text": "2012명이 50억원을 벌었습니다.", "cite": ["1"]}], by) == {1: "claim 1 states 2012, which its cited sentences do not contain"}
+    assert unsupported_numbers("3일 이내에 지급합니다.", ["보험금을 지급합니다."], ["보통약관 · 제3조(보험금의 지급)"]) == ["3"]
+    assert unsupported_numbers("제3조에 따라 지급합니다.", ["보험금을 지급합니다."], ["보통약관 · 제3조(보험금의 지급)"]) == []
+    # a claim citing the wrong sentence is re-pointed to the one whose heading holds its year
+    plain = Chunk("p", "o.md", "company/overview.md", "t", "- 설립: 서울", 0, 8, section="회사 개요")
+    by = {"1": Sentence("1", plain, "- 설립: 서울"), "2": Sentence("2", year, text)}
+    assert repoint({"text": "50억원 돌파는 2012년입니다.", "cite": ["1"]}, by) == ["2"]
+
+
+@pytest.mark.unit
+def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_rest_of_the_question() -> None:
+    assert asked_point("베트남 무비자 45일이 시행된 시기는 언제인가요?") == "베트남 무비자 45일이 시행된 시기는"
+    assert asked_point("송민지 팀장은 누구에게 보고하나요?") == "송민지 팀장은 보고하"
+    assert asked_point("골드 회원의 연회비") is None  # a point, not a question
+    claim = [{"text": "베트남 무비자 45일이 시행된 시기는 2023년 8월부터입니다.", "cite": ["1"]}]
+    assert states_what_is_missing(claim, "베트남 무비자 45일이 시행된 시기는 언제인가요?")
+    # the claims list both salaries but never say who earns more: still partial
+    salaries = [{"text": "권나라의 연봉은 52,000,000원, 송민지의 연봉은 65,000,000원입니다.", "cite": ["1"]}]
+    assert not states_what_is_missing(salaries, "권나라와 송민지 중 누가 더 높은 연봉을 받나요?")
+    assert not states_what_is_missing([{"text": "송민지 팀장은 국내여행팀장으로 보고받습니다.", "cite": ["1"]}], "송민지 팀장은 누구에게 보고하나요?")
+    # a partial answer never shows the question as the missing point
+    by = _sentences("| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")
+    done = assemble("partial", salaries, "권나라와 송민지 중 누가 더 높은 연봉을 받나요?", by)
+    assert done.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.") and "받나요" not in done.answer
+    assert assemble("partial", salaries, "두 사람의 입사일", by).answer.endswith("다만 문서에는 두 사람의 입사일에 대한 내용이 없습니다.")
+
+
+@pytest.mark.unit
 def test_a_claim_that_repeats_the_question_fails() -> None:
     problems = claim_problems([{"text": "어느 것이 더 비싼가요?", "cite": ["1"]}], _sentences("가격 안내"))
     assert problems == {1: "claim 1 repeats a question instead of answering it"}
@@ -167,6 +201,7 @@ def test_a_miscited_claim_is_repointed_without_asking_again(kb_index: Settings) 
     asker, _ = _asker(kb_index, provider)
     res = asker.ask("회사 직원은 몇 명인가요?")
     assert len(provider.calls) == 1 and res.citations[0].quote == "- **총 직원 수**: 45명"
+    assert res.citations[0].heading == "회사 개요" and res.to_json()["citations"][0]["heading"] == "회사 개요"  # the section shown above it
     assert any("re-pointed" in n for n in res.notes)
     # "partial", naming as missing what its claim states: answered
     assert res.outcome == "answered" and "다만" not in res.answer and any(n.startswith("partial → answered") for n in res.notes)

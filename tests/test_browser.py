@@ -125,7 +125,7 @@ def test_ask_page_refuses_what_the_policy_does_not_say(page: Any, site: str, kb_
     assert page.locator("#ask-result .card").count() == 2 and "음주운전" in page.inner_text("#ask-latest .question")
     assert page.get_attribute("#ask-result .card >> nth=1", "data-outcome") == "refused"
     first = page.inner_text("#citations li >> nth=0")
-    assert ".pdf · " in first and ("특별약관 제" in first or "보통약관 제" in first)  # 제N조 alone is ambiguous
+    assert ".pdf · " in first and ("특별약관 · 제" in first or "보통약관 · 제" in first)  # 제N조 alone is ambiguous
     _shot(page, "3-ask-refused")
     page.click("#lang")
     assert page.inner_text("button[data-page=ask]") == "Ask" and page.inner_text("#ask-go") == "Ask"

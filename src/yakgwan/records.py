@@ -82,6 +82,15 @@ class Chunk:
         bits = [self.source]
         if self.pages:
             bits.append(f"p.{self.pages[0]}" if len(self.pages) == 1 else f"pp.{self.pages[0]}-{self.pages[-1]}")
+        return " · ".join([*bits, *self._heading_bits()])
+
+    def heading(self) -> str:
+        """Where in its document the chunk sits, as ``citation`` shows it after document and
+        page: 약관, 조, 항, or the section's header path."""
+        return " · ".join(self._heading_bits())
+
+    def _heading_bits(self) -> list[str]:
+        bits = []
         if self.yakgwan:
             bits.append(self.yakgwan)
         if self.article:
@@ -90,7 +99,7 @@ class Chunk:
             bits.append(f"제{self.paragraph}항" if self.paragraph.isascii() and self.paragraph.isdigit() else self.paragraph)
         elif self.section:
             bits.append(self.section)
-        return " · ".join(bits)
+        return bits
 
 
 def make_chunk_id(doc_id: str, text: str, ordinal: int = 0) -> str:

@@ -15,6 +15,7 @@ never shown in a refusal (it may repeat the feedback it was given).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Callable, Literal
 
@@ -100,7 +101,7 @@ def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unkn
     """(for the notes, for the model) per failing claim: the model is told in Korean."""
     out = {}
     for i, c in enumerate(claims, 1):
-        cited = [by_number[n].text for n in c["cite"] if n in by_number]
+        cited, headings = _shown(c["cite"], by_number)
         if not cited:
             out[i] = (f"claim {i} cites no sentence shown", f"{i}번 주장은 보여 준 문장을 인용하지 않았습니다")
         elif c["text"].strip().endswith("?"):
@@ -109,7 +110,7 @@ def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unkn
         elif unknown is not None and (words := unknown(c["text"])):
             out[i] = (f"claim {i} names {', '.join(words)}, which no document mentions",
                       f"{i}번 주장의 {', '.join(words)}은(는) 어느 문서에도 없는 말입니다. 문서에 없으면 refused로 답하세요")
-        elif bad := unsupported_numbers(c["text"], cited):
+        elif bad := unsupported_numbers(c["text"], cited, headings):
             out[i] = (f"claim {i} states {', '.join(bad)}, which its cited sentences do not contain",
                       f"{i}번 주장의 {', '.join(bad)}은(는) 인용한 문장에 없습니다. 그 숫자가 있는 문장 번호를 인용하세요")
     return out
@@ -119,12 +120,31 @@ def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: fl
     """Whether the claims already state what a ``partial`` answer calls missing: at least
     ``share`` of the missing text's character bigrams occur in the claims, and every number it
     names does. (A small model often labels a full answer partial and names the question itself
-    as missing.)"""
+    as missing; a missing text that is a question is compared without its question words.)"""
     text = " ".join(c["text"] for c in claims)
-    want = _bigrams(missing)
+    point = asked_point(missing)
+    want = _bigrams(point if point is not None else missing)
     if not want or unsupported_numbers(missing, [text]):
         return False
     return len(want & _bigrams(text)) / len(want) >= share
+
+
+_ASKING = re.compile(r"^(언제|얼마|누구|누가|어디|무엇|뭐|몇|어느|어떤|어떻게|왜)")
+_ASK_ENDING = re.compile(r"(나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
+
+
+def asked_point(missing: str) -> str | None:
+    """When the text a ``partial`` answer calls missing is a question (it has a question word or
+    a question mark: the model named the question, not a point the documents lack), the question
+    without its question words and its ending ("…시행된 시기는 언제인가요?" → "…시행된 시기는"); the
+    answer's claims must state the rest. None when it is not a question."""
+    words = missing.split()
+    if not (missing.strip().endswith(("?", "？")) or any(_ASKING.match(w) for w in words)):
+        return None
+    kept = [w for w in words if not _ASKING.match(w)]
+    if kept:
+        kept[-1] = _ASK_ENDING.sub("", kept[-1])
+    return " ".join(w for w in kept if w)
 
 
 def _bigrams(text: str) -> set[str]:
@@ -132,13 +152,18 @@ def _bigrams(text: str) -> set[str]:
     return {flat[i : i + 2] for i in range(len(flat) - 1)}
 
 
+def _shown(cite: list[str], by_number: dict[str, Sentence]) -> tuple[list[str], list[str]]:
+    """The cited sentences as shown, and the headings shown above them."""
+    shown = [by_number[n] for n in cite if n in by_number]
+    return [s.text for s in shown], [s.chunk.heading() for s in shown]
+
+
 def repoint(claim: dict[str, Any], by_number: dict[str, Sentence], max_cites: int = 3) -> list[str] | None:
     """Shown sentences that hold every number the claim states, when the sentences it cites do
     not: greedily the sentence covering most of the missing numbers (ties: most character bigrams
     shared with the claim, then nearest to what it cited). None when no such set of at most
     ``max_cites`` sentences exists or the claim states no number."""
-    cited = [by_number[n].text for n in claim["cite"] if n in by_number]
-    if not unsupported_numbers(claim["text"], cited) or not unsupported_numbers(claim["text"], []):
+    if not unsupported_numbers(claim["text"], *_shown(claim["cite"], by_number)) or not unsupported_numbers(claim["text"], []):
         return None
     grams = _bigrams(claim["text"])
     anchor = [int(n) for n in claim["cite"] if n.isdigit()] or [0]
@@ -146,13 +171,13 @@ def repoint(claim: dict[str, Any], by_number: dict[str, Sentence], max_cites: in
     todo = set(unsupported_numbers(claim["text"], []))
     while todo and len(chosen) < max_cites:
         def gain(n: str) -> tuple[int, int, int]:
-            covers = len(todo) - len(set(unsupported_numbers(" ".join(todo), [by_number[n].text])))
+            covers = len(todo - set(unsupported_numbers(claim["text"], *_shown([*chosen, n], by_number))))
             return covers, len(grams & _bigrams(by_number[n].text)), -min(abs(int(n) - a) for a in anchor)
         best = max((n for n in by_number if n not in chosen), key=gain, default=None)
         if best is None or gain(best)[0] == 0:
             return None
         chosen.append(best)
-        todo = set(unsupported_numbers(claim["text"], [by_number[n].text for n in chosen]))
+        todo = set(unsupported_numbers(claim["text"], *_shown(chosen, by_number)))
     return sorted(chosen, key=int) if not todo else None
 
 
@@ -176,7 +201,9 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
     cites = [Citation.of(n, by_number[s].chunk, by_number[s].text) for s, n in numbers.items()]
     claims = " ".join(parts)
     text = claims
-    if outcome == "partial" and missing.strip():
+    if outcome == "partial" and asked_point(missing) is not None:  # the model named the question itself
+        text = f"{text} 다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.".strip()
+    elif outcome == "partial" and missing.strip():
         text = f"{text} 다만 문서에는 {missing.strip()}에 대한 내용이 없습니다.".strip()
     return Generated(outcome, text, cites, missing, claims_text=claims)
 

@@ -19,6 +19,7 @@ MAX_SENTENCES = 16
 SENTENCE_CHARS = 200  # a sentence as shown and quoted
 _CONTENT = re.compile(r"[0-9A-Za-z가-힣]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NUMBER_UNIT = re.compile(r"(\d+(?:[.,]\d+)*)\s*([^\s\d.,]?)")  # a number and the character after it
 
 
 def number_sentences(question: str, hits: Sequence[Hit], tokenizer: Tokenizer, limit: int = MAX_SENTENCES) -> list[Sentence]:
@@ -65,13 +66,17 @@ _COMPUTES = re.compile(r"차이|합계|합산|총합|총액|모두 합|더 [가-
 MAX_OPERANDS = 12
 
 
-def unsupported_numbers(claim: str, cited: Sequence[str]) -> list[str]:
-    """Numbers in ``claim`` that none of its cited sentences contains (a made-up figure). When
-    the claim says it computes (a difference, total, ratio: ``_COMPUTES``), a number is also
-    supported when it is the sum, difference, product, quotient or percentage change of two cited
-    numbers, or the sum of several (1% tolerance, for rounding)."""
+def unsupported_numbers(claim: str, cited: Sequence[str], headings: Sequence[str] = ()) -> list[str]:
+    """Numbers in ``claim`` that none of its cited sentences contains (a made-up figure). A
+    number the cited sentences' headings show (the section "2012년 - 지방 확장" above "12월: 연간
+    매출 50억원 돌파") also counts, when the claim writes it with the same unit ("2012년", not
+    "2012명"; an article's "제3조" does not support "3일"). When the claim says it computes (a
+    difference, total, ratio: ``_COMPUTES``), a number is also supported when it is the sum,
+    difference, product, quotient or percentage change of two cited numbers, or the sum of
+    several (1% tolerance, for rounding)."""
     have = {n.replace(",", "") for t in cited for n in _NUMBER.findall(t)}
-    missing = [n for n in _NUMBER.findall(claim) if n.replace(",", "") not in have]
+    titled = {(n.replace(",", ""), unit) for t in headings for n, unit in _NUMBER_UNIT.findall(t)}
+    missing = [n for n, unit in _NUMBER_UNIT.findall(claim) if n.replace(",", "") not in have and (n.replace(",", ""), unit) not in titled]
     if not missing or not _COMPUTES.search(claim):
         return missing
     values = sorted({float(h) for h in have if h.replace(".", "", 1).isdigit()})[:MAX_OPERANDS]

@@ -23,10 +23,12 @@ class Citation:
     page: int | None
     quote: str  # a verbatim span of the chunk's text
     yakgwan: str | None = None  # 보통약관 or the 특별약관's name: 제2조 alone is ambiguous in a policy
+    heading: str | None = None  # 약관 · 조 · 항 or the section's header path, as shown above the quote to the answerer
 
     @classmethod
     def of(cls, n: int, chunk: Chunk, quote: str) -> "Citation":
-        return cls(n, chunk.chunk_id, chunk.doc_id, chunk.article, chunk.pages[0] if chunk.pages else None, quote, chunk.yakgwan)
+        return cls(n, chunk.chunk_id, chunk.doc_id, chunk.article, chunk.pages[0] if chunk.pages else None, quote, chunk.yakgwan,
+                   chunk.heading() or None)
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,7 @@ class CitationOut(BaseModel):
     page: int | None
     quote: str = Field(description="a verbatim span of the cited chunk")
     yakgwan: str | None = Field(default=None, description="보통약관 or the 특별약관's exact name")
+    heading: str | None = Field(default=None, description="약관 · 조 · 항, or the section's header path, shown above the quote")
 
 
 class AskOut(BaseModel):
