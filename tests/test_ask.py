@@ -13,7 +13,7 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.generate import answer_schema, asked_point, assemble, claim_problems, repoint, states_what_is_missing
+from yakgwan.answer.generate import answer_schema, asked_point, assemble, claim_problems, repoint, restates_question, states_what_is_missing
 from yakgwan.answer.passages import derivable, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -167,20 +167,31 @@ def test_a_number_in_the_heading_shown_above_a_sentence_supports_a_claim_with_th
 
 
 @pytest.mark.unit
-def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_rest_of_the_question() -> None:
+def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_question(kb_index: Settings) -> None:
     assert asked_point("베트남 무비자 45일이 시행된 시기는 언제인가요?") == "베트남 무비자 45일이 시행된 시기는"
     assert asked_point("송민지 팀장은 누구에게 보고하나요?") == "송민지 팀장은 보고하"
     assert asked_point("골드 회원의 연회비") is None  # a point, not a question
-    claim = [{"text": "베트남 무비자 45일이 시행된 시기는 2023년 8월부터입니다.", "cite": ["1"]}]
-    assert states_what_is_missing(claim, "베트남 무비자 45일이 시행된 시기는 언제인가요?")
+    q = "김하늘 대표와 박민수 COO의 입사 시기 차이는 얼마인가요?"
+    assert restates_question("", q) and restates_question(q, q) and restates_question("김하늘 대표와 박민수 COO의 입사 시기 차이는", q)
+    assert not restates_question("골드 회원의 연회비", "골드 회원의 연회비는 얼마인가요?")  # the point asked: 7 of 13 bigrams
+    assert not restates_question("기사/가이드 팁 총액", "베트남 다낭 상품에서 기사/가이드 팁 총액은 얼마인가요?")
     # the claims list both salaries but never say who earns more: still partial
     salaries = [{"text": "권나라의 연봉은 52,000,000원, 송민지의 연봉은 65,000,000원입니다.", "cite": ["1"]}]
-    assert not states_what_is_missing(salaries, "권나라와 송민지 중 누가 더 높은 연봉을 받나요?")
-    assert not states_what_is_missing([{"text": "송민지 팀장은 국내여행팀장으로 보고받습니다.", "cite": ["1"]}], "송민지 팀장은 누구에게 보고하나요?")
-    # a partial answer never shows the question as the missing point
+    assert not states_what_is_missing(salaries, "권나라와 송민지 중 더 높은 연봉을 받")
+    # through the answerer: the question restated as missing, the claim restating the question with its answer
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        n = _number_of(messages, "2008년 3월 15일")
+        return {"outcome": "partial", "claims": [{"text": "회사 설립일은 2008년 3월 15일입니다.", "cite": [n]}], "missing": "회사 설립일은 언제인가요?"}
+
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=respond))
+    res = asker.ask("회사 설립일은 언제인가요?")
+    assert res.outcome == "answered" and "다만" not in res.answer
+    # a claim that does not restate the question stays partial, and never repeats the question as the missing point
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {
+        "outcome": "partial", "claims": [{"text": "2008년 3월 15일", "cite": [_number_of(m, "2008년 3월 15일")]}], "missing": ""}))
+    res = asker.ask("회사 설립일은 언제인가요?")
+    assert res.outcome == "partial" and res.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.") and "언제" not in res.answer
     by = _sentences("| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")
-    done = assemble("partial", salaries, "권나라와 송민지 중 누가 더 높은 연봉을 받나요?", by)
-    assert done.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.") and "받나요" not in done.answer
     assert assemble("partial", salaries, "두 사람의 입사일", by).answer.endswith("다만 문서에는 두 사람의 입사일에 대한 내용이 없습니다.")
 
 

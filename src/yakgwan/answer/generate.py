@@ -8,8 +8,11 @@ number in it appears in the sentences it cites. A claim whose numbers are all in
 sentences is re-pointed to them (a small model often cites the sentence next to the right one);
 a failing answer is then sent back once with the problems named; what still fails is dropped,
 and an answer left with no claim is downgraded to a refusal. A ``partial`` answer whose checked
-claims state what it calls missing is an ``answered`` one. The model's own ``missing`` text is
-never shown in a refusal (it may repeat the feedback it was given).
+claims state what it calls missing is an ``answered`` one; when what it calls missing is no
+point of its own (empty, or the question restated), the claims must restate the question less
+its question words, and a partial answer that stays partial says the documents hold no sentence
+that answers the question directly. The model's own ``missing`` text is never shown in a refusal
+(it may repeat the feedback it was given).
 """
 
 from __future__ import annotations
@@ -119,11 +122,9 @@ def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unkn
 def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: float = 0.8) -> bool:
     """Whether the claims already state what a ``partial`` answer calls missing: at least
     ``share`` of the missing text's character bigrams occur in the claims, and every number it
-    names does. (A small model often labels a full answer partial and names the question itself
-    as missing; a missing text that is a question is compared without its question words.)"""
+    names does."""
     text = " ".join(c["text"] for c in claims)
-    point = asked_point(missing)
-    want = _bigrams(point if point is not None else missing)
+    want = _bigrams(missing)
     if not want or unsupported_numbers(missing, [text]):
         return False
     return len(want & _bigrams(text)) / len(want) >= share
@@ -133,18 +134,27 @@ _ASKING = re.compile(r"^(언제|얼마|누구|누가|어디|무엇|뭐|몇|어�
 _ASK_ENDING = re.compile(r"(나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
 
 
-def asked_point(missing: str) -> str | None:
-    """When the text a ``partial`` answer calls missing is a question (it has a question word or
-    a question mark: the model named the question, not a point the documents lack), the question
-    without its question words and its ending ("…시행된 시기는 언제인가요?" → "…시행된 시기는"); the
-    answer's claims must state the rest. None when it is not a question."""
-    words = missing.split()
-    if not (missing.strip().endswith(("?", "？")) or any(_ASKING.match(w) for w in words)):
+def asked_point(text: str) -> str | None:
+    """When ``text`` is a question (it has a question word or a question mark), the question
+    without its question words and its ending ("…시행된 시기는 언제인가요?" → "…시행된 시기는"): what an
+    answer must restate around the fact it gives. None when it is not a question."""
+    words = text.split()
+    if not (text.strip().endswith(("?", "？")) or any(_ASKING.match(w) for w in words)):
         return None
     kept = [w for w in words if not _ASKING.match(w)]
     if kept:
         kept[-1] = _ASK_ENDING.sub("", kept[-1])
     return " ".join(w for w in kept if w)
+
+
+def restates_question(missing: str, question: str, share: float = 0.7) -> bool:
+    """Whether the text a ``partial`` answer calls missing names no point of its own: it is
+    empty, it is a question, or it holds at least ``share`` of the question's character bigrams
+    (a small model often labels a full answer partial and names the question itself as missing)."""
+    if not missing.strip() or asked_point(missing) is not None:
+        return True
+    asked = _bigrams(question)
+    return bool(asked) and len(_bigrams(missing) & asked) / len(asked) >= share
 
 
 def _bigrams(text: str) -> set[str]:
@@ -201,10 +211,10 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
     cites = [Citation.of(n, by_number[s].chunk, by_number[s].text) for s, n in numbers.items()]
     claims = " ".join(parts)
     text = claims
-    if outcome == "partial" and asked_point(missing) is not None:  # the model named the question itself
-        text = f"{text} 다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.".strip()
-    elif outcome == "partial" and missing.strip():
+    if outcome == "partial" and missing.strip():
         text = f"{text} 다만 문서에는 {missing.strip()}에 대한 내용이 없습니다.".strip()
+    elif outcome == "partial":  # no point of its own named: the question itself is what is missing
+        text = f"{text} 다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.".strip()
     return Generated(outcome, text, cites, missing, claims_text=claims)
 
 
@@ -254,9 +264,15 @@ class GenerativeAnswerer:
                 outcome = "refused"
         if outcome == "refused":
             return Generated("refused", REFUSAL, [], draft.get("missing", "").strip(), notes)
-        if outcome == "partial" and states_what_is_missing(claims, draft.get("missing", "")):
-            notes.append(f"partial → answered: the claims state what the model called missing ({draft['missing'].strip()!r})")
-            outcome, draft["missing"] = "answered", ""
-        done = assemble(outcome, claims, draft.get("missing", ""), by_number)
+        missing = draft.get("missing", "")
+        if outcome == "partial" and restates_question(missing, question):  # judged by the question itself
+            missing, point = "", asked_point(question)
+            wanted = point if point is not None else question
+        else:
+            wanted = missing
+        if outcome == "partial" and states_what_is_missing(claims, wanted):
+            notes.append(f"partial → answered: the claims state what the model called missing ({wanted.strip()!r})")
+            outcome, missing = "answered", ""
+        done = assemble(outcome, claims, missing, by_number)
         done.notes = notes
         return done
