@@ -16,11 +16,14 @@ from yakgwan.appeal import band as B
 from yakgwan.appeal.llm_analysis import analyse_with_llm, draft_messages, draft_schema, number_sentences
 from yakgwan.appeal.notice import parse_notice
 from yakgwan.appeal.policy import Policy, open_policy
-from yakgwan.appeal.retrieve import evidence_for
+from yakgwan.appeal.citations import ClauseRef
+from yakgwan.appeal.notice import DenialReason
+from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence, evidence_for
 from yakgwan.appeal.validate import validate
 from yakgwan.config import Settings
 from yakgwan.llm import LLM, LLMConfig
 from yakgwan.llm.scripted import ScriptedProvider
+from yakgwan.records import Chunk
 
 DATA = Path(__file__).parent / "data" / "appeal"
 SCENARIOS = {json.loads(line)["id"]: json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()}
@@ -43,6 +46,31 @@ def test_draft_schema_accepts_only_the_numbers_shown() -> None:
             schema.model_validate(bad)
     js = json.dumps(schema.model_json_schema())
     assert '"enum": ["1", "2", "3"]' in js and "band" not in js  # the model cannot write the band
+
+
+def _article(yakgwan: str, article: str, lines: int) -> Chunk:
+    text = f"{article}(보험금을 지급하지 않는 사유)\n" + "\n".join(f"{i}. {yakgwan} {article}의 {i}번째 사유로 생긴 손해" for i in range(1, lines + 1))
+    return Chunk(f"{yakgwan}-{article}", "p.pdf", "p.pdf", "t", text, 0, len(text), yakgwan=yakgwan, article=article, article_title="보험금을 지급하지 않는 사유")
+
+
+def _reason(text: str, *cited: tuple[Chunk, str | None]) -> ReasonEvidence:
+    refs = [CitedClause(ClauseRef(c.yakgwan, c.article or "", None, item, None, c.article or "", 0), c.yakgwan, (c,)) for c, item in cited]
+    return ReasonEvidence(DenialReason(text, None, tuple(cc.ref for cc in refs)), "cited", (), cited=refs)
+
+
+@pytest.mark.unit
+def test_the_cited_item_and_every_reasons_clauses_are_shown_to_the_model() -> None:
+    eighth = _article("벌금 특별약관", "제2조", 9)
+    sents = number_sentences([_reason("음주운전", (eighth, "제8호"))])
+    assert [s.text for s in sents] == [f"{i}. 벌금 특별약관 제2조의 {i}번째 사유로 생긴 손해" for i in (1, 2, 3, 4, 8)]  # 제8호 among the first four
+    # three reasons of three clauses each: 45 sentences wanted, 24 shown; every reason's first clause is there
+    reasons = [_reason(f"사유 {r}", *((_article(f"특약{r}", f"제{a}조", 5), None) for a in (1, 2, 3))) for r in (1, 2, 3)]
+    sents = number_sentences(reasons, limit=24)
+    shown = [(s.use.yakgwan, s.use.chunk.article) for s in sents]
+    assert len(sents) == 24 and [s.number for s in sents] == [str(i) for i in range(1, 25)]
+    assert all(shown.count((f"특약{r}", "제1조")) == 5 for r in (1, 2, 3))  # round one: each reason's first clause whole
+    assert shown.count(("특약1", "제2조")) == 5 and shown.count(("특약2", "제2조")) == 4 and ("특약3", "제2조") not in shown
+    assert [y for y, _ in shown] == sorted(y for y, _ in shown)  # numbered in reason order
 
 
 @pytest.fixture(scope="module")

@@ -52,22 +52,43 @@ class Sentence:
     text: str
 
 
-def number_sentences(evidence: list[ReasonEvidence]) -> list[Sentence]:
+def number_sentences(evidence: list[ReasonEvidence], limit: int = MAX_SENTENCES) -> list[Sentence]:
     """The sentences of every clause the analysis uses (cited, claimed cover, top retrieved),
-    numbered from 1 across the notice, each clause's heading-only line skipped."""
-    out: list[Sentence] = []
+    numbered from 1 across the notice, each clause's heading-only line skipped.
+
+    A clause shows up to ``SENTENCES_PER_CLAUSE`` sentences in document order; a cited 호 (제2조
+    제8호) is always among them, however far down its article it stands. When all of them would
+    pass ``limit``, clauses get their sentences in rounds — every reason's first clause, then every
+    reason's second, … — so a later reason's cited clause is never crowded out by an earlier
+    reason's retrieved ones."""
+    per_reason: list[list[tuple[ClauseUse, list[tuple[int, int]]]]] = []
     seen: set[str] = set()
     for ev in evidence:
-        for use in uses_for(ev):
-            if use.chunk.chunk_id in seen:
-                continue
-            seen.add(use.chunk.chunk_id)
-            spans = body_spans(use.chunk.text)
-            for s, e in spans[:SENTENCES_PER_CLAUSE]:
-                if len(out) >= MAX_SENTENCES:
-                    return out
+        uses = [u for u in uses_for(ev) if not (u.chunk.chunk_id in seen or seen.add(u.chunk.chunk_id))]  # type: ignore[func-returns-value]
+        per_reason.append([(u, _clause_sentences(u)) for u in uses])
+    take: dict[tuple[int, int], int] = {}
+    left = limit
+    for depth in range(max((len(uses) for uses in per_reason), default=0)):
+        for r, uses in enumerate(per_reason):
+            if depth < len(uses) and left > 0:
+                take[r, depth] = n = min(len(uses[depth][1]), left)
+                left -= n
+    out: list[Sentence] = []
+    for r, uses in enumerate(per_reason):
+        for depth, (use, spans) in enumerate(uses):
+            for s, e in sorted(spans[: take.get((r, depth), 0)]):
                 out.append(Sentence(str(len(out) + 1), use, use.chunk.text[s : min(e, s + QUOTE_MAX)]))
     return out
+
+
+def _clause_sentences(use: ClauseUse) -> list[tuple[int, int]]:
+    """The clause's sentence spans to show, most wanted first: a cited 호's own line, then the
+    clause's first sentences (at most ``SENTENCES_PER_CLAUSE`` in all)."""
+    spans = body_spans(use.chunk.text)
+    quote = item_quote(use.chunk, use.item)
+    item = next((sp for sp in spans if quote is not None and use.chunk.text.startswith(quote, sp[0])), None)
+    ordered = ([item] if item else []) + [sp for sp in spans if sp != item]
+    return ordered[:SENTENCES_PER_CLAUSE]
 
 
 def draft_schema(numbers: list[str], reasons: int) -> type[BaseModel]:
