@@ -75,8 +75,8 @@ def test_nothing_good_rewrites_once_then_searches_and_verifies(tmp_path: Path) -
     (d,) = r.decisions
     assert d.rewritten == "반려동물 동반 요금" and first.queries == ["반려동물 동반 요금은?", "반려동물 동반 요금"]
     assert d.regrades == [("c1", 0), ("c2", 1)] and d.fallback == "offline"
-    assert sorted(d.verdicts) == [("other.md", False, "다른 회사"), ("ours.md", True, "같은 회사")]
-    assert hits[0].chunk.doc_id == "web:ours.md" and hits[0].produced_by == "crag(web:offline)" and "1만원" in hits[0].chunk.text
+    assert sorted(d.verdicts) == [("other.md#1", False, "다른 회사"), ("ours.md#1", True, "같은 회사")]
+    assert hits[0].chunk.doc_id == "web:ours.md#1" and hits[0].produced_by == "crag(web:offline)" and "1만원" in hits[0].chunk.text
     assert [h.produced_by for h in hits[1:]] == [REJECTED, REJECTED] and d.kept == 1
 
 
@@ -90,6 +90,16 @@ def test_unusable_grades_keep_the_first_stage_order() -> None:
     r = CorrectiveRetriever("crag", _Fixed(["a", "b"]), llm, TOK, top_n=2)
     hits = r.retrieve("q", 2)
     assert [h.chunk.chunk_id for h in hits] == ["c1", "c2"] and r.decisions[0].grades == [("c1", -1), ("c2", -1)]
+
+
+def test_the_offline_provider_returns_passages_not_whole_files(tmp_path: Path) -> None:
+    long = "\n\n".join(f"{i}번째 문단: 일반 여행 안내 문장입니다. " * 6 for i in range(1, 6))
+    (tmp_path / "notice.md").write_text(f"# 하늘여행사 공지\n\n## 환불\n\n출발 30일 전 취소는 전액 환불합니다.\n\n## 안내\n\n{long}\n\n## 반려동물\n\n반려동물 동반 요금은 1만원입니다.\n", "utf-8")
+    (top,) = OfflineSearch(tmp_path).search("반려동물 동반 요금", 1)
+    assert top.content == "## 반려동물\n\n반려동물 동반 요금은 1만원입니다." and top.title == "하늘여행사 공지 — 반려동물"
+    assert top.url.startswith("notice.md#") and int(top.url.split("#")[1]) > 2  # after 환불 and at least one piece of 안내
+    every = OfflineSearch(tmp_path).search("안내 문장 환불 반려동물", 20)
+    assert len(every) >= 4 and all(len(r.content) <= 600 for r in every) and len({r.url for r in every}) == len(every)
 
 
 def test_search_provider_configuration_errors(tmp_path: Path) -> None:
