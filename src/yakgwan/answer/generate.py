@@ -267,11 +267,11 @@ class GenerativeAnswerer:
         missing = draft.get("missing", "")
         if outcome == "partial" and restates_question(missing, question):  # judged by the question itself
             missing, point = "", asked_point(question)
-            wanted = point if point is not None else question
+            wanted, what = (point if point is not None else question), "the question asks"
         else:
-            wanted = missing
+            wanted, what = missing, "the model called missing"
         if outcome == "partial" and states_what_is_missing(claims, wanted):
-            notes.append(f"partial → answered: the claims state what the model called missing ({wanted.strip()!r})")
+            notes.append(f"partial → answered: the claims state what {what} ({wanted.strip()!r})")
             outcome, missing = "answered", ""
         done = assemble(outcome, claims, missing, by_number)
         done.notes = notes
