@@ -165,3 +165,26 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     assert "<tr><th>hyde</th>" in page and "<td>+0.250</td><td>-0.100</td>" in page
     assert "<th>hyde_lay</th>" in page and "<td>8.0000</td>" in page  # LLM ms per query by step
     assert "<td>preprocess</td><td>30</td><td>12.5000</td>" in page  # what the ingest step cost
+
+
+def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:
+    from yakgwan.eval.datasets import EvalQuery, EvalSet
+    from yakgwan.eval.report import build_html
+    from yakgwan.eval.runner import EvalOptions, evaluate
+    from yakgwan.records import Chunk, Hit
+
+    def chunk(i: int) -> Chunk:
+        return Chunk(f"c{i}", f"d{i}.md", f"d{i}.md", "t", f"본문 {i}", 0, 4)
+
+    class Dwindling:  # 12 hits, then 3, then none
+        def __init__(self) -> None:
+            self.sizes = iter([12, 12, 3, 0])
+
+        def retrieve(self, query: str, k: int) -> list[Hit]:
+            return [Hit(chunk(i), 1.0 / (i + 1), i + 1, "fake") for i in range(min(next(self.sizes), k))]
+
+    qs = [EvalQuery(str(i), f"질문 {i}", {"d0.md": 1}) for i in range(3)]
+    res = evaluate(Dwindling(), "fake", EvalSet("s", tmp_path, qs), EvalOptions(k=10), quiet=True)
+    assert res["short_lists"] == {"empty": 1, "under_k": 2} and [p["hits"] for p in res["per_query"]] == [12, 3, 0]
+    page = build_html([res], "t")
+    assert "<th>questions with no hit</th><th>with fewer than k hits</th>" in page and "<td>1</td><td>2</td>" in page

@@ -111,6 +111,7 @@ def evaluate(
                 "latency_ms": latencies[-1],
                 "llm_ms": llm_ms[-1],
                 "top_produced_by": hits[0].produced_by if hits else None,
+                "hits": len(hits),
             }
         )
     keys = list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
@@ -128,6 +129,8 @@ def evaluate(
         "source": evalset.source,
         # what produced each question's first hit: shows fallbacks, padding, how often a gate opened
         "top_produced_by": dict(Counter(str(p["top_produced_by"]) for p in per_query).most_common()),
+        # a technique must never silently return nothing, nor fewer than k hits
+        "short_lists": {"empty": sum(p["hits"] == 0 for p in per_query), "under_k": sum(p["hits"] < opts.k for p in per_query)},
     }
     cats = {p["category"] for p in per_query if p["category"]}
     if cats:
@@ -333,6 +336,9 @@ def print_result_line(res: dict) -> None:
         u = res["index"]["llm"]
         llm += f"  ingest({', '.join(res['index']['ingest_steps'])}) llm calls={u['calls']} {u['seconds']:.0f}s"
     print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms{llm}")
+    short = res.get("short_lists") or {}
+    if short.get("under_k"):
+        print(f"  warning: fewer than k={res['k']} hits on {short['under_k']} question(s), none at all on {short.get('empty', 0)}")
     if res.get("note"):
         print(f"  note: {res['note']}")
     if res.get("answers"):
