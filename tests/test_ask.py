@@ -171,6 +171,7 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
     assert asked_point("베트남 무비자 45일이 시행된 시기는 언제인가요?") == "베트남 무비자 45일이 시행된 시기는"
     assert asked_point("송민지 팀장은 누구에게 보고하나요?") == "송민지 팀장은 보고하"
     assert asked_point("골드 회원의 연회비") is None  # a point, not a question
+    assert asked_point("최소 출발 인원은 몇 명인가요?") == "최소 출발 인원은 명" and asked_point("가장 비싼 상품은?") == "가장 비싼 상품은"
     q = "김하늘 대표와 박민수 COO의 입사 시기 차이는 얼마인가요?"
     assert restates_question("", q) and restates_question(q, q) and restates_question("김하늘 대표와 박민수 COO의 입사 시기 차이는", q)
     assert not restates_question("골드 회원의 연회비", "골드 회원의 연회비는 얼마인가요?")  # the point asked: 7 of 13 bigrams

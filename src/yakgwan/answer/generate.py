@@ -131,7 +131,7 @@ def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: fl
 
 
 _ASKING = re.compile(r"^(언제|얼마|누구|누가|어디|무엇|뭐|몇|어느|어떤|어떻게|왜)")
-_ASK_ENDING = re.compile(r"(나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
+_ASK_ENDING = re.compile(r"(인가요|인지요|일까요|입니까|나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
 
 
 def asked_point(text: str) -> str | None:
