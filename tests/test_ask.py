@@ -14,7 +14,7 @@ from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
 from yakgwan.answer.generate import answer_schema, asked_point, assemble, claim_problems, repoint, restates_question, states_what_is_missing
-from yakgwan.answer.passages import derivable, unsupported_numbers
+from yakgwan.answer.passages import derivable, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
@@ -194,6 +194,19 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
     assert res.outcome == "partial" and res.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.") and "언제" not in res.answer
     by = _sentences("| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")
     assert assemble("partial", salaries, "두 사람의 입사일", by).answer.endswith("다만 문서에는 두 사람의 입사일에 대한 내용이 없습니다.")
+
+
+@pytest.mark.unit
+def test_a_table_row_is_shown_with_its_header_row() -> None:
+    from yakgwan.records import Hit
+    from yakgwan.text.korean import make_tokenizer
+
+    text = "## 연봉 이력\n\n| 연도 | 연봉 | 직책 |\n|------|------|------|\n| 2018 | 38,000,000원 | 선임 |\n| 2021 | 55,000,000원 | 팀장 승진 |\n\n송민지는 제주 전문가입니다."
+    assert table_header(text, text.index("| 2021")) == text.index("| 연도") and table_header(text, text.index("| 연도")) is None
+    assert table_header("| a | b |\n| 1 | 2 |", 10) is None  # no rule under the first row: no header
+    hit = Hit(Chunk("c", "d.md", "d.md", "t", text, 0, len(text)), 1.0, 1, "t")
+    shown = [s.text for s in number_sentences("송민지는 언제 팀장으로 승진했나요?", [hit], make_tokenizer("kiwi"), limit=1)]
+    assert shown == ["| 연도 | 연봉 | 직책 |", "| 2021 | 55,000,000원 | 팀장 승진 |"]  # the best row, and its header beside the limit
 
 
 @pytest.mark.unit

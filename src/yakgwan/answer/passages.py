@@ -24,7 +24,8 @@ _NUMBER_UNIT = re.compile(r"(\d+(?:[.,]\d+)*)\s*([^\s\d.,]?)")  # a number and t
 
 def number_sentences(question: str, hits: Sequence[Hit], tokenizer: Tokenizer, limit: int = MAX_SENTENCES) -> list[Sentence]:
     """The ``limit`` sentences of ``hits`` that share most content words with ``question`` (ties:
-    the better-ranked passage, then document order), numbered from 1 in passage order."""
+    the better-ranked passage, then document order), numbered from 1 in passage order; a table
+    row comes with its table's header row."""
     cands: list[tuple[int, int, str, Hit]] = []  # (hit index, start, text, hit)
     for i, h in enumerate(hits):
         for s, e in clause_spans(h.chunk.text):
@@ -36,8 +37,33 @@ def number_sentences(question: str, hits: Sequence[Hit], tokenizer: Tokenizer, l
     q = set(tokenizer.tokenize(question))
     overlap = [len(q & set(t)) for t in tokenizer.tokenize_many([c[2] for c in cands])]
     best = sorted(range(len(cands)), key=lambda j: (-overlap[j], cands[j][0], cands[j][1]))[:limit]
-    kept = sorted(best, key=lambda j: (cands[j][0], cands[j][1]))
+    at = {(c[0], c[1]): j for j, c in enumerate(cands)}
+    headers = {h for j in best if (h := at.get((cands[j][0], table_header(cands[j][3].chunk.text, cands[j][1])))) is not None}
+    kept = sorted(set(best) | headers, key=lambda j: (cands[j][0], cands[j][1]))
     return [Sentence(str(n), cands[j][3].chunk, cands[j][2]) for n, j in enumerate(kept, 1)]
+
+
+_TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*")
+
+
+def table_header(text: str, start: int) -> int | None:
+    """Where the header row of the Markdown table whose row starts at ``start`` begins (the
+    first row of the block, followed by a ``|---|`` rule); None when ``start`` is not in a table
+    row or the table has no header. A row is shown with its header: "| 2021 | 55,000,000원 |"
+    says nothing without "| 연도 | 연봉 |"."""
+    if not text.startswith("|", start):
+        return None
+    first = start
+    while first > 0:
+        prev = text.rfind("\n", 0, first - 1) + 1
+        if not text.startswith("|", prev) or prev == first:
+            break
+        first = prev
+    end = text.find("\n", first)
+    rule_start = end + 1 if end >= 0 else len(text)
+    rule_end = text.find("\n", rule_start)
+    rule = text[rule_start : rule_end if rule_end >= 0 else len(text)]
+    return first if first != start and _TABLE_RULE.fullmatch(rule.strip()) else None
 
 
 def passages_block(sentences: Sequence[Sentence]) -> str:
