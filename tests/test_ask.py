@@ -187,6 +187,14 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
     asker, _ = _asker(kb_index, ScriptedProvider(responder=respond))
     res = asker.ask("회사 설립일은 언제인가요?")
     assert res.outcome == "answered" and "다만" not in res.answer
+    # the same claim twice is said once
+    def twice(messages, schema):  # type: ignore[no-untyped-def]
+        n = _number_of(messages, "2008년 3월 15일")
+        return {"outcome": "answered", "claims": [{"text": "설립일은 2008년 3월 15일입니다.", "cite": [n]}, {"text": "설립일은 2008년 3월 15일 입니다", "cite": [n]}], "missing": ""}
+
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=twice))
+    res = asker.ask("회사 설립일은 언제인가요?")
+    assert res.answer == "설립일은 2008년 3월 15일입니다. [1]" and any("repeated claim" in n for n in res.notes)
     # a claim that does not restate the question stays partial, and never repeats the question as the missing point
     asker, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {
         "outcome": "partial", "claims": [{"text": "2008년 3월 15일", "cite": [_number_of(m, "2008년 3월 15일")]}], "missing": ""}))

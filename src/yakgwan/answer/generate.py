@@ -198,6 +198,20 @@ def _repoint_all(claims: list[dict[str, Any]], by_number: dict[str, Sentence], n
             c["cite"] = better
 
 
+def _distinct(claims: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
+    """The claims without one that repeats an earlier claim's text (spaces and punctuation aside)."""
+    seen: set[str] = set()
+    out = []
+    for c in claims:
+        key = "".join(ch for ch in c["text"] if ch.isalnum())
+        if key in seen:
+            notes.append(f"a repeated claim dropped ({c['text'].strip()!r})")
+            continue
+        seen.add(key)
+        out.append(c)
+    return out
+
+
 def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_number: dict[str, Sentence]) -> Generated:
     """The answer text with [n] markers (n by first citation) and its citations."""
     numbers: dict[str, int] = {}
@@ -258,7 +272,7 @@ class GenerativeAnswerer:
             kept = [c for i, c in enumerate(claims, 1) if i not in failing]
             if failing:
                 notes.append(f"{len(failing)} claim(s) dropped: " + "; ".join(failing.values()))
-            claims = kept
+            claims = _distinct(kept, notes)
             if not claims:
                 notes.append(f"downgraded: the {outcome} answer had no supported claim")
                 outcome = "refused"
