@@ -2,7 +2,7 @@
 of a local folder. Like a web search API's snippets, a result is a passage — a header section
 of at most ``PASSAGE_CHARS`` characters, longer sections cut at paragraph or sentence ends —
 not a whole file; its ``url`` is ``<file>#<n>`` (n counts the file's passages from 1) and its
-title the file's first line with the section's header path. For tests and for sites without
+title the file's first line with the section's own heading. For tests and for sites without
 network access."""
 
 from __future__ import annotations
