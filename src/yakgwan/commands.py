@@ -140,7 +140,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     label = {"answered": "답변", "partial": "부분 답변", "refused": "답변 불가"}[res.outcome]
     print(f"[{label}] {res.answer}")
     for c in res.citations:
-        where = " · ".join(str(x) for x in (c.doc, f"p.{c.page}" if c.page else None, c.heading or c.article) if x)
+        where = " · ".join(str(x) for x in (c.doc, f"p.{c.page}" if c.page else None, c.heading) if x)
         print(f"  [{c.n}] {where}: “{' '.join(c.quote.split())}”")
     print(f"  ({res.pipeline}, {res.mode} by {res.by}, {res.latency_ms:.0f} ms, LLM calls {res.llm_calls})")
     for n in res.notes:

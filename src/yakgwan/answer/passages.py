@@ -19,7 +19,7 @@ MAX_SENTENCES = 16
 SENTENCE_CHARS = 200  # a sentence as shown and quoted
 _CONTENT = re.compile(r"[0-9A-Za-z가-힣]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_NUMBER_UNIT = re.compile(r"(\d+(?:[.,]\d+)*)\s*([^\s\d.,]?)")  # a number and the character after it
+_NUMBER_UNIT = re.compile(rf"({_NUMBER.pattern})\s*([^\s\d.,]?)")  # a number and the character after it
 
 
 def number_sentences(question: str, hits: Sequence[Hit], tokenizer: Tokenizer, limit: int = MAX_SENTENCES) -> list[Sentence]:

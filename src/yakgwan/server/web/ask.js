@@ -36,7 +36,7 @@ export function mountAsk(root, state) {
         else if (kind === "citations") {
           cites.replaceChildren(...data.citations.map((c) => el("li", {},
             el("button", { class: "cite", "data-chunk": c.chunk_id, onclick: () => openClause(collection, c.chunk_id, c.quote) },
-              `[${c.n}] ${c.doc_name}${c.page ? ` · p.${c.page}` : ""}${c.heading ? ` · ${c.heading}` : `${c.yakgwan ? ` · ${c.yakgwan}` : ""}${c.article ? ` ${c.article}` : ""}`}`),
+              `[${c.n}] ${c.doc_name}${c.page ? ` · p.${c.page}` : ""}${c.heading ? ` · ${c.heading}` : ""}`),
             el("div", { class: "meta" }, `“${c.quote.split(/\s+/).join(" ")}”`))));
         } else if (kind === "done") {
           status.textContent = `${data.pipeline} · ${data.mode} · ${data.by} · ${Math.round(data.latency_ms)} ms`;
