@@ -13,7 +13,7 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.generate import answer_schema, asked_point, assemble, claim_problems, repoint, restates_question, states_what_is_missing
+from yakgwan.answer.generate import answer_schema, asked_point, assemble, claim_problems, evidenced, repoint, restates_question, states_what_is_missing
 from yakgwan.answer.passages import derivable, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -195,13 +195,54 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
     asker, _ = _asker(kb_index, ScriptedProvider(responder=twice))
     res = asker.ask("회사 설립일은 언제인가요?")
     assert res.answer == "설립일은 2008년 3월 15일입니다. [1]" and any("repeated claim" in n for n in res.notes)
-    # a claim that does not restate the question stays partial, and never repeats the question as the missing point
+    # a bare date whose cited sentence names what is asked ("- **설립일**: 2008년 3월 15일") answers it
     asker, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {
         "outcome": "partial", "claims": [{"text": "2008년 3월 15일", "cite": [_number_of(m, "2008년 3월 15일")]}], "missing": ""}))
+    res = asker.ask("회사 설립일은 언제인가요?")
+    assert res.outcome == "answered" and any("the sentences they cite hold" in n for n in res.notes)
+    # a claim about something else stays partial, and never repeats the question as the missing point
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {
+        "outcome": "partial", "claims": [{"text": "총 직원 수는 45명입니다", "cite": [_number_of(m, "45명")]}], "missing": ""}))
     res = asker.ask("회사 설립일은 언제인가요?")
     assert res.outcome == "partial" and res.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.") and "언제" not in res.answer
     by = _sentences("| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")
     assert assemble("partial", salaries, "두 사람의 입사일", by).answer.endswith("다만 문서에는 두 사람의 입사일에 대한 내용이 없습니다.")
+
+
+def _kiwi_terms(text: str) -> list[str]:
+    return [a.form for a in AnchorFinder().terms(text)]
+
+
+@pytest.mark.unit
+def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_the_point() -> None:
+    rows = ("| 연도 | 내용 |", "| 2008년 3월 | 명동 하늘빌딩으로 본사 이전 |", "| 2012년 5월 | 부산 지사 개설 |", "- 총 직원 수: 45명")
+    chunk = Chunk("c", "h.md", "company/history.md", "하늘여행사 연혁", "\n".join(rows), 0, len("\n".join(rows)))
+    by = {str(i): Sentence(str(i), chunk, t) for i, t in enumerate(rows, 1)}  # 하늘여행사 is in the document's title
+    moved = "하늘여행사가 명동 하늘빌딩으로 본사를 이전한 시기는 언제인가요?"
+    point = asked_point(moved)
+    assert point is not None and _kiwi_terms(point)[-1] == "시기"
+    # the bare date, its sentence naming 명동, 하늘빌딩, 본사; 시기 only names the kind of number asked
+    assert evidenced(point, moved, [{"text": "2008년 3월", "cite": ["2"]}], by, _kiwi_terms)
+    # a number about something else: 명동, 하늘빌딩, 본사 are nowhere in it or its sentence
+    assert not evidenced(point, moved, [{"text": "총 직원 수는 45명입니다", "cite": ["4"]}], by, _kiwi_terms)
+    # a number question answered without a number of the answer's own
+    assert not evidenced(point, moved, [{"text": "본사는 명동 하늘빌딩에 있습니다", "cite": ["2"]}], by, _kiwi_terms)
+    # a point whose number is nowhere: 2019년 is not 2008년
+    assert not evidenced("2019년 본사 이전", moved, [{"text": "2008년 3월", "cite": ["2"]}], by, _kiwi_terms)
+    # a noun that is not the kind of number asked must be evidenced: 설립일 is not in "총 직원 수: 45명"
+    assert not evidenced("회사 설립일은", "회사 설립일은 언제인가요?", [{"text": "45명", "cite": ["4"]}], by, _kiwi_terms)
+    # a point with only operation words or kinds of numbers left is never evidenced this way
+    assert not evidenced("시기 차이", "시기 차이는 얼마인가요?", [{"text": "2008년 3월", "cite": ["2"]}], by, _kiwi_terms)
+    # claims that only repeat the question's own words
+    compare = "일본 전문 컨설턴트와 국내여행팀장의 전문 분야를 비교하면?"
+    team = _sentences("- 일본 전문 컨설턴트: 권나라", "- 국내여행팀장: 송민지 (제주 전문)")
+    said = [{"text": "일본 전문 컨설턴트는 일본 전문 분야입니다.", "cite": ["1"]}, {"text": "국내여행팀장은 국내 전문 분야입니다.", "cite": ["2"]}]
+    assert not evidenced(asked_point(compare) or "", compare, said, team, _kiwi_terms)
+    said[1]["text"] = "국내여행팀장 송민지는 제주 전문입니다."
+    assert evidenced(asked_point(compare) or "", compare, said, team, _kiwi_terms)
+    # what the model calls missing is judged the same way: 연회비 is in no sentence
+    fee = _sentences("골드 회원은 수수료가 면제됩니다.")
+    assert not evidenced("골드 회원의 연회비", "골드 회원의 연회비는 얼마인가요?", [{"text": "골드 회원은 수수료 면제", "cite": ["1"]}], fee, _kiwi_terms)
 
 
 @pytest.mark.unit

@@ -22,6 +22,10 @@ TERM_TAGS = frozenset({"NNG", "NNP", "SL"})
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # nouns that name an operation on facts, not a fact: an answer may say them though no document does
 OPERATION_TERMS = re.compile(r"차이|합계|합산|총합|총액|대비|비율|평균|비교|증감")
+# a question that asks for a number: a date, an amount, a count
+NUMBER_QUESTION = re.compile(r"언제|얼마|몇")
+# nouns that only name the kind of number such a question asks for ("…이전한 시기는 언제", "…길이는 얼마")
+NUMBER_KIND_TERMS = re.compile(r"시기|시점|날짜|일자|연도|년도|기간|금액|액수|길이|개수|횟수")
 
 
 @dataclass(frozen=True)
@@ -43,13 +47,18 @@ def missing_anchors(anchors: Iterable[Anchor], corpus: str) -> list[Anchor]:
 _PARTICLE = re.compile(r"(?<=..)(?:의|은|는|이|가|을|를|에|와|과|도|로)$")  # a name Kiwi read with its particle
 
 
+def bare_term(form: str) -> str:
+    """A noun without a particle Kiwi left on it ("송민지의" → "송민지")."""
+    return _PARTICLE.sub("", form)
+
+
 def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:
     """The nouns among ``terms`` that occur nowhere in ``corpus`` (already :func:`normalise`d),
     with or without a particle Kiwi left on them; operation words (:data:`OPERATION_TERMS`)
     excepted."""
     out = []
     for a in missing_anchors(terms, corpus):
-        bare = _PARTICLE.sub("", a.form)
+        bare = bare_term(a.form)
         if not OPERATION_TERMS.search(a.form) and (bare == a.form or normalise(bare) not in corpus):
             out.append(a.form)
     return list(dict.fromkeys(out))

@@ -10,9 +10,12 @@ a failing answer is then sent back once with the problems named; what still fail
 and an answer left with no claim is downgraded to a refusal. A ``partial`` answer whose checked
 claims state what it calls missing is an ``answered`` one; when what it calls missing is no
 point of its own (empty, or the question restated), the claims must restate the question less
-its question words, and a partial answer that stays partial says the documents hold no sentence
-that answers the question directly. The model's own ``missing`` text is never shown in a refusal
-(it may repeat the feedback it was given).
+its question words. A partial answer is also ``answered`` when its claims, read with the
+sentences they cite, hold every noun and number of that point and add a fact of their own
+(:func:`evidenced`: a small model labels "2012년", citing "연간 매출 50억원 돌파" under the
+heading "2012년", partial). A partial answer that stays partial says the documents hold no
+sentence that answers the question directly. The model's own ``missing`` text is never shown in
+a refusal (it may repeat the feedback it was given).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Annotated, Any, Callable, Literal
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
+from yakgwan.answer.anchors import NUMBER_KIND_TERMS, NUMBER_QUESTION, OPERATION_TERMS, bare_term, normalise
 from yakgwan.answer.passages import passages_block, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.errors import PromptTooLongError
@@ -93,6 +97,7 @@ class Generated:
 
 
 Unknown = Callable[[str], list[str]]  # the words of a text that no document of the knowledge base contains
+Terms = Callable[[str], list[str]]  # the nouns of a text, in order
 
 
 def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None) -> dict[int, str]:
@@ -155,6 +160,36 @@ def restates_question(missing: str, question: str, share: float = 0.7) -> bool:
         return True
     asked = _bigrams(question)
     return bool(asked) and len(_bigrams(missing) & asked) / len(asked) >= share
+
+
+def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number: dict[str, Sentence], terms: Terms) -> bool:
+    """Whether the claims, read with the sentences they cite, the headings shown above them and
+    their documents' titles, hold every noun and number of ``point`` (what the question asks, or
+    what a ``partial`` answer calls missing), and say something the question does not: a noun
+    or a number of their own ("일본 전문 컨설턴트는 일본 전문 분야입니다" answers no comparison).
+    A question asking 언제, 얼마 or 몇 needs a number in the claims that the question does not
+    hold; a noun that only names the kind of that number ("…이전한 시기는 언제", "…길이는 얼마":
+    :data:`NUMBER_KIND_TERMS`) need not be written anywhere. Neither need operation words (차이,
+    합계…). A point without another noun is never evidenced this way."""
+    said = " ".join(c["text"] for c in claims)
+    cited: list[str] = []
+    heads: list[str] = []
+    for c in claims:
+        texts, above = _shown(c["cite"], by_number)
+        cited += texts
+        heads += above + [by_number[n].chunk.title for n in c["cite"] if n in by_number]
+    own_number = bool(unsupported_numbers(said, [question]))
+    if not (own_number or any(normalise(bare_term(w)) not in normalise(question) for w in terms(said))):
+        return False  # nothing the question does not already say
+    nouns = [w for w in terms(point) if not OPERATION_TERMS.search(w)]
+    if NUMBER_QUESTION.search(question):
+        if not own_number:
+            return False
+        nouns = [w for w in nouns if not NUMBER_KIND_TERMS.fullmatch(bare_term(w))]
+    if not nouns or unsupported_numbers(point, [said, *cited], heads):
+        return False
+    evidence = normalise(" ".join([said, *cited, *heads]))
+    return all(normalise(bare_term(w)) in evidence for w in nouns)
 
 
 def _bigrams(text: str) -> set[str]:
@@ -236,6 +271,7 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
 class GenerativeAnswerer:
     llm: LLM
     unknown: Unknown | None = None  # None: claims are not checked against the knowledge base's words
+    terms: Terms | None = None  # None: a partial answer is promoted only by what its claims restate
 
     def answer(self, question: str, sentences: list[Sentence], feedback: str | None = None) -> Generated:
         """``feedback``: what was wrong with an earlier answer (a self-check), said after the question."""
@@ -286,6 +322,9 @@ class GenerativeAnswerer:
             wanted, what = missing, "the model called missing"
         if outcome == "partial" and states_what_is_missing(claims, wanted):
             notes.append(f"partial → answered: the claims state what {what} ({wanted.strip()!r})")
+            outcome, missing = "answered", ""
+        elif outcome == "partial" and self.terms is not None and evidenced(wanted, question, claims, by_number, self.terms):
+            notes.append(f"partial → answered: the claims and the sentences they cite hold what {what} ({wanted.strip()!r})")
             outcome, missing = "answered", ""
         done = assemble(outcome, claims, missing, by_number)
         done.notes = notes

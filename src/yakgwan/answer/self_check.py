@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.answer.generate import Generated, GenerativeAnswerer, Unknown
+from yakgwan.answer.generate import Generated, GenerativeAnswerer, Terms, Unknown
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
@@ -28,9 +28,10 @@ def useful_messages(question: str, answer: str) -> list[Message]:
 class SelfCheckingAnswerer:
     llm: LLM
     unknown: Unknown | None = None
+    terms: Terms | None = None
 
     def answer(self, question: str, sentences: list[Sentence]) -> Generated:
-        gen = GenerativeAnswerer(self.llm, self.unknown)
+        gen = GenerativeAnswerer(self.llm, self.unknown, self.terms)
         done = gen.answer(question, sentences)
         if done.outcome == "refused":
             return done
