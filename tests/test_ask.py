@@ -13,7 +13,7 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.generate import answer_schema, asked_point, assemble, claim_problems, evidenced, repoint, restates_question, states_what_is_missing
+from yakgwan.answer.generate import CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, repoint, restates_question, shown_claim, states_what_is_missing
 from yakgwan.answer.passages import derivable, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -256,6 +256,17 @@ def test_a_table_row_is_shown_with_its_header_row() -> None:
     hit = Hit(Chunk("c", "d.md", "d.md", "t", text, 0, len(text)), 1.0, 1, "t")
     shown = [s.text for s in number_sentences("송민지는 언제 팀장으로 승진했나요?", [hit], make_tokenizer("kiwi"), limit=1)]
     assert shown == ["| 연도 | 연봉 | 직책 |", "| 2021 | 55,000,000원 | 팀장 승진 |"]  # the best row, and its header beside the limit
+
+
+@pytest.mark.unit
+def test_a_claim_cut_off_by_the_length_bound_is_shown_cut() -> None:
+    cut = "김하늘 대표는 단순한 여행 상품 판매가 아닌, 고객 한 분 한 분에게 특별한 추억을 선물하는 것을 회사의 사"
+    assert len(cut) == CLAIM_CHARS and shown_claim(cut) == cut + "…"
+    whole = "국내여행팀, 해외여행팀, 허니문팀, MICE사업팀, 고객서비스팀이 있습니다. 조직은 김하늘 대표 아래 있습니다."
+    assert len(whole) >= CLAIM_CHARS and shown_claim(whole) == whole  # ends a sentence: not cut
+    assert shown_claim(" 2012년 ") == "2012년"  # short: as it is
+    by = _sentences("김하늘 대표는 고객에게 특별한 추억을 선물합니다.")
+    assert assemble("answered", [{"text": cut, "cite": ["1"]}], "", by).answer == cut + "… [1]"
 
 
 @pytest.mark.unit

@@ -247,6 +247,13 @@ def _distinct(claims: list[dict[str, Any]], notes: list[str]) -> list[dict[str, 
     return out
 
 
+def shown_claim(text: str) -> str:
+    """A claim as the answer shows it: one the length bound cut off mid-sentence (as long as
+    :data:`CLAIM_CHARS`, not ending a sentence) ends in "…", so no cut word reads as the claim's."""
+    text = text.strip()
+    return f"{text}…" if len(text) >= CLAIM_CHARS and not text.endswith((".", "다", "요", "!", ")", "…")) else text
+
+
 def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_number: dict[str, Sentence]) -> Generated:
     """The answer text with [n] markers (n by first citation) and its citations."""
     numbers: dict[str, int] = {}
@@ -256,7 +263,7 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
         for s in c["cite"]:
             numbers.setdefault(s, len(numbers) + 1)
             marks.append(f"[{numbers[s]}]")
-        parts.append(f"{c['text'].strip()} {''.join(dict.fromkeys(marks))}")
+        parts.append(f"{shown_claim(c['text'])} {''.join(dict.fromkeys(marks))}")
     cites = [Citation.of(n, by_number[s].chunk, by_number[s].text) for s, n in numbers.items()]
     claims = " ".join(parts)
     text = claims
