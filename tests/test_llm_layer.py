@@ -81,6 +81,30 @@ def test_cache_makes_reruns_identical_and_free(tmp_path: Path) -> None:
     assert second.complete(Q, params=GenParams(max_tokens=7)) == "answer 2"
 
 
+def test_a_cache_hit_reports_what_the_call_cost_when_it_was_made(tmp_path: Path) -> None:
+    import json
+    import sqlite3
+
+    first = LLM(ScriptedProvider(["answer 1"]), cache=ResponseCache(tmp_path / "r.sqlite"))
+    first.complete(Q)
+    made = first.stats
+    assert made.calls == 1 and made.latency_ms > 0 and made.cache_hits == 0
+    again = LLM(ScriptedProvider(["unused"]), cache=ResponseCache(tmp_path / "r.sqlite"))
+    assert again.complete(Q) == "answer 1" and again.stats.calls == 0 and again.stats.latency_ms == 0.0
+    got = again.stats.as_dict()
+    assert got["cache_hits"] == 1 and got["cached_untimed"] == 0
+    assert got["cached_ms"] == pytest.approx(made.latency_ms, abs=0.1)  # the time recorded with the answer
+    assert (got["cached_prompt_tokens"], got["cached_completion_tokens"]) == (made.prompt_tokens, made.completion_tokens)
+    # an answer cached before times were kept is counted as untimed, not as free
+    with sqlite3.connect(tmp_path / "r.sqlite") as db:
+        (data,) = db.execute("SELECT data FROM resp").fetchone()
+        old = {k: v for k, v in json.loads(data).items() if k != "latency_ms"}
+        db.execute("UPDATE resp SET data=?", (json.dumps(old),))
+    third = LLM(ScriptedProvider(["unused"]), cache=ResponseCache(tmp_path / "r.sqlite"))
+    third.complete(Q)
+    assert third.stats.cached_untimed == 1 and third.stats.cached_ms == 0.0 and third.stats.cache_hits == 1
+
+
 def test_registry_names_available() -> None:
     assert make_llm(LLMConfig(provider="none"), Path("/nonexistent")) is None
     with pytest.raises(UnknownName, match="available: local, none, openai"):

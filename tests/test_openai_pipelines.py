@@ -91,6 +91,10 @@ def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> No
     second = json.loads((tmp_path / "r2.json").read_text("utf-8"))
     assert CALLS["chat"] == chat_calls  # rerun: all from the cache
     assert all(r["llm"]["calls"] == 0 for r in second)
+    for a, b in zip(first, second):  # the rerun still says what the LLM work cost when it was done
+        if b["llm"]["cache_hits"]:
+            assert b["llm"]["cached_untimed"] == 0 and b["llm"]["ms_per_q_as_recorded"] > 0, b["pipeline"]
+            assert b["llm"]["cached_prompt_tokens"] == a["llm"]["prompt_tokens"] + a["llm"]["cached_prompt_tokens"], b["pipeline"]
     assert [r["index"]["llm"]["calls"] for r in second if "llm" in r["index"]] == [0, 0]  # the LLM-built indexes are reused
     assert [r["metrics"] for r in second] == [r["metrics"] for r in first]
     # a wrong key is one clear line

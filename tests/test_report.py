@@ -144,8 +144,11 @@ def test_llm_usage_rows_when_present(tmp_path) -> None:  # type: ignore[no-untyp
     from yakgwan.eval.report import build_html
 
     base = {"dataset": "d", "n": 1, "k": 10, "metrics": {"mrr": 1.0}, "latency_ms": {"p50": 1.0, "p95": 2.0}, "per_query": []}
-    html = build_html([{**base, "pipeline": "bm25"}, {**base, "pipeline": "fusion", "llm": {"model": "local:q", "calls": 7, "cache_hits": 2}}], "t")
+    llm = {"model": "local:q", "calls": 0, "cache_hits": 7, "ms_per_q_as_recorded": 4321.5, "cached_untimed": 2}
+    html = build_html([{**base, "pipeline": "bm25"}, {**base, "pipeline": "fusion", "llm": llm}], "t")
     assert "<th>LLM calls</th>" in html and "<td>7</td>" in html and "local:q" in html
+    # a rerun from the cache still shows what the LLM work cost, and how many hits had no recorded time
+    assert "<th>mean ms: LLM as recorded (cache hits at the time they took)</th>" in html and "<td>4321.5000</td><td>2</td>" in html
 
 
 def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[no-untyped-def]

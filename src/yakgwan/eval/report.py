@@ -231,6 +231,10 @@ def _summary_table(results: Sequence[Mapping]) -> str:
             ("LLM", ("llm", "model"), None),
             ("LLM calls", ("llm", "calls"), None),
             ("LLM cache hits", ("llm", "cache_hits"), None),
+            ("mean ms: LLM as recorded (cache hits at the time they took)", ("llm", "ms_per_q_as_recorded"), None),
+            ("cache hits with no recorded time", ("llm", "cached_untimed"), None),
+            ("cached prompt tokens", ("llm", "cached_prompt_tokens"), None),
+            ("cached completion tokens", ("llm", "cached_completion_tokens"), None),
             ("LLM prompt tokens", ("llm", "prompt_tokens"), None),
             ("LLM completion tokens", ("llm", "completion_tokens"), None),
         ]

@@ -141,7 +141,9 @@ def evaluate(
     if note:
         result["note"] = note
     if llm is not None:
-        result["llm"] = {"model": llm.name, **llm.stats.as_dict()}
+        # what the LLM work cost when it was done: live calls, and cache hits at their recorded time
+        as_recorded = (sum(llm_ms) + llm.stats.cached_ms) / max(len(per_query), 1)
+        result["llm"] = {"model": llm.name, **llm.stats.as_dict(), "ms_per_q_as_recorded": round(as_recorded, 1)}
     return result
 
 
@@ -332,6 +334,9 @@ def print_result_line(res: dict) -> None:
     if res.get("llm"):
         u = res["llm"]
         llm = f"  llm calls={u['calls']} cached={u['cache_hits']} tokens={u['prompt_tokens']}/{u['completion_tokens']} llm_ms/q={res['stage_ms']['llm']:.0f}"
+        if u.get("cache_hits") and "ms_per_q_as_recorded" in u:  # what the cached answers cost when they were made
+            untimed = f", {u['cached_untimed']} hits untimed" if u.get("cached_untimed") else ""
+            llm += f" (as recorded, cache included: {u['ms_per_q_as_recorded']:.0f}{untimed})"
     if (res.get("index") or {}).get("llm"):
         u = res["index"]["llm"]
         llm += f"  ingest({', '.join(res['index']['ingest_steps'])}) llm calls={u['calls']} {u['seconds']:.0f}s"

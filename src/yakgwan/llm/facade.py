@@ -10,6 +10,8 @@ ones included) are cached by request, so reruns are identical and cost nothing.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import math
 import time
@@ -103,14 +105,16 @@ class LLM:
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
-                self.stats.cache_hits += 1
+                self.stats.hit(hit)
                 return hit
         t0 = time.perf_counter()
         if ask is not None:
             done = ask()
         else:
             done = self.provider.chat(messages, params, schema if self.provider.supports_schema else None)
-        self.stats.add(step, done, (time.perf_counter() - t0) * 1000)
+        ms = (time.perf_counter() - t0) * 1000
+        self.stats.add(step, done, ms)
+        done = dataclasses.replace(done, latency_ms=ms)  # the time the cache records with it
         if self.cache is not None:
             # cut-off answers too: decoding is deterministic, so a rerun must see the same
             # failure (and fallback) instead of paying for it again

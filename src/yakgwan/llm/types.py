@@ -75,7 +75,10 @@ class OptionScorer(Protocol):
 
 @dataclass
 class UsageStats:
-    """LLM calls made through one ``LLM`` facade (cache hits are counted apart)."""
+    """LLM calls made through one ``LLM`` facade. Cache hits are counted apart, with what they
+    cost when they were first made: their tokens, and their time where the cache recorded it
+    (``cached_untimed`` counts hits cached before times were kept), so that a rerun from the
+    cache still says what the answers cost."""
 
     calls: int = 0
     cache_hits: int = 0
@@ -85,6 +88,10 @@ class UsageStats:
     repairs: int = 0
     by_step: dict[str, int] = field(default_factory=dict)
     by_step_ms: dict[str, float] = field(default_factory=dict)
+    cached_prompt_tokens: int = 0
+    cached_completion_tokens: int = 0
+    cached_ms: float = 0.0
+    cached_untimed: int = 0
 
     def add(self, step: str, done: "Completion", ms: float) -> None:
         """Count one provider call of ``step`` that took ``ms`` milliseconds."""
@@ -96,6 +103,17 @@ class UsageStats:
         self.by_step[step] = self.by_step.get(step, 0) + 1
         self.by_step_ms[step] = self.by_step_ms.get(step, 0.0) + ms
 
+    def hit(self, done: "Completion") -> None:
+        """Count one answer from the cache, at the cost recorded with it (a recorded time is
+        never 0: a real call takes some)."""
+        self.cache_hits += 1
+        self.cached_prompt_tokens += done.prompt_tokens
+        self.cached_completion_tokens += done.completion_tokens
+        if done.latency_ms > 0:
+            self.cached_ms += done.latency_ms
+        else:
+            self.cached_untimed += 1
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "calls": self.calls,
@@ -106,4 +124,8 @@ class UsageStats:
             "repairs": self.repairs,
             "by_step": dict(self.by_step),
             "by_step_ms": {k: round(v, 1) for k, v in self.by_step_ms.items()},
+            "cached_prompt_tokens": self.cached_prompt_tokens,
+            "cached_completion_tokens": self.cached_completion_tokens,
+            "cached_ms": round(self.cached_ms, 1),
+            "cached_untimed": self.cached_untimed,
         }
