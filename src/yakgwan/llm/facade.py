@@ -11,7 +11,6 @@ ones included) are cached by request, so reruns are identical and cost nothing.
 from __future__ import annotations
 
 import dataclasses
-
 import json
 import math
 import time
