@@ -209,8 +209,8 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
     assert assemble("partial", salaries, "두 사람의 입사일", by).answer.endswith("다만 문서에는 두 사람의 입사일에 대한 내용이 없습니다.")
 
 
-def _kiwi_terms(text: str) -> list[str]:
-    return [a.form for a in AnchorFinder().terms(text)]
+def _kiwi_terms(text: str) -> list[Anchor]:
+    return AnchorFinder().terms(text)
 
 
 @pytest.mark.unit
@@ -220,7 +220,7 @@ def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_t
     by = {str(i): Sentence(str(i), chunk, t) for i, t in enumerate(rows, 1)}  # 하늘여행사 is in the document's title
     moved = "하늘여행사가 명동 하늘빌딩으로 본사를 이전한 시기는 언제인가요?"
     point = asked_point(moved)
-    assert point is not None and _kiwi_terms(point)[-1] == "시기"
+    assert point is not None and _kiwi_terms(point)[-1].form == "시기"
     # the bare date, its sentence naming 명동, 하늘빌딩, 본사; 시기 only names the kind of number asked
     assert evidenced(point, moved, [{"text": "2008년 3월", "cite": ["2"]}], by, _kiwi_terms)
     # a number about something else: 명동, 하늘빌딩, 본사 are nowhere in it or its sentence
@@ -240,6 +240,15 @@ def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_t
     assert not evidenced(asked_point(compare) or "", compare, said, team, _kiwi_terms)
     said[1]["text"] = "국내여행팀장 송민지는 제주 전문입니다."
     assert evidenced(asked_point(compare) or "", compare, said, team, _kiwi_terms)
+    # a question asking who is answered by a name; a choice among the names it gives is not asked that way
+    boss = _sentences("| 송민지 | 국내여행팀장 | 박민수 COO에게 보고 |")
+    who = "송민지 팀장은 누구에게 보고하나요?"
+    assert not evidenced(asked_point(who) or "", who, [{"text": "송민지 팀장은 국내여행팀장으로 보고받습니다", "cite": ["1"]}], boss, _kiwi_terms)
+    assert evidenced(asked_point(who) or "", who, [{"text": "송민지 팀장은 박민수 COO에게 보고합니다", "cite": ["1"]}], boss, _kiwi_terms)
+    pay = _sentences("| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")
+    which = "권나라와 송민지 중 누가 더 높은 연봉을 받나요?"
+    said = [{"text": "권나라의 연봉은 52,000,000원, 송민지의 연봉은 65,000,000원입니다.", "cite": ["1", "2"]}]
+    assert evidenced(asked_point(which) or "", which, said, pay, _kiwi_terms)  # both salaries: no new name needed
     # what the model calls missing is judged the same way: 연회비 is in no sentence
     fee = _sentences("골드 회원은 수수료가 면제됩니다.")
     assert not evidenced("골드 회원의 연회비", "골드 회원의 연회비는 얼마인가요?", [{"text": "골드 회원은 수수료 면제", "cite": ["1"]}], fee, _kiwi_terms)

@@ -60,9 +60,6 @@ class Asker:
             self._corpus = normalise("\n".join(c.text for c in self.ctx.view.chunks))
         return self._corpus
 
-    def _terms(self, text: str) -> list[str]:
-        return [a.form for a in self.anchors.terms(text)]
-
     def ask(self, question: str, on_stage: Callable[[str, dict], None] | None = None) -> AskResult:
         """``on_stage(stage, facts)`` hears what the answer is waiting for: ``retrieved``
         (passages and sentences shown), ``answering`` (by which model or rule), ``checked``."""
@@ -88,7 +85,7 @@ class Asker:
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode == "generate" or llm.supports_logprobs) else "rules"})
         if mode == "generate" and llm is not None:
             checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
-            unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self.corpus)), self._terms
+            unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self.corpus)), self.anchors.terms
             done = (SelfCheckingAnswerer(llm, unknown, terms) if checked else GenerativeAnswerer(llm, unknown, terms)).answer(question, sentences)
             by = llm.name
         else:

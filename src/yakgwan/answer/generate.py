@@ -27,7 +27,7 @@ from typing import Annotated, Any, Callable, Literal
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
-from yakgwan.answer.anchors import NUMBER_KIND_TERMS, NUMBER_QUESTION, OPERATION_TERMS, bare_term, normalise
+from yakgwan.answer.anchors import NUMBER_KIND_TERMS, NUMBER_QUESTION, OPERATION_TERMS, WHO_QUESTION, Anchor, bare_term, normalise
 from yakgwan.answer.passages import passages_block, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.errors import PromptTooLongError
@@ -97,7 +97,7 @@ class Generated:
 
 
 Unknown = Callable[[str], list[str]]  # the words of a text that no document of the knowledge base contains
-Terms = Callable[[str], list[str]]  # the nouns of a text, in order
+Terms = Callable[[str], list[Anchor]]  # the nouns of a text with their tags, in order
 
 
 def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None) -> dict[int, str]:
@@ -170,7 +170,9 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
     A question asking 언제, 얼마 or 몇 needs a number in the claims that the question does not
     hold; a noun that only names the kind of that number ("…이전한 시기는 언제", "…길이는 얼마":
     :data:`NUMBER_KIND_TERMS`) need not be written anywhere. Neither need operation words (차이,
-    합계…). A point without another noun is never evidenced this way."""
+    합계…). A question asking who (누구, 누가; not "…중 누가", a choice among names it gives)
+    needs a name of the answer's own (Kiwi NNP or a foreign word). A point without another noun
+    is never evidenced this way."""
     said = " ".join(c["text"] for c in claims)
     cited: list[str] = []
     heads: list[str] = []
@@ -179,9 +181,12 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
         cited += texts
         heads += above + [by_number[n].chunk.title for n in c["cite"] if n in by_number]
     own_number = bool(unsupported_numbers(said, [question]))
-    if not (own_number or any(normalise(bare_term(w)) not in normalise(question) for w in terms(said))):
+    own = [a for a in terms(said) if normalise(bare_term(a.form)) not in normalise(question)]
+    if not (own_number or own):
         return False  # nothing the question does not already say
-    nouns = [w for w in terms(point) if not OPERATION_TERMS.search(w)]
+    if WHO_QUESTION.search(question) and not any(a.tag in ("NNP", "SL") for a in own):
+        return False  # "…누구에게 보고하나요?" is answered by a name
+    nouns = [a.form for a in terms(point) if not OPERATION_TERMS.search(a.form)]
     if NUMBER_QUESTION.search(question):
         if not own_number:
             return False
