@@ -142,6 +142,9 @@ def test_workbench_runs_an_eval_and_draws_the_charts(page: Any) -> None:
     page.wait_for_selector("#wb-table", timeout=300_000)
     rows = page.locator("#wb-table tbody tr")
     assert rows.count() == 4 and "hybrid_cc" in page.inner_text("#wb-table")
+    # what LLM work cost as recorded: no LLM step in these pipelines, so no figure
+    assert "질문당 LLM ms (기록된 시간)" in page.inner_text("#wb-table thead")
+    assert [rows.nth(i).locator("td").last.inner_text() for i in range(4)] == ["—"] * 4
     assert page.locator("#wb-overall svg rect").count() >= 4 * 5  # a bar per pipeline and metric (+ the grid)
     assert page.locator("#wb-bycat svg rect").count() >= 4
     page.wait_for_selector("#wb-map svg circle")

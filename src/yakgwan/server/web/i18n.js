@@ -17,7 +17,7 @@ const STRINGS = {
     "wb.dataset": "평가 데이터", "wb.pipelines": "파이프라인", "wb.k": "k", "wb.limit": "질문 수 제한", "wb.go": "평가 실행",
     "wb.results": "결과", "wb.metric": "지표", "wb.overall": "전체", "wb.bycat": "유형별", "wb.latency": "단계별 지연 (ms/질문)",
     "wb.map": "청크 임베딩 지도", "wb.report": "전체 보고서 (HTML)", "wb.llm": "LLM 필요", "wb.pipeline": "파이프라인",
-    "wb.calls": "LLM 호출", "wb.source": "출처", "progress.queued": "대기 중", "progress.done": "완료",
+    "wb.calls": "LLM 호출", "wb.recorded": "질문당 LLM ms (기록된 시간)", "wb.untimed": "건 시간 기록 없음", "wb.source": "출처", "progress.queued": "대기 중", "progress.done": "완료",
     "clause.page": "쪽", "clause.doc": "문서", "error": "오류",
   },
   en: {
@@ -37,7 +37,7 @@ const STRINGS = {
     "wb.dataset": "Dataset", "wb.pipelines": "Pipelines", "wb.k": "k", "wb.limit": "Question limit", "wb.go": "Run evaluation",
     "wb.results": "Results", "wb.metric": "Metric", "wb.overall": "Overall", "wb.bycat": "By category", "wb.latency": "Latency per stage (ms/question)",
     "wb.map": "Map of chunk embeddings", "wb.report": "Full report (HTML)", "wb.llm": "needs an LLM", "wb.pipeline": "Pipeline",
-    "wb.calls": "LLM calls", "wb.source": "Source", "progress.queued": "queued", "progress.done": "done",
+    "wb.calls": "LLM calls", "wb.recorded": "LLM ms per question (as recorded)", "wb.untimed": "untimed", "wb.source": "Source", "progress.queued": "queued", "progress.done": "done",
     "clause.page": "page", "clause.doc": "Document", "error": "Error",
   },
 };

@@ -45,6 +45,13 @@ export async function mountWorkbench(root) {
     go, prog.node), out);
 }
 
+// what the LLM work cost when it was done: cache hits at the time they took ("untimed": cached before times were kept)
+function recordedCost(llm) {
+  if (!llm || llm.ms_per_q_as_recorded === undefined) return "—";
+  const untimed = llm.cached_untimed ? ` (${llm.cached_untimed} ${t("wb.untimed")})` : "";
+  return `${fmt(llm.ms_per_q_as_recorded, 0)}${untimed}`;
+}
+
 function fmt(v, digits = 4) { return v === null || v === undefined ? "—" : Number(v).toFixed(digits); }
 
 async function renderResults(root, job) {
@@ -54,11 +61,13 @@ async function renderResults(root, job) {
   const k = results[0].k;
   const table = el("table", { id: "wb-table" },
     el("thead", {}, el("tr", {}, el("th", { i18n: "wb.pipeline" }), ...metrics.map((m) => el("th", { class: "num" }, m === "keyword_coverage" ? "keyword cov." : `${m}@${k}`)),
-      el("th", { class: "num" }, "p50 ms"), el("th", { class: "num" }, "p95 ms"), el("th", { class: "num", i18n: "wb.calls" }))),
+      el("th", { class: "num" }, "p50 ms"), el("th", { class: "num" }, "p95 ms"), el("th", { class: "num", i18n: "wb.calls" }),
+      el("th", { class: "num", i18n: "wb.recorded" }))),
     el("tbody", {}, ...results.map((r) => el("tr", {}, el("td", {}, r.pipeline, r.note ? el("div", { class: "meta" }, r.note) : null),
       ...metrics.map((m) => el("td", { class: "num" }, fmt(r.metrics[m]))),
       el("td", { class: "num" }, fmt(r.latency_ms.p50, 1)), el("td", { class: "num" }, fmt(r.latency_ms.p95, 1)),
-      el("td", { class: "num" }, r.llm ? `${r.llm.calls} (+${r.llm.cache_hits} cached)` : "0")))));
+      el("td", { class: "num" }, r.llm ? `${r.llm.calls} (+${r.llm.cache_hits} cached)` : "0"),
+      el("td", { class: "num" }, recordedCost(r.llm))))));
   const overall = barChart(metrics.map((m) => ({ label: m, values: results.map((r) => r.metrics[m] ?? null) })), names, { max: 1 });
   const metricPick = el("select", { id: "wb-metric" }, ...metrics.map((m) => el("option", { value: m }, m)));
   const catBox = el("div", { class: "chart", id: "wb-bycat" });
