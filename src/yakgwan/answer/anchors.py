@@ -22,12 +22,6 @@ TERM_TAGS = frozenset({"NNG", "NNP", "SL"})
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # nouns that name an operation on facts, not a fact: an answer may say them though no document does
 OPERATION_TERMS = re.compile(r"차이|합계|합산|총합|총액|대비|비율|평균|비교|증감")
-# a question that asks for a number: a date, an amount, a count
-NUMBER_QUESTION = re.compile(r"언제|얼마|몇")
-# a question that asks who, not which of the names it gives ("…중 누가 더 높은 연봉을 받나요?")
-WHO_QUESTION = re.compile(r"(?<!중 )(?<!중)(누구|누가)")
-# nouns that only name the kind of number such a question asks for ("…이전한 시기는 언제", "…길이는 얼마")
-NUMBER_KIND_TERMS = re.compile(r"시기|시점|날짜|일자|연도|년도|기간|금액|액수|길이|개수|횟수")
 
 
 @dataclass(frozen=True)

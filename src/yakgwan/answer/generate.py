@@ -27,7 +27,7 @@ from typing import Annotated, Any, Callable, Literal
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
-from yakgwan.answer.anchors import NUMBER_KIND_TERMS, NUMBER_QUESTION, OPERATION_TERMS, WHO_QUESTION, Anchor, bare_term, normalise
+from yakgwan.answer.anchors import OPERATION_TERMS, Anchor, bare_term, normalise
 from yakgwan.answer.passages import passages_block, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.errors import PromptTooLongError
@@ -136,6 +136,12 @@ def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: fl
 
 
 _ASKING = re.compile(r"^(언제|얼마|누구|누가|어디|무엇|뭐|몇|어느|어떤|어떻게|왜)")
+# a question that asks for a number: a date, an amount, a count
+NUMBER_QUESTION = re.compile(r"언제|얼마|몇")
+# a question that asks who, not which of the names it gives ("…중 누가 더 높은 연봉을 받나요?")
+WHO_QUESTION = re.compile(r"(?<!중 )(?<!중)(누구|누가)")
+# nouns that only name the kind of number such a question asks for ("…이전한 시기는 언제", "…길이는 얼마")
+NUMBER_KIND_TERMS = re.compile(r"시기|시점|날짜|일자|연도|년도|기간|금액|액수|길이|개수|횟수")
 _ASK_ENDING = re.compile(r"(인가요|인지요|일까요|입니까|나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
 
 

@@ -142,7 +142,7 @@ def evaluate(
         result["note"] = note
     if llm is not None:
         # what the LLM work cost when it was done: live calls, and cache hits at their recorded time
-        as_recorded = (sum(llm_ms) + llm.stats.cached_ms) / max(len(per_query), 1)
+        as_recorded = (llm.stats.latency_ms + llm.stats.cached_ms) / max(len(per_query), 1)
         result["llm"] = {"model": llm.name, **llm.stats.as_dict(), "ms_per_q_as_recorded": round(as_recorded, 1)}
     return result
 
