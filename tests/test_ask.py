@@ -13,7 +13,8 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.generate import CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, repoint, restates_question, shown_claim, states_what_is_missing
+from yakgwan.answer.generate import (CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, quote, quoted_point, repoint,
+                                     restates_question, shown_claim, states_what_is_missing)
 from yakgwan.answer.passages import derivable, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -102,10 +103,14 @@ def test_a_made_up_number_is_repaired_once_then_dropped_and_downgraded(kb_index:
 
     provider = ScriptedProvider(responder=respond)
     asker, _ = _asker(kb_index, provider)
-    res = asker.ask("회사 직원은 몇 명인가요?")
+    res = asker.ask("회사 매출은 얼마인가요?")
     assert len(provider.calls) == 2 and "다음 문제를 고쳐" in provider.calls[1][0][-1].content  # one repair, the problem named
     assert res.outcome == "refused" and res.citations == []
     assert any(n.startswith("repaired: claim 1 states 50") for n in res.notes) and any("downgraded" in n for n in res.notes)
+    # when a shown sentence holds what is asked, it is quoted instead of the made-up number
+    res = asker.ask("회사 직원은 몇 명인가요?")
+    assert res.outcome == "answered" and "45명" in res.answer and "50" not in res.answer
+    assert any("downgraded" in n for n in res.notes) and any(n.startswith("quoted: ") for n in res.notes)
 
 
 def _sentences(*texts: str) -> dict[str, Sentence]:
@@ -200,17 +205,24 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
         "outcome": "partial", "claims": [{"text": "2008년 3월 15일", "cite": [_number_of(m, "2008년 3월 15일")]}], "missing": ""}))
     res = asker.ask("회사 설립일은 언제인가요?")
     assert res.outcome == "answered" and any("the sentences they cite hold" in n for n in res.notes)
-    # a claim about something else stays partial, and never repeats the question as the missing point
-    asker, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {
-        "outcome": "partial", "claims": [{"text": "총 직원 수는 45명입니다", "cite": [_number_of(m, "45명")]}], "missing": ""}))
+    # a claim about something else: the shown sentence that holds the point is quoted instead
+    about_staff = ScriptedProvider(responder=lambda m, s: {
+        "outcome": "partial", "claims": [{"text": "총 직원 수는 45명입니다", "cite": [_number_of(m, "45명")]}], "missing": ""})
+    asker, llm = _asker(kb_index, about_staff)
     res = asker.ask("회사 설립일은 언제인가요?")
-    assert res.outcome == "partial" and res.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.") and "언제" not in res.answer
+    assert res.outcome == "answered" and res.answer == "회사 개요 — 설립일: 2008년 3월 15일 [1]"
+    assert [c.quote for c in res.citations] == ["- **설립일**: 2008년 3월 15일"] and res.by == f"{llm.name}, quoted by rule"
+    assert any(n.startswith("quoted: ") for n in res.notes) and "45명" not in res.answer
+    # with no sentence to quote (자본금 is in none) it stays partial, and never repeats the question as the missing point
+    asker, _ = _asker(kb_index, about_staff)
+    res = asker.ask("회사 설립 자본금은 얼마인가요?")
+    assert res.outcome == "partial" and res.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.") and "얼마" not in res.answer
     by = _sentences("| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")
     assert assemble("partial", salaries, "두 사람의 입사일", by).answer.endswith("다만 문서에는 두 사람의 입사일에 대한 내용이 없습니다.")
 
 
-def _kiwi_terms(text: str) -> list[Anchor]:
-    return AnchorFinder().terms(text)
+def _kiwi_terms(text: str, verbal: bool = False) -> list[Anchor]:
+    return AnchorFinder().terms(text, verbal)
 
 
 @pytest.mark.unit
@@ -252,6 +264,59 @@ def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_t
     # what the model calls missing is judged the same way: 연회비 is in no sentence
     fee = _sentences("골드 회원은 수수료가 면제됩니다.")
     assert not evidenced("골드 회원의 연회비", "골드 회원의 연회비는 얼마인가요?", [{"text": "골드 회원은 수수료 면제", "cite": ["1"]}], fee, _kiwi_terms)
+
+
+def _section(section: str, title: str, *texts: str) -> dict[str, Sentence]:
+    text = "\n".join(texts)
+    chunk = Chunk("c", "d.md", "d.md", title, text, 0, len(text), section=section)
+    return {str(i): Sentence(str(i), chunk, t) for i, t in enumerate(texts, 1)}
+
+
+@pytest.mark.unit
+def test_the_one_sentence_that_holds_the_point_is_quoted() -> None:
+    refund = _section("취소 규정 > 국내여행 취소 수수료", "취소 및 환불 규정", "| 취소 시점 | 환불 | 수수료 |", "|---|---|---|", "| 출발 7일 전 | 70% 환불 | 30% |",
+                      "| 출발 당일 | 환불 불가 | 100% |", "- 해외여행은 별도 규정을 따릅니다.")
+    same_day = "국내여행 출발 당일 취소 시 환불이 가능한가요?"
+    got = quoted_point(same_day, refund, _kiwi_terms)
+    assert got is not None and got.text == "| 출발 당일 | 환불 불가 | 100% |"  # 국내여행 and 취소 from the heading
+    done = quote(got)
+    assert done.outcome == "answered" and done.quoted and done.answer == "국내여행 취소 수수료 — 취소 시점: 출발 당일, 환불: 환불 불가, 수수료: 100% [1]"
+    assert [c.quote for c in done.citations] == [got.text]
+    # a year in the heading answers 언제 for the month's line under it
+    moved = _section("회사 연혁 > 2010년", "하늘여행사 연혁", "- **3월**: 부산 지사 개설", "- **9월**: 본사 명동 하늘빌딩으로 이전")
+    got = quoted_point("하늘여행사가 명동 하늘빌딩으로 본사를 이전한 시기는 언제인가요?", moved, _kiwi_terms)
+    assert got is not None and got.number == "2" and quote(got).answer.startswith("2010년 — ")
+    # a point no single sentence holds is never quoted: a total needs two rows
+    price = _section("몰디브 > 가격", "몰디브 워터빌라 허니문", "| 워터빌라 | 5,990,000원 |", "| 풀보드 업그레이드 | +800,000원 |")
+    assert quoted_point("몰디브 워터빌라에 풀보드 업그레이드를 추가하면 총 가격은?", price, _kiwi_terms) is None
+    assert quoted_point("하늘여행사 설립부터 현재까지 몇 년이 지났나요?", moved, _kiwi_terms) is None
+    staff = _section("회사 개요", "하늘여행사", "- **총 직원 수**: 45명")  # a total the sentence states is quoted
+    assert quoted_point("하늘여행사의 총 직원 수는 몇 명인가요?", staff, _kiwi_terms) == staff["1"]
+    # a role and its English gloss do not answer who
+    role = _section("송민지 > 기본 정보", "송민지 (Song Minji)", "- **직책**: 국내여행팀장 (Domestic Travel Team Leader)")
+    assert quoted_point("송민지 팀장은 누구에게 보고하나요?", role, _kiwi_terms) is None
+    # a row naming someone else (하늘여행사) is no answer either: 보고 is in none of it
+    career = _section("송민지 > 경력", "송민지 (Song Minji)", "| 기간 | 회사 | 직책 |", "|---|---|---|", "| 2021-현재 | 하늘여행사 | 국내여행팀장 |")
+    assert quoted_point("송민지 팀장은 누구에게 보고하나요?", career, _kiwi_terms) is None
+    boss = _section("박민수 > 직속 조직", "박민수 (Park Minsoo)", "- 국내여행팀 (팀장: 송민지, 박민수 COO에게 보고)")
+    assert quoted_point("송민지 팀장은 누구에게 보고하나요?", boss, _kiwi_terms) == boss["1"]
+    # what the documents never name is never quoted
+    assert quoted_point("국내여행 출발 당일 취소 시 위약금 보험이 있나요?", refund, _kiwi_terms) is None
+
+
+@pytest.mark.unit
+def test_a_refused_attempt_is_answered_by_the_sentence_that_holds_the_point(kb_index: Settings) -> None:
+    # a claim that repeats the question, twice: the checks leave nothing, the sentence is quoted
+    provider = ScriptedProvider(responder=lambda m, s: {"outcome": "answered", "claims": [{"text": "설립일은 언제인가요?", "cite": ["1"]}], "missing": ""})
+    asker, _ = _asker(kb_index, provider)
+    res = asker.ask("회사 설립일은 언제인가요?")
+    assert len(provider.calls) == 2 and res.outcome == "answered" and "2008년 3월 15일" in res.answer
+    assert any("1 claim(s) dropped" in n for n in res.notes) and any(n.startswith("quoted: ") for n in res.notes)
+    # the model's own refusal is kept: nothing is quoted over it
+    provider = ScriptedProvider(responder=lambda m, s: {"outcome": "refused", "claims": [], "missing": ""})
+    asker, _ = _asker(kb_index, provider)
+    res = asker.ask("회사 설립일은 언제인가요?")
+    assert res.outcome == "refused" and res.answer == REFUSAL and res.citations == []
 
 
 @pytest.mark.unit

@@ -86,14 +86,15 @@ class AnchorFinder:
             out.append(Anchor(t.form, t.tag))
         return list(dict.fromkeys(a for a in out if a.form.strip()))
 
-    def terms(self, text: str) -> list[Anchor]:
+    def terms(self, text: str, verbal: bool = False) -> list[Anchor]:
         """The nouns and foreign words of ``text`` of two characters or more (a one-character
-        noun is as often a mis-split name as a word), verbal nouns excepted: 시행(되다),
-        보고(하다) name what happens, which documents word in many ways ("8월부터" for 시행된)."""
+        noun is as often a mis-split name as a word), verbal nouns excepted unless ``verbal``:
+        시행(되다), 보고(하다) name what happens, which documents word in many ways ("8월부터" for
+        시행된)."""
         toks = self._tokens(text)
         found = (
             Anchor(t.form, t.tag)
             for i, t in enumerate(toks)
-            if t.tag in TERM_TAGS and len(t.form.strip()) >= 2 and not (i + 1 < len(toks) and toks[i + 1].tag in ("XSV", "XSA"))
+            if t.tag in TERM_TAGS and len(t.form.strip()) >= 2 and (verbal or not (i + 1 < len(toks) and toks[i + 1].tag in ("XSV", "XSA")))
         )
         return list(dict.fromkeys(found))

@@ -87,7 +87,7 @@ class Asker:
             checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
             unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self.corpus)), self.anchors.terms
             done = (SelfCheckingAnswerer(llm, unknown, terms) if checked else GenerativeAnswerer(llm, unknown, terms)).answer(question, sentences)
-            by = llm.name
+            by = f"{llm.name}, quoted by rule" if done.quoted else llm.name
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"

@@ -13,9 +13,12 @@ point of its own (empty, or the question restated), the claims must restate the 
 its question words. A partial answer is also ``answered`` when its claims, read with the
 sentences they cite, hold every noun and number of that point and add a fact of their own
 (:func:`evidenced`: a small model labels "2012년", citing "연간 매출 50억원 돌파" under the
-heading "2012년", partial). A partial answer that stays partial says the documents hold no
-sentence that answers the question directly. The model's own ``missing`` text is never shown in
-a refusal (it may repeat the feedback it was given).
+heading "2012년", partial). When the model tried to answer but its checked claims do not hold
+the point (the answer was left partial, or refused after the checks), the one shown sentence
+that holds every noun and number of the question, with its heading, is quoted as the answer
+(:func:`quoted_point`; the answer's ``by`` says so). A partial answer that stays partial says
+the documents hold no sentence that answers the question directly. The model's own ``missing``
+text is never shown in a refusal (it may repeat the feedback it was given).
 """
 
 from __future__ import annotations
@@ -23,12 +26,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, Literal
+from typing import Annotated, Any, Callable, Literal, Protocol
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
 from yakgwan.answer.anchors import OPERATION_TERMS, Anchor, bare_term, normalise
-from yakgwan.answer.passages import passages_block, unsupported_numbers
+from yakgwan.answer.passages import passages_block, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.errors import PromptTooLongError
 from yakgwan.llm import LLM, StructuredOutputError
@@ -94,10 +97,16 @@ class Generated:
     missing: str = ""
     notes: list[str] = field(default_factory=list)
     claims_text: str = ""  # the answer's own statements, without the sentence naming what is missing
+    quoted: bool = False  # the answer is a shown sentence quoted by rule, not the model's claims
 
 
 Unknown = Callable[[str], list[str]]  # the words of a text that no document of the knowledge base contains
-Terms = Callable[[str], list[Anchor]]  # the nouns of a text with their tags, in order
+
+
+class Terms(Protocol):
+    def __call__(self, text: str, verbal: bool = False) -> list[Anchor]:
+        """The nouns of a text with their tags, in order; verbal nouns (보고하다) only when ``verbal``."""
+        ...
 
 
 def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None) -> dict[int, str]:
@@ -142,6 +151,10 @@ NUMBER_QUESTION = re.compile(r"언제|얼마|몇")
 WHO_QUESTION = re.compile(r"(?<!중 )(?<!중)(누구|누가)")
 # nouns that only name the kind of number such a question asks for ("…이전한 시기는 언제", "…길이는 얼마")
 NUMBER_KIND_TERMS = re.compile(r"시기|시점|날짜|일자|연도|년도|기간|금액|액수|길이|개수|횟수")
+# words asking for a number computed from several facts: a quoted sentence must state it itself
+COMPUTING_WORDS = re.compile(r"총|합계|합산|차이|평균|비율|대비|증감|모든|전체|지났|경과")
+# verbal nouns of a question asking whether something is possible, needed or allowed: the answer may say it is not
+WHETHER_TERMS = re.compile(r"가능|불가능|필요|불필요|허용|허락")
 _ASK_ENDING = re.compile(r"(인가요|인지요|일까요|입니까|나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
 
 
@@ -177,8 +190,8 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
     hold; a noun that only names the kind of that number ("…이전한 시기는 언제", "…길이는 얼마":
     :data:`NUMBER_KIND_TERMS`) need not be written anywhere. Neither need operation words (차이,
     합계…). A question asking who (누구, 누가; not "…중 누가", a choice among names it gives)
-    needs a name of the answer's own (Kiwi NNP or a foreign word). A point without another noun
-    is never evidenced this way."""
+    needs a name of the answer's own (Kiwi NNP; "팀장 (Team Leader)" names no one). A point
+    without another noun is never evidenced this way."""
     said = " ".join(c["text"] for c in claims)
     cited: list[str] = []
     heads: list[str] = []
@@ -190,8 +203,8 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
     own = [a for a in terms(said) if normalise(bare_term(a.form)) not in normalise(question)]
     if not (own_number or own):
         return False  # nothing the question does not already say
-    if WHO_QUESTION.search(question) and not any(a.tag in ("NNP", "SL") for a in own):
-        return False  # "…누구에게 보고하나요?" is answered by a name
+    if WHO_QUESTION.search(question) and not any(a.tag == "NNP" for a in own):
+        return False  # "…누구에게 보고하나요?" is answered by a name, not a role or its English gloss
     nouns = [a.form for a in terms(point) if not OPERATION_TERMS.search(a.form)]
     if NUMBER_QUESTION.search(question):
         if not own_number:
@@ -201,6 +214,61 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
         return False
     evidence = normalise(" ".join([said, *cited, *heads]))
     return all(normalise(bare_term(w)) in evidence for w in nouns)
+
+
+def quoted_point(question: str, by_number: dict[str, Sentence], terms: Terms) -> Sentence | None:
+    """The one shown sentence that, read with its heading and its document's title, holds every
+    noun and number the question asks about and says something of its own: the test of
+    :func:`evidenced` with the sentence standing as its own claim ("…당일 취소 시 환불이
+    가능한가요?" → "| 출발 당일 | 환불 불가 | 100% |" under "국내여행 취소 규정"). One sentence,
+    never a combination: a total, a difference or a count of years is not quoted. The sentence
+    sharing most character bigrams with the question when several pass; None when none does.
+    Nothing is paraphrased, so the sentence or its heading must also hold the verbs' nouns of the
+    point ("…누구에게 보고하나요?": 보고; not those asking whether, :data:`WHETHER_TERMS`:
+    "환불이 가능한가요?" is answered by "환불 불가") and every word of the question that asks for a
+    computation (총, 합계, 차이, 모든…: :data:`COMPUTING_WORDS`): "…추가하면 총 가격은?" is not
+    answered by one of the prices, "총 직원 수는?" is by "총 직원 수: 45명"."""
+    point = asked_point(question) or question
+    plain = set(terms(question))  # the whole question: Kiwi reads a cut ending ("보고하") as another verb
+    verbs = [bare_term(a.form) for a in terms(question, verbal=True) if a not in plain and not WHETHER_TERMS.fullmatch(bare_term(a.form))]
+    words = COMPUTING_WORDS.findall(question) + verbs
+
+    def holds(s: Sentence) -> bool:
+        seen = normalise(" ".join([s.text, s.chunk.heading(), s.chunk.title]))
+        return all(normalise(w) in seen for w in words) and evidenced(point, question, [{"text": s.text, "cite": [s.number]}], by_number, terms)
+
+    fits = [s for s in by_number.values() if holds(s)]
+    asked = _bigrams(question)
+    return max(fits, key=lambda s: (len(asked & _bigrams(s.text)), -int(s.number) if s.number.isdigit() else 0), default=None)
+
+
+_MARKUP = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+|\*\*|__")
+
+
+def readable(sentence: Sentence) -> str:
+    """A shown sentence as an answer reads it: without list markers and bold marks, and a
+    table row as "header: cell" pairs when its table has a header row ("| 2020 | 85,000,000원 |"
+    under "| 연도 | 연봉 |" → "연도: 2020, 연봉: 85,000,000원"); the citation keeps it verbatim."""
+    text = sentence.chunk.text
+    start = text.find(sentence.text)
+    head = table_header(text, start) if start >= 0 else None
+    if head is not None:
+        cells = [c.strip() for c in sentence.text.strip().strip("|").split("|")]
+        names = [c.strip() for c in text[head : text.find("\n", head)].strip().strip("|").split("|")]
+        if len(names) == len(cells):
+            return ", ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells) if c)
+    return " ".join(_MARKUP.sub("", sentence.text).split())
+
+
+def quote(sentence: Sentence) -> Generated:
+    """The answer that is the sentence itself (:func:`readable`), cited, after the last part of
+    its heading when that says what the sentence does not ("2010년 — 9월: 본사 명동 하늘빌딩으로
+    이전")."""
+    text = readable(sentence)
+    last = sentence.chunk.heading().split(" > ")[-1].strip()
+    if last and normalise(last) not in normalise(text):
+        text = f"{last} — {text}"
+    return Generated("answered", f"{text} [1]", [Citation.of(1, sentence.chunk, sentence.text)], claims_text=text, quoted=True)
 
 
 def _bigrams(text: str) -> set[str]:
@@ -306,7 +374,8 @@ class GenerativeAnswerer:
             draft = self.llm.complete(msgs, schema=schema, params=params, step="answer").model_dump()
         except (StructuredOutputError, PromptTooLongError) as exc:
             return Generated("refused", REFUSAL, [], notes=[f"the LLM's answer was not usable ({exc}): refused"])
-        if draft["outcome"] != "refused":
+        attempted = draft["outcome"] != "refused"
+        if attempted:
             _repoint_all(draft["claims"], by_number, notes)
         problems = _problems(draft["claims"], by_number, self.unknown) if draft["outcome"] != "refused" else {}
         if problems:  # one repair, the problems named; an unusable repair keeps the first answer's good claims
@@ -331,6 +400,8 @@ class GenerativeAnswerer:
                 notes.append(f"downgraded: the {outcome} answer had no supported claim")
                 outcome = "refused"
         if outcome == "refused":
+            if attempted and (done := self._quoted(question, by_number, notes)) is not None:
+                return done
             return Generated("refused", REFUSAL, [], draft.get("missing", "").strip(), notes)
         missing = draft.get("missing", "")
         if outcome == "partial" and restates_question(missing, question):  # judged by the question itself
@@ -344,6 +415,18 @@ class GenerativeAnswerer:
         elif outcome == "partial" and self.terms is not None and evidenced(wanted, question, claims, by_number, self.terms):
             notes.append(f"partial → answered: the claims and the sentences they cite hold what {what} ({wanted.strip()!r})")
             outcome, missing = "answered", ""
+        if outcome == "partial" and (quoted := self._quoted(question, by_number, notes)) is not None:
+            return quoted
         done = assemble(outcome, claims, missing, by_number)
         done.notes = notes
+        return done
+
+    def _quoted(self, question: str, by_number: dict[str, Sentence], notes: list[str]) -> Generated | None:
+        """When the model tried to answer but its claims do not hold the point (refused after the
+        checks, or partial): the one shown sentence that holds it, quoted (:func:`quoted_point`)."""
+        if self.terms is None or (sentence := quoted_point(question, by_number, self.terms)) is None:
+            return None
+        done = quote(sentence)
+        done.notes = [*notes, f"quoted: the model's claims do not hold what the question asks; sentence {sentence.number}, "
+                              "with its heading, holds every noun and number of it"]
         return done
