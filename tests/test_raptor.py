@@ -36,6 +36,8 @@ def test_tree_built_once_and_retrieval_returns_real_chunks(small_index) -> None:
         return c
 
     c1 = ctx()
+    heard: list[tuple[str, int, int]] = []
+    c1.sink = lambda stage, done, total: heard.append((stage, done, total))
     r, note = build_pipeline("raptor", c1)
     first_calls = len(provider.calls)
     assert note is None and first_calls >= 3  # 14 chunks -> 3 clusters at level 1 (ceil(14/6)), no level 2 at <= 3 nodes
@@ -45,6 +47,7 @@ def test_tree_built_once_and_retrieval_returns_real_chunks(small_index) -> None:
     tree = r.tree  # type: ignore[attr-defined]
     assert all(set(leaves) <= ids for leaves in tree.leaves.values()) and sorted(c for n in tree.nodes if n.level == 1 for c in n.children) == sorted(ids)
     assert tree.size_bytes > 0 and tree.llm_calls == first_calls
+    assert heard[0] == ("raptor level 1", 0, 3) and heard[-1] == ("raptor level 1", 3, 3)  # the tree's progress is reported
     build_pipeline("raptor", ctx())
     assert len(provider.calls) == first_calls  # the cached tree is reused
 

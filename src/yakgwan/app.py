@@ -79,4 +79,5 @@ def pipeline_context(settings: Settings, embedder: Embedder | None = None) -> Pi
         make_llm=lambda: make_llm(settings.llm, settings.cache_dir),
         make_search=lambda: make_search(settings.search),
         cache_dir=settings.cache_dir,
+        quiet=settings.quiet,
     )

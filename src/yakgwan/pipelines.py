@@ -11,6 +11,7 @@ from typing import Callable
 
 from yakgwan.errors import UnknownName, YakgwanError
 from yakgwan.llm import LLM
+from yakgwan.progress import ProgressSink
 from yakgwan.protocols import Embedder, Retriever
 from yakgwan.retrieval.bm25_retriever import BM25Retriever
 from yakgwan.retrieval.dense import DenseRetriever
@@ -41,6 +42,8 @@ class PipelineContext:
     make_llm: Callable[[], LLM | None] = lambda: None
     make_search: Callable[[], SearchProvider | None] = lambda: None
     cache_dir: Path | None = None  # where model caches live (late interaction's token vectors)
+    quiet: bool = True  # no progress bar for the work a pipeline does before its first search (RAPTOR's tree)
+    sink: ProgressSink | None = None  # hears that work's progress (the HTTP API's job status, eval's)
     _tokenizer: Tokenizer | None = field(default=None, repr=False)
     _embedder: Embedder | None = field(default=None, repr=False)
     _llm: tuple[LLM | None] | None = field(default=None, repr=False)

@@ -307,7 +307,7 @@ def _eval_index(
     if not report.dense_ready and needs_dense:
         raise ProviderError(f"dense vectors could not be computed for {evalset.corpus}: {report.dense_error or 'incomplete'}")
     ctx = app.pipeline_context(isettings)
-    ctx.make_llm = get_llm
+    ctx.make_llm, ctx.sink = get_llm, sink
     check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks})
     return ctx, report, ingest_llm
 

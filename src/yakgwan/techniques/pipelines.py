@@ -141,7 +141,7 @@ def raptor(ctx: PipelineContext) -> Retriever:
     folder = ctx.cache_dir / "raptor" if ctx.cache_dir else None
     tree = load_tree(folder, fp) if folder else None
     if tree is None:  # built once per index and LLM; kept only where a cache folder is given
-        tree = build_tree(chunks, vectors, llm, ctx.embedder)
+        tree = build_tree(chunks, vectors, llm, ctx.embedder, ctx.quiet, ctx.sink)
         tree.fingerprint = fp
         if folder:
             save_tree(tree, folder)

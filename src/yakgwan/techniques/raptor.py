@@ -26,7 +26,7 @@ import numpy as np
 
 from yakgwan.llm import LLM
 from yakgwan.llm.types import GenParams, Message
-from yakgwan.progress import Bar
+from yakgwan.progress import Bar, ProgressSink
 from yakgwan.protocols import Embedder, Retriever
 from yakgwan.records import Chunk, Hit, sha256_hex
 from yakgwan.techniques.multi import fuse_hit_lists
@@ -99,8 +99,8 @@ def tree_fingerprint(chunks: Sequence[Chunk], llm: LLM, embedder_id: str) -> str
     return sha256_hex(f"{PROMPT_VERSION}\x00{llm.name}\x00{embedder_id}\x00{CLUSTER_SIZE}\x00{MAX_LEVELS}\x00{SUMMARY_TOKENS}\x00{ids}")[:16]
 
 
-def build_tree(chunks: Sequence[Chunk], vectors: np.ndarray, llm: LLM, embedder: Embedder, quiet: bool = True) -> RaptorTree:
-    """Summarise clusters level by level (see the module docstring)."""
+def build_tree(chunks: Sequence[Chunk], vectors: np.ndarray, llm: LLM, embedder: Embedder, quiet: bool = True, sink: ProgressSink | None = None) -> RaptorTree:
+    """Summarise clusters level by level (see the module docstring), a progress bar per level."""
     t0 = time.perf_counter()
     calls0 = llm.stats.calls
     nodes: list[Node] = []
@@ -114,7 +114,7 @@ def build_tree(chunks: Sequence[Chunk], vectors: np.ndarray, llm: LLM, embedder:
             break
         labels = kmeans(level_vecs, math.ceil(len(level_ids) / CLUSTER_SIZE))
         groups = [np.flatnonzero(labels == j) for j in sorted(set(labels.tolist()))]
-        bar = Bar(f"raptor level {level}", len(groups), quiet, unit="cluster")
+        bar = Bar(f"raptor level {level}", len(groups), quiet, unit="cluster", sink=sink)
         texts, ids = [], []
         for j, g in enumerate(groups):
             summary = llm.complete(summary_messages([level_texts[i] for i in g]), params=GenParams(max_tokens=SUMMARY_TOKENS), step="raptor_summary").strip()
