@@ -435,6 +435,10 @@ def test_extractive_answer_without_an_llm(kb_index: Settings) -> None:
     assert res.mode == "extract" and res.outcome == "answered" and res.by == "rules"
     assert "| 부산 지사 | 8명 |" in [c.quote for c in res.citations] and any("word overlap" in n for n in res.notes)
     assert asker.ask("항공권 마일리지 적립률은?").outcome == "refused"
+    # sentences that share words with the question but hold no 연봉: partial, and it says so
+    res = asker.ask("부산 지사 직원의 연봉은 얼마인가요?")
+    assert res.outcome == "partial" and res.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.")
+    assert "| 부산 지사 | 8명 |" in [c.quote for c in res.citations] and any("holds every noun" in n for n in res.notes)
 
 
 @pytest.mark.unit

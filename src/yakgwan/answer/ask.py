@@ -89,7 +89,7 @@ class Asker:
             done = (SelfCheckingAnswerer(llm, unknown, terms) if checked else GenerativeAnswerer(llm, unknown, terms)).answer(question, sentences)
             by = f"{llm.name}, quoted by rule" if done.quoted else llm.name
         else:
-            done = ExtractiveAnswerer(llm, self.ctx.tokenizer).answer(question, sentences)
+            done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"
         chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences}
         bad = [c for c in done.citations if not quote_is_verbatim(c, chunks.get(c.chunk_id, ""))]

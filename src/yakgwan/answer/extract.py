@@ -5,14 +5,22 @@ with the question is judged by P("예") that it answers the question; those at o
 ``threshold`` and within ``margin`` of the best are the answer (at most ``keep``). Without one, a sentence answers when it shares
 at least ``min_overlap`` content words with the question, and the answer says it was chosen by
 word overlap. No sentence passing: refused.
+
+Given the question's nouns (``terms``), the answer is ``answered`` only when the sentences come
+from those that hold the point: each, read with its heading and document title, holds every
+noun, number and verb's noun the question asks about
+(:func:`~yakgwan.answer.generate.holding_point`). When none does, the sentences chosen as above
+are a ``partial`` answer that says no sentence answers the question directly (a small model
+gives P("예") ≥ 0.94 to some sentence for nearly any question, and word overlap is not an
+answer).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.answer.generate import Generated
-from yakgwan.answer.records import REFUSAL, Citation, Sentence
+from yakgwan.answer.generate import PARTIAL_TAIL, Generated, Terms, holding_point
+from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
 from yakgwan.text.korean import Tokenizer
@@ -27,14 +35,24 @@ class ExtractiveAnswerer:
     threshold: float = 0.5
     margin: float = 0.15  # a second sentence only when judged nearly as likely as the best
     min_overlap: int = 2
+    terms: Terms | None = None  # None: every sentence is a candidate
 
     def answer(self, question: str, sentences: list[Sentence]) -> Generated:
         if not sentences:
             return Generated("refused", REFUSAL, [], notes=["no passage retrieved"])
-        q = set(self.tokenizer.tokenize(question))
-        overlap = [len(q & set(t)) for t in self.tokenizer.tokenize_many([s.text for s in sentences])]
-        order = sorted(range(len(sentences)), key=lambda i: (-overlap[i], i))[: self.top_m]
         notes: list[str] = []
+        candidates: list[int] = list(range(len(sentences)))
+        outcome: Outcome = "answered"
+        if self.terms is not None:
+            held = {id(s) for s in holding_point(question, {s.number: s for s in sentences}, self.terms)}
+            if held:
+                candidates = [i for i, s in enumerate(sentences) if id(s) in held]
+            else:
+                outcome = "partial"
+                notes.append("no shown sentence holds every noun and number the question asks about: partial")
+        q = set(self.tokenizer.tokenize(question))
+        overlap = {i: len(q & set(t)) for i, t in zip(candidates, self.tokenizer.tokenize_many([sentences[i].text for i in candidates]))}
+        order = sorted(candidates, key=lambda i: (-overlap[i], i))[: self.top_m]
         if self.llm is not None and self.llm.supports_logprobs:
             yes = RELEVANCE_OPTIONS[0]
             try:
@@ -44,11 +62,12 @@ class ExtractiveAnswerer:
             best = max(p.values())
             chosen = sorted((i for i in order if p[i] >= self.threshold and p[i] >= best - self.margin), key=lambda i: (-p[i], i))[: self.keep]
         else:
-            chosen = [i for i in order if overlap[i] >= self.min_overlap][: self.keep]
+            chosen = [i for i in order if outcome == "answered" and self.terms is not None or overlap[i] >= self.min_overlap][: self.keep]
             notes.append("no LLM with log-probabilities: sentences chosen by word overlap with the question")
         if not chosen:
             return Generated("refused", REFUSAL, [], notes=notes)
         chosen.sort()  # document order reads better
         cites = [Citation.of(n, sentences[i].chunk, sentences[i].text) for n, i in enumerate(chosen, 1)]
-        text = " ".join(f"{' '.join(sentences[i].text.split())} [{n}]" for n, i in enumerate(chosen, 1))
-        return Generated("answered", text, cites, notes=notes)
+        claims = " ".join(f"{' '.join(sentences[i].text.split())} [{n}]" for n, i in enumerate(chosen, 1))
+        text = claims if outcome == "answered" else f"{claims} {PARTIAL_TAIL}"
+        return Generated(outcome, text, cites, notes=notes, claims_text=claims)

@@ -71,6 +71,9 @@ SHOTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 
 
+PARTIAL_TAIL = "다만 문서에는 이 질문에 바로 답하는 문장이 없습니다."
+
+
 def answer_schema(numbers: list[str]) -> type[BaseModel]:
     ref = create_model("SentenceNo", __base__=RootModel[Literal[tuple(numbers)]])  # type: ignore[misc, valid-type, call-overload]
     claim = create_model("Claim", text=(str, Field(min_length=1, max_length=CLAIM_CHARS)), cite=(list[ref], Field(min_length=1, max_length=3)))  # type: ignore[valid-type]
@@ -217,13 +220,21 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
 
 
 def quoted_point(question: str, by_number: dict[str, Sentence], terms: Terms) -> Sentence | None:
-    """The one shown sentence that, read with its heading and its document's title, holds every
-    noun and number the question asks about and says something of its own: the test of
+    """Of the sentences :func:`holding_point` finds, the one sharing most character bigrams with
+    the question (ties: the first shown); None when none holds the point."""
+    asked = _bigrams(question)
+    fits = holding_point(question, by_number, terms)
+    return max(fits, key=lambda s: (len(asked & _bigrams(s.text)), -int(s.number) if s.number.isdigit() else 0), default=None)
+
+
+def holding_point(question: str, by_number: dict[str, Sentence], terms: Terms) -> list[Sentence]:
+    """The shown sentences that, each read with its heading and its document's title, hold every
+    noun and number the question asks about and say something of their own (a table row with its
+    header row: "| 부산 지사 | 8명 |" under "| 지사 | 직원 수 |" holds 직원): the test of
     :func:`evidenced` with the sentence standing as its own claim ("…당일 취소 시 환불이
     가능한가요?" → "| 출발 당일 | 환불 불가 | 100% |" under "국내여행 취소 규정"). One sentence,
-    never a combination: a total, a difference or a count of years is not quoted. The sentence
-    sharing most character bigrams with the question when several pass; None when none does.
-    Nothing is paraphrased, so the sentence or its heading must also hold the verbs' nouns of the
+    never a combination: a total, a difference or a count of years is not quoted. Nothing is
+    paraphrased, so the sentence or its heading must also hold the verbs' nouns of the
     point ("…누구에게 보고하나요?": 보고; not those asking whether, :data:`WHETHER_TERMS`:
     "환불이 가능한가요?" is answered by "환불 불가") and every word of the question that asks for a
     computation (총, 합계, 차이, 모든…: :data:`COMPUTING_WORDS`): "…추가하면 총 가격은?" is not
@@ -234,27 +245,32 @@ def quoted_point(question: str, by_number: dict[str, Sentence], terms: Terms) ->
     words = COMPUTING_WORDS.findall(question) + verbs
 
     def holds(s: Sentence) -> bool:
-        seen = normalise(" ".join([s.text, s.chunk.heading(), s.chunk.title]))
-        return all(normalise(w) in seen for w in words) and evidenced(point, question, [{"text": s.text, "cite": [s.number]}], by_number, terms)
+        said = f"{head} {s.text}" if (head := header_row(s)) else s.text  # a table row says what its header names
+        seen = normalise(" ".join([said, s.chunk.heading(), s.chunk.title]))
+        return all(normalise(w) in seen for w in words) and evidenced(point, question, [{"text": said, "cite": [s.number]}], by_number, terms)
 
-    fits = [s for s in by_number.values() if holds(s)]
-    asked = _bigrams(question)
-    return max(fits, key=lambda s: (len(asked & _bigrams(s.text)), -int(s.number) if s.number.isdigit() else 0), default=None)
+    return [s for s in by_number.values() if holds(s)]
 
 
 _MARKUP = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+|\*\*|__")
+
+
+def header_row(sentence: Sentence) -> str | None:
+    """The header row of the Markdown table the sentence is a row of; None when it is not a row
+    of a table with a header (or is the header itself)."""
+    text = sentence.chunk.text
+    start = text.find(sentence.text)
+    head = table_header(text, start) if start >= 0 else None
+    return text[head : text.find("\n", head)].strip() if head is not None else None
 
 
 def readable(sentence: Sentence) -> str:
     """A shown sentence as an answer reads it: without list markers and bold marks, and a
     table row as "header: cell" pairs when its table has a header row ("| 2020 | 85,000,000원 |"
     under "| 연도 | 연봉 |" → "연도: 2020, 연봉: 85,000,000원"); the citation keeps it verbatim."""
-    text = sentence.chunk.text
-    start = text.find(sentence.text)
-    head = table_header(text, start) if start >= 0 else None
-    if head is not None:
+    if (head := header_row(sentence)) is not None:
         cells = [c.strip() for c in sentence.text.strip().strip("|").split("|")]
-        names = [c.strip() for c in text[head : text.find("\n", head)].strip().strip("|").split("|")]
+        names = [c.strip() for c in head.strip("|").split("|")]
         if len(names) == len(cells):
             return ", ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells) if c)
     return " ".join(_MARKUP.sub("", sentence.text).split())
@@ -349,7 +365,7 @@ def assemble(outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_nu
     if outcome == "partial" and missing.strip():
         text = f"{text} 다만 문서에는 {missing.strip()}에 대한 내용이 없습니다.".strip()
     elif outcome == "partial":  # no point of its own named: the question itself is what is missing
-        text = f"{text} 다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.".strip()
+        text = f"{text} {PARTIAL_TAIL}".strip()
     return Generated(outcome, text, cites, missing, claims_text=claims)
 
 
