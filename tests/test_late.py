@@ -40,7 +40,10 @@ def test_reranker_orders_by_maxsim_and_caches_chunk_vectors(tmp_path: Path) -> N
     enc = _FakeEncoder()
     out = LateInteractionReranker(enc, cache).rerank("q", hits, 2)
     assert [h.chunk.text for h in out] == ["banana", "apple"] and out[0].components["maxsim"] == pytest.approx(0.9, abs=1e-3)
-    again = LateInteractionReranker(enc, cache).rerank("q", hits, 2)
+    late = LateInteractionReranker(enc, cache)
+    again = late.rerank("q", hits, 2)
+    # two chunks of one 2-dim token vector each, float16: 2 tokens x 2 dims x 2 bytes
+    assert late.built() == {"structure": "token vectors (float16)", "chunks": 2, "tokens": 2, "bytes": 8, "mb": 0.0}
     assert enc.calls == [("q",), ("apple", "banana"), ("q",)]  # chunk vectors from the cache the second time
     assert [h.score for h in again] == [h.score for h in out] and cache.size_bytes() > 0
     (v,) = cache.get("fake", ["banana"])

@@ -149,6 +149,11 @@ def test_llm_usage_rows_when_present(tmp_path) -> None:  # type: ignore[no-untyp
     assert "<th>LLM calls</th>" in html and "<td>7</td>" in html and "local:q" in html
     # a rerun from the cache still shows what the LLM work cost, and how many hits had no recorded time
     assert "<th>mean ms: LLM as recorded (cache hits at the time they took)</th>" in html and "<td>4321.5000</td><td>2</td>" in html
+    # what a pipeline built beside the index: RAPTOR's tree with its LLM cost, late's token vectors
+    tree = {"structure": "RAPTOR tree (55 summaries, 2 level(s))", "nodes": 55, "llm_calls": 55, "seconds": 2600.0, "bytes": 300000, "mb": 0.29}
+    html = build_html([{**base, "pipeline": "raptor", "built": tree}, {**base, "pipeline": "late", "built": {"structure": "token vectors (float16)", "mb": 12.5}}], "t")
+    assert "<th>built beside the index</th>" in html and "RAPTOR tree (55 summaries, 2 level(s))" in html and "<td>55</td><td>2600.0000</td>" in html
+    assert "token vectors (float16)" in html and "<td>12.5000</td>" in html
 
 
 def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -238,6 +238,13 @@ def _summary_table(results: Sequence[Mapping]) -> str:
             ("LLM prompt tokens", ("llm", "prompt_tokens"), None),
             ("LLM completion tokens", ("llm", "completion_tokens"), None),
         ]
+    if any(r.get("built") for r in results):
+        columns += [
+            ("built beside the index", ("built", "structure"), None),
+            ("built: MB", ("built", "mb"), None),
+            ("built: LLM calls", ("built", "llm_calls"), None),
+            ("built: s", ("built", "seconds"), None),
+        ]
     if any(_get(r, "index", "llm") for r in results):
         columns += [
             ("ingest steps", ("index", "ingest_steps"), None),

@@ -228,7 +228,11 @@ def run_eval(
         if llm is not None:
             llm.stats = UsageStats()
         note = llm_fallback_note(spec, ctx)
-        res = evaluate(spec.build(ctx), spec.name, evalset, EvalOptions(k=req.k), settings.quiet, note, llm, sink)
+        retriever = spec.build(ctx)
+        res = evaluate(retriever, spec.name, evalset, EvalOptions(k=req.k), settings.quiet, note, llm, sink)
+        built = getattr(retriever, "built", None)
+        if callable(built) and (what := built()):  # what the pipeline built beside the index (RAPTOR's tree, late's token vectors)
+            res["built"] = what
         res["command"], res["machine"] = req.command, machine
         res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2), "ingest_steps": list(ctx.view.ingest_steps)}
         if report.step_fallbacks:
@@ -341,6 +345,9 @@ def print_result_line(res: dict) -> None:
         u = res["index"]["llm"]
         llm += f"  ingest({', '.join(res['index']['ingest_steps'])}) llm calls={u['calls']} {u['seconds']:.0f}s"
     print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms{llm}")
+    if b := res.get("built"):
+        cost = f", built with {b['llm_calls']} LLM calls in {b['seconds']:.0f} s" if "llm_calls" in b else ""
+        print(f"  built beside the index: {b['structure']}, {b['mb']:.2f} MB{cost}")
     short = res.get("short_lists") or {}
     if short.get("under_k"):
         print(f"  warning: fewer than k={res['k']} hits on {short['under_k']} question(s), none at all on {short.get('empty', 0)}")

@@ -66,6 +66,14 @@ class LateInteractionReranker:
 
     encoder: object
     cache: TokenVectorCache | None = None
+    _shapes: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)  # chunk text hash -> (tokens, dim)
+
+    def built(self) -> dict:
+        """What the token vectors of the chunks reranked so far take, as the cache stores them
+        (float16): the late-interaction index of the chunks this run has seen."""
+        tokens = sum(n for n, _ in self._shapes.values())
+        size = sum(n * d * 2 for n, d in self._shapes.values())
+        return {"structure": "token vectors (float16)", "chunks": len(self._shapes), "tokens": tokens, "bytes": size, "mb": round(size / 2**20, 2)}
 
     def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:
         if not hits:
@@ -82,6 +90,8 @@ class LateInteractionReranker:
                 self.cache.put(model, [texts[i] for i in missing], fresh)
             for i, v in zip(missing, fresh):
                 docs[i] = v.astype(np.float16).astype(np.float32)  # as the cache holds them, so reruns score alike
+        for t, d in zip(texts, docs):
+            self._shapes[sha256_hex(t)] = d.shape  # type: ignore[union-attr]
         scores = [maxsim(q, d) for d in docs]  # type: ignore[arg-type]
         order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
         return [Hit(hits[i].chunk, scores[i], r, "late", hits[i].components | {"maxsim": scores[i]}) for r, i in enumerate(order[:k], 1)]

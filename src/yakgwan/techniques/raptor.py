@@ -161,6 +161,14 @@ class RaptorRetriever:
     chunks: dict[str, Chunk]
     chunk_vectors: dict[str, np.ndarray] = field(default_factory=dict)
 
+    def built(self) -> dict:
+        """What the summary tree cost when it was built (its LLM calls and seconds, kept with it
+        when it comes from the cache) and what it takes on disk (0 when no cache folder holds it)."""
+        t = self.tree
+        levels = max((n.level for n in t.nodes), default=0)
+        return {"structure": f"RAPTOR tree ({len(t.nodes)} summaries, {levels} level(s))", "nodes": len(t.nodes), "llm_calls": t.llm_calls,
+                "seconds": round(t.build_seconds, 1), "bytes": t.size_bytes, "mb": round(t.size_bytes / 2**20, 2)}
+
     def retrieve(self, query: str, k: int) -> list[Hit]:
         direct = self.first.retrieve(query, max(k, 20))
         if not self.tree.nodes:

@@ -71,6 +71,11 @@ class RerankedRetriever:
     reranker: Reranker
     depth: int = 20
 
+    def built(self) -> dict | None:
+        """What the reranker built while it ran (late interaction's token vectors), if anything."""
+        built = getattr(self.reranker, "built", None)
+        return built() if callable(built) else None
+
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, max(k, self.depth))
         head = self.reranker.rerank(query, hits[: self.depth], self.depth)
