@@ -62,7 +62,8 @@ class ExtractiveAnswerer:
             best = max(p.values())
             chosen = sorted((i for i in order if p[i] >= self.threshold and p[i] >= best - self.margin), key=lambda i: (-p[i], i))[: self.keep]
         else:
-            chosen = [i for i in order if outcome == "answered" and self.terms is not None or overlap[i] >= self.min_overlap][: self.keep]
+            point_held = outcome == "answered" and self.terms is not None  # a stricter test than the overlap
+            chosen = [i for i in order if point_held or overlap[i] >= self.min_overlap][: self.keep]
             notes.append("no LLM with log-probabilities: sentences chosen by word overlap with the question")
         if not chosen:
             return Generated("refused", REFUSAL, [], notes=notes)
