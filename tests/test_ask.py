@@ -13,9 +13,9 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.generate import (CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, quote, quoted_point, repoint,
+from yakgwan.answer.generate import (CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, holding_point, quote, quoted_point, repoint,
                                      restates_question, shown_claim, states_what_is_missing)
-from yakgwan.answer.passages import derivable, number_sentences, table_header, unsupported_numbers
+from yakgwan.answer.passages import derivable, labels_only, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
@@ -300,6 +300,10 @@ def test_the_one_sentence_that_holds_the_point_is_quoted() -> None:
     assert quoted_point("송민지 팀장은 누구에게 보고하나요?", career, _kiwi_terms) is None
     boss = _section("박민수 > 직속 조직", "박민수 (Park Minsoo)", "- 국내여행팀 (팀장: 송민지, 박민수 COO에게 보고)")
     assert quoted_point("송민지 팀장은 누구에게 보고하나요?", boss, _kiwi_terms) == boss["1"]
+    # a table's header row or a heading only labels what follows: never quoted
+    pay = _section("송민지 > 연봉 변동 이력", "송민지 (Song Minji)", "| 연도 | 연봉 | 직책 |", "|---|---|---|", "| 2021 | 55,000,000원 | 팀장 |", "### 직책 이력")
+    assert [s.text for s in holding_point("송민지의 직책은 무엇인가요?", pay, _kiwi_terms)] == ["| 2021 | 55,000,000원 | 팀장 |"]
+    assert [labels_only(s) for s in pay.values()] == [True, True, False, True]
     # what the documents never name is never quoted
     assert quoted_point("국내여행 출발 당일 취소 시 위약금 보험이 있나요?", refund, _kiwi_terms) is None
 

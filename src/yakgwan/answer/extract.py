@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.answer.generate import PARTIAL_TAIL, Generated, Terms, holding_point
+from yakgwan.answer.generate import PARTIAL_TAIL, Generated, Terms, holding_point, quoted_text
+from yakgwan.answer.passages import labels_only
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
@@ -41,7 +42,7 @@ class ExtractiveAnswerer:
         if not sentences:
             return Generated("refused", REFUSAL, [], notes=["no passage retrieved"])
         notes: list[str] = []
-        candidates: list[int] = list(range(len(sentences)))
+        candidates = [i for i, s in enumerate(sentences) if not labels_only(s)]  # a heading or a table's header row answers nothing
         outcome: Outcome = "answered"
         if self.terms is not None:
             held = {id(s) for s in holding_point(question, {s.number: s for s in sentences}, self.terms)}
@@ -53,6 +54,8 @@ class ExtractiveAnswerer:
         q = set(self.tokenizer.tokenize(question))
         overlap = {i: len(q & set(t)) for i, t in zip(candidates, self.tokenizer.tokenize_many([sentences[i].text for i in candidates]))}
         order = sorted(candidates, key=lambda i: (-overlap[i], i))[: self.top_m]
+        if not order:
+            return Generated("refused", REFUSAL, [], notes=["the passages hold only headings"])
         if self.llm is not None and self.llm.supports_logprobs:
             yes = RELEVANCE_OPTIONS[0]
             try:
@@ -69,6 +72,6 @@ class ExtractiveAnswerer:
             return Generated("refused", REFUSAL, [], notes=notes)
         chosen.sort()  # document order reads better
         cites = [Citation.of(n, sentences[i].chunk, sentences[i].text) for n, i in enumerate(chosen, 1)]
-        claims = " ".join(f"{' '.join(sentences[i].text.split())} [{n}]" for n, i in enumerate(chosen, 1))
+        claims = " ".join(f"{quoted_text(sentences[i])} [{n}]" for n, i in enumerate(chosen, 1))
         text = claims if outcome == "answered" else f"{claims} {PARTIAL_TAIL}"
         return Generated(outcome, text, cites, notes=notes, claims_text=claims)

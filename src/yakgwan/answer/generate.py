@@ -31,7 +31,7 @@ from typing import Annotated, Any, Callable, Literal, Protocol
 from pydantic import BaseModel, Field, RootModel, create_model
 
 from yakgwan.answer.anchors import OPERATION_TERMS, Anchor, bare_term, normalise
-from yakgwan.answer.passages import passages_block, table_header, unsupported_numbers
+from yakgwan.answer.passages import labels_only, passages_block, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.errors import PromptTooLongError
 from yakgwan.llm import LLM, StructuredOutputError
@@ -249,7 +249,7 @@ def holding_point(question: str, by_number: dict[str, Sentence], terms: Terms) -
         seen = normalise(" ".join([said, s.chunk.heading(), s.chunk.title]))
         return all(normalise(w) in seen for w in words) and evidenced(point, question, [{"text": said, "cite": [s.number]}], by_number, terms)
 
-    return [s for s in by_number.values() if holds(s)]
+    return [s for s in by_number.values() if not labels_only(s) and holds(s)]
 
 
 _MARKUP = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+|\*\*|__")
@@ -276,14 +276,17 @@ def readable(sentence: Sentence) -> str:
     return " ".join(_MARKUP.sub("", sentence.text).split())
 
 
-def quote(sentence: Sentence) -> Generated:
-    """The answer that is the sentence itself (:func:`readable`), cited, after the last part of
-    its heading when that says what the sentence does not ("2010년 — 9월: 본사 명동 하늘빌딩으로
-    이전")."""
+def quoted_text(sentence: Sentence) -> str:
+    """The sentence as a quoting answer shows it (:func:`readable`), after the last part of its
+    heading when that says what the sentence does not ("2010년 — 9월: 본사 명동 하늘빌딩으로 이전")."""
     text = readable(sentence)
     last = sentence.chunk.heading().split(" > ")[-1].strip()
-    if last and normalise(last) not in normalise(text):
-        text = f"{last} — {text}"
+    return f"{last} — {text}" if last and normalise(last) not in normalise(text) else text
+
+
+def quote(sentence: Sentence) -> Generated:
+    """The answer that is the sentence itself (:func:`quoted_text`), cited."""
+    text = quoted_text(sentence)
     return Generated("answered", f"{text} [1]", [Citation.of(1, sentence.chunk, sentence.text)], claims_text=text, quoted=True)
 
 

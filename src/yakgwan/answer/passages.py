@@ -66,6 +66,23 @@ def table_header(text: str, start: int) -> int | None:
     return first if first != start and _TABLE_RULE.fullmatch(rule.strip()) else None
 
 
+def labels_only(sentence: Sentence) -> bool:
+    """Whether the sentence only labels what follows it: a Markdown heading, a table's header
+    row or its ``|---|`` rule. Such a line is shown for context, never quoted as an answer."""
+    line = sentence.text.strip()
+    if line.startswith("#") or _TABLE_RULE.fullmatch(line):
+        return True
+    text = sentence.chunk.text
+    start = text.find(sentence.text)
+    if start < 0 or not line.startswith("|"):
+        return False
+    nxt = text.find("\n", start + len(sentence.text))
+    if nxt < 0:
+        return False
+    stop = text.find("\n", nxt + 1)
+    return bool(_TABLE_RULE.fullmatch(text[nxt + 1 : stop if stop >= 0 else len(text)].strip()))
+
+
 def passages_block(sentences: Sequence[Sentence]) -> str:
     lines: list[str] = []
     current = None
