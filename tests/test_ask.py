@@ -221,8 +221,11 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
     assert assemble("partial", salaries, "두 사람의 입사일", by).answer.endswith("다만 문서에는 두 사람의 입사일에 대한 내용이 없습니다.")
 
 
+_FINDER = AnchorFinder()  # one Kiwi for the module's tests: loading it takes about a second
+
+
 def _kiwi_terms(text: str, verbal: bool = False) -> list[Anchor]:
-    return AnchorFinder().terms(text, verbal)
+    return _FINDER.terms(text, verbal)
 
 
 @pytest.mark.unit
