@@ -295,6 +295,8 @@ def test_the_one_sentence_that_holds_the_point_is_quoted() -> None:
     assert quoted_point("하늘여행사 설립부터 현재까지 몇 년이 지났나요?", moved, _kiwi_terms) is None
     staff = _section("회사 개요", "하늘여행사", "- **총 직원 수**: 45명")  # a total the sentence states is quoted
     assert quoted_point("하늘여행사의 총 직원 수는 몇 명인가요?", staff, _kiwi_terms) == staff["1"]
+    deal = _section("삼성전자 계약 > 계약 개요", "삼성전자 인센티브 계약", "- **계약 금액**: 연간 20억원 (2년 총 40억원)")
+    assert quoted_point("삼성전자 2년 계약 총액은 얼마인가요?", deal, _kiwi_terms) == deal["1"]  # 총액 asks for 총
     # a role and its English gloss do not answer who
     role = _section("송민지 > 기본 정보", "송민지 (Song Minji)", "- **직책**: 국내여행팀장 (Domestic Travel Team Leader)")
     assert quoted_point("송민지 팀장은 누구에게 보고하나요?", role, _kiwi_terms) is None

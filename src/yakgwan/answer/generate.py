@@ -154,9 +154,10 @@ NUMBER_QUESTION = re.compile(r"언제|얼마|몇")
 WHO_QUESTION = re.compile(r"(?<!중 )(?<!중)(누구|누가)")
 # nouns that only name the kind of number such a question asks for ("…이전한 시기는 언제", "…길이는 얼마")
 NUMBER_KIND_TERMS = re.compile(r"시기|시점|날짜|일자|연도|년도|기간|금액|액수|길이|개수|횟수")
-# words asking for something computed from several facts (the operation words, a total, all of
-# them, time passed): a quoted sentence must state it itself
-COMPUTING_WORDS = re.compile(rf"{OPERATION_TERMS.pattern}|총|모든|전체|지났|경과")
+# words asking for something computed from several facts (a total, all of them, time passed, the
+# operation words): a quoted sentence must state it itself. 총 comes first, so "총액" asks only
+# for 총 ("2년 총 40억원" answers "2년 계약 총액은?")
+COMPUTING_WORDS = re.compile(rf"총|모든|전체|지났|경과|{OPERATION_TERMS.pattern}")
 # verbal nouns of a question asking whether something is possible, needed or allowed: the answer may say it is not
 WHETHER_TERMS = re.compile(r"가능|불가능|필요|불필요|허용|허락")
 _ASK_ENDING = re.compile(r"(인가요|인지요|일까요|입니까|나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
