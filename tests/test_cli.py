@@ -126,6 +126,25 @@ def test_eval_json_contract(tmp_path: Path) -> None:
     assert one["n"] == 1 and one["per_query"][0]["query"] == rows[0]["question"] and "first 1 of 2 questions" in one["source"]
     p = _run(["eval", "--corpus", str(kb), "--tests", str(tests), "--limit", "0"], tmp_path)
     assert p.returncode != 0 and "--limit must be > 0" in p.stderr
+    # runs made separately go in one table; a run on other questions does not
+    assert res[0]["questions_sha256"] == res[1]["questions_sha256"] != one["questions_sha256"]
+    assert res[0]["corpus_sha256"] == one["corpus_sha256"] and len(res[0]["corpus_sha256"]) == 64
+    solo = tmp_path / "solo.json"
+    p = _run(["eval", "--corpus", str(kb), "--tests", str(tests), "--pipeline", "dense", "--k", "5", "--json", str(solo)], tmp_path)
+    assert p.returncode == 0, p.stderr
+    both, md, summary = tmp_path / "both.html", tmp_path / "table.md", tmp_path / "summary.json"
+    p = _run(["report", str(out), str(solo), "--out", str(both), "--markdown", str(md), "--summary", str(summary)], tmp_path)
+    assert p.returncode != 0 and "n = 1" in p.stderr and "n = 2" in p.stderr and str(out) in p.stderr  # eval.json holds the --limit run
+    out.write_text(json.dumps(res, ensure_ascii=False), "utf-8")
+    p = _run(["report", str(out), str(solo), "--out", str(both), "--markdown", str(md), "--summary", str(summary)], tmp_path)
+    assert p.returncode == 0, p.stderr
+    lines = md.read_text("utf-8").splitlines()
+    assert [ln.split(" | ")[0] for ln in lines[2:5]] == ["| bm25", "| hybrid", "| dense"]
+    assert "(n=2, k=5)" in lines[-1]
+    kept = json.loads(summary.read_text("utf-8"))
+    assert [r["pipeline"] for r in kept] == ["bm25", "hybrid", "dense"] and all("per_query" not in r for r in kept)
+    assert rows[0]["question"] not in summary.read_text("utf-8")
+    assert html.read_text("utf-8").count("<tr><th>") < both.read_text("utf-8").count("<tr><th>")
 
 
 @pytest.mark.unit

@@ -78,6 +78,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
     p.add_argument("--quiet", action="store_true")
 
+    p = sub.add_parser("report", help="one side-by-side table from eval results saved by separate runs")
+    p.add_argument("results", nargs="+", type=Path, help="files written by `yakgwan eval --json`; all must be of one test set and k")
+    p.add_argument("--out", type=Path, help="write the HTML report (charts, per-category deltas, sources)")
+    p.add_argument("--markdown", type=Path, help="write the table as Markdown (it is also printed)")
+    p.add_argument("--summary", type=Path, help="write the results without their per-question rows (no question or document text)")
+    p.add_argument("--title", help="the report's title (default: the test set's name)")
+    p.add_argument("--quiet", action="store_true", help="do not print the table")
+
     p = sub.add_parser("pipelines", help="list pipelines")
     p.add_argument("--quiet", action="store_true", help="accepted for uniformity; this command shows no progress")
 

@@ -171,6 +171,29 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     return run_eval_command(args, settings)
 
 
+def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
+    from yakgwan.eval import combine
+
+    loaded = combine.load_results(args.results)
+    for warning in combine.check_same_set(loaded):
+        _err(f"warning: {warning}")
+    results = [item.result for item in loaded]
+    table = combine.markdown_table(results)
+    if args.markdown:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(table, "utf-8")
+    if args.summary:
+        combine.write_summary(results, args.summary)
+    if args.out:
+        from yakgwan.eval.report import render_report
+
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        render_report(results, args.out, title=args.title or f"yakgwan eval — {results[0].get('dataset', '?')}")
+    if not settings.quiet:
+        print(table, end="")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from yakgwan.demo import run_demo
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,3 +107,24 @@ def _jsonl(path: Path):  # type: ignore[no-untyped-def]
                     yield lineno, json.loads(line)
                 except ValueError:
                     raise InputError(str(path), f"line {lineno}: not JSON") from None
+
+
+def questions_sha256(queries: list[EvalQuery]) -> str:
+    """A fingerprint of the questions as scored (ids, texts, judgements, keywords, categories):
+    two results with the same one were measured on the same questions."""
+    rows = [[q.qid, q.text, sorted(q.relevant.items()), list(q.keywords), q.category] for q in queries]
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def corpus_sha256(corpus: Path) -> str:
+    """A fingerprint of the corpus: every file's path (relative to ``corpus``) and bytes, or the
+    one file's bytes when ``corpus`` is a file."""
+    h = hashlib.sha256()
+    files = [corpus] if corpus.is_file() else sorted(p for p in corpus.rglob("*") if p.is_file())
+    for f in files:
+        h.update((f.name if f == corpus else f.relative_to(corpus).as_posix()).encode("utf-8") + b"\0")
+        with f.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        h.update(b"\0")
+    return h.hexdigest()

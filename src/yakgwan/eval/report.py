@@ -188,7 +188,7 @@ def _latency_chart(results: Sequence[Mapping]) -> str:
     return _figure(svg, caption, results)
 
 
-def _get(r: Mapping, *path: str) -> object:
+def value_at(r: Mapping, *path: str) -> object:
     cur: object = r
     for key in path:
         if not isinstance(cur, Mapping):
@@ -203,13 +203,13 @@ def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...],
     head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(label)}</th>" for label, _, _ in columns) + "</tr>"
     tops = []
     for _, path, best in columns:
-        nums = [v for v in (_num(_get(r, *path)) for r in results) if v is not None]
+        nums = [v for v in (_num(value_at(r, *path)) for r in results) if v is not None]
         tops.append(best(nums) if best and len(nums) > 1 else None)  # type: ignore[operator]
     body = []
     for r in results:
         tds = []
         for (_, path, _), top in zip(columns, tops):
-            v = _get(r, *path)
+            v = value_at(r, *path)
             best_attr = ' class="best"' if top is not None and _num(v) == top else ""
             tds.append(f"<td{best_attr}>{_fmt(v)}</td>")
         body.append(f"<tr><th>{_e(r.get('pipeline', '?'))}</th>{''.join(tds)}</tr>")
@@ -245,7 +245,7 @@ def _summary_table(results: Sequence[Mapping]) -> str:
             ("built: LLM calls", ("built", "llm_calls"), None),
             ("built: s", ("built", "seconds"), None),
         ]
-    if any(_get(r, "index", "llm") for r in results):
+    if any(value_at(r, "index", "llm") for r in results):
         columns += [
             ("ingest steps", ("index", "ingest_steps"), None),
             ("ingest LLM calls", ("index", "llm", "calls"), None),
@@ -312,7 +312,7 @@ def _delta_tables(results: Sequence[Mapping]) -> str:
                 continue
             cells = []
             for c in cats:
-                v, b = _num(_get(r, "by_category", c, metric)), _num(_get(base, "by_category", c, metric))
+                v, b = _num(value_at(r, "by_category", c, metric)), _num(value_at(base, "by_category", c, metric))
                 cells.append("<td>—</td>" if v is None or b is None else f"<td>{v - b:+.3f}</td>")
             body.append(f"<tr><th>{_e(r.get('pipeline', '?'))}</th>{''.join(cells)}</tr>")
         out.append(f"<p>{_e(LABELS[metric])} by category, minus {_e(base.get('pipeline'))}:</p><table>{head}{''.join(body)}</table>")

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from yakgwan import app
+from yakgwan import __version__, app
 from yakgwan.config import Settings
 from yakgwan.errors import InputError, ProviderError
 from yakgwan.eval import metrics as M
-from yakgwan.eval.datasets import EvalQuery, EvalSet, load_beir, load_seed
+from yakgwan.eval.datasets import EvalQuery, EvalSet, corpus_sha256, load_beir, load_seed, questions_sha256
 from yakgwan.ingest import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, llm_fallback_note, resolve_pipeline
 from yakgwan.progress import ProgressSink, progress
@@ -211,6 +211,8 @@ def run_eval(
     names = [DEFAULT_PIPELINE if n == "default" else n for n in req.pipelines]
     specs = [resolve_pipeline(n) for n in names]  # a typo fails before minutes of ingest
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    # what makes results of separate runs comparable (``yakgwan report`` checks it)
+    same_set = {"questions_sha256": questions_sha256(evalset.queries), "corpus_sha256": corpus_sha256(evalset.corpus)}
     contexts: dict[tuple[str, ...], tuple[PipelineContext, IngestReport, dict | None]] = {}
     shared: list[LLM | None] = []
 
@@ -234,6 +236,7 @@ def run_eval(
         if callable(built) and (what := built()):  # what the pipeline built beside the index (RAPTOR's tree, late's token vectors)
             res["built"] = what
         res["command"], res["machine"] = req.command, machine
+        res |= same_set | {"measured_at": time.strftime("%Y-%m-%d", time.gmtime()), "yakgwan": __version__}
         res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2), "ingest_steps": list(ctx.view.ingest_steps)}
         if report.step_fallbacks:
             res["index"]["step_fallbacks"] = report.step_fallbacks

@@ -1,0 +1,148 @@
+"""Side-by-side tables from eval results saved by separate runs (``yakgwan report``).
+
+A technique that needs an hour of a local model is measured in its own ``eval --json`` run; this
+module puts such runs together, refusing results of different test sets, and writes the table as
+Markdown, the HTML report, or a summary without the per-question rows (no question or document
+text), small enough to keep beside the code as evidence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from yakgwan.errors import InputError
+from yakgwan.eval.report import value_at
+
+# what makes two results comparable: the same questions, corpus and cut-off
+SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")
+# rows that quote the test set or the documents; a summary leaves them out
+PER_ROW_KEYS = ("per_query", "per_question")
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One eval result and the file it was read from."""
+
+    path: Path
+    result: dict
+
+
+def load_results(paths: Sequence[Path]) -> list[Loaded]:
+    """Every result in ``paths`` (each an ``eval --json`` list, or one result object), in order."""
+    out = []
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text("utf-8"))
+        except FileNotFoundError:
+            raise InputError(str(path), "no such file") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise InputError(str(path), f"not a JSON file written by `yakgwan eval --json` ({e})") from None
+        items = data if isinstance(data, list) else [data]
+        if not items:
+            raise InputError(str(path), "holds no results")
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or not isinstance(item.get("pipeline"), str) or not isinstance(item.get("metrics"), dict):
+                raise InputError(str(path), f"item {i} is not an eval result (needs 'pipeline' and 'metrics')")
+            out.append(Loaded(Path(path), item))
+    return out
+
+
+def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
+    """Raise when two results were measured on different test sets (or with a different k) or
+    when a pipeline appears twice; returns warnings for keys an older result does not record."""
+    if not loaded:
+        raise InputError("report", "no results given")
+    first = loaded[0]
+    warnings = []
+    for other in loaded[1:]:
+        for key in SAME_SET_KEYS:
+            a, b = first.result.get(key), other.result.get(key)
+            if a is None or b is None:
+                if key.endswith("sha256"):
+                    missing = first if a is None else other
+                    warnings.append(f"{missing.path}: {missing.result['pipeline']} records no {key}; its test set is matched by name, n and k only")
+                    continue
+            if a != b:
+                raise InputError(
+                    str(other.path),
+                    f"{other.result['pipeline']} has {key} = {b!r}, {first.result['pipeline']} in {first.path} has {key} = {a!r}: "
+                    "results of different test sets or k do not go in one table",
+                )
+    seen: dict[tuple[str, bool], Path] = {}
+    for item in loaded:
+        name = (item.result["pipeline"], bool(item.result.get("answers")))
+        if name in seen:
+            raise InputError(str(item.path), f"pipeline {name[0]!r} is also in {seen[name]}; keep one of the two runs")
+        seen[name] = item.path
+    return list(dict.fromkeys(warnings))
+
+
+def summarise(result: Mapping) -> dict:
+    """``result`` without its per-question rows (the questions, the answers, the documents)."""
+    out = {k: v for k, v in result.items() if k not in PER_ROW_KEYS}
+    if isinstance(out.get("answers"), Mapping):
+        out["answers"] = {k: v for k, v in out["answers"].items() if k not in PER_ROW_KEYS}
+    return out
+
+
+def _cell(value: object, digits: int = 4) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    if isinstance(value, int):
+        return str(value)
+    return str(value).replace("|", "\\|")
+
+
+def _llm_calls(r: Mapping) -> object:
+    """Calls made to answer the questions: live calls plus cache hits (what a cold run makes)."""
+    llm = r.get("llm")
+    if not isinstance(llm, Mapping):
+        return 0
+    return int(llm.get("calls", 0)) + int(llm.get("cache_hits", 0))
+
+
+def _built(r: Mapping) -> str:
+    built = r.get("built")
+    if not isinstance(built, Mapping):
+        return "–"
+    bits = [str(built.get("structure", ""))]
+    if built.get("mb") is not None:
+        bits.append(f"{built['mb']} MB")
+    if built.get("seconds") is not None:
+        bits.append(f"{built['seconds']} s")
+    if built.get("llm_calls"):
+        bits.append(f"{built['llm_calls']} LLM calls")
+    return ", ".join(b for b in bits if b)
+
+
+def markdown_table(results: Sequence[Mapping]) -> str:
+    """The side-by-side table as Markdown: metrics, latency, LLM calls, what was built, and when
+    and on what each row was measured. Its caption names the test set."""
+    metric_keys = [m for m in ("recall", "ndcg", "mrr", "precision", "keyword_coverage") if any(value_at(r, "metrics", m) is not None for r in results)]
+    label = {"recall": "Recall", "ndcg": "nDCG", "mrr": "MRR", "precision": "P", "keyword_coverage": "keyword coverage"}
+    k = results[0].get("k", "?") if results else "?"
+    head = ["pipeline"] + [f"{label[m]}@{k}" if m != "keyword_coverage" else label[m] for m in metric_keys]
+    head += ["p50 ms", "p95 ms", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "measured"]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in results:
+        cells = [str(r.get("pipeline"))] + [_cell(value_at(r, "metrics", m)) for m in metric_keys]
+        cells += [_cell(value_at(r, "latency_ms", "p50"), 0), _cell(value_at(r, "latency_ms", "p95"), 0), _cell(_llm_calls(r)),
+                  _cell(value_at(r, "llm", "ms_per_q_as_recorded"), 0), _cell(value_at(r, "short_lists", "empty")),
+                  _cell(value_at(r, "short_lists", "under_k")), _built(r), _cell(r.get("measured_at", "–"))]
+        rows.append("| " + " | ".join(cells) + " |")
+    sets = dict.fromkeys(f"{r.get('dataset')} (n={r.get('n')}, k={r.get('k')})" for r in results)
+    machines = dict.fromkeys(str(r.get("machine", "?")) for r in results)
+    caption = f"Source: {'; '.join(sets)}; machine: {'; '.join(machines)}."
+    return "\n".join(rows) + "\n\n" + caption + "\n"
+
+
+def write_summary(results: Sequence[Mapping], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([summarise(r) for r in results], ensure_ascii=False, indent=1) + "\n", "utf-8")

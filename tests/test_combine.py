@@ -1,0 +1,108 @@
+"""``yakgwan report``: results of separate eval runs in one table, and only when comparable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from yakgwan.errors import InputError
+from yakgwan.eval.combine import check_same_set, load_results, markdown_table, summarise
+from yakgwan.eval.datasets import EvalQuery, corpus_sha256, questions_sha256
+
+pytestmark = pytest.mark.unit
+
+
+def _result(pipeline: str, **extra: object) -> dict:
+    return {
+        "pipeline": pipeline, "dataset": "skytravel/tests_dev.jsonl", "n": 2, "k": 10,
+        "questions_sha256": "a" * 64, "corpus_sha256": "b" * 64, "machine": "x86_64, 2 cores",
+        "metrics": {"recall": 0.95, "ndcg": 0.875, "mrr": 0.5}, "latency_ms": {"p50": 1234.4, "p95": 2000.0},
+        "short_lists": {"empty": 0, "under_k": 1},
+        "per_query": [{"qid": "1", "query": "하늘여행사는 언제 설립되었나요?"}], **extra,
+    }
+
+
+def _write(tmp_path: Path, name: str, data: object) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    return path
+
+
+def test_load_reads_lists_and_single_objects_and_names_the_bad_file(tmp_path: Path) -> None:
+    a = _write(tmp_path, "a.json", [_result("crag"), _result("late")])
+    b = _write(tmp_path, "b.json", _result("agentic"))
+    assert [(x.path.name, x.result["pipeline"]) for x in load_results([a, b])] == [("a.json", "crag"), ("a.json", "late"), ("b.json", "agentic")]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", "utf-8")
+    with pytest.raises(InputError, match="bad.json.*not a JSON file"):
+        load_results([a, bad])
+    with pytest.raises(InputError, match="item 0 is not an eval result"):
+        load_results([_write(tmp_path, "c.json", [{"pipeline": "x"}])])
+    with pytest.raises(InputError, match="no such file"):
+        load_results([tmp_path / "missing.json"])
+
+
+def test_results_of_other_questions_corpus_or_k_are_refused(tmp_path: Path) -> None:
+    base = _write(tmp_path, "a.json", [_result("crag")])
+    for key, value in (("questions_sha256", "c" * 64), ("corpus_sha256", "d" * 64), ("k", 5), ("n", 3), ("dataset", "autorag_ko")):
+        other = _write(tmp_path, f"{key}.json", [_result("late", **{key: value})])
+        with pytest.raises(InputError, match=f"{key}.json.*late has {key} = .*crag in .*a.json has {key} ="):
+            check_same_set(load_results([base, other]))
+
+
+def test_a_pipeline_twice_is_refused_but_retrieval_and_answers_runs_go_together(tmp_path: Path) -> None:
+    a = _write(tmp_path, "a.json", [_result("crag")])
+    b = _write(tmp_path, "b.json", [_result("crag")])
+    with pytest.raises(InputError, match="b.json.*'crag' is also in .*a.json"):
+        check_same_set(load_results([a, b]))
+    c = _write(tmp_path, "c.json", [_result("crag", answers={"metrics": {"answer_rate": 0.9}})])
+    assert check_same_set(load_results([a, c])) == []
+
+
+def test_an_older_result_without_fingerprints_is_matched_by_name_with_a_warning(tmp_path: Path) -> None:
+    old = _result("raptor")
+    del old["questions_sha256"], old["corpus_sha256"]
+    warnings = check_same_set(load_results([_write(tmp_path, "a.json", [_result("crag")]), _write(tmp_path, "old.json", [old])]))
+    assert len(warnings) == 2 and all("old.json: raptor records no" in w for w in warnings)
+
+
+def test_summary_drops_every_per_question_row() -> None:
+    r = _result("crag", answers={"metrics": {"answer_rate": 0.9}, "per_question": [{"question": "q", "answer": "a"}]})
+    s = summarise(r)
+    assert "per_query" not in s and s["answers"] == {"metrics": {"answer_rate": 0.9}}
+    assert "per_query" in r and "per_question" in r["answers"]  # the input is left as it was
+
+
+def test_markdown_table_by_hand() -> None:
+    rows = [
+        _result("crag", llm={"calls": 100, "cache_hits": 2, "ms_per_q_as_recorded": 26600.4}, measured_at="2026-11-30"),
+        _result("late", built={"structure": "token vectors", "mb": 12.5, "seconds": 40.1}, metrics={"recall": 1.0, "ndcg": 0.5, "mrr": 0.25}),
+    ]
+    lines = markdown_table(rows).splitlines()
+    assert lines[0] == ("| pipeline | Recall@10 | nDCG@10 | MRR@10 | p50 ms | p95 ms | LLM calls | LLM ms/q (as recorded) | no hit | < k hits "
+                        "| built beside the index | measured |")
+    assert lines[2] == "| crag | 0.9500 | 0.8750 | 0.5000 | 1234 | 2000 | 102 | 26600 | 0 | 1 | – | 2026-11-30 |"
+    assert lines[3] == "| late | 1.0000 | 0.5000 | 0.2500 | 1234 | 2000 | 0 | – | 0 | 1 | token vectors, 12.5 MB, 40.1 s | – |"
+    assert lines[-1] == "Source: skytravel/tests_dev.jsonl (n=2, k=10); machine: x86_64, 2 cores."
+
+
+def test_fingerprints_change_with_the_questions_and_the_corpus(tmp_path: Path) -> None:
+    q = [EvalQuery("1", "환불되나요?", {"a.md": 1}, ("전액",), "direct")]
+    assert questions_sha256(q) == questions_sha256(list(q))
+    assert questions_sha256(q) != questions_sha256([EvalQuery("1", "환불되나요?", {"b.md": 1}, ("전액",), "direct")])
+    assert questions_sha256(q) != questions_sha256(q[:0])
+    kb = tmp_path / "kb"
+    (kb / "faq").mkdir(parents=True)
+    (kb / "faq" / "a.md").write_text("출발 30일 전 취소하면 전액 환불합니다.", "utf-8")
+    before = corpus_sha256(kb)
+    (kb / "faq" / "a.md").rename(kb / "faq" / "b.md")  # same bytes, another document id
+    assert corpus_sha256(kb) != before
+    (kb / "faq" / "b.md").rename(kb / "faq" / "a.md")
+    assert corpus_sha256(kb) == before
+    (kb / "faq" / "a.md").write_text("출발 30일 전 취소하면 전액 환불합니다!", "utf-8")
+    assert corpus_sha256(kb) != before
+    one = tmp_path / "corpus.jsonl"
+    one.write_text('{"_id": "1", "text": "x"}\n', "utf-8")
+    assert len(corpus_sha256(one)) == 64
