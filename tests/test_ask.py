@@ -13,8 +13,10 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
+from yakgwan.answer.compare import choice, compared, dated, value_of
+from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import (CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, holding_point, quote, quoted_point, repoint,
-                                     restates_question, shown_claim, states_what_is_missing)
+                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer)
 from yakgwan.answer.passages import derivable, labels_only, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -311,6 +313,76 @@ def test_the_one_sentence_that_holds_the_point_is_quoted() -> None:
     assert [labels_only(s) for s in pay.values()] == [True, True, False, True]
     # what the documents never name is never quoted
     assert quoted_point("국내여행 출발 당일 취소 시 위약금 보험이 있나요?", refund, _kiwi_terms) is None
+
+
+def _people() -> dict[str, Sentence]:
+    """Two people's salary sections, as two retrieved chunks, numbered as shown."""
+    kim = ("- **현재 연봉**: 150,000,000원 (1억 5천만원)", "- **기본급**: 120,000,000원",
+           "| 연도 | 연봉 | 비고 |", "|---|---|---|", "| 2023 | 140,000,000원 | 기본급 인상 |")
+    park = ("- **직책**: 최고운영책임자 (COO)", "- **현재 연봉**: 120,000,000원 (1억 2천만원)")
+    out: dict[str, Sentence] = {}
+    for title, texts in (("김하늘 (Kim Haneul)", kim), ("박민수 (Park Minsoo)", park)):
+        text = "\n".join(texts)
+        chunk = Chunk(title[:3], f"{title[:3]}.md", f"employees/{title[:3]}.md", title, text, 0, len(text), section=f"{title} > 연봉")
+        for t in texts:
+            out[str(len(out) + 1)] = Sentence(str(len(out) + 1), chunk, t)
+    return out
+
+
+@pytest.mark.unit
+def test_a_choice_between_two_named_things_quotes_each_side_and_compares_by_rule() -> None:
+    assert choice("김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?") == ("김하늘 대표", "박민수 COO", "누가 더 높은 연봉을 받나요?", 1, "높습니다")
+    assert choice("A 요금제와 B 요금제 중 어느 것이 더 싼가요?")[3:] == (-1, "쌉니다")  # type: ignore[index]
+    assert choice("A 요금제와 B 요금제 중 어느 것이 더 비싼가요?")[3:] == (1, "비쌉니다")  # type: ignore[index]
+    assert choice("김하늘 대표의 연봉은 얼마인가요?") is None and choice("A와 B 중 무엇을 고르나요?") is None
+    by = _people()
+    done = compared("김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?", by, _kiwi_terms)
+    assert done is not None and done.outcome == "answered" and done.quoted
+    # 대표 is in no sentence of 김하늘's: a side is found by its proper noun; 기본급 and the 2023 row lose to 현재 연봉
+    assert [c.quote for c in done.citations] == [by["1"].text, by["7"].text]
+    assert done.answer == ("김하늘 대표: 현재 연봉: 150,000,000원 (1억 5천만원) [1] 박민수 COO: 현재 연봉: 120,000,000원 (1억 2천만원) [2] "
+                           "김하늘 대표 쪽이 더 높습니다 (150,000,000원 > 120,000,000원).")
+    low = compared("박민수와 김하늘 중 누가 더 적은 연봉을 받나요?", by, _kiwi_terms)
+    assert low is not None and low.answer.endswith("박민수 쪽이 더 적습니다 (120,000,000원 < 150,000,000원).")
+    # a table row's number is the one under the header that names what is compared, not its year
+    row = {"1": by["5"]}
+    assert value_of(row["1"], ["연봉"]) == (140000000.0, "140,000,000원", "원")
+    assert value_of(by["1"], ["연봉"]) == (150000000.0, "150,000,000원", "원")
+    # a history row is no current value: with only 박민수's 2020 row shown there is nothing to compare
+    rows = ("| 연도 | 연봉 | 직책 |", "|---|---|---|", "| 2020 | 85,000,000원 | COO 취임 |", "| 2024 | 120,000,000원 | 현재 |")
+    park = Chunk("park", "park.md", "employees/park.md", "박민수 (Park Minsoo)", "\n".join(rows), 0, len("\n".join(rows)), section="박민수 > 연봉 변동 이력")
+    hist = {k: v for k, v in by.items() if k in "12345"} | {"7": Sentence("7", park, rows[2])}
+    assert dated(hist["7"]) == "2020" and dated(by["1"]) is None and dated(by["5"]) == "2023"
+    assert compared("김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?", hist, _kiwi_terms) is None
+    hist["7"] = Sentence("7", park, rows[3])
+    assert dated(hist["7"]) is None
+    now = compared("김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?", hist, _kiwi_terms)
+    assert now is not None and now.answer.endswith("(150,000,000원 > 120,000,000원).")
+    # a side no shown sentence states, or nothing named to compare: no answer
+    assert compared("김하늘 대표와 송민지 팀장 중 누가 더 높은 연봉을 받나요?", by, _kiwi_terms) is None
+    assert compared("김하늘과 박민수 중 누가 더 높나요?", by, _kiwi_terms) is None
+    # other units: both quoted, nothing compared
+    units = _people()
+    units["7"] = Sentence("7", units["7"].chunk, "- **현재 연봉**: 120,000,000원 (1억 2천만원)".replace("원 (", "달러 ("))
+    mixed = compared("김하늘과 박민수 중 누가 더 높은 연봉을 받나요?", units, _kiwi_terms)
+    assert mixed is not None and "쪽이 더" not in mixed.answer and any("units differ" in n for n in mixed.notes)
+
+
+@pytest.mark.unit
+def test_a_choice_the_model_repeats_is_answered_by_each_sides_sentence() -> None:
+    by = _people()
+    question = "김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?"
+    provider = ScriptedProvider(responder=lambda m, s: {"outcome": "partial", "claims": [{"text": question, "cite": ["1", "7"]}], "missing": "김하늘 대표와 박민수 COO"})
+    done = GenerativeAnswerer(LLM(provider), terms=_kiwi_terms).answer(question, list(by.values()))
+    assert len(provider.calls) == 2 and done.outcome == "answered" and done.quoted
+    assert done.answer.endswith("김하늘 대표 쪽이 더 높습니다 (150,000,000원 > 120,000,000원).")
+    assert any("each side's sentence quoted" in n for n in done.notes)
+    # the extractive answer does the same, with no model
+    from yakgwan.text.korean import make_tokenizer
+
+    tokenizer = make_tokenizer("kiwi")
+    got = ExtractiveAnswerer(None, tokenizer, terms=_kiwi_terms).answer(question, list(by.values()))
+    assert got.outcome == "answered" and got.answer == done.answer
 
 
 @pytest.mark.unit

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from yakgwan.answer.compare import compared
 from yakgwan.answer.generate import PARTIAL_TAIL, Generated, Terms, holding_point, quoted_text
 from yakgwan.answer.passages import labels_only
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
@@ -48,6 +49,8 @@ class ExtractiveAnswerer:
             held = {id(s) for s in holding_point(question, {s.number: s for s in sentences}, self.terms)}
             if held:
                 candidates = [i for i, s in enumerate(sentences) if id(s) in held]
+            elif (done := compared(question, {s.number: s for s in sentences}, self.terms)) is not None:
+                return done  # a choice between two named things: each side's sentence, compared by rule
             else:
                 outcome = "partial"
                 notes.append("no shown sentence holds every noun and number the question asks about: partial")

@@ -141,10 +141,10 @@ def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: fl
     ``share`` of the missing text's character bigrams occur in the claims, and every number it
     names does."""
     text = " ".join(c["text"] for c in claims)
-    want = _bigrams(missing)
+    want = char_bigrams(missing)
     if not want or unsupported_numbers(missing, [text]):
         return False
-    return len(want & _bigrams(text)) / len(want) >= share
+    return len(want & char_bigrams(text)) / len(want) >= share
 
 
 _ASKING = re.compile(r"^(언제|얼마|누구|누가|어디|무엇|뭐|몇|어느|어떤|어떻게|왜)")
@@ -182,8 +182,8 @@ def restates_question(missing: str, question: str, share: float = 0.7) -> bool:
     (a small model often labels a full answer partial and names the question itself as missing)."""
     if not missing.strip() or asked_point(missing) is not None:
         return True
-    asked = _bigrams(question)
-    return bool(asked) and len(_bigrams(missing) & asked) / len(asked) >= share
+    asked = char_bigrams(question)
+    return bool(asked) and len(char_bigrams(missing) & asked) / len(asked) >= share
 
 
 def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number: dict[str, Sentence], terms: Terms) -> bool:
@@ -224,9 +224,9 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
 def quoted_point(question: str, by_number: dict[str, Sentence], terms: Terms) -> Sentence | None:
     """Of the sentences :func:`holding_point` finds, the one sharing most character bigrams with
     the question (ties: the first shown); None when none holds the point."""
-    asked = _bigrams(question)
+    asked = char_bigrams(question)
     fits = holding_point(question, by_number, terms)
-    return max(fits, key=lambda s: (len(asked & _bigrams(s.text)), -int(s.number) if s.number.isdigit() else 0), default=None)
+    return max(fits, key=lambda s: (len(asked & char_bigrams(s.text)), -int(s.number) if s.number.isdigit() else 0), default=None)
 
 
 def holding_point(question: str, by_number: dict[str, Sentence], terms: Terms) -> list[Sentence]:
@@ -292,7 +292,8 @@ def quote(sentence: Sentence) -> Generated:
     return Generated("answered", f"{text} [1]", [Citation.of(1, sentence.chunk, sentence.text)], claims_text=text, quoted=True)
 
 
-def _bigrams(text: str) -> set[str]:
+def char_bigrams(text: str) -> set[str]:
+    """The character bigrams of ``text``'s letters and digits, lower-cased."""
     flat = "".join(ch for ch in text.lower() if ch.isalnum())
     return {flat[i : i + 2] for i in range(len(flat) - 1)}
 
@@ -310,14 +311,14 @@ def repoint(claim: dict[str, Any], by_number: dict[str, Sentence], max_cites: in
     ``max_cites`` sentences exists or the claim states no number."""
     if not unsupported_numbers(claim["text"], *_shown(claim["cite"], by_number)) or not unsupported_numbers(claim["text"], []):
         return None
-    grams = _bigrams(claim["text"])
+    grams = char_bigrams(claim["text"])
     anchor = [int(n) for n in claim["cite"] if n.isdigit()] or [0]
     chosen: list[str] = []
     todo = set(unsupported_numbers(claim["text"], []))
     while todo and len(chosen) < max_cites:
         def gain(n: str) -> tuple[int, int, int]:
             covers = len(todo - set(unsupported_numbers(claim["text"], *_shown([*chosen, n], by_number))))
-            return covers, len(grams & _bigrams(by_number[n].text)), -min(abs(int(n) - a) for a in anchor)
+            return covers, len(grams & char_bigrams(by_number[n].text)), -min(abs(int(n) - a) for a in anchor)
         best = max((n for n in by_number if n not in chosen), key=gain, default=None)
         if best is None or gain(best)[0] == 0:
             return None
@@ -445,8 +446,14 @@ class GenerativeAnswerer:
     def _quoted(self, question: str, by_number: dict[str, Sentence], notes: list[str]) -> Generated | None:
         """When the model tried to answer but its claims do not hold the point (refused after the
         checks, or partial): the one shown sentence that holds it, quoted (:func:`quoted_point`)."""
-        if self.terms is None or (sentence := quoted_point(question, by_number, self.terms)) is None:
+        if self.terms is None:
             return None
+        if (sentence := quoted_point(question, by_number, self.terms)) is None:
+            from yakgwan.answer.compare import compared  # it builds on this module
+
+            if (done := compared(question, by_number, self.terms)) is not None:
+                done.notes = [*notes, "quoted: the model's claims do not answer the choice; each side's sentence quoted", *done.notes]
+            return done
         done = quote(sentence)
         done.notes = [*notes, f"quoted: the model's claims do not hold what the question asks; sentence {sentence.number}, "
                               "with its heading, holds every noun and number of it"]

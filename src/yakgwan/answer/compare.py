@@ -1,0 +1,151 @@
+"""A choice between two named things by a quantity ("김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을
+받나요?"), answered by quoting, for each, the one shown sentence that states the quantity, and
+comparing the two numbers by rule.
+
+One sentence cannot answer such a question, so :func:`~yakgwan.answer.generate.quoted_point`
+never does; a small model often repeats the question instead. Here each side is looked up on its
+own: a shown sentence that, read with its heading and its document's title (a table row with its
+header row), holds the side's name (its proper nouns, else its nouns), every noun of what is
+compared (연봉) and a number. The number compared is the one in the table column that names what
+is compared, else the first one after that noun, else the first one. The verdict is stated only
+when both numbers have the same unit; it is the answer's one computed statement, and its
+numbers are those of the two cited sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from yakgwan.answer.anchors import OPERATION_TERMS, bare_term, normalise
+from yakgwan.answer.generate import Generated, Terms, char_bigrams, header_row, quoted_text
+from yakgwan.answer.passages import labels_only
+from yakgwan.answer.records import Citation, Sentence
+
+# "A와 B 중 (누가|어느 것이|…) 더 …": the two sides and what is asked of them
+CHOICE = re.compile(r"^\s*(?P<a>\S.*?)(?:와|과|하고|이랑|랑)\s+(?P<b>\S.*?)\s+중(?:에서|에)?\s+(?P<rest>\S.*)$")
+# the comparison asked for: the adjective after 더, its direction (+1: the larger number wins) and
+# how the verdict says it
+DIRECTIONS: tuple[tuple[str, int, str], ...] = (
+    ("비싸|비싼", 1, "비쌉니다"), ("높", 1, "높습니다"), ("많", 1, "많습니다"), ("크|큰", 1, "큽니다"), ("길|긴", 1, "깁니다"),
+    ("늦", 1, "늦습니다"), ("낮", -1, "낮습니다"), ("적", -1, "적습니다"), ("작", -1, "작습니다"), ("싸|싼", -1, "쌉니다"),
+    ("짧", -1, "짧습니다"),
+)
+_MORE = re.compile(r"더\s*(" + "|".join(p for p, _, _ in DIRECTIONS) + ")")
+_VALUE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*([^\s\d.,|)(]*)")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the choice: its name as the question gives it, the sentence stating its
+    quantity, and that quantity."""
+
+    name: str
+    sentence: Sentence
+    value: float
+    shown: str  # the number as written, with its unit
+    unit: str
+
+
+def choice(question: str) -> tuple[str, str, str, int, str] | None:
+    """(side A, side B, what is asked, direction, verdict word) of a choice between two things by
+    a quantity; None for any other question."""
+    m = CHOICE.match(question)
+    more = _MORE.search(m.group("rest")) if m else None
+    if m is None or more is None:
+        return None
+    for pattern, direction, verdict in DIRECTIONS:
+        if re.fullmatch(pattern, more.group(1)):
+            return m.group("a").strip(), m.group("b").strip(), m.group("rest").strip(), direction, verdict
+    return None
+
+
+def value_of(sentence: Sentence, nouns: list[str]) -> tuple[float, str, str] | None:
+    """The number ``sentence`` states for ``nouns`` (value, as written, unit): in a table row,
+    the cell under the header that names one of them; else the first number after one of them
+    in the sentence; else its first number. None when it has no number."""
+    text, at = sentence.text, 0
+    if (head := header_row(sentence)) is not None:
+        cells = [c.strip() for c in text.strip().strip("|").split("|")]
+        names = [c.strip() for c in head.strip("|").split("|")]
+        if len(cells) == len(names):
+            column = next((i for i, n in enumerate(names) if any(normalise(w) in normalise(n) for w in nouns)), None)
+            if column is not None:
+                text = cells[column]
+    else:
+        found = [i for w in nouns if (i := text.find(w)) >= 0]
+        at = min(found) if found else 0
+    m = _VALUE.search(text, at) or _VALUE.search(text)
+    if m is None:
+        return None
+    return float(m.group(1).replace(",", "")), f"{m.group(1)}{m.group(2)}", m.group(2)
+
+
+_YEAR = re.compile(r"((?:19|20)\d\d)년?")
+
+
+def dated(sentence: Sentence) -> str | None:
+    """The year of a table row that states a value as of a year ("| 2020 | 85,000,000원 | COO 취임 |"
+    in a salary history), unless the row says it is the current one (현재); None otherwise."""
+    if header_row(sentence) is None or "현재" in sentence.text:
+        return None
+    for cell in sentence.text.strip().strip("|").split("|"):
+        if m := _YEAR.fullmatch(cell.strip()):
+            return m.group(1)
+    return None
+
+
+def find_side(name: str, asked: str, nouns: list[str], by_number: dict[str, Sentence], terms: Terms) -> Side | None:
+    """The shown sentence that states ``nouns`` of the side called ``name`` with a number, and
+    that number; of several, the one sharing most character bigrams with the side and what is
+    asked (ties: a sentence before a table row, then the first shown)."""
+    anchors = terms(name)
+    keys = [a.form for a in anchors if a.tag == "NNP"] or [a.form for a in anchors]
+    if not keys:
+        return None
+    wanted = [normalise(bare_term(w)) for w in keys + nouns]
+    found = []
+    for s in by_number.values():
+        if labels_only(s) or ((year := dated(s)) is not None and year not in asked):
+            continue  # a heading; a history row of another year than the question names
+        said = f"{head} {s.text}" if (head := header_row(s)) else s.text
+        seen = normalise(" ".join([said, s.chunk.heading(), s.chunk.title]))
+        if all(w in seen for w in wanted) and (value := value_of(s, nouns)) is not None:
+            found.append((s, value))
+    if not found:
+        return None
+    target = char_bigrams(f"{name} {asked}")
+    s, (value, shown, unit) = max(
+        found, key=lambda f: (len(target & char_bigrams(f[0].text)), header_row(f[0]) is None, -int(f[0].number) if f[0].number.isdigit() else 0)
+    )
+    return Side(name, s, value, shown, unit)
+
+
+def compared(question: str, by_number: dict[str, Sentence], terms: Terms) -> Generated | None:
+    """The answer to a choice between two named things by a quantity: each side's sentence quoted
+    and cited, then which side's number is larger or smaller as the question asks (only when the
+    two numbers have the same unit; else the two quotes stand alone). None when the question is
+    no such choice, or a side has no sentence stating it."""
+    asked = choice(question)
+    if asked is None:
+        return None
+    a_name, b_name, rest, direction, verdict = asked
+    sides = {normalise(bare_term(x.form)) for x in terms(f"{a_name} {b_name}")}
+    nouns = [x.form for x in terms(rest) if not OPERATION_TERMS.search(x.form) and normalise(bare_term(x.form)) not in sides]
+    if not nouns:
+        return None  # nothing named to compare ("…중 누가 더 높나요?")
+    a, b = (find_side(n, rest, nouns, by_number, terms) for n in (a_name, b_name))
+    if a is None or b is None or a.sentence is b.sentence:
+        return None
+    parts = [f"{a.name}: {quoted_text(a.sentence)} [1]", f"{b.name}: {quoted_text(b.sentence)} [2]"]
+    notes = [f"compared: sentence {a.sentence.number} states {a.shown} for {a.name}, sentence {b.sentence.number} {b.shown} for {b.name}"]
+    if a.unit == b.unit and a.value != b.value:
+        win, lose = (a, b) if (a.value > b.value) == (direction > 0) else (b, a)
+        parts.append(f"{win.name} 쪽이 더 {verdict} ({win.shown} {'>' if win.value > lose.value else '<'} {lose.shown}).")
+    elif a.unit == b.unit:
+        parts.append(f"두 값이 같습니다 ({a.shown}).")
+    else:
+        notes.append(f"not compared: the units differ ({a.unit!r}, {b.unit!r})")
+    claims = " ".join(parts)
+    cites = [Citation.of(1, a.sentence.chunk, a.sentence.text), Citation.of(2, b.sentence.chunk, b.sentence.text)]
+    return Generated("answered", claims, cites, claims_text=claims, notes=notes, quoted=True)
