@@ -13,10 +13,10 @@ import pytest
 from yakgwan import app
 from yakgwan.answer.anchors import Anchor, AnchorFinder, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.compare import choice, compared, dated, value_of
+from yakgwan.answer.compare import choice, compared, value_of
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import (CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, holding_point, quote, quoted_point, repoint,
-                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer)
+                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer, dated)
 from yakgwan.answer.passages import derivable, labels_only, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -311,6 +311,12 @@ def test_the_one_sentence_that_holds_the_point_is_quoted() -> None:
     pay = _section("송민지 > 연봉 변동 이력", "송민지 (Song Minji)", "| 연도 | 연봉 | 직책 |", "|---|---|---|", "| 2021 | 55,000,000원 | 팀장 |", "### 직책 이력")
     assert [s.text for s in holding_point("송민지의 직책은 무엇인가요?", pay, _kiwi_terms)] == ["| 2021 | 55,000,000원 | 팀장 |"]
     assert [labels_only(s) for s in pay.values()] == [True, True, False, True]
+    # a history row of a year the question does not name holds the point only when nothing current does
+    park = _section("박민수 > 보상 정보", "박민수 (Park Minsoo)", "- **현재 연봉**: 120,000,000원 (1억 2천만원)", "| 연도 | 연봉 | 직책 |", "|---|---|---|",
+                    "| 2020 | 85,000,000원 | COO 취임 |", "| 2022 | 105,000,000원 | |")
+    assert [s.number for s in holding_point("박민수의 연봉은 얼마인가요?", park, _kiwi_terms)] == ["1"]
+    assert quoted_point("박민수는 언제 COO로 취임했나요?", park, _kiwi_terms) == park["4"]
+    assert [s.number for s in holding_point("2022년 박민수의 연봉은 얼마인가요?", park, _kiwi_terms)] == ["5"]
     # what the documents never name is never quoted
     assert quoted_point("국내여행 출발 당일 취소 시 위약금 보험이 있나요?", refund, _kiwi_terms) is None
 
@@ -348,6 +354,10 @@ def test_a_choice_between_two_named_things_quotes_each_side_and_compares_by_rule
     row = {"1": by["5"]}
     assert value_of(row["1"], ["연봉"]) == (140000000.0, "140,000,000원", "원")
     assert value_of(by["1"], ["연봉"]) == (150000000.0, "150,000,000원", "원")
+    # dates are no quantities; units are compared in one unit
+    terms = _sentences("- **계약 기간**: 2년 (2024-2025)", "- **계약 기간**: 2024년 5월 1일 ~ 2025년 4월 30일 (12개월)", "- 계약 금액: 연간 20억원",
+                       "- 시작일: 2024-05-01, 기간 3주")
+    assert [value_of(x, ["기간"]) for x in terms.values()] == [(24.0, "2년", "개월"), (12.0, "12개월", "개월"), (2e9, "20억원", "원"), (21.0, "3주", "일")]
     # a history row is no current value: with only 박민수's 2020 row shown there is nothing to compare
     rows = ("| 연도 | 연봉 | 직책 |", "|---|---|---|", "| 2020 | 85,000,000원 | COO 취임 |", "| 2024 | 120,000,000원 | 현재 |")
     park = Chunk("park", "park.md", "employees/park.md", "박민수 (Park Minsoo)", "\n".join(rows), 0, len("\n".join(rows)), section="박민수 > 연봉 변동 이력")

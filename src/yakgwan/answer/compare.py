@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from yakgwan.answer.anchors import OPERATION_TERMS, bare_term, normalise
-from yakgwan.answer.generate import Generated, Terms, char_bigrams, header_row, quoted_text
+from yakgwan.answer.generate import Generated, Terms, char_bigrams, dated, header_row, quoted_text
 from yakgwan.answer.passages import labels_only
 from yakgwan.answer.records import Citation, Sentence
 
@@ -33,6 +33,11 @@ DIRECTIONS: tuple[tuple[str, int, str], ...] = (
 )
 _MORE = re.compile(r"더\s*(" + "|".join(p for p, _, _ in DIRECTIONS) + ")")
 _VALUE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*([^\s\d.,|)(]*)")
+# a date is no quantity: "2024년 5월 1일", "2024-2025", "2024-05-01"
+_DATE = re.compile(r"(?<![\d,])(?:19|20)\d\d\s*(?:년(?:\s*\d{1,2}\s*월(?:\s*\d{1,2}\s*일)?)?|[-./~]\s*(?:(?:19|20)\d\d|\d{1,2}\s*[-./]\s*\d{1,2}))")
+# units compared across spellings: (the unit compared in, its size)
+UNITS = {"년": ("개월", 12), "개월": ("개월", 1), "주": ("일", 7), "일": ("일", 1), "억원": ("원", 10**8), "천만원": ("원", 10**7),
+         "백만원": ("원", 10**6), "만원": ("원", 10**4), "천원": ("원", 10**3), "원": ("원", 1)}
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,9 @@ def choice(question: str) -> tuple[str, str, str, int, str] | None:
 def value_of(sentence: Sentence, nouns: list[str]) -> tuple[float, str, str] | None:
     """The number ``sentence`` states for ``nouns`` (value, as written, unit): in a table row,
     the cell under the header that names one of them; else the first number after one of them
-    in the sentence; else its first number. None when it has no number."""
+    in the sentence; else its first number. Dates are not numbers here ("계약 기간: 2024년 5월 1일 ~
+    2025년 4월 30일 (12개월)" states 12개월), and a value is put in the unit :data:`UNITS` compares
+    it in ("2년" is 24 개월, "20억원" 2,000,000,000 원). None when it has no number."""
     text, at = sentence.text, 0
     if (head := header_row(sentence)) is not None:
         cells = [c.strip() for c in text.strip().strip("|").split("|")]
@@ -75,24 +82,12 @@ def value_of(sentence: Sentence, nouns: list[str]) -> tuple[float, str, str] | N
     else:
         found = [i for w in nouns if (i := text.find(w)) >= 0]
         at = min(found) if found else 0
+    text = _DATE.sub(lambda d: " " * len(d.group(0)), text)  # dates blanked, positions kept
     m = _VALUE.search(text, at) or _VALUE.search(text)
     if m is None:
         return None
-    return float(m.group(1).replace(",", "")), f"{m.group(1)}{m.group(2)}", m.group(2)
-
-
-_YEAR = re.compile(r"((?:19|20)\d\d)년?")
-
-
-def dated(sentence: Sentence) -> str | None:
-    """The year of a table row that states a value as of a year ("| 2020 | 85,000,000원 | COO 취임 |"
-    in a salary history), unless the row says it is the current one (현재); None otherwise."""
-    if header_row(sentence) is None or "현재" in sentence.text:
-        return None
-    for cell in sentence.text.strip().strip("|").split("|"):
-        if m := _YEAR.fullmatch(cell.strip()):
-            return m.group(1)
-    return None
+    unit, size = UNITS.get(m.group(2), (m.group(2), 1))
+    return float(m.group(1).replace(",", "")) * size, f"{m.group(1)}{m.group(2)}", unit
 
 
 def find_side(name: str, asked: str, nouns: list[str], by_number: dict[str, Sentence], terms: Terms) -> Side | None:

@@ -240,7 +240,10 @@ def holding_point(question: str, by_number: dict[str, Sentence], terms: Terms) -
     point ("…누구에게 보고하나요?": 보고; not those asking whether, :data:`WHETHER_TERMS`:
     "환불이 가능한가요?" is answered by "환불 불가") and every word of the question that asks for a
     computation (총, 합계, 차이, 모든…: :data:`COMPUTING_WORDS`): "…추가하면 총 가격은?" is not
-    answered by one of the prices, "총 직원 수는?" is by "총 직원 수: 45명"."""
+    answered by one of the prices, "총 직원 수는?" is by "총 직원 수: 45명". A history-table row of
+    a year the question does not name (:func:`dated`) holds the point only when nothing current
+    does: "박민수의 연봉은?" is answered by "현재 연봉: 120,000,000원", not by the 2020 row;
+    "…COO로 취임한 해는?" by the 2020 row."""
     point = asked_point(question) or question
     plain = set(terms(question))  # the whole question: Kiwi reads a cut ending ("보고하") as another verb
     verbs = [bare_term(a.form) for a in terms(question, verbal=True) if a not in plain and not WHETHER_TERMS.fullmatch(bare_term(a.form))]
@@ -251,7 +254,9 @@ def holding_point(question: str, by_number: dict[str, Sentence], terms: Terms) -
         seen = normalise(" ".join([said, s.chunk.heading(), s.chunk.title]))
         return all(normalise(w) in seen for w in words) and evidenced(point, question, [{"text": said, "cite": [s.number]}], by_number, terms)
 
-    return [s for s in by_number.values() if not labels_only(s) and holds(s)]
+    fits = [s for s in by_number.values() if not labels_only(s) and holds(s)]
+    current = [s for s in fits if (year := dated(s)) is None or year in question]
+    return current or fits
 
 
 _MARKUP = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+|\*\*|__")
@@ -264,6 +269,20 @@ def header_row(sentence: Sentence) -> str | None:
     start = text.find(sentence.text)
     head = table_header(text, start) if start >= 0 else None
     return text[head : text.find("\n", head)].strip() if head is not None else None
+
+
+_YEAR_CELL = re.compile(r"((?:19|20)\d\d)년?")
+
+
+def dated(sentence: Sentence) -> str | None:
+    """The year of a table row that states a value as of a year ("| 2020 | 85,000,000원 | COO 취임 |"
+    in a salary history), unless the row says it is the current one (현재); None otherwise."""
+    if header_row(sentence) is None or "현재" in sentence.text:
+        return None
+    for cell in sentence.text.strip().strip("|").split("|"):
+        if m := _YEAR_CELL.fullmatch(cell.strip()):
+            return m.group(1)
+    return None
 
 
 def readable(sentence: Sentence) -> str:
