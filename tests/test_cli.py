@@ -140,7 +140,8 @@ def test_eval_json_contract(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     lines = md.read_text("utf-8").splitlines()
     assert [ln.split(" | ")[0] for ln in lines[2:5]] == ["| bm25", "| hybrid", "| dense"]
-    assert "(n=2, k=5)" in lines[-1]
+    assert any(ln.startswith("Source: ") and "(n=2, k=5)" in ln for ln in lines)
+    assert "recall@5 by category, minus bm25:" in lines and "| pipeline | direct (n=1) | numeric (n=1) |" in lines
     kept = json.loads(summary.read_text("utf-8"))
     assert [r["pipeline"] for r in kept] == ["bm25", "hybrid", "dense"] and all("per_query" not in r for r in kept)
     assert rows[0]["question"] not in summary.read_text("utf-8")

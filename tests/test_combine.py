@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from yakgwan.errors import InputError
-from yakgwan.eval.combine import check_same_set, load_results, markdown_table, summarise
+from yakgwan.eval.combine import check_same_set, load_results, markdown_deltas, markdown_table, summarise
 from yakgwan.eval.datasets import EvalQuery, corpus_sha256, questions_sha256
 
 pytestmark = pytest.mark.unit
@@ -106,3 +106,13 @@ def test_fingerprints_change_with_the_questions_and_the_corpus(tmp_path: Path) -
     one = tmp_path / "corpus.jsonl"
     one.write_text('{"_id": "1", "text": "x"}\n', "utf-8")
     assert len(corpus_sha256(one)) == 64
+
+
+def test_markdown_deltas_by_hand() -> None:
+    cats = lambda a, b: {"direct": {"recall": a, "mrr": a, "n": 2}, "numeric": {"recall": b, "mrr": b, "n": 1}}  # noqa: E731
+    rows = [_result("crag", by_category=cats(1.0, 0.5)), _result("hybrid_cc", by_category=cats(0.75, 0.75)), _result("late", by_category=cats(0.5, 1.0))]
+    assert markdown_deltas(rows, "recall").splitlines() == [
+        "recall@10 by category, minus hybrid_cc:", "", "| pipeline | direct (n=2) | numeric (n=1) |", "|---|---|---|",
+        "| crag | +0.250 | -0.250 |", "| late | -0.250 | +0.250 |",
+    ]
+    assert markdown_deltas(rows[:1]) == ""  # nothing to compare with

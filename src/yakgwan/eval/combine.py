@@ -143,6 +143,26 @@ def markdown_table(results: Sequence[Mapping]) -> str:
     return "\n".join(rows) + "\n\n" + caption + "\n"
 
 
+def markdown_deltas(results: Sequence[Mapping], metric: str = "recall") -> str:
+    """Per category, each pipeline's ``metric`` minus the baseline's (``hybrid_cc`` when present,
+    else the first result): where a technique helps or hurts. Empty without categories."""
+    with_cats = [r for r in results if isinstance(r.get("by_category"), Mapping)]
+    if len(with_cats) < 2:
+        return ""
+    base = next((r for r in with_cats if r.get("pipeline") == "hybrid_cc"), with_cats[0])
+    cats = sorted(base["by_category"])
+    rows = ["| pipeline | " + " | ".join(f"{c} (n={base['by_category'][c].get('n', '?')})" for c in cats) + " |", "|" + "---|" * (len(cats) + 1)]
+    for r in with_cats:
+        if r is base:
+            continue
+        cells = []
+        for c in cats:
+            v, b = value_at(r, "by_category", c, metric), value_at(base, "by_category", c, metric)
+            cells.append(f"{v - b:+.3f}" if isinstance(v, (int, float)) and isinstance(b, (int, float)) else "–")
+        rows.append(f"| {r.get('pipeline')} | " + " | ".join(cells) + " |")
+    return f"{metric}@{base.get('k', '?')} by category, minus {base.get('pipeline')}:\n\n" + "\n".join(rows) + "\n"
+
+
 def write_summary(results: Sequence[Mapping], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps([summarise(r) for r in results], ensure_ascii=False, indent=1) + "\n", "utf-8")
