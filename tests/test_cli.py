@@ -116,6 +116,7 @@ def test_eval_json_contract(tmp_path: Path) -> None:
         assert set(r["seed_metrics"]) >= {"mrr", "ndcg", "precision", "recall", "keyword_coverage"}
         assert set(r["by_category"]) == {"direct", "numeric"}
         assert set(r["latency_ms"]) == {"p50", "p95"}
+        assert r["load_1m"]["mean"] >= 0 and r["load_1m"]["max"] >= r["load_1m"]["mean"] and r["load_1m"]["cores"] >= 1
         assert len(r["per_query"]) == 2
     assert res[0]["metrics"]["mrr"] == pytest.approx(1.0)
     assert "<svg" in html.read_text("utf-8")

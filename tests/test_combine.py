@@ -77,14 +77,14 @@ def test_summary_drops_every_per_question_row() -> None:
 
 def test_markdown_table_by_hand() -> None:
     rows = [
-        _result("crag", llm={"calls": 100, "cache_hits": 2, "ms_per_q_as_recorded": 26600.4}, measured_at="2026-11-30"),
+        _result("crag", llm={"calls": 100, "cache_hits": 2, "ms_per_q_as_recorded": 26600.4}, measured_at="2026-11-30", load_1m={"mean": 3.5, "max": 4.1, "cores": 2}),
         _result("late", built={"structure": "token vectors", "mb": 12.5, "seconds": 40.1}, metrics={"recall": 1.0, "ndcg": 0.5, "mrr": 0.25}),
     ]
     lines = markdown_table(rows).splitlines()
-    assert lines[0] == ("| pipeline | Recall@10 | nDCG@10 | MRR@10 | p50 ms | p95 ms | LLM calls | LLM ms/q (as recorded) | no hit | < k hits "
-                        "| built beside the index | measured |")
-    assert lines[2] == "| crag | 0.9500 | 0.8750 | 0.5000 | 1234 | 2000 | 102 | 26600 | 0 | 1 | – | 2026-11-30 |"
-    assert lines[3] == "| late | 1.0000 | 0.5000 | 0.2500 | 1234 | 2000 | 0 | – | 0 | 1 | token vectors, 12.5 MB, 40.1 s | – |"
+    assert lines[0] == ("| pipeline | Recall@10 | nDCG@10 | MRR@10 | p50 ms | p95 ms | load (mean / cores) | LLM calls | LLM ms/q (as recorded) "
+                        "| no hit | < k hits | built beside the index | measured |")
+    assert lines[2] == "| crag | 0.9500 | 0.8750 | 0.5000 | 1234 | 2000 | 3.50 / 2 | 102 | 26600 | 0 | 1 | – | 2026-11-30 |"
+    assert lines[3] == "| late | 1.0000 | 0.5000 | 0.2500 | 1234 | 2000 | – | 0 | – | 0 | 1 | token vectors, 12.5 MB, 40.1 s | – |"
     assert lines[-1] == "Source: skytravel/tests_dev.jsonl (n=2, k=10); machine: x86_64, 2 cores."
 
 

@@ -108,6 +108,13 @@ def _llm_calls(r: Mapping) -> object:
     return int(llm.get("calls", 0)) + int(llm.get("cache_hits", 0))
 
 
+def _load(r: Mapping) -> str:
+    """The mean 1-minute load average over the run's questions against the core count: above it,
+    another process shared the cores and the latencies are inflated."""
+    mean, cores = value_at(r, "load_1m", "mean"), value_at(r, "load_1m", "cores")
+    return "–" if mean is None else f"{mean:.2f} / {cores}"
+
+
 def _built(r: Mapping) -> str:
     built = r.get("built")
     if not isinstance(built, Mapping):
@@ -129,11 +136,11 @@ def markdown_table(results: Sequence[Mapping]) -> str:
     label = {"recall": "Recall", "ndcg": "nDCG", "mrr": "MRR", "precision": "P", "keyword_coverage": "keyword coverage"}
     k = results[0].get("k", "?") if results else "?"
     head = ["pipeline"] + [f"{label[m]}@{k}" if m != "keyword_coverage" else label[m] for m in metric_keys]
-    head += ["p50 ms", "p95 ms", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "measured"]
+    head += ["p50 ms", "p95 ms", "load (mean / cores)", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "measured"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in results:
         cells = [str(r.get("pipeline"))] + [_cell(value_at(r, "metrics", m)) for m in metric_keys]
-        cells += [_cell(value_at(r, "latency_ms", "p50"), 0), _cell(value_at(r, "latency_ms", "p95"), 0), _cell(_llm_calls(r)),
+        cells += [_cell(value_at(r, "latency_ms", "p50"), 0), _cell(value_at(r, "latency_ms", "p95"), 0), _load(r), _cell(_llm_calls(r)),
                   _cell(value_at(r, "llm", "ms_per_q_as_recorded"), 0), _cell(value_at(r, "short_lists", "empty")),
                   _cell(value_at(r, "short_lists", "under_k")), _built(r), _cell(r.get("measured_at", "–"))]
         rows.append("| " + " | ".join(cells) + " |")

@@ -222,6 +222,8 @@ def _summary_table(results: Sequence[Mapping]) -> str:
     columns: list[tuple[str, tuple[str, ...], object]] = [("dataset", ("dataset",), None), ("n", ("n",), None), ("k", ("k",), None)]
     columns += [(LABELS[m], ("metrics", m), max) for m in _present(results, "metrics")]
     columns += [(f"latency {p} (ms)", ("latency_ms", p), min) for p in ("p50", "p95")]
+    if any(r.get("load_1m") for r in results):  # above the core count the latencies were taken on shared cores
+        columns += [("load average (1 min, mean)", ("load_1m", "mean"), None), ("cores", ("load_1m", "cores"), None)]
     if any(r.get("short_lists") for r in results):
         columns += [("questions with no hit", ("short_lists", "empty"), None), ("with fewer than k hits", ("short_lists", "under_k"), None)]
     if any(r.get("stage_ms") for r in results):

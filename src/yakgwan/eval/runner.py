@@ -83,6 +83,7 @@ def evaluate(
     embedding, fusion), and the LLM's usage is reported per step."""
     per_query = []
     latencies = []
+    load: list[float] = []  # the 1-minute load average after each question: were the cores shared?
     llm_ms: list[float] = []
     depth = max(opts.k * opts.depth_factor, 50)
     has_keywords = any(q.keywords for q in evalset.queries)
@@ -96,6 +97,8 @@ def evaluate(
         t0 = time.perf_counter()
         hits = retriever.retrieve(q.text, depth)
         latencies.append((time.perf_counter() - t0) * 1000)
+        if hasattr(os, "getloadavg"):  # not on Windows
+            load.append(os.getloadavg()[0])
         llm_ms.append(llm.stats.latency_ms - before if llm is not None else 0.0)
         # keyword coverage reads what a reader would get: the compressed evidence where there is one
         m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.evidence_text for h in hits], opts.k, has_keywords)
@@ -124,6 +127,8 @@ def evaluate(
         "metrics": M.aggregate([p["metrics"] for p in per_query], keys),
         "seed_metrics": M.aggregate([p["seed_metrics"] for p in per_query], seed_keys),
         "latency_ms": M.latency_summary(latencies),
+        # above the core count, another process shared the cores and the latencies are inflated
+        "load_1m": {"mean": round(sum(load) / len(load), 2) if load else None, "max": round(max(load), 2) if load else None, "cores": os.cpu_count()},
         "stage_ms": stage_breakdown(latencies, llm_ms, llm.stats.by_step_ms if llm is not None else {}),
         "per_query": per_query,
         "source": evalset.source,
