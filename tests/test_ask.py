@@ -364,6 +364,8 @@ def test_a_choice_between_two_named_things_quotes_each_side_and_compares_by_rule
     hist = {k: v for k, v in by.items() if k in "12345"} | {"7": Sentence("7", park, rows[2])}
     assert dated(hist["7"]) == "2020" and dated(by["1"]) is None and dated(by["5"]) == "2023"
     assert compared("김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?", hist, _kiwi_terms) is None
+    year = compared("2020년 김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?", hist | {"8": Sentence("8", by["5"].chunk, by["5"].text)}, _kiwi_terms)
+    assert year is not None and [c.quote for c in year.citations][1] == rows[2]  # the year the question names
     hist["7"] = Sentence("7", park, rows[3])
     assert dated(hist["7"]) is None
     now = compared("김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?", hist, _kiwi_terms)

@@ -90,7 +90,7 @@ def value_of(sentence: Sentence, nouns: list[str]) -> tuple[float, str, str] | N
     return float(m.group(1).replace(",", "")) * size, f"{m.group(1)}{m.group(2)}", unit
 
 
-def find_side(name: str, asked: str, nouns: list[str], by_number: dict[str, Sentence], terms: Terms) -> Side | None:
+def find_side(name: str, asked: str, nouns: list[str], by_number: dict[str, Sentence], terms: Terms, question: str = "") -> Side | None:
     """The shown sentence that states ``nouns`` of the side called ``name`` with a number, and
     that number; of several, the one sharing most character bigrams with the side and what is
     asked (ties: a sentence before a table row, then the first shown)."""
@@ -101,7 +101,7 @@ def find_side(name: str, asked: str, nouns: list[str], by_number: dict[str, Sent
     wanted = [normalise(bare_term(w)) for w in keys + nouns]
     found = []
     for s in by_number.values():
-        if labels_only(s) or ((year := dated(s)) is not None and year not in asked):
+        if labels_only(s) or ((year := dated(s)) is not None and year not in f"{question} {name} {asked}"):
             continue  # a heading; a history row of another year than the question names
         said = f"{head} {s.text}" if (head := header_row(s)) else s.text
         seen = normalise(" ".join([said, s.chunk.heading(), s.chunk.title]))
@@ -129,7 +129,7 @@ def compared(question: str, by_number: dict[str, Sentence], terms: Terms) -> Gen
     nouns = [x.form for x in terms(rest) if not OPERATION_TERMS.search(x.form) and normalise(bare_term(x.form)) not in sides]
     if not nouns:
         return None  # nothing named to compare ("…중 누가 더 높나요?")
-    a, b = (find_side(n, rest, nouns, by_number, terms) for n in (a_name, b_name))
+    a, b = (find_side(n, rest, nouns, by_number, terms, question) for n in (a_name, b_name))
     if a is None or b is None or a.sentence is b.sentence:
         return None
     parts = [f"{a.name}: {quoted_text(a.sentence)} [1]", f"{b.name}: {quoted_text(b.sentence)} [2]"]
