@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from yakgwan.errors import InputError
-from yakgwan.eval.combine import check_same_set, load_results, markdown_deltas, markdown_table, summarise
+from yakgwan.eval.combine import check_same_set, load_results, markdown_answers, markdown_deltas, markdown_table, summarise
 from yakgwan.eval.datasets import EvalQuery, corpus_sha256, questions_sha256
 
 pytestmark = pytest.mark.unit
@@ -55,10 +55,13 @@ def test_results_of_other_questions_corpus_or_k_are_refused(tmp_path: Path) -> N
 def test_a_pipeline_twice_is_refused_but_retrieval_and_answers_runs_go_together(tmp_path: Path) -> None:
     a = _write(tmp_path, "a.json", [_result("crag")])
     b = _write(tmp_path, "b.json", [_result("crag")])
-    with pytest.raises(InputError, match="b.json.*'crag' is also in .*a.json"):
+    with pytest.raises(InputError, match=r"b.json.*'crag' \(no LLM, retrieval\) is also in .*a.json"):
         check_same_set(load_results([a, b]))
-    c = _write(tmp_path, "c.json", [_result("crag", answers={"metrics": {"answer_rate": 0.9}})])
-    assert check_same_set(load_results([a, c])) == []
+    c = _write(tmp_path, "c.json", [_result("crag", answers={"mode": "generate", "metrics": {"answer_rate": 0.9}, "llm": {"model": "local:q"}})])
+    d = _write(tmp_path, "d.json", [_result("crag", answers={"mode": "extract", "metrics": {"answer_rate": 0.4}})])
+    assert check_same_set(load_results([a, c, d])) == []  # retrieval, generated answers and extracted answers: three rows
+    with pytest.raises(InputError, match=r"'crag' \(no LLM, answers extract by rules\) is also in .*d.json"):
+        check_same_set(load_results([a, c, d, _write(tmp_path, "e.json", [_result("crag", answers={"mode": "extract"})])]))
 
 
 def test_an_older_result_without_fingerprints_is_matched_by_name_with_a_warning(tmp_path: Path) -> None:
@@ -116,3 +119,19 @@ def test_markdown_deltas_by_hand() -> None:
         "| crag | +0.250 | -0.250 |", "| late | -0.250 | +0.250 |",
     ]
     assert markdown_deltas(rows[:1]) == ""  # nothing to compare with
+
+
+def test_markdown_answers_by_hand() -> None:
+    answers = {"mode": "generate", "n_answerable": 102, "n_unanswerable": 45, "llm": {"model": "local:qwen"}, "llm_calls": 500,
+               "metrics": {"answer_rate": 0.902, "partial_rate": 0.0196, "refusal_rate": 0.9556, "non_answer_rate": 0.9778,
+                           "citation_validity": 1.0, "citation_support": 0.9571, "keyword_recall": 0.5526},
+               "judge": {"model": "local:qwen", "runs": 3, "scores": {"accuracy": {"mean": 3.4712, "spread": 0.1}, "completeness": {"mean": 3.48, "spread": 0.09},
+                                                                     "relevance": {"mean": 3.6, "spread": 0.19}}},
+               "latency_ms": {"p50": 21000.4, "p95": 40000.0}}
+    rows = [_result("hybrid_cc"), _result("hybrid_cc", answers=answers)]
+    lines = markdown_answers(rows).splitlines()
+    assert lines[2].startswith("| pipeline | mode | answered by | answerable | unanswerable | answer rate |")
+    assert lines[4] == ("| hybrid_cc | generate | local:qwen | 102 | 45 | 0.9020 | 0.0196 | 0.9556 | 0.9778 | 1.0000 | 0.9571 | 0.5526 "
+                        "| 3.47 ± 0.10 | 3.48 ± 0.09 | 3.60 ± 0.19 | local:qwen (3 runs) | 21000 | 500 |")
+    assert len(lines) == 5 and markdown_answers(rows[:1]) == ""
+    assert markdown_table(rows).splitlines()[3].startswith("| hybrid_cc (with answers: generate) | 0.9500 |")

@@ -71,13 +71,21 @@ def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
                     f"{other.result['pipeline']} has {key} = {b!r}, {first.result['pipeline']} in {first.path} has {key} = {a!r}: "
                     "results of different test sets or k do not go in one table",
                 )
-    seen: dict[tuple[str, bool], Path] = {}
+    seen: dict[tuple[object, ...], Path] = {}
     for item in loaded:
-        name = (item.result["pipeline"], bool(item.result.get("answers")))
+        name = run_key(item.result)
         if name in seen:
-            raise InputError(str(item.path), f"pipeline {name[0]!r} is also in {seen[name]}; keep one of the two runs")
+            raise InputError(str(item.path), f"pipeline {name[0]!r} ({', '.join(map(str, name[1:]))}) is also in {seen[name]}; keep one of the two runs")
         seen[name] = item.path
     return list(dict.fromkeys(warnings))
+
+
+def run_key(result: Mapping) -> tuple[object, ...]:
+    """What one row of the table stands for: the pipeline, its LLM, and for an answers run the
+    answer mode and its LLM (a run of the same pipeline that also answered is another row)."""
+    answers = result.get("answers") if isinstance(result.get("answers"), Mapping) else None
+    return (result["pipeline"], value_at(result, "llm", "model") or "no LLM",
+            f"answers {answers.get('mode')} by {value_at(answers, 'llm', 'model') or 'rules'}" if answers else "retrieval")
 
 
 def summarise(result: Mapping) -> dict:
@@ -139,7 +147,8 @@ def markdown_table(results: Sequence[Mapping]) -> str:
     head += ["p50 ms", "p95 ms", "load (mean / cores)", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "measured"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in results:
-        cells = [str(r.get("pipeline"))] + [_cell(value_at(r, "metrics", m)) for m in metric_keys]
+        name = str(r.get("pipeline")) + (f" (with answers: {value_at(r, 'answers', 'mode')})" if r.get("answers") else "")
+        cells = [name] + [_cell(value_at(r, "metrics", m)) for m in metric_keys]
         cells += [_cell(value_at(r, "latency_ms", "p50"), 0), _cell(value_at(r, "latency_ms", "p95"), 0), _load(r), _cell(_llm_calls(r)),
                   _cell(value_at(r, "llm", "ms_per_q_as_recorded"), 0), _cell(value_at(r, "short_lists", "empty")),
                   _cell(value_at(r, "short_lists", "under_k")), _built(r), _cell(r.get("measured_at", "–"))]
@@ -168,6 +177,38 @@ def markdown_deltas(results: Sequence[Mapping], metric: str = "recall") -> str:
             cells.append(f"{v - b:+.3f}" if isinstance(v, (int, float)) and isinstance(b, (int, float)) else "–")
         rows.append(f"| {r.get('pipeline')} | " + " | ".join(cells) + " |")
     return f"{metric}@{base.get('k', '?')} by category, minus {base.get('pipeline')}:\n\n" + "\n".join(rows) + "\n"
+
+
+ANSWER_COLUMNS = (
+    ("answer rate", ("metrics", "answer_rate")), ("partial rate", ("metrics", "partial_rate")),
+    ("refusal rate (unanswerable)", ("metrics", "refusal_rate")), ("refused or partial (unanswerable)", ("metrics", "non_answer_rate")),
+    ("citation validity", ("metrics", "citation_validity")), ("citation support", ("metrics", "citation_support")),
+    ("keyword recall", ("metrics", "keyword_recall")),
+)
+
+
+def markdown_answers(results: Sequence[Mapping]) -> str:
+    """The answers runs as Markdown: outcome rates, citation checks, keyword recall, and the
+    judge's mean ± spread over its runs, the judge named. Empty without an answers run."""
+    rows = [r for r in results if isinstance(r.get("answers"), Mapping)]
+    if not rows:
+        return ""
+    judged = ("accuracy", "completeness", "relevance")
+    head = ["pipeline", "mode", "answered by", "answerable", "unanswerable"] + [label for label, _ in ANSWER_COLUMNS]
+    head += [f"judge {j}" for j in judged] + ["judge", "p50 ms", "LLM calls"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        a = r["answers"]
+        cells = [str(r.get("pipeline")), _cell(a.get("mode")), _cell(value_at(a, "llm", "model") or "rules"),
+                 _cell(a.get("n_answerable")), _cell(a.get("n_unanswerable"))]
+        cells += [_cell(value_at(a, *path)) for _, path in ANSWER_COLUMNS]
+        for j in judged:
+            mean, spread = value_at(a, "judge", "scores", j, "mean"), value_at(a, "judge", "scores", j, "spread")
+            cells.append("–" if mean is None else f"{mean:.2f} ± {spread:.2f}")
+        runs = value_at(a, "judge", "runs")
+        cells += [f"{value_at(a, 'judge', 'model')} ({runs} runs)" if runs else "–", _cell(value_at(a, "latency_ms", "p50"), 0), _cell(a.get("llm_calls"))]
+        out.append("| " + " | ".join(cells) + " |")
+    return "Answers (judge: mean ± spread of the run means, 1–5):\n\n" + "\n".join(out) + "\n"
 
 
 def write_summary(results: Sequence[Mapping], path: Path) -> None:
