@@ -16,7 +16,7 @@ from yakgwan.answer.ask import Asker
 from yakgwan.answer.compare import choice, compared, value_of
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import (CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, holding_point, quote, quoted_point, repoint,
-                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer, dated)
+                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer, cited_nouns, dated, titles)
 from yakgwan.answer.passages import derivable, labels_only, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -252,7 +252,7 @@ def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_t
     assert not evidenced("시기 차이", "시기 차이는 얼마인가요?", [{"text": "2008년 3월", "cite": ["2"]}], by, _kiwi_terms)
     # claims that only repeat the question's own words
     compare = "일본 전문 컨설턴트와 국내여행팀장의 전문 분야를 비교하면?"
-    team = _sentences("- 일본 전문 컨설턴트: 권나라", "- 국내여행팀장: 송민지 (제주 전문)")
+    team = _sentences("- 일본 전문 컨설턴트: 권나라 (전문 분야: 일본 전역)", "- 국내여행팀장: 송민지 (전문 분야: 제주)")
     said = [{"text": "일본 전문 컨설턴트는 일본 전문 분야입니다.", "cite": ["1"]}, {"text": "국내여행팀장은 국내 전문 분야입니다.", "cite": ["2"]}]
     assert not evidenced(asked_point(compare) or "", compare, said, team, _kiwi_terms)
     said[1]["text"] = "국내여행팀장 송민지는 제주 전문입니다."
@@ -262,10 +262,23 @@ def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_t
     who = "송민지 팀장은 누구에게 보고하나요?"
     assert not evidenced(asked_point(who) or "", who, [{"text": "송민지 팀장은 국내여행팀장으로 보고받습니다", "cite": ["1"]}], boss, _kiwi_terms)
     assert evidenced(asked_point(who) or "", who, [{"text": "송민지 팀장은 박민수 COO에게 보고합니다", "cite": ["1"]}], boss, _kiwi_terms)
-    pay = _sentences("| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")
+    pay = _sentences("| 이름 | 연봉 |", "|---|---|", "| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")
     which = "권나라와 송민지 중 누가 더 높은 연봉을 받나요?"
-    said = [{"text": "권나라의 연봉은 52,000,000원, 송민지의 연봉은 65,000,000원입니다.", "cite": ["1", "2"]}]
-    assert evidenced(asked_point(which) or "", which, said, pay, _kiwi_terms)  # both salaries: no new name needed
+    said = [{"text": "권나라의 연봉은 52,000,000원, 송민지의 연봉은 65,000,000원입니다.", "cite": ["3", "4"]}]
+    assert evidenced(asked_point(which) or "", which, said, pay, _kiwi_terms)  # both salaries (연봉 from the header row): no new name needed
+    bare = _sentences("| 권나라 | 52,000,000원 |", "| 송민지 | 65,000,000원 |")  # 연봉 only in the claim: not evidenced
+    assert not evidenced(asked_point(which) or "", which, [{"text": said[0]["text"], "cite": ["1", "2"]}], bare, _kiwi_terms)
+    # the nouns of the point must be in what the documents say, not only in a claim that restates them
+    founded = _sentences("- **3월 15일**: 주식회사 하늘여행사 설립 (자본금 5천만원)")
+    reg = "하늘여행사의 법인 등록번호는 무엇인가요?"
+    assert not evidenced("하늘여행사의 법인 등록번호", reg, [{"text": "하늘여행사의 법인 등록번호는 5천만원입니다.", "cite": ["1"]}], founded, _kiwi_terms)
+    assert not cited_nouns("하늘여행사의 법인 등록번호", [{"text": "하늘여행사의 법인 등록번호는 5천만원입니다.", "cite": ["1"]}], founded, _kiwi_terms)
+    # a title right after a name need not be repeated beside each fact of that person's document
+    stock = _section("박민수 > 기타 보상", "박민수 (Park Minsoo)", "- 스톡옵션: 발행주식 5% 보유")
+    opt = "박민수 COO가 보유한 스톡옵션 비율은 얼마인가요?"
+    assert titles(opt, _kiwi_terms(opt)) == {"COO"}
+    assert evidenced(asked_point(opt) or "", opt, [{"text": "5%", "cite": ["1"]}], stock, _kiwi_terms)
+    assert not evidenced("박민수 COO의 연봉", "박민수 COO의 연봉은 얼마인가요?", [{"text": "5%", "cite": ["1"]}], stock, _kiwi_terms)
     # what the model calls missing is judged the same way: 연회비 is in no sentence
     fee = _sentences("골드 회원은 수수료가 면제됩니다.")
     assert not evidenced("골드 회원의 연회비", "골드 회원의 연회비는 얼마인가요?", [{"text": "골드 회원은 수수료 면제", "cite": ["1"]}], fee, _kiwi_terms)

@@ -147,6 +147,32 @@ def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: fl
     return len(want & char_bigrams(text)) / len(want) >= share
 
 
+def titles(text: str, named: list[Anchor]) -> set[str]:
+    """The nouns of ``text`` that stand right after a proper noun as its title ("박민수 COO",
+    "송민지 팀장", "김하늘 대표"): the name says who is meant, and a document about that person
+    need not repeat the title beside each fact ("- 스톡옵션: 발행주식 5% 보유" under 박민수's name)."""
+    out = set()
+    for prev, cur in zip(named, named[1:]):
+        if prev.tag == "NNP" and cur.tag != "NNP" and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}", text):
+            out.add(cur.form)
+    return out
+
+
+def cited_nouns(point: str, claims: list[dict[str, Any]], by_number: dict[str, Sentence], terms: Terms) -> bool:
+    """Whether every noun of ``point`` (operation words and nouns that only name the kind of
+    number asked excepted) is in the sentences the claims cite, their headings or their documents'
+    titles: a claim that restates the point is no answer unless its sentences speak of it ("법인
+    등록번호는 5천만원입니다" citing "자본금: 5천만원")."""
+    seen: list[str] = []
+    for c in claims:
+        texts, above = _shown(c["cite"], by_number)
+        seen += texts + above + _labels(c["cite"], by_number)
+    evidence = normalise(" ".join(seen))
+    named = terms(point)
+    nouns = [a.form for a in named if not OPERATION_TERMS.search(a.form) and not NUMBER_KIND_TERMS.fullmatch(bare_term(a.form)) and a.form not in titles(point, named)]
+    return all(normalise(bare_term(w)) in evidence for w in nouns)
+
+
 _ASKING = re.compile(r"^(언제|얼마|누구|누가|어디|무엇|뭐|몇|어느|어떤|어떻게|왜)")
 # a question that asks for a number: a date, an amount, a count
 NUMBER_QUESTION = re.compile(r"언제|얼마|몇")
@@ -203,21 +229,22 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
     for c in claims:
         texts, above = _shown(c["cite"], by_number)
         cited += texts
-        heads += above + [by_number[n].chunk.title for n in c["cite"] if n in by_number]
+        heads += above + _labels(c["cite"], by_number)
     own_number = bool(unsupported_numbers(said, [question]))
     own = [a for a in terms(said) if normalise(bare_term(a.form)) not in normalise(question)]
     if not (own_number or own):
         return False  # nothing the question does not already say
     if WHO_QUESTION.search(question) and not any(a.tag == "NNP" for a in own):
         return False  # "…누구에게 보고하나요?" is answered by a name, not a role or its English gloss
-    nouns = [a.form for a in terms(point) if not OPERATION_TERMS.search(a.form)]
+    named = terms(point)
+    nouns = [a.form for a in named if not OPERATION_TERMS.search(a.form) and a.form not in titles(point, named)]
     if NUMBER_QUESTION.search(question):
         if not own_number:
             return False
         nouns = [w for w in nouns if not NUMBER_KIND_TERMS.fullmatch(bare_term(w))]
     if not nouns or unsupported_numbers(point, [said, *cited], heads):
         return False
-    evidence = normalise(" ".join([said, *cited, *heads]))
+    evidence = normalise(" ".join([*cited, *heads]))  # what the documents say, not what the claims restate
     return all(normalise(bare_term(w)) in evidence for w in nouns)
 
 
@@ -321,6 +348,13 @@ def _shown(cite: list[str], by_number: dict[str, Sentence]) -> tuple[list[str], 
     """The cited sentences as shown, and the headings shown above them."""
     shown = [by_number[n] for n in cite if n in by_number]
     return [s.text for s in shown], [s.chunk.heading() for s in shown]
+
+
+def _labels(cite: list[str], by_number: dict[str, Sentence]) -> list[str]:
+    """What names the cited sentences besides their headings: their documents' titles, and the
+    header row of each cited table row ("| 권나라 | 52,000,000원 |" under "| 이름 | 연봉 |")."""
+    shown = [by_number[n] for n in cite if n in by_number]
+    return [s.chunk.title for s in shown] + [h for s in shown if (h := header_row(s))]
 
 
 def repoint(claim: dict[str, Any], by_number: dict[str, Sentence], max_cites: int = 3) -> list[str] | None:
@@ -450,7 +484,7 @@ class GenerativeAnswerer:
             wanted, what = (point if point is not None else question), "the question asks"
         else:
             wanted, what = missing, "the model called missing"
-        if outcome == "partial" and states_what_is_missing(claims, wanted):
+        if outcome == "partial" and states_what_is_missing(claims, wanted) and (self.terms is None or cited_nouns(wanted, claims, by_number, self.terms)):
             notes.append(f"partial → answered: the claims state what {what} ({wanted.strip()!r})")
             outcome, missing = "answered", ""
         elif outcome == "partial" and self.terms is not None and evidenced(wanted, question, claims, by_number, self.terms):
