@@ -8,10 +8,12 @@ number in it appears in the sentences it cites. A claim whose numbers are all in
 sentences is re-pointed to them (a small model often cites the sentence next to the right one);
 a failing answer is then sent back once with the problems named; what still fails is dropped,
 and an answer left with no claim is downgraded to a refusal. A ``partial`` answer whose checked
-claims state what it calls missing is an ``answered`` one; when what it calls missing is no
+claims state what it calls missing, and whose cited sentences speak of it (:func:`cited_nouns`),
+is an ``answered`` one; when what it calls missing is no
 point of its own (empty, or the question restated), the claims must restate the question less
 its question words. A partial answer is also ``answered`` when its claims, read with the
-sentences they cite, hold every noun and number of that point and add a fact of their own
+sentences they cite, hold every noun and number of that point (the nouns in what the sentences
+say, not only in the claims) and add a fact of their own
 (:func:`evidenced`: a small model labels "2012년", citing "연간 매출 50억원 돌파" under the
 heading "2012년", partial). When the model tried to answer but its checked claims do not hold
 the point (the answer was left partial, or refused after the checks), the one shown sentence
