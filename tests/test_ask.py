@@ -277,6 +277,8 @@ def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_t
     stock = _section("박민수 > 기타 보상", "박민수 (Park Minsoo)", "- 스톡옵션: 발행주식 5% 보유")
     opt = "박민수 COO가 보유한 스톡옵션 비율은 얼마인가요?"
     assert titles(opt, _kiwi_terms(opt)) == {"COO"}
+    cable = "베트남 다낭 상품에서 바나힐 케이블카 길이는 얼마인가요?"
+    assert titles(cable, _kiwi_terms(cable)) == set()  # a noun after a place is part of the point, not a title
     assert evidenced(asked_point(opt) or "", opt, [{"text": "5%", "cite": ["1"]}], stock, _kiwi_terms)
     assert not evidenced("박민수 COO의 연봉", "박민수 COO의 연봉은 얼마인가요?", [{"text": "5%", "cite": ["1"]}], stock, _kiwi_terms)
     # what the model calls missing is judged the same way: 연회비 is in no sentence

@@ -149,13 +149,19 @@ def states_what_is_missing(claims: list[dict[str, Any]], missing: str, share: fl
     return len(want & char_bigrams(text)) / len(want) >= share
 
 
+# a person's title or role, as it follows a name ("박민수 COO", "송민지 팀장")
+TITLE_WORDS = re.compile(r"(대표(이사)?|사장|부?회장|이사|상무|전무|본부장|실장|부장|차장|과장|대리|주임|사원|팀장|매니저|컨설턴트|[A-Z]{2,4})")
+
+
 def titles(text: str, named: list[Anchor]) -> set[str]:
-    """The nouns of ``text`` that stand right after a proper noun as its title ("박민수 COO",
-    "송민지 팀장", "김하늘 대표"): the name says who is meant, and a document about that person
-    need not repeat the title beside each fact ("- 스톡옵션: 발행주식 5% 보유" under 박민수's name)."""
+    """The titles of ``text`` that stand right after a proper noun (:data:`TITLE_WORDS`: "박민수
+    COO", "송민지 팀장", "김하늘 대표"): the name says who is meant, and a document about that
+    person need not repeat the title beside each fact ("- 스톡옵션: 발행주식 5% 보유" under
+    박민수's name). Any other noun after a name is part of the point ("바나힐 케이블카")."""
     out = set()
     for prev, cur in zip(named, named[1:]):
-        if prev.tag == "NNP" and cur.tag != "NNP" and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}", text):
+        if (prev.tag == "NNP" and TITLE_WORDS.fullmatch(bare_term(cur.form))
+                and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}", text)):
             out.add(cur.form)
     return out
 
