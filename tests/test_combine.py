@@ -122,7 +122,7 @@ def test_markdown_deltas_by_hand() -> None:
 
 
 def test_markdown_answers_by_hand() -> None:
-    answers = {"mode": "generate", "n_answerable": 102, "n_unanswerable": 45, "llm": {"model": "local:qwen"}, "llm_calls": 500,
+    answers = {"mode": "generate", "n_answerable": 102, "n_unanswerable": 45, "llm": {"model": "local:qwen", "calls": 131, "cache_hits": 369},
                "metrics": {"answer_rate": 0.902, "partial_rate": 0.0196, "refusal_rate": 0.9556, "non_answer_rate": 0.9778,
                            "citation_validity": 1.0, "citation_support": 0.9571, "keyword_recall": 0.5526},
                "judge": {"model": "local:qwen", "runs": 3, "scores": {"accuracy": {"mean": 3.4712, "spread": 0.1}, "completeness": {"mean": 3.48, "spread": 0.09},
@@ -132,6 +132,8 @@ def test_markdown_answers_by_hand() -> None:
     lines = markdown_answers(rows).splitlines()
     assert lines[2].startswith("| pipeline | mode | answered by | answerable | unanswerable | answer rate |")
     assert lines[4] == ("| hybrid_cc | generate | local:qwen | 102 | 45 | 0.9020 | 0.0196 | 0.9556 | 0.9778 | 1.0000 | 0.9571 | 0.5526 "
-                        "| 3.47 ± 0.10 | 3.48 ± 0.09 | 3.60 ± 0.19 | local:qwen (3 runs) | 21000 | 500 |")
+                        "| 3.47 ± 0.10 | 3.48 ± 0.09 | 3.60 ± 0.19 | local:qwen (3 runs) | 500 |")
     assert len(lines) == 5 and markdown_answers(rows[:1]) == ""
-    assert markdown_table(rows).splitlines()[3].startswith("| hybrid_cc (with answers: generate) | 0.9500 |")
+    # the retrieval table has one row per pipeline: the answers run only when no retrieval run is given
+    assert [ln.split(" | ")[0] for ln in markdown_table(rows).splitlines()[2:-2]] == ["| hybrid_cc"]
+    assert markdown_table(rows[1:]).splitlines()[2].startswith("| hybrid_cc (with answers: generate) | 0.9500 |")

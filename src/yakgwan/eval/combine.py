@@ -137,6 +137,20 @@ def _built(r: Mapping) -> str:
     return ", ".join(b for b in bits if b)
 
 
+def retrieval_rows(results: Sequence[Mapping]) -> list[Mapping]:
+    """One row per pipeline for the retrieval tables: the retrieval run, else an answers run of
+    that pipeline (its retrieval metrics are the same)."""
+    plain = {r.get("pipeline") for r in results if not r.get("answers")}
+    seen: set[object] = set()
+    out = []
+    for r in results:
+        if (r.get("answers") and r.get("pipeline") in plain) or run_key(r)[:2] in seen:
+            continue
+        seen.add(run_key(r)[:2])
+        out.append(r)
+    return out
+
+
 def markdown_table(results: Sequence[Mapping]) -> str:
     """The side-by-side table as Markdown: metrics, latency, LLM calls, what was built, and when
     and on what each row was measured. Its caption names the test set."""
@@ -146,7 +160,7 @@ def markdown_table(results: Sequence[Mapping]) -> str:
     head = ["pipeline"] + [f"{label[m]}@{k}" if m != "keyword_coverage" else label[m] for m in metric_keys]
     head += ["p50 ms", "p95 ms", "load (mean / cores)", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "measured"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for r in results:
+    for r in retrieval_rows(results):
         name = str(r.get("pipeline")) + (f" (with answers: {value_at(r, 'answers', 'mode')})" if r.get("answers") else "")
         cells = [name] + [_cell(value_at(r, "metrics", m)) for m in metric_keys]
         cells += [_cell(value_at(r, "latency_ms", "p50"), 0), _cell(value_at(r, "latency_ms", "p95"), 0), _load(r), _cell(_llm_calls(r)),
@@ -162,7 +176,7 @@ def markdown_table(results: Sequence[Mapping]) -> str:
 def markdown_deltas(results: Sequence[Mapping], metric: str = "recall") -> str:
     """Per category, each pipeline's ``metric`` minus the baseline's (``hybrid_cc`` when present,
     else the first result): where a technique helps or hurts. Empty without categories."""
-    with_cats = [r for r in results if isinstance(r.get("by_category"), Mapping)]
+    with_cats = [r for r in retrieval_rows(results) if isinstance(r.get("by_category"), Mapping)]
     if len(with_cats) < 2:
         return ""
     base = next((r for r in with_cats if r.get("pipeline") == "hybrid_cc"), with_cats[0])
@@ -195,7 +209,7 @@ def markdown_answers(results: Sequence[Mapping]) -> str:
         return ""
     judged = ("accuracy", "completeness", "relevance")
     head = ["pipeline", "mode", "answered by", "answerable", "unanswerable"] + [label for label, _ in ANSWER_COLUMNS]
-    head += [f"judge {j}" for j in judged] + ["judge", "p50 ms", "LLM calls"]
+    head += [f"judge {j}" for j in judged] + ["judge", "LLM calls (live + cached)"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         a = r["answers"]
@@ -206,7 +220,7 @@ def markdown_answers(results: Sequence[Mapping]) -> str:
             mean, spread = value_at(a, "judge", "scores", j, "mean"), value_at(a, "judge", "scores", j, "spread")
             cells.append("–" if mean is None else f"{mean:.2f} ± {spread:.2f}")
         runs = value_at(a, "judge", "runs")
-        cells += [f"{value_at(a, 'judge', 'model')} ({runs} runs)" if runs else "–", _cell(value_at(a, "latency_ms", "p50"), 0), _cell(a.get("llm_calls"))]
+        cells += [f"{value_at(a, 'judge', 'model')} ({runs} runs)" if runs else "–", _cell(_llm_calls(a))]
         out.append("| " + " | ".join(cells) + " |")
     return "Answers (judge: mean ± spread of the run means, 1–5):\n\n" + "\n".join(out) + "\n"
 
