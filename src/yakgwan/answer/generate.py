@@ -177,7 +177,8 @@ def cited_nouns(point: str, claims: list[dict[str, Any]], by_number: dict[str, S
         seen += texts + above + _labels(c["cite"], by_number)
     evidence = normalise(" ".join(seen))
     named = terms(point)
-    nouns = [a.form for a in named if not OPERATION_TERMS.search(a.form) and not NUMBER_KIND_TERMS.fullmatch(bare_term(a.form)) and a.form not in titles(point, named)]
+    titled = titles(point, named)
+    nouns = [a.form for a in named if not OPERATION_TERMS.search(a.form) and not NUMBER_KIND_TERMS.fullmatch(bare_term(a.form)) and a.form not in titled]
     return all(normalise(bare_term(w)) in evidence for w in nouns)
 
 
@@ -245,7 +246,8 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
     if WHO_QUESTION.search(question) and not any(a.tag == "NNP" for a in own):
         return False  # "…누구에게 보고하나요?" is answered by a name, not a role or its English gloss
     named = terms(point)
-    nouns = [a.form for a in named if not OPERATION_TERMS.search(a.form) and a.form not in titles(point, named)]
+    titled = titles(point, named)
+    nouns = [a.form for a in named if not OPERATION_TERMS.search(a.form) and a.form not in titled]
     if NUMBER_QUESTION.search(question):
         if not own_number:
             return False
