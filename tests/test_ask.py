@@ -388,6 +388,11 @@ def test_a_choice_between_two_named_things_quotes_each_side_and_compares_by_rule
     # a side no shown sentence states, or nothing named to compare: no answer
     assert compared("김하늘 대표와 송민지 팀장 중 누가 더 높은 연봉을 받나요?", by, _kiwi_terms) is None
     assert compared("김하늘과 박민수 중 누가 더 높나요?", by, _kiwi_terms) is None
+    # 비싸 implies the price
+    trips = _section("상품 > 가격", "상품 비교", "- 오사카 패키지 가격: 1,290,000원", "- 몰디브 허니문 가격: 5,990,000원", "- 몰디브 허니문 일정: 6박7일")
+    dear = compared("오사카 패키지와 몰디브 허니문 중 어느 것이 더 비싼가요?", trips, _kiwi_terms)
+    assert dear is not None and dear.answer.endswith("몰디브 허니문 쪽이 더 비쌉니다 (5,990,000원 > 1,290,000원).")
+    assert compared("오사카 패키지와 몰디브 허니문 중 어느 것이 더 긴가요?", trips, _kiwi_terms) is None  # 길다 implies nothing
     # other units: both quoted, nothing compared
     units = _people()
     units["7"] = Sentence("7", units["7"].chunk, "- **현재 연봉**: 120,000,000원 (1억 2천만원)".replace("원 (", "달러 ("))

@@ -31,6 +31,8 @@ DIRECTIONS: tuple[tuple[str, int, str], ...] = (
     ("늦", 1, "늦습니다"), ("낮", -1, "낮습니다"), ("적", -1, "적습니다"), ("작", -1, "작습니다"), ("싸|싼", -1, "쌉니다"),
     ("짧", -1, "짧습니다"),
 )
+# what a comparison names without a noun: the price, by the first of these a side's sentence states
+IMPLIED = {"비쌉니다": ("가격", "요금", "금액", "비용"), "쌉니다": ("가격", "요금", "금액", "비용")}
 _MORE = re.compile(r"더\s*(" + "|".join(p for p, _, _ in DIRECTIONS) + ")")
 _VALUE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*([^\s\d.,|)(]*)")
 # a date is no quantity: "2024년 5월 1일", "2024-2025", "2024-05-01"
@@ -116,6 +118,12 @@ def find_side(name: str, asked: str, nouns: list[str], by_number: dict[str, Sent
     return Side(name, s, value, shown, unit)
 
 
+def _pair(a_name: str, b_name: str, rest: str, nouns: list[str], by_number: dict[str, Sentence], terms: Terms, question: str) -> tuple[Side, Side] | None:
+    """Both sides, each from its own sentence; None when either is missing."""
+    a, b = (find_side(n, rest, nouns, by_number, terms, question) for n in (a_name, b_name))
+    return (a, b) if a is not None and b is not None and a.sentence is not b.sentence else None
+
+
 def compared(question: str, by_number: dict[str, Sentence], terms: Terms) -> Generated | None:
     """The answer to a choice between two named things by a quantity: each side's sentence quoted
     and cited, then which side's number is larger or smaller as the question asks (only when the
@@ -127,11 +135,12 @@ def compared(question: str, by_number: dict[str, Sentence], terms: Terms) -> Gen
     a_name, b_name, rest, direction, verdict = asked
     sides = {normalise(bare_term(x.form)) for x in terms(f"{a_name} {b_name}")}
     nouns = [x.form for x in terms(rest) if not OPERATION_TERMS.search(x.form) and normalise(bare_term(x.form)) not in sides]
-    if not nouns:
-        return None  # nothing named to compare ("…중 누가 더 높나요?")
-    a, b = (find_side(n, rest, nouns, by_number, terms, question) for n in (a_name, b_name))
-    if a is None or b is None or a.sentence is b.sentence:
+    # nothing named to compare: a price is implied by 비싸/싸 ("…중 어느 것이 더 비싼가요?"), else no answer
+    found = next((pair for wanted in ([nouns] if nouns else [[n] for n in IMPLIED.get(verdict, ())])
+                  if (pair := _pair(a_name, b_name, rest, wanted, by_number, terms, question)) is not None), None)
+    if found is None:
         return None
+    a, b = found
     parts = [f"{a.name}: {quoted_text(a.sentence)} [1]", f"{b.name}: {quoted_text(b.sentence)} [2]"]
     notes = [f"compared: sentence {a.sentence.number} states {a.shown} for {a.name}, sentence {b.sentence.number} {b.shown} for {b.name}"]
     if a.unit == b.unit and a.value != b.value:
