@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from yakgwan.answer.anchors import OPERATION_TERMS, bare_term, normalise
-from yakgwan.answer.generate import Generated, Terms, char_bigrams, dated, header_row, quoted_text
+from yakgwan.answer.generate import Generated, Terms, char_bigrams, dated, header_row, quoted_text, row_cells
 from yakgwan.answer.passages import labels_only
 from yakgwan.answer.records import Citation, Sentence
 
@@ -75,8 +75,7 @@ def value_of(sentence: Sentence, nouns: list[str]) -> tuple[float, str, str] | N
     it in ("2년" is 24 개월, "20억원" 2,000,000,000 원). None when it has no number."""
     text, at = sentence.text, 0
     if (head := header_row(sentence)) is not None:
-        cells = [c.strip() for c in text.strip().strip("|").split("|")]
-        names = [c.strip() for c in head.strip("|").split("|")]
+        cells, names = row_cells(text), row_cells(head)
         if len(cells) == len(names):
             column = next((i for i, n in enumerate(names) if any(normalise(w) in normalise(n) for w in nouns)), None)
             if column is not None:

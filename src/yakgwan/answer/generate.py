@@ -171,14 +171,32 @@ def cited_nouns(point: str, claims: list[dict[str, Any]], by_number: dict[str, S
     number asked excepted) is in the sentences the claims cite, their headings or their documents'
     titles: a claim that restates the point is no answer unless its sentences speak of it ("법인
     등록번호는 5천만원입니다" citing "자본금: 5천만원")."""
-    seen: list[str] = []
-    for c in claims:
-        texts, above = _shown(c["cite"], by_number)
-        seen += texts + above + _labels(c["cite"], by_number)
-    evidence = normalise(" ".join(seen))
+    cited, heads = _evidence(claims, by_number)
+    nouns = [w for w in point_nouns(point, terms) if not NUMBER_KIND_TERMS.fullmatch(bare_term(w))]
+    return _all_in(nouns, [*cited, *heads])
+
+
+def point_nouns(point: str, terms: Terms) -> list[str]:
+    """The nouns a point must be found with: all but operation words (차이, 합계…) and a title right
+    after a name (:func:`titles`)."""
     named = terms(point)
     titled = titles(point, named)
-    nouns = [a.form for a in named if not OPERATION_TERMS.search(a.form) and not NUMBER_KIND_TERMS.fullmatch(bare_term(a.form)) and a.form not in titled]
+    return [a.form for a in named if not OPERATION_TERMS.search(a.form) and a.form not in titled]
+
+
+def _evidence(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> tuple[list[str], list[str]]:
+    """What the claims' cited sentences say, and what names them (headings, titles, header rows)."""
+    cited: list[str] = []
+    heads: list[str] = []
+    for c in claims:
+        texts, above = _shown(c["cite"], by_number)
+        cited += texts
+        heads += above + _labels(c["cite"], by_number)
+    return cited, heads
+
+
+def _all_in(nouns: list[str], texts: list[str]) -> bool:
+    evidence = normalise(" ".join(texts))
     return all(normalise(bare_term(w)) in evidence for w in nouns)
 
 
@@ -233,29 +251,21 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
     needs a name of the answer's own (Kiwi NNP; "팀장 (Team Leader)" names no one). A point
     without another noun is never evidenced this way."""
     said = " ".join(c["text"] for c in claims)
-    cited: list[str] = []
-    heads: list[str] = []
-    for c in claims:
-        texts, above = _shown(c["cite"], by_number)
-        cited += texts
-        heads += above + _labels(c["cite"], by_number)
+    cited, heads = _evidence(claims, by_number)
     own_number = bool(unsupported_numbers(said, [question]))
     own = [a for a in terms(said) if normalise(bare_term(a.form)) not in normalise(question)]
     if not (own_number or own):
         return False  # nothing the question does not already say
     if WHO_QUESTION.search(question) and not any(a.tag == "NNP" for a in own):
         return False  # "…누구에게 보고하나요?" is answered by a name, not a role or its English gloss
-    named = terms(point)
-    titled = titles(point, named)
-    nouns = [a.form for a in named if not OPERATION_TERMS.search(a.form) and a.form not in titled]
+    nouns = point_nouns(point, terms)
     if NUMBER_QUESTION.search(question):
         if not own_number:
             return False
         nouns = [w for w in nouns if not NUMBER_KIND_TERMS.fullmatch(bare_term(w))]
     if not nouns or unsupported_numbers(point, [said, *cited], heads):
         return False
-    evidence = normalise(" ".join([*cited, *heads]))  # what the documents say, not what the claims restate
-    return all(normalise(bare_term(w)) in evidence for w in nouns)
+    return _all_in(nouns, [*cited, *heads])  # what the documents say, not what the claims restate
 
 
 def quoted_point(question: str, by_number: dict[str, Sentence], terms: Terms) -> Sentence | None:
@@ -308,6 +318,11 @@ def header_row(sentence: Sentence) -> str | None:
     return text[head : text.find("\n", head)].strip() if head is not None else None
 
 
+def row_cells(row: str) -> list[str]:
+    """The cells of a Markdown table row, stripped ("| 2020 | 85,000,000원 |" → ["2020", "85,000,000원"])."""
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
 _YEAR_CELL = re.compile(r"((?:19|20)\d\d)년?")
 
 
@@ -316,8 +331,8 @@ def dated(sentence: Sentence) -> str | None:
     in a salary history), unless the row says it is the current one (현재); None otherwise."""
     if header_row(sentence) is None or "현재" in sentence.text:
         return None
-    for cell in sentence.text.strip().strip("|").split("|"):
-        if m := _YEAR_CELL.fullmatch(cell.strip()):
+    for cell in row_cells(sentence.text):
+        if m := _YEAR_CELL.fullmatch(cell):
             return m.group(1)
     return None
 
@@ -327,8 +342,7 @@ def readable(sentence: Sentence) -> str:
     table row as "header: cell" pairs when its table has a header row ("| 2020 | 85,000,000원 |"
     under "| 연도 | 연봉 |" → "연도: 2020, 연봉: 85,000,000원"); the citation keeps it verbatim."""
     if (head := header_row(sentence)) is not None:
-        cells = [c.strip() for c in sentence.text.strip().strip("|").split("|")]
-        names = [c.strip() for c in head.strip("|").split("|")]
+        cells, names = row_cells(sentence.text), row_cells(head)
         if len(names) == len(cells):
             return ", ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells) if c)
     return " ".join(_MARKUP.sub("", sentence.text).split())
