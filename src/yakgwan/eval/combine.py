@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from yakgwan.errors import InputError
-from yakgwan.eval.report import value_at
+from yakgwan.eval.report import category_deltas, value_at
 
 # what makes two results comparable: the same questions, corpus and cut-off
 SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")
@@ -174,23 +174,15 @@ def markdown_table(results: Sequence[Mapping]) -> str:
 
 
 def markdown_deltas(results: Sequence[Mapping], metric: str = "recall") -> str:
-    """Per category, each pipeline's ``metric`` minus the baseline's (``hybrid_cc`` when present,
-    else the first result): where a technique helps or hurts. Empty without categories."""
-    with_cats = [r for r in retrieval_rows(results) if isinstance(r.get("by_category"), Mapping)]
-    if len(with_cats) < 2:
+    """:func:`~yakgwan.eval.report.category_deltas` of the retrieval rows as Markdown; empty
+    without categories."""
+    d = category_deltas(retrieval_rows(results), metric)
+    if d is None:
         return ""
-    base = next((r for r in with_cats if r.get("pipeline") == "hybrid_cc"), with_cats[0])
-    cats = sorted(base["by_category"])
-    rows = ["| pipeline | " + " | ".join(f"{c} (n={base['by_category'][c].get('n', '?')})" for c in cats) + " |", "|" + "---|" * (len(cats) + 1)]
-    for r in with_cats:
-        if r is base:
-            continue
-        cells = []
-        for c in cats:
-            v, b = value_at(r, "by_category", c, metric), value_at(base, "by_category", c, metric)
-            cells.append(f"{v - b:+.3f}" if isinstance(v, (int, float)) and isinstance(b, (int, float)) else "–")
-        rows.append(f"| {r.get('pipeline')} | " + " | ".join(cells) + " |")
-    return f"{metric}@{base.get('k', '?')} by category, minus {base.get('pipeline')}:\n\n" + "\n".join(rows) + "\n"
+    head = "| pipeline | " + " | ".join(f"{c} (n={d.base['by_category'][c].get('n', '?')})" for c in d.categories) + " |"
+    rows = [head, "|" + "---|" * (len(d.categories) + 1)]
+    rows += [f"| {r.get('pipeline')} | " + " | ".join("–" if x is None else f"{x:+.3f}" for x in deltas) + " |" for r, deltas in d.rows]
+    return f"{metric}@{d.base.get('k', '?')} by category, minus {d.base.get('pipeline')}:\n\n" + "\n".join(rows) + "\n"
 
 
 ANSWER_COLUMNS = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 METRICS = ("mrr", "ndcg", "precision", "recall", "keyword_coverage")
@@ -297,27 +298,46 @@ def _step_table(results: Sequence[Mapping]) -> str:
     return _table([r for r in results if r.get("llm")], [(k[4:], ("stage_ms", k), min) for k in steps])
 
 
-def _delta_tables(results: Sequence[Mapping]) -> str:
-    """Per category, each pipeline's Recall@K and MRR@K minus the baseline's (``hybrid_cc`` when
-    present, else the first pipeline): where a technique helps or hurts."""
-    with_cats = [r for r in results if r.get("by_category")]
+@dataclass(frozen=True)
+class CategoryDeltas:
+    """Each pipeline's ``metric`` per category minus the baseline's (None where either is missing)."""
+
+    base: Mapping
+    categories: list[str]
+    rows: list[tuple[Mapping, list[float | None]]]
+
+
+def category_deltas(results: Sequence[Mapping], metric: str) -> CategoryDeltas | None:
+    """Per category, each result's ``metric`` minus the baseline's (``hybrid_cc`` when present,
+    else the first result with categories): where a technique helps or hurts. None with fewer
+    than two results with categories."""
+    with_cats = [r for r in results if isinstance(r.get("by_category"), Mapping) and r.get("by_category")]
     if len(with_cats) < 2:
-        return ""
+        return None
     base = next((r for r in with_cats if r.get("pipeline") == "hybrid_cc"), with_cats[0])
     cats = sorted(base["by_category"])
+    rows = []
+    for r in with_cats:
+        if r is base:
+            continue
+        pairs = [(_num(value_at(r, "by_category", c, metric)), _num(value_at(base, "by_category", c, metric))) for c in cats]
+        rows.append((r, [None if v is None or b is None else v - b for v, b in pairs]))
+    return CategoryDeltas(base, cats, rows)
+
+
+def _delta_tables(results: Sequence[Mapping]) -> str:
+    """Recall@K and MRR@K by category against the baseline (:func:`category_deltas`)."""
     out = []
     for metric in ("recall", "mrr"):
-        head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(c)} (n={_e(base['by_category'][c].get('n', '?'))})</th>" for c in cats) + "</tr>"
+        d = category_deltas(results, metric)
+        if d is None:
+            return ""
+        head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(c)} (n={_e(d.base['by_category'][c].get('n', '?'))})</th>" for c in d.categories) + "</tr>"
         body = []
-        for r in with_cats:
-            if r is base:
-                continue
-            cells = []
-            for c in cats:
-                v, b = _num(value_at(r, "by_category", c, metric)), _num(value_at(base, "by_category", c, metric))
-                cells.append("<td>—</td>" if v is None or b is None else f"<td>{v - b:+.3f}</td>")
-            body.append(f"<tr><th>{_e(r.get('pipeline', '?'))}</th>{''.join(cells)}</tr>")
-        out.append(f"<p>{_e(LABELS[metric])} by category, minus {_e(base.get('pipeline'))}:</p><table>{head}{''.join(body)}</table>")
+        for r, deltas in d.rows:
+            cells = "".join("<td>—</td>" if x is None else f"<td>{x:+.3f}</td>" for x in deltas)
+            body.append(f"<tr><th>{_e(r.get('pipeline', '?'))}</th>{cells}</tr>")
+        out.append(f"<p>{_e(LABELS[metric])} by category, minus {_e(d.base.get('pipeline'))}:</p><table>{head}{''.join(body)}</table>")
     return "".join(out)
 
 
