@@ -401,13 +401,18 @@ def test_a_choice_between_two_named_things_quotes_each_side_and_compares_by_rule
 
 
 @pytest.mark.unit
-def test_a_choice_the_model_repeats_is_answered_by_each_sides_sentence() -> None:
+def test_a_choice_is_answered_by_rule_before_the_model_is_asked() -> None:
     by = _people()
     question = "김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받나요?"
     provider = ScriptedProvider(responder=lambda m, s: {"outcome": "partial", "claims": [{"text": question, "cite": ["1", "7"]}], "missing": "김하늘 대표와 박민수 COO"})
     done = GenerativeAnswerer(LLM(provider), terms=_kiwi_terms).answer(question, list(by.values()))
-    assert len(provider.calls) == 2 and done.outcome == "answered" and done.quoted
+    assert provider.calls == [] and done.outcome == "answered" and done.quoted
     assert done.answer.endswith("김하늘 대표 쪽이 더 높습니다 (150,000,000원 > 120,000,000원).")
+    assert done.notes[0].startswith("answered by rule, not by the model")
+    # a side no shown sentence states: the model is asked
+    only_kim = {k: v for k, v in by.items() if k in "12345"}
+    asked = GenerativeAnswerer(LLM(provider), terms=_kiwi_terms).answer(question, list(only_kim.values()))
+    assert len(provider.calls) >= 1 and not asked.quoted
     assert any("each side's sentence quoted" in n for n in done.notes)
     # the extractive answer does the same, with no model
     from yakgwan.text.korean import make_tokenizer

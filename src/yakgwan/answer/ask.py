@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from yakgwan.answer.anchors import AnchorFinder, missing_anchors, normalise, unknown_terms
+from yakgwan.answer.compare import side_queries
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
 from yakgwan.answer.self_check import SelfCheckingAnswerer
@@ -26,6 +27,7 @@ from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline,
 
 MODES = ("auto", "generate", "extract")
 PASSAGES = 5
+SIDE_PASSAGES = 3  # per side of a question about two named things
 
 
 def evidence_hits(hits: list[Hit]) -> list[Hit]:
@@ -45,6 +47,7 @@ class Asker:
     anchors: AnchorFinder = field(default_factory=AnchorFinder)
     _corpus: str | None = field(default=None, repr=False)
     _retriever: tuple[Retriever, str | None] | None = field(default=None, repr=False)
+    _sides: Retriever | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -80,14 +83,19 @@ class Asker:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
         hits = evidence_hits(retriever.retrieve(question, self.k))
-        sentences = number_sentences(question, hits, self.ctx.tokenizer)
+        shown = len(hits)
+        hits, sides = self._with_sides(side_queries(question, self.anchors.terms), hits)
+        if sides:
+            notes.append(f"each side searched on its own ({' / '.join(q for q, _ in sides)}): {len(hits) - shown} passage(s) added before the question's own")
+        sentences = number_sentences(question, hits, self.ctx.tokenizer, reserve=sides)
         say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode == "generate" or llm.supports_logprobs) else "rules"})
         if mode == "generate" and llm is not None:
             checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
             unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self.corpus)), self.anchors.terms
             done = (SelfCheckingAnswerer(llm, unknown, terms) if checked else GenerativeAnswerer(llm, unknown, terms)).answer(question, sentences)
-            by = f"{llm.name}, quoted by rule" if done.quoted else llm.name
+            asked_model = llm.stats.calls > calls0
+            by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"
@@ -100,3 +108,20 @@ class Asker:
         calls = (llm.stats.calls - calls0) if llm else 0
         claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
         return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims)
+
+    def _with_sides(self, queries: list[str], hits: list[Hit]) -> tuple[list[Hit], list[tuple[str, list[str]]]]:
+        """For a question about two named things, one search per side (:func:`side_queries`):
+        each side's best ``SIDE_PASSAGES`` passages by the default pipeline (no model), put first
+        when the question's own search missed them; and each search with the chunk ids it found
+        (their best sentences are then always shown)."""
+        if not queries:
+            return hits, []
+        if self._sides is None:
+            self._sides = build_pipeline(DEFAULT_PIPELINE, self.ctx)[0]
+        seen, extra, sides = {h.chunk.chunk_id for h in hits}, [], []
+        for q in queries:
+            found = evidence_hits(self._sides.retrieve(q, SIDE_PASSAGES))
+            extra.extend(h for h in found if h.chunk.chunk_id not in seen)
+            seen |= {h.chunk.chunk_id for h in found}
+            sides.append((q, [h.chunk.chunk_id for h in found]))
+        return extra + hits, sides

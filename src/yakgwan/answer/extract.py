@@ -46,11 +46,11 @@ class ExtractiveAnswerer:
         candidates = [i for i, s in enumerate(sentences) if not labels_only(s)]  # a heading or a table's header row answers nothing
         outcome: Outcome = "answered"
         if self.terms is not None:
+            if (done := compared(question, {s.number: s for s in sentences}, self.terms)) is not None:
+                return done  # two named things and one quantity: each side's sentence, computed by rule
             held = {id(s) for s in holding_point(question, {s.number: s for s in sentences}, self.terms)}
             if held:
                 candidates = [i for i, s in enumerate(sentences) if id(s) in held]
-            elif (done := compared(question, {s.number: s for s in sentences}, self.terms)) is not None:
-                return done  # a choice between two named things: each side's sentence, compared by rule
             else:
                 outcome = "partial"
                 notes.append("no shown sentence holds every noun and number the question asks about: partial")

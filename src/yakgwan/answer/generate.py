@@ -20,7 +20,10 @@ the point (the answer was left partial, or refused after the checks), the one sh
 that holds every noun and number of the question, with its heading, is quoted as the answer
 (:func:`quoted_point`; the answer's ``by`` says so). A partial answer that stays partial says
 the documents hold no sentence that answers the question directly. The model's own ``missing``
-text is never shown in a refusal (it may repeat the feedback it was given).
+text is never shown in a refusal (it may repeat the feedback it was given). A question about two
+named things and one quantity (a choice, difference, sum or percentage change) is answered by
+rule before the model is asked, when a shown sentence states each side
+(:func:`yakgwan.answer.compare.compared`): the model is never trusted with the arithmetic.
 """
 
 from __future__ import annotations
@@ -463,6 +466,12 @@ class GenerativeAnswerer:
         if not sentences:
             return Generated("refused", REFUSAL, [], notes=["no passage retrieved"])
         by_number = {s.number: s for s in sentences}
+        if self.terms is not None:
+            from yakgwan.answer.compare import compared  # it builds on this module
+
+            if (done := compared(question, by_number, self.terms)) is not None:
+                done.notes = ["answered by rule, not by the model: two named things and one quantity, each side's sentence quoted", *done.notes]
+                return done
         schema = answer_schema(list(by_number))
         msgs = answer_messages(question, sentences)
         if feedback:
@@ -526,11 +535,7 @@ class GenerativeAnswerer:
         if self.terms is None:
             return None
         if (sentence := quoted_point(question, by_number, self.terms)) is None:
-            from yakgwan.answer.compare import compared  # it builds on this module
-
-            if (done := compared(question, by_number, self.terms)) is not None:
-                done.notes = [*notes, "quoted: the model's claims do not answer the choice; each side's sentence quoted", *done.notes]
-            return done
+            return None
         done = quote(sentence)
         done.notes = [*notes, f"quoted: the model's claims do not hold what the question asks; sentence {sentence.number}, "
                               "with its heading, holds every noun and number of it"]

@@ -19,13 +19,21 @@ MAX_SENTENCES = 16
 SENTENCE_CHARS = 200  # a sentence as shown and quoted
 _CONTENT = re.compile(r"[0-9A-Za-z가-힣]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_PLAIN_NUMBER = re.compile(r"(?:^|[^+\d,.])\d")  # a number not written as an addition ("+350,000원")
 _NUMBER_UNIT = re.compile(rf"({_NUMBER.pattern})\s*([^\s\d.,]?)")  # a number and the character after it
 
 
-def number_sentences(question: str, hits: Sequence[Hit], tokenizer: Tokenizer, limit: int = MAX_SENTENCES) -> list[Sentence]:
+def number_sentences(
+    question: str, hits: Sequence[Hit], tokenizer: Tokenizer, limit: int = MAX_SENTENCES, reserve: Sequence[tuple[str, Sequence[str]]] = ()
+) -> list[Sentence]:
     """The ``limit`` sentences of ``hits`` that share most content words with ``question`` (ties:
     the better-ranked passage, then document order), numbered from 1 in passage order; a table
-    row comes with its table's header row."""
+    row comes with its table's header row. For each search in ``reserve`` (one per side of a
+    question about two named things, with the chunk ids it found), the best sentence of each of
+    those passages is shown whatever the question's overlap: the one sharing most words with the
+    search, counting its passage's heading and title ("| 비수기 | 1,290,000원 |" under "일본 오사카-도쿄 5박6일 > 가격 안내"), a sentence with a
+    number (not one written as an addition, "+350,000원") first, never a heading, a table's header
+    row or its rule (:func:`labels_only`)."""
     cands: list[tuple[int, int, str, Hit]] = []  # (hit index, start, text, hit)
     for i, h in enumerate(hits):
         for s, e in clause_spans(h.chunk.text):
@@ -35,8 +43,11 @@ def number_sentences(question: str, hits: Sequence[Hit], tokenizer: Tokenizer, l
     if not cands:
         return []
     q = set(tokenizer.tokenize(question))
-    overlap = [len(q & set(t)) for t in tokenizer.tokenize_many([c[2] for c in cands])]
-    best = sorted(range(len(cands)), key=lambda j: (-overlap[j], cands[j][0], cands[j][1]))[:limit]
+    words = [set(t) for t in tokenizer.tokenize_many([c[2] for c in cands])]
+    overlap = [len(q & w) for w in words]
+    reserved = _reserved(cands, words, reserve, tokenizer)
+    rest = [j for j in sorted(range(len(cands)), key=lambda j: (-overlap[j], cands[j][0], cands[j][1])) if j not in reserved]
+    best = [*reserved, *rest][: max(limit, len(reserved))]
     at = {(c[0], c[1]): j for j, c in enumerate(cands)}
     headers = {h for j in best if (h := at.get((cands[j][0], table_header(cands[j][3].chunk.text, cands[j][1])))) is not None}
     kept = sorted(set(best) | headers, key=lambda j: (cands[j][0], cands[j][1]))
@@ -44,6 +55,24 @@ def number_sentences(question: str, hits: Sequence[Hit], tokenizer: Tokenizer, l
 
 
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*")
+
+
+def _reserved(cands: list[tuple[int, int, str, Hit]], words: list[set[str]], reserve: Sequence[tuple[str, Sequence[str]]], tokenizer: Tokenizer) -> list[int]:
+    """The candidates each search of ``reserve`` keeps (see :func:`number_sentences`), in order."""
+    if not reserve:
+        return []
+    chunks = list(dict.fromkeys(c[3].chunk.chunk_id for c in cands))
+    by_id = {c[3].chunk.chunk_id: c[3].chunk for c in cands}
+    heads = dict(zip(chunks, (set(t) for t in tokenizer.tokenize_many([f"{by_id[i].title} {by_id[i].heading()}" for i in chunks]))))
+    shown = [j for j, c in enumerate(cands) if not labels_only(Sentence("", c[3].chunk, c[2]))]
+    out: list[int] = []
+    for query, found in reserve:
+        want = set(tokenizer.tokenize(query))
+        for chunk_id in found:
+            score = {j: (len(want & (words[j] | heads[chunk_id])), bool(_PLAIN_NUMBER.search(cands[j][2]))) for j in shown if cands[j][3].chunk.chunk_id == chunk_id}
+            top = sorted((j for j in score if score[j][0] > 0 and j not in out), key=lambda j: (-score[j][0], not score[j][1], cands[j][1]))
+            out.extend(top[:1])
+    return out
 
 
 def table_header(text: str, start: int) -> int | None:
