@@ -74,3 +74,21 @@ def test_answer_check_rewrites_once_then_refuses_an_unsupported_answer(small_ind
     res = Asker(ctx, pipeline="self_rag", mode="generate").ask("직원 수는?")
     assert calls.count("answer") == 2 and calls.count("support") == 2  # one rewrite, checked again
     assert res.outcome == "refused" and any("rewritten once" in n for n in res.notes) and any("still unsupported" in n for n in res.notes)
+
+
+@pytest.mark.unit
+def test_an_answer_computed_by_rule_is_not_sent_to_the_models_check(small_index) -> None:  # type: ignore[no-untyped-def]
+    s = small_index({"a.md": "# 지사 현황\n\n- 서울 본사 직원 수: 20명\n- 부산 지사 직원 수: 8명\n"})
+    calls: list[str] = []
+
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        calls.append(messages[0].content[:10])
+        return {"yes": False}  # a check that would refuse anything
+
+    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    llm = LLM(ScriptedProvider(responder=respond))
+    ctx.make_llm = lambda: llm
+    res = Asker(ctx, pipeline="self_rag", mode="generate").ask("서울 본사와 부산 지사의 직원 수 차이는 몇 명인가요?")
+    assert res.outcome == "answered" and res.answer.endswith("차이는 12명입니다 (20명 − 8명).")  # 20 − 8 = 12
+    assert any("self-check skipped" in n for n in res.notes)
+    assert all("근거 문장" not in c and "답변이 질문" not in c for c in calls)  # retrieval's own checks only

@@ -305,4 +305,4 @@ def compared(question: str, by_number: dict[str, Sentence], terms: Terms) -> Gen
     notes = [f"compared: sentence {a.sentence.number} states {a.shown} for {a.name}, sentence {b.sentence.number} {b.shown} for {b.name}", how]
     claims = " ".join(parts)
     cites = [Citation.of(1, a.sentence.chunk, a.sentence.text), Citation.of(2, b.sentence.chunk, b.sentence.text)]
-    return Generated("answered", claims, cites, claims_text=claims, notes=notes, quoted=True)
+    return Generated("answered", claims, cites, claims_text=claims, notes=notes, quoted=True, computed=True)

@@ -106,6 +106,7 @@ class Generated:
     notes: list[str] = field(default_factory=list)
     claims_text: str = ""  # the answer's own statements, without the sentence naming what is missing
     quoted: bool = False  # the answer is a shown sentence quoted by rule, not the model's claims
+    computed: bool = False  # two sides quoted and compared or computed by rule (:mod:`yakgwan.answer.compare`)
 
 
 Unknown = Callable[[str], list[str]]  # the words of a text that no document of the knowledge base contains
