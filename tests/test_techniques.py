@@ -82,6 +82,10 @@ def test_listwise_rerank_reorders_and_validates() -> None:
     assert [h.rank for h in out] == [1, 2, 3, 4] and len(rr.warnings) == 1
     failed = LLMListwiseReranker(LLM(ScriptedProvider(["x", "y"])), top_n=4).rerank("q", hits, 4)
     assert [h.chunk.chunk_id for h in failed] == ["c0", "c1", "c2", "c3"] and "failed" in failed[0].produced_by
+    assert out[0].produced_by == "rerank_llm"
+    # the model copied the numbers as listed: the hits say the order is unchanged
+    kept = LLMListwiseReranker(LLM(ScriptedProvider([{"order": [1, 2, 3, 4]}])), top_n=4).rerank("q", hits, 4)
+    assert [h.chunk.chunk_id for h in kept] == ["c0", "c1", "c2", "c3"] and kept[0].produced_by == "rerank_llm(order unchanged)"
 
 
 def test_multiquery_rrf_keeps_original_and_pads() -> None:

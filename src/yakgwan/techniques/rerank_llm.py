@@ -2,7 +2,9 @@
 
 The answer is validated: numbers outside the list and repeats are dropped, candidates the model
 left out keep their first-stage order after the ones it ranked. An answer that is not a usable
-ranking (or no LLM) leaves the first-stage order unchanged, and the hits say so.
+ranking (or no LLM) leaves the first-stage order unchanged, and the hits say so; so do the hits of
+a ranking that is the first-stage order itself (a small model often copies the numbers as listed),
+so that ``top_produced_by`` in the eval counts how often the model changed anything.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ class LLMListwiseReranker:
             except StructuredOutputError as exc:  # an unusable answer keeps the order; provider errors propagate
                 self.warnings.append(f"{query[:40]}: {exc}; first-stage order kept")
                 label = "rerank_llm(failed: first-stage order)"
+        if label == "rerank_llm" and order == list(range(len(head))):
+            label = "rerank_llm(order unchanged)"  # the model kept the first-stage order: the eval counts these
         reordered = [head[i] for i in order] + tail
         return [Hit(h.chunk, h.score, r, label, h.components) for r, h in enumerate(reordered[:k], 1)]
 
