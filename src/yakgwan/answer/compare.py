@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from yakgwan.answer.anchors import OPERATION_TERMS, bare_term, normalise
-from yakgwan.answer.generate import TITLE_WORDS, Generated, Terms, char_bigrams, dated, header_row, quoted_text, row_cells
+from yakgwan.answer.generate import TITLE_WORDS, Generated, Terms, all_in, char_bigrams, dated, header_row, quoted_text, row_cells
 from yakgwan.answer.passages import labels_only
 from yakgwan.answer.records import Citation, Sentence
 
@@ -97,6 +97,7 @@ class Asked:
 
 
 def _direction(adjective: str) -> tuple[int, str] | None:
+    """(direction, verdict word) of the comparison an adjective starts with ("높은가요" → +1, 높습니다)."""
     for pattern, direction, verdict in DIRECTIONS:
         if re.match(pattern, adjective):
             return direction, verdict
@@ -110,10 +111,9 @@ def choice(question: str) -> tuple[str, str, str, int, str] | None:
     more = _MORE.search(m.group("rest")) if m else None
     if m is None or more is None:
         return None
-    for pattern, direction, verdict in DIRECTIONS:
-        if re.fullmatch(pattern, more.group(1)):
-            return m.group("a").strip(), m.group("b").strip(), m.group("rest").strip(), direction, verdict
-    return None
+    if (d := _direction(more.group(1))) is None:
+        return None
+    return m.group("a").strip(), m.group("b").strip(), m.group("rest").strip(), d[0], d[1]
 
 
 def two_sided(question: str) -> Asked | None:
@@ -189,7 +189,7 @@ def find_side(
         if labels_only(s) or ((year := dated(s)) is not None and year not in f"{question} {name} {asked}"):
             continue  # a heading; a history row of another year than the question names
         said = f"{head} {s.text}" if (head := header_row(s)) else s.text
-        if years and year not in years and not (any(y in s.text for y in years) and _all_said(nouns, said)):
+        if years and year not in years and not (any(y in s.text for y in years) and all_in(nouns, [said])):
             continue  # "성과급: 30,000,000원 (2024년 예상)" under 연봉 is no 2024 연봉
         seen = normalise(" ".join([said, s.chunk.heading(), s.chunk.title]))
         if all(w in seen for w in wanted) and (value := value_of(s, nouns, additions)) is not None:
@@ -201,10 +201,6 @@ def find_side(
         found, key=lambda f: (len(target & char_bigrams(f[0].text)), header_row(f[0]) is None, -int(f[0].number) if f[0].number.isdigit() else 0)
     )
     return Side(name, s, value, shown, unit)
-
-
-def _all_said(nouns: list[str], text: str) -> bool:
-    return all(normalise(bare_term(n)) in normalise(text) for n in nouns)
 
 
 def _shares(a: str, b: str, terms: Terms) -> str:

@@ -177,7 +177,7 @@ def cited_nouns(point: str, claims: list[dict[str, Any]], by_number: dict[str, S
     등록번호는 5천만원입니다" citing "자본금: 5천만원")."""
     cited, heads = _evidence(claims, by_number)
     nouns = [w for w in point_nouns(point, terms) if not NUMBER_KIND_TERMS.fullmatch(bare_term(w))]
-    return _all_in(nouns, [*cited, *heads])
+    return all_in(nouns, [*cited, *heads])
 
 
 def point_nouns(point: str, terms: Terms) -> list[str]:
@@ -199,7 +199,8 @@ def _evidence(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> t
     return cited, heads
 
 
-def _all_in(nouns: list[str], texts: list[str]) -> bool:
+def all_in(nouns: list[str], texts: list[str]) -> bool:
+    """Every noun (its particle dropped) is in what ``texts`` say, spaces and case aside."""
     evidence = normalise(" ".join(texts))
     return all(normalise(bare_term(w)) in evidence for w in nouns)
 
@@ -269,7 +270,7 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
         nouns = [w for w in nouns if not NUMBER_KIND_TERMS.fullmatch(bare_term(w))]
     if not nouns or unsupported_numbers(point, [said, *cited], heads):
         return False
-    return _all_in(nouns, [*cited, *heads])  # what the documents say, not what the claims restate
+    return all_in(nouns, [*cited, *heads])  # what the documents say, not what the claims restate
 
 
 def quoted_point(question: str, by_number: dict[str, Sentence], terms: Terms) -> Sentence | None:
