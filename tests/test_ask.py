@@ -16,7 +16,7 @@ from yakgwan.answer.ask import Asker
 from yakgwan.answer.compare import choice, compared, value_of
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import (CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, holding_point, quote, quoted_point, repoint,
-                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer, cited_nouns, dated, titles)
+                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer, cited_nouns, dated, light, titles)
 from yakgwan.answer.passages import derivable, labels_only, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -279,6 +279,14 @@ def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_t
     assert titles(opt, _kiwi_terms(opt)) == {"COO"}
     cable = "베트남 다낭 상품에서 바나힐 케이블카 길이는 얼마인가요?"
     assert titles(cable, _kiwi_terms(cable)) == set()  # a noun after a place is part of the point, not a title
+    # a light verbal noun right after its object need not be written; any other verbal noun must
+    review = _section("마일리지 > 추가 적립", "자주 묻는 질문", "- 리뷰 작성: 500 마일리지", "- 사진 리뷰: 1,000 마일리지")
+    photo = "사진 리뷰 작성 시 받을 수 있는 마일리지는 얼마인가요?"
+    assert light(photo, _kiwi_terms(photo)) == {"작성"}
+    assert light("작성 방법은 무엇인가요?", _kiwi_terms("작성 방법은 무엇인가요?")) == set()  # alone it is the point
+    assert evidenced(asked_point(photo) or "", photo, [{"text": "사진 리뷰 작성 시 1,000 마일리지를 받습니다.", "cite": ["2"]}], review, _kiwi_terms)
+    deleted = "사진 리뷰 삭제 시 차감되는 마일리지는 얼마인가요?"
+    assert not evidenced(asked_point(deleted) or "", deleted, [{"text": "사진 리뷰 삭제 시 1,000 마일리지가 차감됩니다.", "cite": ["2"]}], review, _kiwi_terms)
     assert evidenced(asked_point(opt) or "", opt, [{"text": "5%", "cite": ["1"]}], stock, _kiwi_terms)
     assert not evidenced("박민수 COO의 연봉", "박민수 COO의 연봉은 얼마인가요?", [{"text": "5%", "cite": ["1"]}], stock, _kiwi_terms)
     # what the model calls missing is judged the same way: 연회비 is in no sentence

@@ -180,12 +180,28 @@ def cited_nouns(point: str, claims: list[dict[str, Any]], by_number: dict[str, S
     return all_in(nouns, [*cited, *heads])
 
 
+# verbal nouns that only say that the noun before them is done ("리뷰 작성 시" asks about a review;
+# "사진 리뷰: 1,000 마일리지" under 추가 적립 speaks of writing one without the word)
+LIGHT_TERMS = re.compile(r"작성|진행|실시|수행")
+
+
+def light(text: str, named: list[Anchor]) -> set[str]:
+    """The light verbal nouns of ``text`` (:data:`LIGHT_TERMS`) that stand right after another
+    noun, their object ("리뷰 작성"); alone ("작성 방법") a light noun is the point itself."""
+    out = set()
+    for prev, cur in zip(named, named[1:]):
+        if (LIGHT_TERMS.fullmatch(bare_term(cur.form)) and not LIGHT_TERMS.fullmatch(bare_term(prev.form))
+                and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}", text)):
+            out.add(cur.form)
+    return out
+
+
 def point_nouns(point: str, terms: Terms) -> list[str]:
-    """The nouns a point must be found with: all but operation words (차이, 합계…) and a title right
-    after a name (:func:`titles`)."""
+    """The nouns a point must be found with: all but operation words (차이, 합계…), a title right
+    after a name (:func:`titles`) and a light verbal noun right after its object (:func:`light`)."""
     named = terms(point)
-    titled = titles(point, named)
-    return [a.form for a in named if not OPERATION_TERMS.search(a.form) and a.form not in titled]
+    dropped = titles(point, named) | light(point, named)
+    return [a.form for a in named if not OPERATION_TERMS.search(a.form) and a.form not in dropped]
 
 
 def _evidence(claims: list[dict[str, Any]], by_number: dict[str, Sentence]) -> tuple[list[str], list[str]]:
