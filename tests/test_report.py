@@ -173,6 +173,19 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     assert "<tr><th>hyde</th>" in page and "<td>+0.250</td><td>-0.100</td>" in page
     assert "<th>hyde_lay</th>" in page and "<td>8.0000</td>" in page  # LLM ms per query by step
     assert "<td>preprocess</td><td>30</td><td>12.5000</td>" in page  # what the ingest step cost
+    # an answers run of a pipeline measured on its own is a row of the answers table only
+    answers = {"mode": "generate", "n_answerable": 4, "n_unanswerable": 2, "metrics": {"answer_rate": 0.75}}
+    page = build_html([res("hybrid_cc", {"a": 0.5, "b": 1.0}),
+                       res("hybrid_cc", {"a": 0.5, "b": 1.0}, answers=answers, llm={"model": "local:q", "calls": 6}, stage_ms={"llm:answer": 40.0}),
+                       res("hyde", {"a": 0.75, "b": 0.9})], "t")
+    side, rest = page.split("<h2>Answers</h2>")
+    assert side.count("<tr><th>hybrid_cc</th>") == 1 and side.count("<tr><th>hyde</th>") == 1
+    answered, steps = rest.split("<h2>LLM time by step</h2>")
+    assert answered.count("<tr><th>hybrid_cc") == 1 and "<td>0.7500</td>" in answered
+    deltas = answered.split("<h2>Where each technique helps or hurts</h2>")[1]
+    assert "hybrid_cc</th><td>+0.000" not in deltas and deltas.count("<tr><th>hyde</th>") == 2  # recall and MRR, hyde only
+    assert "<tr><th>hybrid_cc · answers (generate)</th>" in steps
+    assert page.count("<details><summary>hybrid_cc:") <= 1
 
 
 def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:

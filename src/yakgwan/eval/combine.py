@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from yakgwan.errors import InputError
-from yakgwan.eval.report import category_deltas, value_at
+from yakgwan.eval.report import category_deltas, retrieval_rows, run_key, value_at
 
 # what makes two results comparable: the same questions, corpus and cut-off
 SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")
@@ -80,14 +80,6 @@ def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
     return list(dict.fromkeys(warnings))
 
 
-def run_key(result: Mapping) -> tuple[object, ...]:
-    """What one row of the table stands for: the pipeline, its LLM, and for an answers run the
-    answer mode and its LLM (a run of the same pipeline that also answered is another row)."""
-    answers = result.get("answers") if isinstance(result.get("answers"), Mapping) else None
-    return (result["pipeline"], value_at(result, "llm", "model") or "no LLM",
-            f"answers {answers.get('mode')} by {value_at(answers, 'llm', 'model') or 'rules'}" if answers else "retrieval")
-
-
 def summarise(result: Mapping) -> dict:
     """``result`` without its per-question rows (the questions, the answers, the documents)."""
     out = {k: v for k, v in result.items() if k not in PER_ROW_KEYS}
@@ -135,20 +127,6 @@ def _built(r: Mapping) -> str:
     if built.get("llm_calls"):
         bits.append(f"{built['llm_calls']} LLM calls")
     return ", ".join(b for b in bits if b)
-
-
-def retrieval_rows(results: Sequence[Mapping]) -> list[Mapping]:
-    """One row per pipeline for the retrieval tables: the retrieval run, else an answers run of
-    that pipeline (its retrieval metrics are the same)."""
-    plain = {r.get("pipeline") for r in results if not r.get("answers")}
-    seen: set[object] = set()
-    out = []
-    for r in results:
-        if (r.get("answers") and r.get("pipeline") in plain) or run_key(r)[:2] in seen:
-            continue
-        seen.add(run_key(r)[:2])
-        out.append(r)
-    return out
 
 
 def markdown_table(results: Sequence[Mapping]) -> str:

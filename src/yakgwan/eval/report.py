@@ -198,9 +198,38 @@ def value_at(r: Mapping, *path: str) -> object:
     return cur
 
 
-def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...], object]]) -> str:
-    """Pipelines as rows, ``columns`` of (label, path into a result, best-of function or None);
-    the best value of each numeric column in bold."""
+def run_key(result: Mapping) -> tuple[object, ...]:
+    """What one row of the table stands for: the pipeline, its LLM, and for an answers run the
+    answer mode and its LLM (a run of the same pipeline that also answered is another row)."""
+    answers = result.get("answers") if isinstance(result.get("answers"), Mapping) else None
+    return (result.get("pipeline", "?"), value_at(result, "llm", "model") or "no LLM",
+            f"answers {answers.get('mode')} by {value_at(answers, 'llm', 'model') or 'rules'}" if answers else "retrieval")
+
+
+def retrieval_rows(results: Sequence[Mapping]) -> list[Mapping]:
+    """One row per pipeline for the retrieval tables: the retrieval run, else an answers run of
+    that pipeline (its retrieval metrics are the same)."""
+    plain = {r.get("pipeline") for r in results if not r.get("answers")}
+    seen: set[object] = set()
+    out = []
+    for r in results:
+        if (r.get("answers") and r.get("pipeline") in plain) or run_key(r)[:2] in seen:
+            continue
+        seen.add(run_key(r)[:2])
+        out.append(r)
+    return out
+
+
+def row_label(r: Mapping) -> str:
+    """A row's name: the pipeline, and for an answers run its mode ("hybrid_cc · answers (generate)")."""
+    answers = r.get("answers")
+    return f"{r.get('pipeline', '?')} · answers ({answers.get('mode', '?')})" if isinstance(answers, Mapping) else str(r.get("pipeline", "?"))
+
+
+def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...], object]], label: object = None) -> str:
+    """Pipelines as rows (named by ``label``, a function of the result; the pipeline when None),
+    ``columns`` of (label, path into a result, best-of function or None); the best value of each
+    numeric column in bold."""
     head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(label)}</th>" for label, _, _ in columns) + "</tr>"
     tops = []
     for _, path, best in columns:
@@ -213,7 +242,8 @@ def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...],
             v = value_at(r, *path)
             best_attr = ' class="best"' if top is not None and _num(v) == top else ""
             tds.append(f"<td{best_attr}>{_fmt(v)}</td>")
-        body.append(f"<tr><th>{_e(r.get('pipeline', '?'))}</th>{''.join(tds)}</tr>")
+        name = label(r) if callable(label) else r.get("pipeline", "?")
+        body.append(f"<tr><th>{_e(name)}</th>{''.join(tds)}</tr>")
     return f"<table>{head}{''.join(body)}</table>"
 
 
@@ -295,7 +325,7 @@ def _step_table(results: Sequence[Mapping]) -> str:
     steps = sorted({k for r in results for k in (r.get("stage_ms") or {}) if k.startswith("llm:")})
     if not steps:
         return ""
-    return _table([r for r in results if r.get("llm")], [(k[4:], ("stage_ms", k), min) for k in steps])
+    return _table([r for r in results if r.get("llm")], [(k[4:], ("stage_ms", k), min) for k in steps], row_label)
 
 
 @dataclass(frozen=True)
@@ -383,6 +413,8 @@ def _per_query(results: Sequence[Mapping]) -> str:
 
 def build_html(results: Sequence[Mapping], title: str) -> str:
     """The report as one HTML string (see :func:`render_report`)."""
+    answered = results
+    results = retrieval_rows(results)  # an answers run of a pipeline measured on its own adds no retrieval row
     names = [str(r.get("pipeline", "?")) for r in results]
     sections = [
         f"<h1>{_e(title)}</h1>",
@@ -395,15 +427,15 @@ def build_html(results: Sequence[Mapping], title: str) -> str:
         '<p class="note">“(seed)” columns are computed exactly as the seed tutorial does (chunk-level '
         "relevance by source document; its nDCG is normalised over the retrieved list, so it is higher "
         "than standard nDCG).</p>",
-        "<h2>Answers</h2>" if any(r.get("answers") for r in results) else "", _answers_table(results),
+        "<h2>Answers</h2>" if any(r.get("answers") for r in answered) else "", _answers_table(answered),
         "<h2>Where each technique helps or hurts</h2>", _delta_tables(results),
-        "<h2>LLM time by step</h2>", _step_table(results),
+        "<h2>LLM time by step</h2>", _step_table(answered),
         "<h2>Retrieval metrics</h2>", _legend(names),
         _metric_chart(results, "metrics", "Standard retrieval metrics (document level, trec_eval definitions)."),
         _metric_chart(results, "seed_metrics", "The same metrics as the seed tutorial computes them."),
         "<h2>By category</h2>", _legend(names), _category_charts(results),
         "<h2>Latency</h2>", _legend(names), _latency_chart(results),
-        "<h2>Sources</h2>", _sources(results),
+        "<h2>Sources</h2>", _sources(answered),
         "<h2>Per query</h2>", _per_query(results),
     ]
     return (
