@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -226,8 +226,9 @@ def row_label(r: Mapping) -> str:
     return f"{r.get('pipeline', '?')} · answers ({answers.get('mode', '?')})" if isinstance(answers, Mapping) else str(r.get("pipeline", "?"))
 
 
-def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...], object]], label: object = None) -> str:
-    """Pipelines as rows (named by ``label``, a function of the result; the pipeline when None),
+def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...], object]],
+           name_of: Callable[[Mapping], str] | None = None) -> str:
+    """Pipelines as rows (named by ``name_of``; by the pipeline when None),
     ``columns`` of (label, path into a result, best-of function or None); the best value of each
     numeric column in bold."""
     head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(label)}</th>" for label, _, _ in columns) + "</tr>"
@@ -242,7 +243,7 @@ def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...],
             v = value_at(r, *path)
             best_attr = ' class="best"' if top is not None and _num(v) == top else ""
             tds.append(f"<td{best_attr}>{_fmt(v)}</td>")
-        name = label(r) if callable(label) else r.get("pipeline", "?")
+        name = name_of(r) if name_of is not None else r.get("pipeline", "?")
         body.append(f"<tr><th>{_e(name)}</th>{''.join(tds)}</tr>")
     return f"<table>{head}{''.join(body)}</table>"
 
