@@ -330,6 +330,11 @@ def test_the_one_sentence_that_holds_the_point_is_quoted() -> None:
     assert quoted_point("송민지 팀장은 누구에게 보고하나요?", career, _kiwi_terms) is None
     boss = _section("박민수 > 직속 조직", "박민수 (Park Minsoo)", "- 국내여행팀 (팀장: 송민지, 박민수 COO에게 보고)")
     assert quoted_point("송민지 팀장은 누구에게 보고하나요?", boss, _kiwi_terms) == boss["1"]
+    # a percentage states a 비율; a sentence without one does not
+    stock = _section("김하늘 > 보상 정보 > 기타 보상", "김하늘 (Kim Haneul)", "- 법인 카드: 월 한도 5,000,000원", "- 스톡옵션: 발행주식 15% 보유")
+    assert quoted_point("김하늘 대표가 보유한 스톡옵션 비율은 얼마인가요?", stock, _kiwi_terms) == stock["2"]
+    counted = _section("김하늘 > 보상 정보 > 기타 보상", "김하늘 (Kim Haneul)", "- 스톡옵션: 발행주식 15만 주 보유")
+    assert quoted_point("김하늘 대표가 보유한 스톡옵션 비율은 얼마인가요?", counted, _kiwi_terms) is None
     # a table's header row or a heading only labels what follows: never quoted
     pay = _section("송민지 > 연봉 변동 이력", "송민지 (Song Minji)", "| 연도 | 연봉 | 직책 |", "|---|---|---|", "| 2021 | 55,000,000원 | 팀장 |", "### 직책 이력")
     assert [s.text for s in holding_point("송민지의 직책은 무엇인가요?", pay, _kiwi_terms)] == ["| 2021 | 55,000,000원 | 팀장 |"]

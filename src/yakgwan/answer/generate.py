@@ -232,6 +232,8 @@ NUMBER_KIND_TERMS = re.compile(r"시기|시점|날짜|일자|연도|년도|기�
 # operation words): a quoted sentence must state it itself. 총 comes first, so "총액" asks only
 # for 총 ("2년 총 40억원" answers "2년 계약 총액은?")
 COMPUTING_WORDS = re.compile(rf"총|모든|전체|지났|경과|{OPERATION_TERMS.pattern}")
+# a percentage states a ratio: "…스톡옵션 비율은 얼마인가요?" is answered by "스톡옵션: 발행주식 15% 보유"
+_PERCENT = re.compile(r"\d\s*(?:%|퍼센트)")
 # verbal nouns of a question asking whether something is possible, needed or allowed: the answer may say it is not
 WHETHER_TERMS = re.compile(r"가능|불가능|필요|불필요|허용|허락")
 _ASK_ENDING = re.compile(r"(인가요|인지요|일까요|입니까|나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
@@ -308,7 +310,8 @@ def holding_point(question: str, by_number: dict[str, Sentence], terms: Terms) -
     point ("…누구에게 보고하나요?": 보고; not those asking whether, :data:`WHETHER_TERMS`:
     "환불이 가능한가요?" is answered by "환불 불가") and every word of the question that asks for a
     computation (총, 합계, 차이, 모든…: :data:`COMPUTING_WORDS`): "…추가하면 총 가격은?" is not
-    answered by one of the prices, "총 직원 수는?" is by "총 직원 수: 45명". A history-table row of
+    answered by one of the prices, "총 직원 수는?" is by "총 직원 수: 45명"; a percentage states a
+    비율. A history-table row of
     a year the question does not name (:func:`dated`) holds the point only when nothing current
     does: "박민수의 연봉은?" is answered by "현재 연봉: 120,000,000원", not by the 2020 row;
     "…COO로 취임한 해는?" by the 2020 row."""
@@ -320,7 +323,7 @@ def holding_point(question: str, by_number: dict[str, Sentence], terms: Terms) -
     def holds(s: Sentence) -> bool:
         said = f"{head} {s.text}" if (head := header_row(s)) else s.text  # a table row says what its header names
         seen = normalise(" ".join([said, s.chunk.heading(), s.chunk.title]))
-        return all(normalise(w) in seen for w in words) and evidenced(point, question, [{"text": said, "cite": [s.number]}], by_number, terms)
+        return all(normalise(w) in seen or (w == "비율" and _PERCENT.search(said)) for w in words) and evidenced(point, question, [{"text": said, "cite": [s.number]}], by_number, terms)
 
     fits = [s for s in by_number.values() if not labels_only(s) and holds(s)]
     current = [s for s in fits if (year := dated(s)) is None or year in question]
