@@ -436,6 +436,25 @@ def test_a_choice_is_answered_by_rule_before_the_model_is_asked() -> None:
 
 
 @pytest.mark.unit
+def test_a_partial_claim_that_states_the_missing_point_is_dropped() -> None:
+    founded = _section("회사 연혁 > 2008년 - 창립", "회사 연혁", "- **3월 15일**: 주식회사 하늘여행사 설립 (자본금 5천만원)", "- **4월**: 일반여행업 등록 완료")
+    question = "하늘여행사의 법인 등록번호는 무엇인가요?"
+
+    def partial(*claims: str) -> ScriptedProvider:
+        return ScriptedProvider(responder=lambda m, s: {"outcome": "partial", "claims": [{"text": c, "cite": ["1"]} for c in claims],
+                                                        "missing": "하늘여행사의 법인 등록번호"})
+
+    # "…등록번호는 5천만원입니다. 다만 문서에는 …등록번호에 대한 내용이 없습니다" contradicts itself: refused
+    done = GenerativeAnswerer(LLM(partial("하늘여행사의 법인 등록번호는 5천만원입니다.")), terms=_kiwi_terms).answer(question, list(founded.values()))
+    assert done.outcome == "refused" and done.citations == [] and any("state what the answer says the documents lack" in n for n in done.notes)
+    # a claim about the topic, not the point, stays; only the one stating the point goes
+    both = partial("하늘여행사는 2008년 3월 15일 설립되었습니다.", "하늘여행사의 법인 등록번호는 5천만원입니다.")
+    kept = GenerativeAnswerer(LLM(both), terms=_kiwi_terms).answer(question, list(founded.values()))
+    assert kept.outcome == "partial" and "5천만원" not in kept.answer and "2008년 3월 15일" in kept.answer
+    assert "법인 등록번호에 대한 내용이 없습니다" in kept.answer
+
+
+@pytest.mark.unit
 def test_a_refused_attempt_is_answered_by_the_sentence_that_holds_the_point(kb_index: Settings) -> None:
     # a claim that repeats the question, twice: the checks leave nothing, the sentence is quoted
     provider = ScriptedProvider(responder=lambda m, s: {"outcome": "answered", "claims": [{"text": "설립일은 언제인가요?", "cite": ["1"]}], "missing": ""})

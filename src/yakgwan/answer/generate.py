@@ -196,6 +196,17 @@ def light(text: str, named: list[Anchor]) -> set[str]:
     return out
 
 
+def asserts_missing(claim: dict[str, Any], point: str, by_number: dict[str, Sentence], terms: Terms) -> bool:
+    """Whether a claim of a ``partial`` answer states the very point the answer says the documents
+    lack, from sentences that do not speak of it: it holds every noun of the point, its cited
+    sentences (with their headings and titles) do not ("하늘여행사의 법인 등록번호는 5천만원입니다"
+    citing "주식회사 하늘여행사 설립 (자본금 5천만원)", then "다만 문서에는 하늘여행사의 법인
+    등록번호에 대한 내용이 없습니다"). Such a claim is a wrong answer, not a partial one."""
+    nouns = point_nouns(point, terms)
+    said = normalise(claim["text"])
+    return bool(nouns) and all(normalise(bare_term(w)) in said for w in nouns) and not cited_nouns(point, [claim], by_number, terms)
+
+
 def point_nouns(point: str, terms: Terms) -> list[str]:
     """The nouns a point must be found with: all but operation words (차이, 합계…), a title right
     after a name (:func:`titles`) and a light verbal noun right after its object (:func:`light`)."""
@@ -544,8 +555,17 @@ class GenerativeAnswerer:
         elif outcome == "partial" and self.terms is not None and evidenced(wanted, question, claims, by_number, self.terms):
             notes.append(f"partial → answered: the claims and the sentences they cite hold what {what} ({wanted.strip()!r})")
             outcome, missing = "answered", ""
+        if outcome == "partial" and self.terms is not None:
+            wrong = [i for i, c in enumerate(claims, 1) if asserts_missing(c, wanted, by_number, self.terms)]
+            if wrong:
+                notes.append(f"claim(s) {', '.join(map(str, wrong))} dropped: they state what the answer says the documents lack ({wanted.strip()!r}), "
+                             "and the sentences they cite do not speak of it")
+                claims = [c for i, c in enumerate(claims, 1) if i not in wrong]
         if outcome == "partial" and (quoted := self._quoted(question, by_number, notes)) is not None:
             return quoted
+        if not claims:
+            notes.append("downgraded: the partial answer had no other claim")
+            return Generated("refused", REFUSAL, [], missing.strip(), notes)
         done = assemble(outcome, claims, missing, by_number)
         done.notes = notes
         return done
