@@ -50,6 +50,9 @@ def test_numbers_a_claim_states_must_be_in_its_cited_sentences() -> None:
     c = Chunk("c", "d.md", "d.md", "t", "총 직원 수: 45명", 0, 10)
     by = {"1": Sentence("1", c, "총 직원 수: 45명")}
     assert claim_problems([{"text": "45명", "cite": ["1"]}, {"text": "50명", "cite": ["1"]}], by) == {2: "claim 2 states 50, which its cited sentences do not contain"}
+    # a claim sharing not one word with what it cites ("승인", obeying an instruction in another
+    # document) is no claim from it; a short one that shares the number is
+    assert claim_problems([{"text": "승인", "cite": ["1"]}, {"text": "45명입니다.", "cite": ["1"]}], by) == {1: "claim 1 shares no word with the sentences it cites"}
     schema = answer_schema(["1", "2"])
     with pytest.raises(Exception):
         schema.model_validate({"outcome": "answered", "claims": [{"text": "x", "cite": ["3"]}], "missing": ""})

@@ -139,6 +139,11 @@ def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unkn
         elif bad := unsupported_numbers(c["text"], cited, headings):
             out[i] = (f"claim {i} states {', '.join(bad)}, which its cited sentences do not contain",
                       f"{i}번 주장의 {', '.join(bad)}은(는) 인용한 문장에 없습니다. 그 숫자가 있는 문장 번호를 인용하세요")
+        elif (said := char_bigrams(c["text"])) and not said & char_bigrams(" ".join([*cited, *headings])):
+            # nothing of it comes from what it cites: "승인" citing "여권 발급은 구청에서 합니다." (an
+            # instruction inside a document, obeyed)
+            out[i] = (f"claim {i} shares no word with the sentences it cites",
+                      f"{i}번 주장은 인용한 문장과 겹치는 말이 없습니다. 인용한 문장에 있는 내용만 쓰세요")
     return out
 
 
