@@ -16,7 +16,7 @@ from yakgwan.answer.ask import Asker
 from yakgwan.answer.compare import choice, compared, value_of
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import (CLAIM_CHARS, answer_schema, asked_point, assemble, claim_problems, evidenced, holding_point, quote, quoted_point, repoint,
-                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer, cited_nouns, dated, light, titles)
+                                     restates_question, shown_claim, states_what_is_missing, GenerativeAnswerer, cited_nouns, dated, light, titles, asserts_missing)
 from yakgwan.answer.passages import derivable, labels_only, number_sentences, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
@@ -287,6 +287,8 @@ def test_a_partial_answer_is_answered_when_its_claims_and_their_sentences_hold_t
     photo = "사진 리뷰 작성 시 받을 수 있는 마일리지는 얼마인가요?"
     assert light(photo, _kiwi_terms(photo)) == {"작성"}
     assert light("작성 방법은 무엇인가요?", _kiwi_terms("작성 방법은 무엇인가요?")) == set()  # alone it is the point
+    for compound in ("리뷰 작성일은 언제인가요?", "계약 진행률은 얼마인가요?", "리뷰 작성자는 누구인가요?"):  # part of another noun
+        assert light(compound, _kiwi_terms(compound)) == set(), compound
     assert evidenced(asked_point(photo) or "", photo, [{"text": "사진 리뷰 작성 시 1,000 마일리지를 받습니다.", "cite": ["2"]}], review, _kiwi_terms)
     deleted = "사진 리뷰 삭제 시 차감되는 마일리지는 얼마인가요?"
     assert not evidenced(asked_point(deleted) or "", deleted, [{"text": "사진 리뷰 삭제 시 1,000 마일리지가 차감됩니다.", "cite": ["2"]}], review, _kiwi_terms)
@@ -455,6 +457,20 @@ def test_a_partial_claim_that_states_the_missing_point_is_dropped() -> None:
     kept = GenerativeAnswerer(LLM(both), terms=_kiwi_terms).answer(question, list(founded.values()))
     assert kept.outcome == "partial" and "5천만원" not in kept.answer and "2008년 3월 15일" in kept.answer
     assert "법인 등록번호에 대한 내용이 없습니다" in kept.answer
+    # kept: a claim whose cited sentence speaks of the point, or one about another letter or year
+    fee = _section("투어 > 가격", "투어 안내", "- A 투어 가격: 50,000원", "- 2020년 매출: 50억원")
+    for claim, missing, cite in (("A 투어의 가격은 50,000원입니다.", "A 투어의 가격", "1"), ("A 투어의 가격은 50,000원입니다.", "B 투어의 가격", "1"),
+                                 ("2020년 매출은 50억원입니다.", "2019년 매출", "2")):
+        assert not asserts_missing({"text": claim, "cite": [cite]}, missing, fee, _kiwi_terms), (claim, missing)
+    assert asserts_missing({"text": "A 투어의 예약 번호는 50,000원입니다.", "cite": ["1"]}, "A 투어의 예약 번호", fee, _kiwi_terms)
+    # the model calls the question itself missing: the point is the question less its question words
+    restated = ScriptedProvider(responder=lambda m, s: {"outcome": "partial", "claims": [{"text": "하늘여행사의 법인 등록번호는 5천만원입니다.", "cite": ["1"]}],
+                                                        "missing": question})
+    assert GenerativeAnswerer(LLM(restated), terms=_kiwi_terms).answer(question, list(founded.values())).outcome == "refused"
+    # with every claim dropped, a shown sentence that holds the point is quoted rather than refused
+    held = _section("회사 개요 > 기본 정보", "하늘여행사 회사 개요", "- 자본금: 5천만원", "- 법인 등록번호: 110111-1234567")
+    quoted = GenerativeAnswerer(LLM(partial("하늘여행사의 법인 등록번호는 5천만원입니다.")), terms=_kiwi_terms).answer(question, list(held.values()))
+    assert quoted.outcome == "answered" and quoted.quoted and "110111-1234567" in quoted.answer
 
 
 @pytest.mark.unit

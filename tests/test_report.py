@@ -185,7 +185,9 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     deltas = answered.split("<h2>Where each technique helps or hurts</h2>")[1]
     assert "hybrid_cc</th><td>+0.000" not in deltas and deltas.count("<tr><th>hyde</th>") == 2  # recall and MRR, hyde only
     assert "<tr><th>hybrid_cc · answers (generate)</th>" in steps
-    assert page.count("<details><summary>hybrid_cc:") <= 1
+    charts = page.split("<h2>Retrieval metrics</h2>")[1]
+    assert charts.count('data-series="hybrid_cc"') == charts.count('data-series="hyde"') > 0  # one bar per chart group each
+    assert "<strong>hybrid_cc · answers (generate)</strong>" in page.split("<h2>Sources</h2>")[1]
 
 
 def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:

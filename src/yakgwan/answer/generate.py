@@ -4,7 +4,8 @@ citing sentence numbers (an enum in the answer's schema), or says the passages d
 Checks on the model's answer: every claim cites at least one sentence, is a statement (not the
 question repeated), names nothing the knowledge base never mentions (a small model answers a
 question about a 드론 option by restating it: "드론 촬영 옵션 가격은 80,000원입니다"), and every
-number in it appears in the sentences it cites. A claim whose numbers are all in other shown
+number in it appears in the sentences it cites, and it shares at least one word with them (a
+claim of "승인" citing "여권 발급은 구청에서 합니다." obeys an instruction found in some document). A claim whose numbers are all in other shown
 sentences is re-pointed to them (a small model often cites the sentence next to the right one);
 a failing answer is then sent back once with the problems named; what still fails is dropped,
 and an answer left with no claim is downgraded to a refusal. A ``partial`` answer whose checked
@@ -15,11 +16,14 @@ its question words. A partial answer is also ``answered`` when its claims, read 
 sentences they cite, hold every noun and number of that point (the nouns in what the sentences
 say, not only in the claims) and add a fact of their own
 (:func:`evidenced`: a small model labels "2012년", citing "연간 매출 50억원 돌파" under the
-heading "2012년", partial). When the model tried to answer but its checked claims do not hold
+heading "2012년", partial). A claim of a partial answer that states the very point the answer
+calls missing, from sentences that do not speak of it (:func:`asserts_missing`), is dropped: a
+wrong answer, not a partial one. When the model tried to answer but its checked claims do not hold
 the point (the answer was left partial, or refused after the checks), the one shown sentence
 that holds every noun and number of the question, with its heading, is quoted as the answer
 (:func:`quoted_point`; the answer's ``by`` says so). A partial answer that stays partial says
-the documents hold no sentence that answers the question directly. The model's own ``missing``
+the documents hold no sentence that answers the question directly; one left with no claim and
+no sentence to quote is refused. The model's own ``missing``
 text is never shown in a refusal (it may repeat the feedback it was given). A question about two
 named things and one quantity (a choice, difference, sum or percentage change) is answered by
 rule before the model is asked, when a shown sentence states each side
@@ -188,17 +192,24 @@ def cited_nouns(point: str, claims: list[dict[str, Any]], by_number: dict[str, S
 # verbal nouns that only say that the noun before them is done ("리뷰 작성 시" asks about a review;
 # "사진 리뷰: 1,000 마일리지" under 추가 적립 speaks of writing one without the word)
 LIGHT_TERMS = re.compile(r"작성|진행|실시|수행")
+# what may follow a light noun that ends its word: nothing, a space or a sign, a particle, 시 or 후,
+# or a verb form (작성하면, 진행된); not a suffix that makes another noun (작성일, 진행률, 작성자)
+_LIGHT_END = r"(?=$|[^가-힣]|(?:을|를|이|가|은|는|의|에|도|과|와|로|으로|시|후)(?:$|[^가-힣])|[하되된한할해])"
 
 
 def light(text: str, named: list[Anchor]) -> set[str]:
-    """The light verbal nouns of ``text`` (:data:`LIGHT_TERMS`) that stand right after another
-    noun, their object ("리뷰 작성"); alone ("작성 방법") a light noun is the point itself."""
+    """The light verbal nouns of ``text`` (:data:`LIGHT_TERMS`) that end their word and stand
+    right after another noun, their object ("리뷰 작성 시"); alone ("작성 방법") a light noun is the
+    point itself, and in a longer word ("리뷰 작성일", "계약 진행률") it is part of another noun."""
     out = set()
     for prev, cur in zip(named, named[1:]):
         if (LIGHT_TERMS.fullmatch(bare_term(cur.form)) and not LIGHT_TERMS.fullmatch(bare_term(prev.form))
-                and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}", text)):
+                and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}{_LIGHT_END}", text)):
             out.add(cur.form)
     return out
+
+
+_LETTERS = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])")
 
 
 def asserts_missing(claim: dict[str, Any], point: str, by_number: dict[str, Sentence], terms: Terms) -> bool:
@@ -209,7 +220,12 @@ def asserts_missing(claim: dict[str, Any], point: str, by_number: dict[str, Sent
     등록번호에 대한 내용이 없습니다"). Such a claim is a wrong answer, not a partial one."""
     nouns = point_nouns(point, terms)
     said = normalise(claim["text"])
-    return bool(nouns) and all(normalise(bare_term(w)) in said for w in nouns) and not cited_nouns(point, [claim], by_number, terms)
+    if not nouns or not all(normalise(bare_term(w)) in said for w in nouns):
+        return False
+    # the point's numbers and Latin letters too ("B 투어의 가격" is not stated by "A 투어의 가격은 …")
+    if unsupported_numbers(point, [claim["text"]]) or any(normalise(w) not in said for w in _LETTERS.findall(point)):
+        return False
+    return not cited_nouns(point, [claim], by_number, terms)
 
 
 def point_nouns(point: str, terms: Terms) -> list[str]:
@@ -249,7 +265,7 @@ NUMBER_KIND_TERMS = re.compile(r"시기|시점|날짜|일자|연도|년도|기�
 # for 총 ("2년 총 40억원" answers "2년 계약 총액은?")
 COMPUTING_WORDS = re.compile(rf"총|모든|전체|지났|경과|{OPERATION_TERMS.pattern}")
 # a percentage states a ratio: "…스톡옵션 비율은 얼마인가요?" is answered by "스톡옵션: 발행주식 15% 보유"
-_PERCENT = re.compile(r"\d\s*(?:%|퍼센트)")
+_PERCENT = re.compile(r"\d\s*(?:%|％|퍼센트)")
 # verbal nouns of a question asking whether something is possible, needed or allowed: the answer may say it is not
 WHETHER_TERMS = re.compile(r"가능|불가능|필요|불필요|허용|허락")
 _ASK_ENDING = re.compile(r"(인가요|인지요|일까요|입니까|나요|까요|습니까|니까|가요|는지|죠)?[?？]?$")
@@ -568,7 +584,7 @@ class GenerativeAnswerer:
                 claims = [c for i, c in enumerate(claims, 1) if i not in wrong]
         if outcome == "partial" and (quoted := self._quoted(question, by_number, notes)) is not None:
             return quoted
-        if not claims:
+        if outcome == "partial" and not claims:
             notes.append("downgraded: the partial answer had no other claim")
             return Generated("refused", REFUSAL, [], missing.strip(), notes)
         done = assemble(outcome, claims, missing, by_number)

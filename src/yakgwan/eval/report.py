@@ -207,8 +207,8 @@ def run_key(result: Mapping) -> tuple[object, ...]:
 
 
 def retrieval_rows(results: Sequence[Mapping]) -> list[Mapping]:
-    """One row per pipeline for the retrieval tables: the retrieval run, else an answers run of
-    that pipeline (its retrieval metrics are the same)."""
+    """One row per pipeline and LLM for the retrieval tables: the retrieval run, else an answers
+    run of that pipeline (its retrieval metrics are the same)."""
     plain = {r.get("pipeline") for r in results if not r.get("answers")}
     seen: set[object] = set()
     out = []
@@ -375,7 +375,7 @@ def _delta_tables(results: Sequence[Mapping]) -> str:
 def _sources(results: Sequence[Mapping]) -> str:
     items = []
     for r in results:
-        bits = [f"<strong>{_e(r.get('pipeline', '?'))}</strong>: dataset <code>{_e(r.get('dataset', '?'))}</code>",
+        bits = [f"<strong>{_e(row_label(r))}</strong>: dataset <code>{_e(r.get('dataset', '?'))}</code>",
                 f"n = {_e(r.get('n', '?'))}", f"k = {_e(r.get('k', '?'))}"]
         for key in ("source", "machine", "command", "note"):
             if r.get(key):
