@@ -575,6 +575,10 @@ def test_unknown_terms_are_nouns_no_document_contains_operation_words_excepted()
     assert unknown_terms(AnchorFinder().terms("베트남 무비자 45일이 시행된 시기는 2023년 8월부터입니다"), corpus) == []
     assert unknown_terms(AnchorFinder().terms("송민지의 연봉은 65,000,000원입니다"), corpus) == []
     assert unknown_terms(AnchorFinder().terms("하늘여행사는 코스닥에 상장되어 있습니다"), corpus) == ["하늘여행사", "코스닥"]
+    # a word naming the kind of description asked is no fact; what it describes still must be known
+    corpus = normalise("하늘여행사 직속 조직: 국내여행팀 (팀장: 송민지), 해외여행팀")
+    assert unknown_terms(AnchorFinder().terms("하늘여행사의 조직 구조는 국내여행팀과 해외여행팀입니다"), corpus) == []
+    assert unknown_terms(AnchorFinder().terms("노동조합의 구조는 국내여행팀입니다"), corpus) == ["노동조합"]
 
 
 @pytest.mark.unit

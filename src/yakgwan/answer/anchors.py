@@ -22,6 +22,9 @@ TERM_TAGS = frozenset({"NNG", "NNP", "SL"})
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # nouns that name an operation on facts, not a fact: an answer may say them though no document does
 OPERATION_TERMS = re.compile(r"차이|합계|합산|총합|총액|대비|비율|평균|비교|증감")
+# nouns that name the kind of description a question asks for, not a thing ("조직 구조를 설명하면?",
+# "16년 역사를 요약하면?"): an answer may say them though no document does
+ASPECT_TERMS = re.compile(r"구조|역사|경쟁력|역량|특징|장점|강점|현황|전반")
 
 
 @dataclass(frozen=True)
@@ -50,12 +53,12 @@ def bare_term(form: str) -> str:
 
 def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:
     """The nouns among ``terms`` that occur nowhere in ``corpus`` (already :func:`normalise`d),
-    with or without a particle Kiwi left on them; operation words (:data:`OPERATION_TERMS`)
-    excepted."""
+    with or without a particle Kiwi left on them; operation words (:data:`OPERATION_TERMS`) and
+    words naming the kind of description asked (:data:`ASPECT_TERMS`) excepted."""
     out = []
     for a in missing_anchors(terms, corpus):
         bare = bare_term(a.form)
-        if not OPERATION_TERMS.search(a.form) and (bare == a.form or normalise(bare) not in corpus):
+        if not (OPERATION_TERMS.search(a.form) or ASPECT_TERMS.fullmatch(bare)) and (bare == a.form or normalise(bare) not in corpus):
             out.append(a.form)
     return list(dict.fromkeys(out))
 
