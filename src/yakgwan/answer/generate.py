@@ -171,12 +171,14 @@ def titles(text: str, named: list[Anchor]) -> set[str]:
     COO", "송민지 팀장", "김하늘 대표"): the name says who is meant, and a document about that
     person need not repeat the title beside each fact ("- 스톡옵션: 발행주식 5% 보유" under
     박민수's name). Any other noun after a name is part of the point ("바나힐 케이블카")."""
-    out = set()
-    for prev, cur in zip(named, named[1:]):
-        if (prev.tag == "NNP" and TITLE_WORDS.fullmatch(bare_term(cur.form))
-                and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}", text)):
-            out.add(cur.form)
-    return out
+    return _following(text, named, lambda prev, cur: prev.tag == "NNP" and bool(TITLE_WORDS.fullmatch(bare_term(cur.form))))
+
+
+def _following(text: str, named: list[Anchor], pair: Callable[[Anchor, Anchor], bool], tail: str = "") -> set[str]:
+    """The nouns of ``named`` that stand right after the noun before them in ``text`` (spaces
+    between, then ``tail``, a lookahead) where ``pair(before, noun)`` holds."""
+    return {cur.form for prev, cur in zip(named, named[1:])
+            if pair(prev, cur) and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}{tail}", text)}
 
 
 def cited_nouns(point: str, claims: list[dict[str, Any]], by_number: dict[str, Sentence], terms: Terms) -> bool:
@@ -201,12 +203,8 @@ def light(text: str, named: list[Anchor]) -> set[str]:
     """The light verbal nouns of ``text`` (:data:`LIGHT_TERMS`) that end their word and stand
     right after another noun, their object ("리뷰 작성 시"); alone ("작성 방법") a light noun is the
     point itself, and in a longer word ("리뷰 작성일", "계약 진행률") it is part of another noun."""
-    out = set()
-    for prev, cur in zip(named, named[1:]):
-        if (LIGHT_TERMS.fullmatch(bare_term(cur.form)) and not LIGHT_TERMS.fullmatch(bare_term(prev.form))
-                and re.search(rf"{re.escape(prev.form)}\s*{re.escape(cur.form)}{_LIGHT_END}", text)):
-            out.add(cur.form)
-    return out
+    return _following(text, named, lambda prev, cur: bool(LIGHT_TERMS.fullmatch(bare_term(cur.form)))
+                      and not LIGHT_TERMS.fullmatch(bare_term(prev.form)), _LIGHT_END)
 
 
 _LETTERS = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])")
