@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from yakgwan.errors import InputError
-from yakgwan.eval.combine import check_same_set, load_results, markdown_answers, markdown_deltas, markdown_table, summarise
+from yakgwan.eval.combine import check_same_set, load_results, markdown_answers, markdown_deltas, markdown_floor, markdown_table, summarise
 from yakgwan.eval.datasets import EvalQuery, corpus_sha256, questions_sha256
 
 pytestmark = pytest.mark.unit
@@ -119,6 +119,21 @@ def test_markdown_deltas_by_hand() -> None:
         "| crag | +0.250 | -0.250 |", "| late | -0.250 | +0.250 |",
     ]
     assert markdown_deltas(rows[:1]) == ""  # nothing to compare with
+
+
+def test_recall_floor_against_plain_hybrid_by_hand() -> None:
+    def row(name: str, recall: float) -> dict:
+        return _result(name, metrics={"recall": recall})
+
+    # hybrid 0.95: fusion -0.01 (inside), hyde -0.02 exactly (inside), raptor -0.03 (below)
+    rows = [row("fusion", 0.94), row("hybrid", 0.95), row("raptor", 0.92), row("hyde", 0.93), row("rewrite", 0.96)]
+    assert markdown_floor(rows) == (
+        "Recall@10 against plain hybrid (0.9500): the lowest is raptor (-0.0300); more than 0.02 below: raptor (-0.0300).\n"
+    )
+    assert markdown_floor([r for r in rows if r["pipeline"] != "raptor"]) == (
+        "Recall@10 against plain hybrid (0.9500): the lowest is hyde (-0.0200); none is more than 0.02 below.\n"
+    )
+    assert markdown_floor([row("fusion", 0.5), row("hybrid_cc", 0.9)]) == ""  # no plain hybrid to hold to
 
 
 def test_markdown_answers_by_hand() -> None:

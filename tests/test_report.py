@@ -173,6 +173,10 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     assert "<tr><th>hyde</th>" in page and "<td>+0.250</td><td>-0.100</td>" in page
     assert "<th>hyde_lay</th>" in page and "<td>8.0000</td>" in page  # LLM ms per query by step
     assert "<td>preprocess</td><td>30</td><td>12.5000</td>" in page  # what the ingest step cost
+    assert "against plain hybrid" not in page  # no plain hybrid row: no floor to state
+    page = build_html([res("hybrid", {"a": 0.5, "b": 1.0}), res("hyde", {"a": 0.75, "b": 0.7})], "t")
+    floor = page.split("<h2>Where each technique helps or hurts</h2>")[1]
+    assert floor.lstrip().startswith("<p>Recall@10 against plain hybrid (0.7500): the lowest is hyde (-0.0250); more than 0.02 below: hyde (-0.0250).</p>")
     # an answers run of a pipeline measured on its own is a row of the answers table only
     answers = {"mode": "generate", "n_answerable": 4, "n_unanswerable": 2, "metrics": {"answer_rate": 0.75}}
     page = build_html([res("hybrid_cc", {"a": 0.5, "b": 1.0}),

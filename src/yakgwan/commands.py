@@ -178,7 +178,7 @@ def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
     for warning in combine.check_same_set(loaded):
         _err(f"warning: {warning}")
     results = [item.result for item in loaded]
-    parts = (combine.markdown_table(results), combine.markdown_deltas(results, "recall"), combine.markdown_deltas(results, "mrr"), combine.markdown_answers(results))
+    parts = (combine.markdown_table(results), combine.markdown_floor(results), combine.markdown_deltas(results, "recall"), combine.markdown_deltas(results, "mrr"), combine.markdown_answers(results))
     table = "\n".join(t for t in parts if t)
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)

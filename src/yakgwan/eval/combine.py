@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from yakgwan.errors import InputError
-from yakgwan.eval.report import category_deltas, retrieval_rows, run_key, value_at
+from yakgwan.eval.report import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
 
 # what makes two results comparable: the same questions, corpus and cut-off
 SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")
@@ -149,6 +149,12 @@ def markdown_table(results: Sequence[Mapping]) -> str:
     machines = dict.fromkeys(str(r.get("machine", "?")) for r in results)
     caption = f"Source: {'; '.join(sets)}; machine: {'; '.join(machines)}."
     return "\n".join(rows) + "\n\n" + caption + "\n"
+
+
+def markdown_floor(results: Sequence[Mapping]) -> str:
+    """:func:`~yakgwan.eval.report.recall_floor_text` of the retrieval rows, as a paragraph."""
+    text = recall_floor_text(retrieval_rows(results))
+    return text + "\n" if text else ""
 
 
 def markdown_deltas(results: Sequence[Mapping], metric: str = "recall") -> str:

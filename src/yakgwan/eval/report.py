@@ -356,6 +356,50 @@ def category_deltas(results: Sequence[Mapping], metric: str) -> CategoryDeltas |
     return CategoryDeltas(base, cats, rows)
 
 
+RECALL_FLOOR_BASE = "hybrid"
+RECALL_FLOOR_MARGIN = 0.02
+
+
+@dataclass(frozen=True)
+class RecallFloor:
+    """Each pipeline's overall recall minus the plain ``base`` pipeline's, and those more than
+    ``margin`` below it (a technique must not lose recall against plain hybrid retrieval)."""
+
+    base: Mapping
+    margin: float
+    rows: list[tuple[Mapping, float]]
+
+    @property
+    def below(self) -> list[tuple[Mapping, float]]:
+        return [(r, d) for r, d in self.rows if d < -self.margin - 1e-12]
+
+
+def recall_floor(results: Sequence[Mapping], base: str = RECALL_FLOOR_BASE, margin: float = RECALL_FLOOR_MARGIN) -> RecallFloor | None:
+    """:class:`RecallFloor` of the results against the one named ``base``, lowest first; None
+    when no result is ``base`` or it has no recall."""
+    recall = [(r, v) for r in results if (v := _num(value_at(r, "metrics", "recall"))) is not None]
+    ref = next(((r, v) for r, v in recall if r.get("pipeline") == base), None)
+    if ref is None:
+        return None
+    rows = [(r, v - ref[1]) for r, v in recall if r is not ref[0]]
+    return RecallFloor(ref[0], margin, sorted(rows, key=lambda x: x[1]))
+
+
+def recall_floor_text(results: Sequence[Mapping]) -> str:
+    """One sentence on :func:`recall_floor`: the base's recall, the lowest pipeline, and every
+    pipeline more than the margin below (or that none is). Empty without the base."""
+    f = recall_floor(results)
+    if f is None or not f.rows:
+        return ""
+    k = f.base.get("k", "?")
+    low, d = f.rows[0]
+    head = (f"Recall@{k} against plain {f.base.get('pipeline')} ({_fmt(value_at(f.base, 'metrics', 'recall'))}): "
+            f"the lowest is {low.get('pipeline')} ({d:+.4f}); ")
+    if not f.below:
+        return head + f"none is more than {f.margin:.2f} below."
+    return head + f"more than {f.margin:.2f} below: " + ", ".join(f"{r.get('pipeline')} ({x:+.4f})" for r, x in f.below) + "."
+
+
 def _delta_tables(results: Sequence[Mapping]) -> str:
     """Recall@K and MRR@K by category against the baseline (:func:`category_deltas`)."""
     out = []
@@ -417,6 +461,7 @@ def build_html(results: Sequence[Mapping], title: str) -> str:
     answered = results
     results = retrieval_rows(results)  # an answers run of a pipeline measured on its own adds no retrieval row
     names = [str(r.get("pipeline", "?")) for r in results]
+    floor = recall_floor_text(results)
     sections = [
         f"<h1>{_e(title)}</h1>",
         "<h2>Side by side</h2>",
@@ -429,7 +474,7 @@ def build_html(results: Sequence[Mapping], title: str) -> str:
         "relevance by source document; its nDCG is normalised over the retrieved list, so it is higher "
         "than standard nDCG).</p>",
         "<h2>Answers</h2>" if any(r.get("answers") for r in answered) else "", _answers_table(answered),
-        "<h2>Where each technique helps or hurts</h2>", _delta_tables(results),
+        "<h2>Where each technique helps or hurts</h2>", f"<p>{_e(floor)}</p>" if floor else "", _delta_tables(results),
         "<h2>LLM time by step</h2>", _step_table(answered),
         "<h2>Retrieval metrics</h2>", _legend(names),
         _metric_chart(results, "metrics", "Standard retrieval metrics (document level, trec_eval definitions)."),
