@@ -1,5 +1,7 @@
-"""crag, self_rag, multihop, agentic and raptor with the real bundled model on a small knowledge
-base: each runs end to end, returns k real chunks, and its LLM decisions are well-formed."""
+"""Every LLM technique with the real bundled model on a small knowledge base: the query-side
+and reranking steps (rewrite, multiquery, fusion, expansion, hyde, reverse_hyde, hybrid_hyde,
+rerank_llm, rerank_yesno, compress) and crag, self_rag, multihop, agentic and raptor. Each runs
+end to end, returns k real chunks, used the model, and its model output is well-formed."""
 
 from __future__ import annotations
 
@@ -23,12 +25,65 @@ KB = {
 }
 
 
-def test_every_llm_rag_technique_with_the_real_model(small_index, local_llm_8k) -> None:  # type: ignore[no-untyped-def]
-    s = small_index(KB)
-    llm = LLM(local_llm_8k)
-    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+def _context(small_index, provider):  # type: ignore[no-untyped-def]
+    """The pipeline context over KB with the real model, the LLM, and the index's chunk ids."""
+    llm = LLM(provider)
+    ctx = app.pipeline_context(small_index(KB), embedder=HashingEmbedder())
     ctx.make_llm = lambda: llm
-    ids = {c.chunk_id for c in ctx.view.chunks}
+    return ctx, llm, {c.chunk_id for c in ctx.view.chunks}
+
+
+def _hangul(text: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" for ch in text)
+
+
+def test_every_query_side_and_reranking_technique_with_the_real_model(small_index, local_llm_8k) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.text.sentences import sentence_spans
+
+    ctx, llm, ids = _context(small_index, local_llm_8k)
+    question = "출발 7일 전에 여행을 취소하면 얼마나 환불받나요?"
+    names = ("rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "rerank_yesno", "compress")
+    for name in names:
+        calls = llm.stats.calls
+        r, note = build_pipeline(name, ctx)
+        if name == "rerank_yesno":
+            r.reranker.margin = 1.0  # type: ignore[attr-defined]  # open the gate whatever the first stage's scores
+        hits = r.retrieve(question, 3)
+        print(f"\n{name}: {[(h.chunk.source, h.produced_by) for h in hits]} calls={llm.stats.calls - calls}")
+        assert note is None and len(hits) == 3 and all(h.chunk.chunk_id in ids for h in hits), name
+        assert llm.stats.calls > calls, name  # the model was used, not a fallback
+        assert not any("no LLM" in h.produced_by or "failed" in h.produced_by for h in hits), name
+        if name in ("rewrite", "multiquery", "fusion"):
+            expander = r.transform  # type: ignore[attr-defined]
+            assert expander.fallback is None, name
+            assert hits[0].components["queries"] >= 2, name  # the model's queries shared a word with the question and were kept
+        if name == "expansion":
+            assert hits[0].produced_by.startswith("rerank_llm") and r.reranker.warnings == []  # type: ignore[attr-defined]
+            steps = r.first.transform  # type: ignore[attr-defined]
+            assert steps.rewrite.fallback is None and steps.expand.fallback is None
+            assert hits[0].components["queries"] >= 2 or any(h.components.get("queries", 0) >= 2 for h in hits)
+        if name in ("hyde", "reverse_hyde"):
+            writer = r.retrievers[0].rewrite  # type: ignore[attr-defined]
+            (passage,) = writer._memo.values()
+            print(f"{name} passage: {passage!r}")
+            assert writer.fallback is None and _hangul(passage) and passage != question, name
+        if name == "rerank_llm":
+            assert hits[0].produced_by.startswith("rerank_llm") and r.reranker.warnings == []  # type: ignore[attr-defined]
+        if name == "rerank_yesno":
+            assert r.reranker.gated == 1  # type: ignore[attr-defined]
+            assert all(h.produced_by == "rerank_yesno" and 0.0 <= h.components["p_yes"] <= 1.0 for h in hits)
+            p = [h.components["p_yes"] for h in hits]
+            assert p == sorted(p, reverse=True)  # reordered by the model's P(yes)
+        if name == "compress":
+            top = hits[0]
+            assert top.produced_by.endswith(">compress") and top.evidence, top.produced_by
+            spans = sentence_spans(top.chunk.text)
+            assert set(top.evidence) <= set(spans)  # kept spans are whole sentences of the cited chunk
+            print(f"compress kept: {[top.chunk.text[a:b] for a, b in top.evidence]}")
+
+
+def test_every_llm_rag_technique_with_the_real_model(small_index, local_llm_8k) -> None:  # type: ignore[no-untyped-def]
+    ctx, llm, ids = _context(small_index, local_llm_8k)
     question = "김하늘 대표와 박민수 COO 중 누가 먼저 회사에 들어왔나요?"
     for name in ("crag", "self_rag", "multihop", "agentic", "raptor"):
         calls = llm.stats.calls
