@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -91,6 +92,18 @@ def test_bars_exist_with_heights_proportional_to_values(report):
     assert mrr[2][1] == pytest.approx(2 * mrr[0][1], abs=1e-3)
 
 
+def test_bars_are_named_under_the_axis_when_colours_would_repeat() -> None:
+    from yakgwan.eval.report import PALETTE, bar_chart
+
+    def names_drawn(n: int) -> list[str]:
+        series = [f"p{i}" for i in range(n)]
+        svg = bar_chart(["mrr"], series, {("mrr", s): 0.5 for s in series}, 1.0, "c")
+        return re.findall(r'<text class="series"[^>]*>([^<]*)</text>', svg)
+
+    assert names_drawn(len(PALETTE)) == []  # the legend's colours tell every bar apart
+    assert names_drawn(len(PALETTE) + 1) == [f"p{i}" for i in range(len(PALETTE) + 1)]  # every bar named, in order
+
+
 def test_value_labels_are_drawn(report):
     page, _ = report
     assert '<text class="value"' in page
@@ -148,12 +161,12 @@ def test_llm_usage_rows_when_present(tmp_path) -> None:  # type: ignore[no-untyp
     html = build_html([{**base, "pipeline": "bm25"}, {**base, "pipeline": "fusion", "llm": llm}], "t")
     assert "<th>LLM calls</th>" in html and "<td>7</td>" in html and "local:q" in html
     # a rerun from the cache still shows what the LLM work cost, and how many hits had no recorded time
-    assert "<th>mean ms: LLM as recorded (cache hits at the time they took)</th>" in html and "<td>4321.5000</td><td>2</td>" in html
+    assert "<th>mean ms: LLM as recorded (cache hits at the time they took)</th>" in html and "<td>4321.5</td><td>2</td>" in html
     # what a pipeline built beside the index: RAPTOR's tree with its LLM cost, late's token vectors
     tree = {"structure": "RAPTOR tree (55 summaries, 2 level(s))", "nodes": 55, "llm_calls": 55, "seconds": 2600.0, "bytes": 300000, "mb": 0.29}
     html = build_html([{**base, "pipeline": "raptor", "built": tree}, {**base, "pipeline": "late", "built": {"structure": "token vectors (float16)", "mb": 12.5}}], "t")
-    assert "<th>built beside the index</th>" in html and "RAPTOR tree (55 summaries, 2 level(s))" in html and "<td>55</td><td>2600.0000</td>" in html
-    assert "token vectors (float16)" in html and "<td>12.5000</td>" in html
+    assert "<th>built beside the index</th>" in html and "RAPTOR tree (55 summaries, 2 level(s))" in html and "<td>55</td><td>2600.0</td>" in html
+    assert "token vectors (float16)" in html and "<td>12.50</td>" in html
 
 
 def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -171,8 +184,12 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     ], "t")
     # one row per pipeline; deltas against hybrid_cc by category, hand-computed
     assert "<tr><th>hyde</th>" in page and "<td>+0.250</td><td>-0.100</td>" in page
-    assert "<th>hyde_lay</th>" in page and "<td>8.0000</td>" in page  # LLM ms per query by step
-    assert "<td>preprocess</td><td>30</td><td>12.5000</td>" in page  # what the ingest step cost
+    assert "<th>hyde_lay</th>" in page and "<td>8.0</td>" in page  # LLM ms per query by step
+    assert "<td>preprocess</td><td>30</td><td>12.5</td>" in page  # what the ingest step cost
+    # the test set, n and k said once above the table when every row shares them, not in each row
+    side = page.split("<h2>Side by side</h2>")[1].split("</table>")[0]
+    assert '<p class="note">Every row: d, n = 4, k = 10.</p>' in side and "<th>dataset</th>" not in side
+    assert ">1.0</td>" in side and ">2.0</td>" in side and ">1.0000<" not in side  # latency in ms to one decimal
     assert "against plain hybrid" not in page  # no plain hybrid row: no floor to state
     page = build_html([res("hybrid", {"a": 0.5, "b": 1.0}), res("hyde", {"a": 0.75, "b": 0.7})], "t")
     floor = page.split("<h2>Where each technique helps or hurts</h2>")[1]

@@ -24,6 +24,8 @@ LABELS = {
     "p95": "p95",
 }
 PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
+# with more series than colours, every bar is also named under the axis
+NAME_ROOM = 96.0
 PLOT_H = 180.0
 BAR_W = 30.0
 GROUP_GAP = 24.0
@@ -35,10 +37,10 @@ body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans CJK KR", "N
   "Apple SD Gothic Neo", "Malgun Gothic", sans-serif; margin: 2rem auto; max-width: 1100px;
   padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
+table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; display: block; overflow-x: auto; max-width: 100%; }
 th, td { border: 1px solid #ddd; padding: .25rem .55rem; text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
-td.best { font-weight: 700; }
+td { white-space: nowrap; } td.best { font-weight: 700; }
 .legend span { display: inline-block; margin-right: 1.1rem; font-size: .9rem; }
 .legend i { display: inline-block; width: .9rem; height: .9rem; margin-right: .3rem; vertical-align: -2px; }
 figure { margin: 1rem 0 1.6rem; overflow-x: auto; }
@@ -95,10 +97,13 @@ def bar_chart(
 
     A bar's height is ``value / ymax * PLOT_H`` pixels; each bar carries ``data-group``,
     ``data-series`` and ``data-value`` and a value label above it. Missing values draw no bar.
+    With more series than colours, each bar's series is also written under it (slanted), so
+    that no bar depends on its colour to be told apart.
     """
+    named = len(series) > len(PALETTE)
     group_w = max(len(series) * BAR_W + GROUP_GAP, MIN_GROUP_W)
     width = LEFT + len(groups) * group_w + 10
-    height = TOP + PLOT_H + BOTTOM
+    height = TOP + PLOT_H + BOTTOM + (NAME_ROOM if named else 0.0)
     parts = [f'<svg class="chart" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{_e(label)}">']
     tick_digits = 2 if ymax <= 1 else 1 if ymax < 10 else 0
@@ -111,6 +116,10 @@ def bar_chart(
         x0 = LEFT + g * group_w + (group_w - len(series) * BAR_W) / 2
         for s, name in enumerate(series):
             x = x0 + s * BAR_W
+            if named:
+                nx, ny = x + BAR_W / 2 + 3, TOP + PLOT_H + 8
+                parts.append(f'<text class="series" x="{nx:.1f}" y="{ny:.1f}" text-anchor="end" '
+                             f'transform="rotate(-60 {nx:.1f} {ny:.1f})">{_e(name)}</text>')
             value = _num(values.get((group, name)))
             if value is None:
                 parts.append(f'<text x="{x + BAR_W / 2:.1f}" y="{TOP + PLOT_H - 3:.1f}" '
@@ -125,7 +134,7 @@ def bar_chart(
             )
             parts.append(f'<text class="value" x="{x + BAR_W / 2:.1f}" y="{y - 3:.1f}" text-anchor="middle">'
                          f"{value:.{digits}f}</text>")
-        parts.append(f'<text x="{x0 + len(series) * BAR_W / 2:.1f}" y="{TOP + PLOT_H + 16:.1f}" '
+        parts.append(f'<text x="{x0 + len(series) * BAR_W / 2:.1f}" y="{TOP + PLOT_H + 16 + (NAME_ROOM if named else 0.0):.1f}" '
                      f'text-anchor="middle">{_e(LABELS.get(group, group))}</text>')
     parts.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + PLOT_H}" stroke="#999"/>')
     parts.append("</svg>")
@@ -226,46 +235,59 @@ def row_label(r: Mapping) -> str:
     return f"{r.get('pipeline', '?')} · answers ({answers.get('mode', '?')})" if isinstance(answers, Mapping) else str(r.get("pipeline", "?"))
 
 
-def _table(results: Sequence[Mapping], columns: list[tuple[str, tuple[str, ...], object]],
+Column = tuple  # (label, path into a result, best-of function or None[, digits])
+
+
+def _table(results: Sequence[Mapping], columns: list[Column],
            name_of: Callable[[Mapping], str] | None = None) -> str:
-    """Pipelines as rows (named by ``name_of``; by the pipeline when None),
-    ``columns`` of (label, path into a result, best-of function or None); the best value of each
-    numeric column in bold."""
-    head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(label)}</th>" for label, _, _ in columns) + "</tr>"
+    """Pipelines as rows (named by ``name_of``; by the pipeline when None), ``columns`` of
+    (label, path into a result, best-of function or None[, decimal digits, 4 when not given]);
+    the best value of each numeric column in bold."""
+    head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(col[0])}</th>" for col in columns) + "</tr>"
     tops = []
-    for _, path, best in columns:
+    for _, path, best, *_digits in columns:
         nums = [v for v in (_num(value_at(r, *path)) for r in results) if v is not None]
-        tops.append(best(nums) if best and len(nums) > 1 else None)  # type: ignore[operator]
+        tops.append(best(nums) if best and len(nums) > 1 else None)
     body = []
     for r in results:
         tds = []
-        for (_, path, _), top in zip(columns, tops):
+        for (_, path, _, *digits), top in zip(columns, tops):
             v = value_at(r, *path)
             best_attr = ' class="best"' if top is not None and _num(v) == top else ""
-            tds.append(f"<td{best_attr}>{_fmt(v)}</td>")
+            tds.append(f"<td{best_attr}>{_fmt(v, *digits)}</td>")
         name = name_of(r) if name_of is not None else r.get("pipeline", "?")
         body.append(f"<tr><th>{_e(name)}</th>{''.join(tds)}</tr>")
     return f"<table>{head}{''.join(body)}</table>"
 
 
+def _shared_set(results: Sequence[Mapping]) -> str | None:
+    """"dataset, n = …, k = …" when every result has the same three (said once, not per row)."""
+    sets = {(r.get("dataset"), r.get("n"), r.get("k")) for r in results}
+    if len(sets) != 1:
+        return None
+    dataset, n, k = next(iter(sets))
+    return f"{dataset}, n = {n}, k = {k}"
+
+
 def _summary_table(results: Sequence[Mapping]) -> str:
     """One row per pipeline: metrics, latency (and its LLM share), LLM calls and tokens, and
     what LLM ingest steps cost."""
-    columns: list[tuple[str, tuple[str, ...], object]] = [("dataset", ("dataset",), None), ("n", ("n",), None), ("k", ("k",), None)]
+    shared = _shared_set(results)
+    columns: list[Column] = [] if shared else [("dataset", ("dataset",), None), ("n", ("n",), None), ("k", ("k",), None)]
     columns += [(LABELS[m], ("metrics", m), max) for m in _present(results, "metrics")]
-    columns += [(f"latency {p} (ms)", ("latency_ms", p), min) for p in ("p50", "p95")]
+    columns += [(f"latency {p} (ms)", ("latency_ms", p), min, 1) for p in ("p50", "p95")]
     if any(r.get("load_1m") for r in results):  # above the core count the latencies were taken on shared cores
-        columns += [("load average (1 min, mean)", ("load_1m", "mean"), None), ("cores", ("load_1m", "cores"), None)]
+        columns += [("load average (1 min, mean)", ("load_1m", "mean"), None, 2), ("cores", ("load_1m", "cores"), None)]
     if any(r.get("short_lists") for r in results):
         columns += [("questions with no hit", ("short_lists", "empty"), None), ("with fewer than k hits", ("short_lists", "under_k"), None)]
     if any(r.get("stage_ms") for r in results):
-        columns += [("mean ms: retrieval", ("stage_ms", "retrieval"), min), ("mean ms: LLM", ("stage_ms", "llm"), None)]
+        columns += [("mean ms: retrieval", ("stage_ms", "retrieval"), min, 1), ("mean ms: LLM", ("stage_ms", "llm"), None, 1)]
     if any(r.get("llm") for r in results):
         columns += [
             ("LLM", ("llm", "model"), None),
             ("LLM calls", ("llm", "calls"), None),
             ("LLM cache hits", ("llm", "cache_hits"), None),
-            ("mean ms: LLM as recorded (cache hits at the time they took)", ("llm", "ms_per_q_as_recorded"), None),
+            ("mean ms: LLM as recorded (cache hits at the time they took)", ("llm", "ms_per_q_as_recorded"), None, 1),
             ("cache hits with no recorded time", ("llm", "cached_untimed"), None),
             ("cached prompt tokens", ("llm", "cached_prompt_tokens"), None),
             ("cached completion tokens", ("llm", "cached_completion_tokens"), None),
@@ -275,17 +297,18 @@ def _summary_table(results: Sequence[Mapping]) -> str:
     if any(r.get("built") for r in results):
         columns += [
             ("built beside the index", ("built", "structure"), None),
-            ("built: MB", ("built", "mb"), None),
+            ("built: MB", ("built", "mb"), None, 2),
             ("built: LLM calls", ("built", "llm_calls"), None),
-            ("built: s", ("built", "seconds"), None),
+            ("built: s", ("built", "seconds"), None, 1),
         ]
     if any(value_at(r, "index", "llm") for r in results):
         columns += [
             ("ingest steps", ("index", "ingest_steps"), None),
             ("ingest LLM calls", ("index", "llm", "calls"), None),
-            ("ingest s", ("index", "llm", "seconds"), None),
+            ("ingest s", ("index", "llm", "seconds"), None, 1),
         ]
-    return _table(results, columns)
+    table = _table(results, columns)
+    return f'<p class="note">Every row: {_e(shared)}.</p>{table}' if shared else table
 
 
 ANSWER_LABELS = {
@@ -326,7 +349,7 @@ def _step_table(results: Sequence[Mapping]) -> str:
     steps = sorted({k for r in results for k in (r.get("stage_ms") or {}) if k.startswith("llm:")})
     if not steps:
         return ""
-    return _table([r for r in results if r.get("llm")], [(k[4:], ("stage_ms", k), min) for k in steps], row_label)
+    return _table([r for r in results if r.get("llm")], [(k[4:], ("stage_ms", k), min, 1) for k in steps], row_label)
 
 
 @dataclass(frozen=True)
