@@ -249,3 +249,35 @@ def test_empty_input_and_bad_kind(numpy_engine: E5Numpy, native_engine) -> None:
     with pytest.raises(InputError, match="sequence"):
         numpy_engine.embed("x", "query")
     assert native_engine.model_id == numpy_engine.model_id
+
+
+@pytest.mark.integration
+def test_one_query_runs_on_single_threaded_blas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With another process busy on the cores, multi-threaded BLAS made one query about 90 times
+    slower; a single batch, and late interaction's token vectors, are held at one BLAS thread
+    too (unless threads=1 leaves BLAS alone)."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    import yakgwan.embedders.e5_numpy as e5
+
+    seen: list[set[int]] = []
+
+    def spying(real):  # type: ignore[no-untyped-def]
+        def spy(model, windows):  # type: ignore[no-untyped-def]
+            seen.append({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
+            return real(model, windows)
+
+        return spy
+
+    monkeypatch.setattr(e5, "forward", spying(e5.forward))
+    monkeypatch.setattr(e5, "hidden_states", spying(e5.hidden_states))
+    query = "환불 규정은 어떻게 되나요?"
+    with threadpool_limits(limits=2, user_api="blas"):
+        E5Numpy(threads=2).embed([query], "query")
+        assert seen == [{1}]
+        seen.clear()
+        E5Numpy(threads=2).token_vectors([query], "query")
+        assert seen == [{1}]
+        seen.clear()
+        E5Numpy(threads=1).embed([query], "query")
+        assert seen == [{2}]
