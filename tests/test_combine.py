@@ -122,18 +122,42 @@ def test_markdown_deltas_by_hand() -> None:
 
 
 def test_recall_floor_against_plain_hybrid_by_hand() -> None:
-    def row(name: str, recall: float) -> dict:
-        return _result(name, metrics={"recall": recall})
+    def row(name: str, recall: float, **extra: object) -> dict:
+        return _result(name, metrics={"recall": recall}, **extra)
 
-    # hybrid 0.95: fusion -0.01 (inside), hyde -0.02 exactly (inside), raptor -0.03 (below)
-    rows = [row("fusion", 0.94), row("hybrid", 0.95), row("raptor", 0.92), row("hyde", 0.93), row("rewrite", 0.96)]
+    # hybrid 0.95: fusion -0.01 (inside), raptor -0.03 (below), rewrite +0.01; bm25 and dense are first stages, not techniques
+    rows = [row("bm25", 0.5), row("fusion", 0.94), row("hybrid", 0.95), row("raptor", 0.92), row("dense", 0.6), row("rewrite", 0.96)]
     assert markdown_floor(rows) == (
-        "Recall@10 against plain hybrid (0.9500): the lowest is raptor (-0.0300); more than 0.02 below: raptor (-0.0300).\n"
+        "Overall Recall@10 of each technique against plain hybrid (0.9500): the lowest is raptor (-0.0300); "
+        "more than 0.02 below: raptor (-0.0300).\n"
     )
     assert markdown_floor([r for r in rows if r["pipeline"] != "raptor"]) == (
-        "Recall@10 against plain hybrid (0.9500): the lowest is hyde (-0.0200); none is more than 0.02 below.\n"
+        "Overall Recall@10 of each technique against plain hybrid (0.9500): the lowest is fusion (-0.0100); none is more than 0.02 below.\n"
+    )
+    # the boundary as printed: 0.10 - 0.08 is -0.020000000000000004 in floats, shown as -0.0200, which is not more than 0.02 below;
+    # -0.02004 is shown as -0.0200 too, and -0.02005 as -0.0201
+    assert "none is more than" in markdown_floor([row("hybrid", 0.10), row("hyde", 0.08)])
+    assert "none is more than" in markdown_floor([row("hybrid", 0.95), row("hyde", 0.92996)])
+    assert "below: hyde (-0.0201)" in markdown_floor([row("hybrid", 0.95), row("hyde", 0.92994)])
+    # a second hybrid run (another LLM's answers run) is not compared with the first; the retrieval run is the base
+    two = [row("hybrid", 0.8, answers={"mode": "generate"}, llm={"model": "x"}), row("hybrid", 0.9), row("hyde", 0.89)]
+    assert "against plain hybrid (0.9000): the lowest is hyde (-0.0100)" in markdown_floor(two)
+    # results of another k are left out, and the sentence says so; two runs of one technique are told apart by their LLM
+    mixed = [row("hybrid", 0.9), row("hyde", 0.5, k=5), row("fusion", 0.89, llm={"model": "a"}), row("fusion", 0.85, llm={"model": "b"})]
+    assert markdown_floor(mixed) == (
+        "Overall Recall@10 of each technique against plain hybrid (0.9000): the lowest is fusion (b) (-0.0500); "
+        "more than 0.02 below: fusion (b) (-0.0500). 1 result(s) of another test set or k left out.\n"
     )
     assert markdown_floor([row("fusion", 0.5), row("hybrid_cc", 0.9)]) == ""  # no plain hybrid to hold to
+    assert markdown_floor([row("hybrid", 0.9), row("bm25", 0.5)]) == ""  # no technique beside it
+    assert markdown_floor([_result("hybrid", metrics={"recall": "n/a"}), row("hyde", 0.5)]) == ""  # a base without a usable recall
+
+
+def test_first_stages_are_the_registry_s() -> None:
+    from yakgwan.eval.rows import FIRST_STAGES
+    from yakgwan.pipelines import PIPELINES
+
+    assert set(FIRST_STAGES) == {name for name, spec in PIPELINES.items() if spec.first_stage}
 
 
 def test_markdown_answers_by_hand() -> None:

@@ -272,12 +272,17 @@ def test_one_query_runs_on_single_threaded_blas(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(e5, "forward", spying(e5.forward))
     monkeypatch.setattr(e5, "hidden_states", spying(e5.hidden_states))
     query = "환불 규정은 어떻게 되나요?"
+    engine = E5Numpy(threads=2)
     with threadpool_limits(limits=2, user_api="blas"):
-        E5Numpy(threads=2).embed([query], "query")
+        engine.embed([query], "query")
         assert seen == [{1}]
         seen.clear()
-        E5Numpy(threads=2).token_vectors([query], "query")
-        assert seen == [{1}]
+        pooled = engine.token_vectors([query, "보험금 청구 서류"], "query")  # late interaction: one text per worker
+        assert seen == [{1}, {1}]
         seen.clear()
-        E5Numpy(threads=1).embed([query], "query")
-        assert seen == [{2}]
+        engine.threads = 1  # BLAS as configured
+        engine.embed([query], "query")
+        serial = engine.token_vectors([query, "보험금 청구 서류"], "query")
+        assert seen == [{2}, {2}, {2}]
+    assert [v.shape for v in pooled] == [v.shape for v in serial]
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(pooled, serial))

@@ -1,6 +1,7 @@
-"""Every LLM technique with the real bundled model on a small knowledge base: the query-side
-and reranking steps (rewrite, multiquery, fusion, expansion, hyde, reverse_hyde, hybrid_hyde,
-rerank_llm, rerank_yesno, compress) and crag, self_rag, multihop, agentic and raptor. Each runs
+"""Every query-time LLM technique with the real bundled model on a small knowledge base: the
+query-side and reranking steps (rewrite, multiquery, fusion, expansion, hyde, reverse_hyde,
+hybrid_hyde, rerank_llm, rerank_yesno, compress) and crag, self_rag, multihop, agentic and
+raptor (the ingest steps llm_chunk and preprocess are in tests/test_local_llm.py). Each runs
 end to end, returns k real chunks, used the model, and its model output is well-formed."""
 
 from __future__ import annotations
@@ -37,8 +38,11 @@ def _hangul(text: str) -> bool:
     return any("\uac00" <= ch <= "\ud7a3" for ch in text)
 
 
-def test_every_query_side_and_reranking_technique_with_the_real_model(small_index, local_llm_8k) -> None:  # type: ignore[no-untyped-def]
+def test_every_query_side_and_reranking_technique_with_the_real_model(small_index, local_llm_8k, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.techniques import rerank_pointwise
     from yakgwan.text.sentences import sentence_spans
+
+    monkeypatch.setattr(rerank_pointwise, "first_stage_is_close", lambda scores, margin: True)  # the yes/no gate always open
 
     ctx, llm, ids = _context(small_index, local_llm_8k)
     question = "출발 7일 전에 여행을 취소하면 얼마나 환불받나요?"
@@ -46,8 +50,6 @@ def test_every_query_side_and_reranking_technique_with_the_real_model(small_inde
     for name in names:
         calls = llm.stats.calls
         r, note = build_pipeline(name, ctx)
-        if name == "rerank_yesno":
-            r.reranker.margin = 1.0  # type: ignore[attr-defined]  # open the gate whatever the first stage's scores
         hits = r.retrieve(question, 3)
         print(f"\n{name}: {[(h.chunk.source, h.produced_by) for h in hits]} calls={llm.stats.calls - calls}")
         assert note is None and len(hits) == 3 and all(h.chunk.chunk_id in ids for h in hits), name
@@ -56,12 +58,12 @@ def test_every_query_side_and_reranking_technique_with_the_real_model(small_inde
         if name in ("rewrite", "multiquery", "fusion"):
             expander = r.transform  # type: ignore[attr-defined]
             assert expander.fallback is None, name
-            assert hits[0].components["queries"] >= 2, name  # the model's queries shared a word with the question and were kept
+            assert hits[0].components.get("queries", 0) >= 2, name  # the model's queries shared a word with the question and were kept
         if name == "expansion":
             assert hits[0].produced_by.startswith("rerank_llm") and r.reranker.warnings == []  # type: ignore[attr-defined]
             steps = r.first.transform  # type: ignore[attr-defined]
             assert steps.rewrite.fallback is None and steps.expand.fallback is None
-            assert hits[0].components["queries"] >= 2 or any(h.components.get("queries", 0) >= 2 for h in hits)
+            assert any(h.components.get("queries", 0) >= 2 for h in hits)
         if name in ("hyde", "reverse_hyde"):
             writer = r.retrievers[0].rewrite  # type: ignore[attr-defined]
             (passage,) = writer._memo.values()

@@ -193,7 +193,7 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     assert "against plain hybrid" not in page  # no plain hybrid row: no floor to state
     page = build_html([res("hybrid", {"a": 0.5, "b": 1.0}), res("hyde", {"a": 0.75, "b": 0.7})], "t")
     floor = page.split("<h2>Where each technique helps or hurts</h2>")[1]
-    assert floor.lstrip().startswith("<p>Recall@10 against plain hybrid (0.7500): the lowest is hyde (-0.0250); more than 0.02 below: hyde (-0.0250).</p>")
+    assert floor.lstrip().startswith("<p>Overall Recall@10 of each technique against plain hybrid (0.7500): the lowest is hyde (-0.0250); more than 0.02 below: hyde (-0.0250).</p>")
     # an answers run of a pipeline measured on its own is a row of the answers table only
     answers = {"mode": "generate", "n_answerable": 4, "n_unanswerable": 2, "metrics": {"answer_rate": 0.75}}
     page = build_html([res("hybrid_cc", {"a": 0.5, "b": 1.0}),
@@ -232,3 +232,17 @@ def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:
     assert res["short_lists"] == {"empty": 1, "under_k": 2} and [p["hits"] for p in res["per_query"]] == [12, 3, 0]
     page = build_html([res], "t")
     assert "<th>questions with no hit</th><th>with fewer than k hits</th>" in page and "<td>1</td><td>2</td>" in page
+
+
+def test_bold_follows_the_figures_shown_and_the_test_set_is_said_once_only_when_known() -> None:
+    from yakgwan.eval.report import build_html
+
+    def res(name: str, p50: float, **extra):  # type: ignore[no-untyped-def]
+        return {"pipeline": name, "dataset": "d", "n": 4, "k": 10, "metrics": {"recall": 0.5},
+                "latency_ms": {"p50": p50, "p95": 30.0}, "per_query": [], **extra}
+
+    side = build_html([res("a", 17.04), res("b", 16.96)], "t").split("<h2>Side by side</h2>")[1].split("</table>")[0]
+    assert side.count('<td class="best">17.0</td>') == 2  # both show 17.0: both are the best shown
+    unknown = [{k: v for k, v in res(n, 1.0).items() if k not in ("dataset", "n")} for n in ("a", "b")]
+    side = build_html(unknown, "t").split("<h2>Side by side</h2>")[1].split("</table>")[0]
+    assert "Every row:" not in side and "<th>dataset</th>" in side  # not "Every row: None, n = None"

@@ -98,6 +98,8 @@ class PipelineSpec:
     needs_llm: bool = False
     # LLM steps the index must have been built with (``yakgwan.techniques.ingest_steps``)
     ingest_steps: tuple[str, ...] = ()
+    # a retrieval-only first stage that techniques are measured against (``eval.rows.FIRST_STAGES``)
+    first_stage: bool = False
 
 
 def _hybrid_rrf(ctx: PipelineContext) -> Retriever:
@@ -112,14 +114,15 @@ def _hybrid_cc(ctx: PipelineContext) -> Retriever:
 PIPELINES: dict[str, PipelineSpec] = {
     spec.name: spec
     for spec in [
-        PipelineSpec("bm25", "Korean BM25 over morphemes (negation prefixes kept on their noun)", lambda c: c.bm25(), False),
-        PipelineSpec("dense", "multilingual-e5-small cosine similarity (bundled weights)", lambda c: c.dense(), True),
-        PipelineSpec("hybrid", "dense + BM25 fused by Reciprocal Rank Fusion (k=60, equal weights)", _hybrid_rrf, True),
+        PipelineSpec("bm25", "Korean BM25 over morphemes (negation prefixes kept on their noun)", lambda c: c.bm25(), False, first_stage=True),
+        PipelineSpec("dense", "multilingual-e5-small cosine similarity (bundled weights)", lambda c: c.dense(), True, first_stage=True),
+        PipelineSpec("hybrid", "dense + BM25 fused by Reciprocal Rank Fusion (k=60, equal weights)", _hybrid_rrf, True, first_stage=True),
         PipelineSpec(
             "hybrid_cc",
             "dense + BM25 scores min-max normalised over each top-100 list, 0.3*dense + 0.7*BM25",
             _hybrid_cc,
             True,
+            first_stage=True,
         ),
         PipelineSpec("rewrite", "LLM keyword rewrite of the query, fused with the original by RRF", T.rewrite, True, True),
         PipelineSpec("multiquery", "original + 3 LLM query variants, hit lists interleaved", T.multiquery, True, True),

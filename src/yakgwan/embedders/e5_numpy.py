@@ -73,11 +73,11 @@ class E5Numpy:
     ``threads`` worker threads (default: ``OPENBLAS_NUM_THREADS``, else ``OMP_NUM_THREADS``,
     else the usable cores) each run whole batches with single-threaded BLAS: on two cores this
     is faster than one batch at a time on multi-threaded BLAS, whose small attention matmuls
-    spend their time synchronising. While such an ``embed`` or ``token_vectors`` runs, BLAS in
-    this process is held at one thread (threadpoolctl), also for a single batch such as one
-    query: with another process busy on the cores, multi-threaded BLAS made one query's forward
-    pass about 90 times slower (1.46 s instead of 17 ms). With ``threads=1`` batches run in the
-    calling thread and BLAS is left as configured.
+    spend their time synchronising. While such an ``embed`` or ``token_vectors`` runs, BLAS is
+    held at one thread in the whole process (threadpoolctl), also for a single batch such as one
+    query: on 2 cores with the bundled LLM generating in another process, multi-threaded BLAS
+    made one query's forward pass about 90 times slower (1.46 s instead of 17 ms). With
+    ``threads=1`` batches run in the calling thread and BLAS is left as configured.
     """
 
     dim = 384
@@ -152,16 +152,22 @@ class E5Numpy:
         tok, width = self._tokenizer, self.max_tokens - 2
         prefix = PREFIXES[_check_kind(kind)]
         skip = len(tok.content_ids(prefix))
-        out = []
-        for text in texts:
+        model = self._model
+
+        def vectors(text: str) -> np.ndarray:
             content = tok.content_ids(prefix + text)[skip:] or tok.content_ids(prefix + text)[-1:]
             windows = [[tok.bos, *content[a : a + width], tok.eos] for a in range(0, len(content), width)]
-            with self._blas():
-                x = hidden_states(self._model, windows)
+            x = hidden_states(model, windows)
             rows = np.concatenate([x[b, 1 : len(w) - 1] for b, w in enumerate(windows)]).astype(np.float32)
             rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
-            out.append(rows)
-        return out
+            return rows
+
+        workers = min(self.threads, len(texts))
+        with self._blas():  # one text per worker thread, each on single-threaded BLAS
+            if workers <= 1:
+                return [vectors(t) for t in texts]
+            with ThreadPoolExecutor(workers) as pool:
+                return list(pool.map(vectors, texts))
 
     def _encode_windows(self, windows: list[list[int]]) -> np.ndarray:
         """Mean-pooled vectors of every window, batched by length, on ``self.threads`` workers."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from yakgwan.errors import InputError
-from yakgwan.eval.report import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
+from yakgwan.eval.rows import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
 
 # what makes two results comparable: the same questions, corpus and cut-off
 SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")
@@ -152,13 +152,13 @@ def markdown_table(results: Sequence[Mapping]) -> str:
 
 
 def markdown_floor(results: Sequence[Mapping]) -> str:
-    """:func:`~yakgwan.eval.report.recall_floor_text` of the retrieval rows, as a paragraph."""
+    """:func:`~yakgwan.eval.rows.recall_floor_text` of the retrieval rows, as a paragraph."""
     text = recall_floor_text(retrieval_rows(results))
     return text + "\n" if text else ""
 
 
 def markdown_deltas(results: Sequence[Mapping], metric: str = "recall") -> str:
-    """:func:`~yakgwan.eval.report.category_deltas` of the retrieval rows as Markdown; empty
+    """:func:`~yakgwan.eval.rows.category_deltas` of the retrieval rows as Markdown; empty
     without categories."""
     d = category_deltas(retrieval_rows(results), metric)
     if d is None:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
+
+from yakgwan.eval.rows import category_deltas, num, recall_floor_text, retrieval_rows, row_label, value_at
 
 METRICS = ("mrr", "ndcg", "precision", "recall", "keyword_coverage")
 LABELS = {
@@ -24,8 +26,9 @@ LABELS = {
     "p95": "p95",
 }
 PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
-# with more series than colours, every bar is also named under the axis
-NAME_ROOM = 96.0
+# with more series than colours, every bar is also named under the axis, slanted at 60°:
+# the room below the axis is the longest name's height at ~6.5 px per character of 11 px text
+NAME_CHAR_PX = 6.5 * math.sin(math.radians(60))
 PLOT_H = 180.0
 BAR_W = 30.0
 GROUP_GAP = 24.0
@@ -37,10 +40,11 @@ body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans CJK KR", "N
   "Apple SD Gothic Neo", "Malgun Gothic", sans-serif; margin: 2rem auto; max-width: 1100px;
   padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; display: block; overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
+.wide { overflow-x: auto; max-width: 100%; }
 th, td { border: 1px solid #ddd; padding: .25rem .55rem; text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
-td { white-space: nowrap; } td.best { font-weight: 700; }
+.summary td { white-space: nowrap; } td.best { font-weight: 700; }
 .legend span { display: inline-block; margin-right: 1.1rem; font-size: .9rem; }
 .legend i { display: inline-block; width: .9rem; height: .9rem; margin-right: .3rem; vertical-align: -2px; }
 figure { margin: 1rem 0 1.6rem; overflow-x: auto; }
@@ -57,15 +61,8 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _num(value: object) -> float | None:
-    """A finite float, or None for missing, non-numeric or non-finite values."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) else None
-
-
 def _fmt(value: object, digits: int = 4) -> str:
-    number = _num(value)
+    number = num(value)
     if isinstance(value, (list, tuple)):
         return _e(", ".join(map(str, value))) or "–"
     if number is None:
@@ -101,9 +98,10 @@ def bar_chart(
     that no bar depends on its colour to be told apart.
     """
     named = len(series) > len(PALETTE)
+    name_room = 12.0 + NAME_CHAR_PX * max(map(len, series)) if named else 0.0
     group_w = max(len(series) * BAR_W + GROUP_GAP, MIN_GROUP_W)
     width = LEFT + len(groups) * group_w + 10
-    height = TOP + PLOT_H + BOTTOM + (NAME_ROOM if named else 0.0)
+    height = TOP + PLOT_H + BOTTOM + name_room
     parts = [f'<svg class="chart" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{_e(label)}">']
     tick_digits = 2 if ymax <= 1 else 1 if ymax < 10 else 0
@@ -120,7 +118,7 @@ def bar_chart(
                 nx, ny = x + BAR_W / 2 + 3, TOP + PLOT_H + 8
                 parts.append(f'<text class="series" x="{nx:.1f}" y="{ny:.1f}" text-anchor="end" '
                              f'transform="rotate(-60 {nx:.1f} {ny:.1f})">{_e(name)}</text>')
-            value = _num(values.get((group, name)))
+            value = num(values.get((group, name)))
             if value is None:
                 parts.append(f'<text x="{x + BAR_W / 2:.1f}" y="{TOP + PLOT_H - 3:.1f}" '
                              'text-anchor="middle">–</text>')
@@ -134,7 +132,7 @@ def bar_chart(
             )
             parts.append(f'<text class="value" x="{x + BAR_W / 2:.1f}" y="{y - 3:.1f}" text-anchor="middle">'
                          f"{value:.{digits}f}</text>")
-        parts.append(f'<text x="{x0 + len(series) * BAR_W / 2:.1f}" y="{TOP + PLOT_H + 16 + (NAME_ROOM if named else 0.0):.1f}" '
+        parts.append(f'<text x="{x0 + len(series) * BAR_W / 2:.1f}" y="{TOP + PLOT_H + 16 + name_room:.1f}" '
                      f'text-anchor="middle">{_e(LABELS.get(group, group))}</text>')
     parts.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + PLOT_H}" stroke="#999"/>')
     parts.append("</svg>")
@@ -157,7 +155,7 @@ def _figure(svg: str, caption: str, results: Sequence[Mapping]) -> str:
 
 
 def _present(results: Sequence[Mapping], section: str) -> list[str]:
-    return [m for m in METRICS if any(_num((r.get(section) or {}).get(m)) is not None for r in results)]
+    return [m for m in METRICS if any(num((r.get(section) or {}).get(m)) is not None for r in results)]
 
 
 def _metric_chart(results: Sequence[Mapping], section: str, caption: str) -> str:
@@ -166,7 +164,7 @@ def _metric_chart(results: Sequence[Mapping], section: str, caption: str) -> str
     if not metrics:
         return ""
     values = {(m, n): (r.get(section) or {}).get(m) for r, n in zip(results, names) for m in metrics}
-    ymax = max([1.0] + [v for v in map(_num, values.values()) if v is not None])
+    ymax = max([1.0] + [v for v in map(num, values.values()) if v is not None])
     return _figure(bar_chart(metrics, names, values, ymax, caption), caption, results)
 
 
@@ -179,9 +177,9 @@ def _category_charts(results: Sequence[Mapping]) -> str:
     for metric in METRICS:
         values = {(c, n): ((r.get("by_category") or {}).get(c) or {}).get(metric)
                   for r, n in zip(results, names) for c in cats}
-        if all(_num(v) is None for v in values.values()):
+        if all(num(v) is None for v in values.values()):
             continue
-        ymax = max([1.0] + [v for v in map(_num, values.values()) if v is not None])
+        ymax = max([1.0] + [v for v in map(num, values.values()) if v is not None])
         caption = f"{LABELS[metric]} by category (mean over the questions of each category)."
         out.append(_figure(bar_chart(cats, names, values, ymax, caption), caption, results))
     return "".join(out)
@@ -190,7 +188,7 @@ def _category_charts(results: Sequence[Mapping]) -> str:
 def _latency_chart(results: Sequence[Mapping]) -> str:
     names = [str(r.get("pipeline", "?")) for r in results]
     values = {(p, n): (r.get("latency_ms") or {}).get(p) for r, n in zip(results, names) for p in ("p50", "p95")}
-    present = [v for v in map(_num, values.values()) if v is not None]
+    present = [v for v in map(num, values.values()) if v is not None]
     if not present:
         return '<p class="note">No latency was recorded.</p>'
     caption = "Latency per query in milliseconds (p50, p95; linear interpolation)."
@@ -198,74 +196,50 @@ def _latency_chart(results: Sequence[Mapping]) -> str:
     return _figure(svg, caption, results)
 
 
-def value_at(r: Mapping, *path: str) -> object:
-    cur: object = r
-    for key in path:
-        if not isinstance(cur, Mapping):
-            return None
-        cur = cur.get(key)
-    return cur
+class Column(NamedTuple):
+    """A table column: its label, the path of its value in a result, the best-of function for
+    bold (None: no best), and the decimals shown."""
+
+    label: str
+    path: tuple[str, ...]
+    best: Callable[[list[float]], float] | None = None
+    digits: int = 4
 
 
-def run_key(result: Mapping) -> tuple[object, ...]:
-    """What one row of the table stands for: the pipeline, its LLM, and for an answers run the
-    answer mode and its LLM (a run of the same pipeline that also answered is another row)."""
-    answers = result.get("answers") if isinstance(result.get("answers"), Mapping) else None
-    return (result.get("pipeline", "?"), value_at(result, "llm", "model") or "no LLM",
-            f"answers {answers.get('mode')} by {value_at(answers, 'llm', 'model') or 'rules'}" if answers else "retrieval")
-
-
-def retrieval_rows(results: Sequence[Mapping]) -> list[Mapping]:
-    """One row per pipeline and LLM for the retrieval tables: the retrieval run, else an answers
-    run of that pipeline (its retrieval metrics are the same)."""
-    plain = {r.get("pipeline") for r in results if not r.get("answers")}
-    seen: set[object] = set()
-    out = []
-    for r in results:
-        if (r.get("answers") and r.get("pipeline") in plain) or run_key(r)[:2] in seen:
-            continue
-        seen.add(run_key(r)[:2])
-        out.append(r)
-    return out
-
-
-def row_label(r: Mapping) -> str:
-    """A row's name: the pipeline, and for an answers run its mode ("hybrid_cc · answers (generate)")."""
-    answers = r.get("answers")
-    return f"{r.get('pipeline', '?')} · answers ({answers.get('mode', '?')})" if isinstance(answers, Mapping) else str(r.get("pipeline", "?"))
-
-
-Column = tuple  # (label, path into a result, best-of function or None[, digits])
-
-
-def _table(results: Sequence[Mapping], columns: list[Column],
-           name_of: Callable[[Mapping], str] | None = None) -> str:
-    """Pipelines as rows (named by ``name_of``; by the pipeline when None), ``columns`` of
-    (label, path into a result, best-of function or None[, decimal digits, 4 when not given]);
-    the best value of each numeric column in bold."""
-    head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(col[0])}</th>" for col in columns) + "</tr>"
+def _table(results: Sequence[Mapping], columns: Sequence[Column | tuple],
+           name_of: Callable[[Mapping], str] | None = None, css: str = "wide") -> str:
+    """Pipelines as rows (named by ``name_of``; by the pipeline when None), one column per
+    :class:`Column` (or a tuple of its fields); the best value of each numeric column in bold,
+    compared as shown (rounded to the column's decimals). The table sits in a ``div`` of class
+    ``css`` that scrolls sideways when the table is wider than the page."""
+    cols = [c if isinstance(c, Column) else Column(*c) for c in columns]
+    head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(c.label)}</th>" for c in cols) + "</tr>"
     tops = []
-    for _, path, best, *_digits in columns:
-        nums = [v for v in (_num(value_at(r, *path)) for r in results) if v is not None]
-        tops.append(best(nums) if best and len(nums) > 1 else None)
+    for c in cols:
+        nums = [round(v, c.digits) for v in (num(value_at(r, *c.path)) for r in results) if v is not None]
+        tops.append(c.best(nums) if c.best and len(nums) > 1 else None)
     body = []
     for r in results:
         tds = []
-        for (_, path, _, *digits), top in zip(columns, tops):
-            v = value_at(r, *path)
-            best_attr = ' class="best"' if top is not None and _num(v) == top else ""
-            tds.append(f"<td{best_attr}>{_fmt(v, *digits)}</td>")
+        for c, top in zip(cols, tops):
+            v = value_at(r, *c.path)
+            shown = num(v)
+            best_attr = ' class="best"' if top is not None and shown is not None and round(shown, c.digits) == top else ""
+            tds.append(f"<td{best_attr}>{_fmt(v, c.digits)}</td>")
         name = name_of(r) if name_of is not None else r.get("pipeline", "?")
         body.append(f"<tr><th>{_e(name)}</th>{''.join(tds)}</tr>")
-    return f"<table>{head}{''.join(body)}</table>"
+    return f'<div class="{css}"><table>{head}{"".join(body)}</table></div>'
 
 
 def _shared_set(results: Sequence[Mapping]) -> str | None:
-    """"dataset, n = …, k = …" when every result has the same three (said once, not per row)."""
-    sets = {(r.get("dataset"), r.get("n"), r.get("k")) for r in results}
+    """"dataset, n = …, k = …" when every result has the same three, all given (said once above
+    the table, not in each row); None otherwise."""
+    sets = {tuple(str(r.get(key)) if r.get(key) is not None else None for key in ("dataset", "n", "k")) for r in results}
     if len(sets) != 1:
         return None
     dataset, n, k = next(iter(sets))
+    if dataset is None or n is None or k is None:
+        return None
     return f"{dataset}, n = {n}, k = {k}"
 
 
@@ -273,7 +247,7 @@ def _summary_table(results: Sequence[Mapping]) -> str:
     """One row per pipeline: metrics, latency (and its LLM share), LLM calls and tokens, and
     what LLM ingest steps cost."""
     shared = _shared_set(results)
-    columns: list[Column] = [] if shared else [("dataset", ("dataset",), None), ("n", ("n",), None), ("k", ("k",), None)]
+    columns: list[tuple] = [] if shared else [("dataset", ("dataset",), None), ("n", ("n",), None), ("k", ("k",), None)]
     columns += [(LABELS[m], ("metrics", m), max) for m in _present(results, "metrics")]
     columns += [(f"latency {p} (ms)", ("latency_ms", p), min, 1) for p in ("p50", "p95")]
     if any(r.get("load_1m") for r in results):  # above the core count the latencies were taken on shared cores
@@ -307,7 +281,7 @@ def _summary_table(results: Sequence[Mapping]) -> str:
             ("ingest LLM calls", ("index", "llm", "calls"), None),
             ("ingest s", ("index", "llm", "seconds"), None, 1),
         ]
-    table = _table(results, columns)
+    table = _table(results, columns, css="wide summary")
     return f'<p class="note">Every row: {_e(shared)}.</p>{table}' if shared else table
 
 
@@ -323,12 +297,12 @@ def _answers_table(results: Sequence[Mapping]) -> str:
     rows = [r for r in results if r.get("answers")]
     if not rows:
         return ""
-    columns: list[tuple[str, tuple[str, ...], object]] = [("mode", ("answers", "mode"), None), ("answerable", ("answers", "n_answerable"), None),
-                                                          ("unanswerable", ("answers", "n_unanswerable"), None)]
+    columns: list[tuple] = [("mode", ("answers", "mode"), None), ("answerable", ("answers", "n_answerable"), None),
+                            ("unanswerable", ("answers", "n_unanswerable"), None)]
     columns += [(label, ("answers", "metrics", key), None) for key, label in ANSWER_LABELS.items()]
     columns += [(f"judge {k} (mean)", ("answers", "judge", "scores", k, "mean"), max) for k in ("accuracy", "completeness", "relevance")]
     columns += [(f"judge {k} (spread)", ("answers", "judge", "scores", k, "spread"), None) for k in ("accuracy", "completeness", "relevance")]
-    columns += [("judge", ("answers", "judge", "model"), None), ("latency p50 (ms)", ("answers", "latency_ms", "p50"), min), ("LLM calls", ("answers", "llm_calls"), None)]
+    columns += [("judge", ("answers", "judge", "model"), None), ("latency p50 (ms)", ("answers", "latency_ms", "p50"), min, 1), ("LLM calls", ("answers", "llm_calls"), None)]
     return _table(rows, columns) + (
         '<p class="note">Answer rate: answerable questions answered. Refusal rate: unanswerable questions refused (the next column also '
         "counts partial answers, which say the documents lack the point asked). Citation validity: quotes found verbatim in the cited chunk, "
@@ -350,77 +324,6 @@ def _step_table(results: Sequence[Mapping]) -> str:
     if not steps:
         return ""
     return _table([r for r in results if r.get("llm")], [(k[4:], ("stage_ms", k), min, 1) for k in steps], row_label)
-
-
-@dataclass(frozen=True)
-class CategoryDeltas:
-    """Each pipeline's ``metric`` per category minus the baseline's (None where either is missing)."""
-
-    base: Mapping
-    categories: list[str]
-    rows: list[tuple[Mapping, list[float | None]]]
-
-
-def category_deltas(results: Sequence[Mapping], metric: str) -> CategoryDeltas | None:
-    """Per category, each result's ``metric`` minus the baseline's (``hybrid_cc`` when present,
-    else the first result with categories): where a technique helps or hurts. None with fewer
-    than two results with categories."""
-    with_cats = [r for r in results if isinstance(r.get("by_category"), Mapping) and r.get("by_category")]
-    if len(with_cats) < 2:
-        return None
-    base = next((r for r in with_cats if r.get("pipeline") == "hybrid_cc"), with_cats[0])
-    cats = sorted(base["by_category"])
-    rows = []
-    for r in with_cats:
-        if r is base:
-            continue
-        pairs = [(_num(value_at(r, "by_category", c, metric)), _num(value_at(base, "by_category", c, metric))) for c in cats]
-        rows.append((r, [None if v is None or b is None else v - b for v, b in pairs]))
-    return CategoryDeltas(base, cats, rows)
-
-
-RECALL_FLOOR_BASE = "hybrid"
-RECALL_FLOOR_MARGIN = 0.02
-
-
-@dataclass(frozen=True)
-class RecallFloor:
-    """Each pipeline's overall recall minus the plain ``base`` pipeline's, and those more than
-    ``margin`` below it (a technique must not lose recall against plain hybrid retrieval)."""
-
-    base: Mapping
-    margin: float
-    rows: list[tuple[Mapping, float]]
-
-    @property
-    def below(self) -> list[tuple[Mapping, float]]:
-        return [(r, d) for r, d in self.rows if d < -self.margin - 1e-12]
-
-
-def recall_floor(results: Sequence[Mapping], base: str = RECALL_FLOOR_BASE, margin: float = RECALL_FLOOR_MARGIN) -> RecallFloor | None:
-    """:class:`RecallFloor` of the results against the one named ``base``, lowest first; None
-    when no result is ``base`` or it has no recall."""
-    recall = [(r, v) for r in results if (v := _num(value_at(r, "metrics", "recall"))) is not None]
-    ref = next(((r, v) for r, v in recall if r.get("pipeline") == base), None)
-    if ref is None:
-        return None
-    rows = [(r, v - ref[1]) for r, v in recall if r is not ref[0]]
-    return RecallFloor(ref[0], margin, sorted(rows, key=lambda x: x[1]))
-
-
-def recall_floor_text(results: Sequence[Mapping]) -> str:
-    """One sentence on :func:`recall_floor`: the base's recall, the lowest pipeline, and every
-    pipeline more than the margin below (or that none is). Empty without the base."""
-    f = recall_floor(results)
-    if f is None or not f.rows:
-        return ""
-    k = f.base.get("k", "?")
-    low, d = f.rows[0]
-    head = (f"Recall@{k} against plain {f.base.get('pipeline')} ({_fmt(value_at(f.base, 'metrics', 'recall'))}): "
-            f"the lowest is {low.get('pipeline')} ({d:+.4f}); ")
-    if not f.below:
-        return head + f"none is more than {f.margin:.2f} below."
-    return head + f"more than {f.margin:.2f} below: " + ", ".join(f"{r.get('pipeline')} ({x:+.4f})" for r, x in f.below) + "."
 
 
 def _delta_tables(results: Sequence[Mapping]) -> str:
