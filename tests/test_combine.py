@@ -78,16 +78,29 @@ def test_summary_drops_every_per_question_row() -> None:
     assert "per_query" in r and "per_question" in r["answers"]  # the input is left as it was
 
 
+def test_summary_keeps_the_first_fallback_reasons_and_counts_the_rest() -> None:
+    why = [f"d{i}.md: no section starts at sentence 1" for i in range(5)]
+    r = _result("llm_chunk", index={"ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 5}, "step_fallback_reasons": {"llm_chunk": why}})
+    assert summarise(r, reasons_kept=2)["index"]["step_fallback_reasons"] == {"llm_chunk": why[:2] + ["… and 3 more"]}
+    assert summarise(r, reasons_kept=5)["index"]["step_fallback_reasons"] == {"llm_chunk": why}
+    assert len(r["index"]["step_fallback_reasons"]["llm_chunk"]) == 5  # the input is left as it was
+
+
 def test_markdown_table_by_hand() -> None:
     rows = [
         _result("crag", llm={"calls": 100, "cache_hits": 2, "ms_per_q_as_recorded": 26600.4}, measured_at="2026-11-30", load_1m={"mean": 3.5, "max": 4.1, "cores": 2}),
         _result("late", built={"structure": "token vectors", "mb": 12.5, "seconds": 40.1}, metrics={"recall": 1.0, "ndcg": 0.5, "mrr": 0.25}),
+        _result("llm_chunk", index={"chunks": 9, "ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 3},
+                                    "llm": {"calls": 1, "cache_hits": 43, "latency_ms": 27013.3, "cached_ms": 1348885.9}}),
     ]
     lines = markdown_table(rows).splitlines()
     assert lines[0] == ("| pipeline | Recall@10 | nDCG@10 | MRR@10 | p50 ms | p95 ms | load (mean / cores) | LLM calls | LLM ms/q (as recorded) "
-                        "| no hit | < k hits | built beside the index | measured |")
-    assert lines[2] == "| crag | 0.9500 | 0.8750 | 0.5000 | 1234 | 2000 | 3.50 / 2 | 102 | 26600 | 0 | 1 | – | 2026-11-30 |"
-    assert lines[3] == "| late | 1.0000 | 0.5000 | 0.2500 | 1234 | 2000 | – | 0 | – | 0 | 1 | token vectors, 12.5 MB, 40.1 s | – |"
+                        "| no hit | < k hits | built beside the index | LLM ingest steps | measured |")
+    assert lines[2] == "| crag | 0.9500 | 0.8750 | 0.5000 | 1234 | 2000 | 3.50 / 2 | 102 | 26600 | 0 | 1 | – | – | 2026-11-30 |"
+    assert lines[3] == "| late | 1.0000 | 0.5000 | 0.2500 | 1234 | 2000 | – | 0 | – | 0 | 1 | token vectors, 12.5 MB, 40.1 s | – | – |"
+    # 27,013.3 + 1,348,885.9 ms = 1,375.9 s
+    assert lines[4] == ("| llm_chunk | 0.9500 | 0.8750 | 0.5000 | 1234 | 2000 | – | 0 | – | 0 | 1 | – "
+                        "| llm_chunk; 44 LLM calls (43 from the cache), 1,376 s as recorded; llm_chunk left 3 as they were | – |")
     assert lines[-1] == "Source: skytravel/tests_dev.jsonl (n=2, k=10); machine: x86_64, 2 cores."
 
 

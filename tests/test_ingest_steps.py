@@ -17,7 +17,7 @@ from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.pipelines import build_pipeline
 from yakgwan.records import Document
 from yakgwan.store.local import LocalStore
-from yakgwan.techniques.ingest_steps import canonical_steps
+from yakgwan.techniques.ingest_steps import canonical_steps, fallback_lines
 from yakgwan.techniques.llm_chunk import LLMChunker, section_spans, sentence_windows
 from yakgwan.techniques.preprocess import Preprocessor
 from yakgwan.techniques.prompts import Section
@@ -94,6 +94,18 @@ def test_preprocess_keeps_the_original_and_indexes_the_rewrite() -> None:
     assert out[0].retrieval_text == "벌금 보상 한도는? 핵심어: 벌금, 2천만원"
     assert index_text(out[0]).index("핵심어") < index_text(out[0]).index(chunks[0].text)
     assert step.fallbacks == len(chunks) - 1
+    silent = Preprocessor(LLM(ScriptedProvider(["  "] * len(chunks))))
+    assert silent.apply(doc, chunks) == chunks and silent.fallbacks == len(chunks)
+    assert silent.reasons == [f"a.md chunk {c.chunk_id}: the model wrote nothing; chunk indexed as it is" for c in chunks]
+
+
+def test_fallback_lines_by_hand() -> None:
+    why = ["a.md: no LLM configured", "b.md: cut off", "c.md: no section starts at sentence 1", "d.md: cut off"]
+    assert fallback_lines({"llm_chunk": 4, "preprocess": 0}, {"llm_chunk": why}, shown=2) == [
+        "llm_chunk: 4 left as they were: a.md: no LLM configured; b.md: cut off; 2 more reasons"]
+    assert fallback_lines({"llm_chunk": 1}, {"llm_chunk": why[:1]}, shown=2) == ["llm_chunk: 1 left as they were: a.md: no LLM configured"]
+    assert fallback_lines({"preprocess": 2}, {}) == ["preprocess: 2 left as they were (no LLM or an unusable answer)"]
+    assert fallback_lines({}, {}) == []
 
 
 def test_step_names_are_checked_and_ordered() -> None:
@@ -137,6 +149,13 @@ def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: P
     assert hits[0].chunk.text == "# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다."  # cited text is the original
     with pytest.raises(YakgwanError, match="built with --step llm_chunk"):
         build_pipeline("llm_chunk", ctx)
+
+    # a document whose answer is unusable keeps its structure chunks, and the report says which and why
+    cut_off = LLM(ScriptedProvider(responder=lambda m, schema: '{"sections": [{"first": 2, "headline": "h", "summary": "s"}]}'))
+    report = app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["llm_chunk"], llm=cut_off)
+    assert report.step_fallbacks == {"llm_chunk": 1}
+    assert report.step_reasons == {"llm_chunk": ["a.md: no section starts at sentence 1 (starts: [2]); structure chunks kept"]}
+    assert [c.text for c in LocalStore(s.index_dir).read().chunks] == [c.text for c in before.chunks]
 
 
 def test_changing_steps_needs_every_indexed_document(tmp_path: Path) -> None:
@@ -202,3 +221,25 @@ def test_ingest_step_composites_resolve() -> None:
     assert resolve_pipeline("bm25+preprocess").ingest_steps == ("preprocess",)
     composed = resolve_pipeline("llm_chunk+rerank_llm+preprocess")
     assert composed.ingest_steps == ("llm_chunk", "preprocess") and composed.needs_llm and "rerank_llm" in composed.description
+
+
+def test_eval_says_which_documents_a_step_left_and_why(capsys: pytest.CaptureFixture[str]) -> None:
+    from yakgwan.eval.runner import print_result_line
+
+    why = ["a.md: no section starts at sentence 1 (starts: [2]); structure chunks kept", "b.md: model output does not match Sections: the answer was cut off at the token limit; structure chunks kept"]
+    index = {"chunks": 9, "ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 2}, "step_fallback_reasons": {"llm_chunk": why}}
+    print_result_line({"pipeline": "llm_chunk", "dataset": "d", "n": 1, "k": 10, "metrics": {"mrr": 1.0}, "latency_ms": {"p50": 1.0, "p95": 2.0}, "index": index})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == f"  llm_chunk: 2 left as they were: {why[0]}; {why[1]}"
+
+
+def test_build_record_by_hand() -> None:
+    from yakgwan.eval.runner import built_record
+    from yakgwan.ingest import IngestReport
+
+    report = IngestReport(added=["a.md"], replaced=["b.md"], unchanged=["c.md"], seconds_total=12.345,
+                          step_fallbacks={"llm_chunk": 1}, step_reasons={"llm_chunk": ["a.md: cut off; structure chunks kept"]})
+    assert built_record(report, {"calls": 2}) == {
+        "ingest_seconds": 12.35, "documents": 2, "incremental": True, "step_fallbacks": {"llm_chunk": 1},
+        "step_fallback_reasons": {"llm_chunk": ["a.md: cut off; structure chunks kept"]}, "llm": {"calls": 2}}
+    assert built_record(IngestReport(added=["a.md"], seconds_total=1.0), None) == {"ingest_seconds": 1.0, "documents": 1}

@@ -95,7 +95,11 @@ def test_llm_pipelines_over_a_served_endpoint(tmp_path: Path, server: str) -> No
         if b["llm"]["cache_hits"]:
             assert b["llm"]["cached_untimed"] == 0 and b["llm"]["ms_per_q_as_recorded"] > 0, b["pipeline"]
             assert b["llm"]["cached_prompt_tokens"] == a["llm"]["prompt_tokens"] + a["llm"]["cached_prompt_tokens"], b["pipeline"]
-    assert [r["index"]["llm"]["calls"] for r in second if "llm" in r["index"]] == [0, 0]  # the LLM-built indexes are reused
+    # the LLM-built indexes are reused, and say what building them cost
+    built = {r["pipeline"]: r["index"] for r in first if "llm" in r["index"]}
+    again = {r["pipeline"]: r["index"] for r in second if "llm" in r["index"]}
+    assert list(again) == ["llm_chunk", "preprocess"] and built["llm_chunk"]["llm"]["calls"] >= 1
+    assert all(again[p]["reused"] and "reused" not in built[p] and again[p]["llm"] == built[p]["llm"] for p in again)
     assert [r["metrics"] for r in second] == [r["metrics"] for r in first]
     # a wrong key is one clear line
     env["YAKGWAN_LLM_API_KEY"] = "wrong"

@@ -181,11 +181,16 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
         res("hybrid_cc", {"a": 0.5, "b": 1.0}),
         res("hyde", {"a": 0.75, "b": 0.9}, llm={"model": "local:q", "calls": 4}, stage_ms={"total": 9.0, "llm": 8.0, "retrieval": 1.0, "llm:hyde_lay": 8.0}),
         res("preprocess", {"a": 0.5, "b": 1.0}, index={"ingest_steps": ["preprocess"], "llm": {"calls": 30, "seconds": 12.5}}),
+        res("llm_chunk", {"a": 0.5, "b": 1.0}, index={"ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 3},
+                                                      "llm": {"calls": 1, "seconds": 27.0, "cache_hits": 43, "cached_ms": 1348885.9}}),
     ], "t")
     # one row per pipeline; deltas against hybrid_cc by category, hand-computed
     assert "<tr><th>hyde</th>" in page and "<td>+0.250</td><td>-0.100</td>" in page
     assert "<th>hyde_lay</th>" in page and "<td>8.0</td>" in page  # LLM ms per query by step
     assert "<td>preprocess</td><td>30</td><td>12.5</td>" in page  # what the ingest step cost
+    # … with what came from the response cache, and what the step left as it was
+    assert "<th>ingest LLM cache hits</th><th>ingest ms of cache hits, as recorded</th><th>llm_chunk: left as they were</th>" in page
+    assert "<td>llm_chunk</td><td>1</td><td>27.0</td><td>43</td><td>1348886</td><td>3</td>" in page
     # the test set, n and k said once above the table when every row shares them, not in each row
     side = page.split("<h2>Side by side</h2>")[1].split("</table>")[0]
     assert '<p class="note">Every row: d, n = 4, k = 10.</p>' in side and "<th>dataset</th>" not in side

@@ -15,6 +15,7 @@ from yakgwan.ingest import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, PipelineContext, build_pipeline, resolve_pipeline
 from yakgwan.records import Hit
 from yakgwan.store import IndexData
+from yakgwan.techniques.ingest_steps import fallback_lines
 
 
 def _err(msg: str) -> None:
@@ -66,9 +67,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
     report = app.ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready, steps=getattr(args, "steps", []))
     print_ingest_report(report, settings.index_dir)
-    for step, n in report.step_fallbacks.items():
-        if n:
-            _err(f"  {step}: {n} left as they were (no LLM or an unusable answer)")
+    for line in fallback_lines(report.step_fallbacks, report.step_reasons, shown=5):
+        _err(f"  {line}")
     return 3 if report.failed else 0
 
 

@@ -51,6 +51,7 @@ class IngestReport:
     index: IndexData | None = None
     # per ingest step: documents or chunks it left as they were (no LLM, unusable answer)
     step_fallbacks: dict[str, int] = field(default_factory=dict)
+    step_reasons: dict[str, list[str]] = field(default_factory=dict)  # which, and why
 
 
 @dataclass
@@ -233,6 +234,7 @@ class Ingestor:
         data.extra["ingest_steps"] = [st.name for st in self.chunk_steps]
         data.extra["ingest_fingerprints"] = [st.fingerprint for st in self.chunk_steps]
         report.step_fallbacks = {st.name: st.fallbacks for st in self.chunk_steps}
+        report.step_reasons = {st.name: list(st.reasons) for st in self.chunk_steps if st.reasons}
         self._fill_from_cache(data, report)
         return data
 

@@ -31,10 +31,12 @@ class Chunker(Protocol):
 class ChunkStep(Protocol):
     """An ingest step after chunking (LLM chunking, pre-processing): takes one document and its
     structure chunks, returns the chunks to index. ``fallbacks`` counts documents or chunks it
-    left as they were (no LLM, or an unusable answer)."""
+    left as they were (no LLM, or an unusable answer); ``reasons`` says which and why, one line
+    each, naming the document (never quoting its text)."""
 
     name: str
     fallbacks: int
+    reasons: list[str]
 
     @property
     def fingerprint(self) -> str:

@@ -20,6 +20,7 @@ from yakgwan.eval.rows import category_deltas, recall_floor_text, retrieval_rows
 SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")
 # rows that quote the test set or the documents; a summary leaves them out
 PER_ROW_KEYS = ("per_query", "per_question")
+REASONS_KEPT = 20  # ingest-step fallback reasons a summary keeps per step
 
 
 @dataclass(frozen=True)
@@ -80,11 +81,19 @@ def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
     return list(dict.fromkeys(warnings))
 
 
-def summarise(result: Mapping) -> dict:
-    """``result`` without its per-question rows (the questions, the answers, the documents)."""
+def summarise(result: Mapping, reasons_kept: int = REASONS_KEPT) -> dict:
+    """``result`` without its per-question rows (the questions, the answers, the documents), and
+    with at most ``reasons_kept`` ingest-step fallback reasons per step (the rest counted)."""
     out = {k: v for k, v in result.items() if k not in PER_ROW_KEYS}
     if isinstance(out.get("answers"), Mapping):
         out["answers"] = {k: v for k, v in out["answers"].items() if k not in PER_ROW_KEYS}
+    index = out.get("index")
+    if isinstance(index, Mapping) and isinstance(index.get("step_fallback_reasons"), Mapping):
+        cut = {
+            step: list(why[:reasons_kept]) + ([f"… and {len(why) - reasons_kept} more"] if len(why) > reasons_kept else [])
+            for step, why in index["step_fallback_reasons"].items()
+        }
+        out["index"] = {**index, "step_fallback_reasons": cut}
     return out
 
 
@@ -129,6 +138,25 @@ def _built(r: Mapping) -> str:
     return ", ".join(b for b in bits if b)
 
 
+def _ingest(r: Mapping) -> str:
+    """What the LLM ingest steps cost when the row's index was built: calls (live and from the
+    cache), seconds as recorded (cache hits at the time they took), and what each step left as
+    it was."""
+    index = r.get("index")
+    if not isinstance(index, Mapping) or not index.get("ingest_steps"):
+        return "–"
+    bits = [", ".join(map(str, index["ingest_steps"]))]
+    llm = index.get("llm")
+    if isinstance(llm, Mapping):
+        live, hits = int(llm.get("calls") or 0), int(llm.get("cache_hits") or 0)
+        seconds = (float(llm.get("latency_ms") or 0) + float(llm.get("cached_ms") or 0)) / 1000
+        bits.append(f"{live + hits} LLM calls ({hits} from the cache), {seconds:,.0f} s as recorded")
+    for step, n in (index.get("step_fallbacks") or {}).items():
+        if n:
+            bits.append(f"{step} left {n} as they were")
+    return "; ".join(bits)
+
+
 def markdown_table(results: Sequence[Mapping]) -> str:
     """The side-by-side table as Markdown: metrics, latency, LLM calls, what was built, and when
     and on what each row was measured. Its caption names the test set."""
@@ -136,14 +164,14 @@ def markdown_table(results: Sequence[Mapping]) -> str:
     label = {"recall": "Recall", "ndcg": "nDCG", "mrr": "MRR", "precision": "P", "keyword_coverage": "keyword coverage"}
     k = results[0].get("k", "?") if results else "?"
     head = ["pipeline"] + [f"{label[m]}@{k}" if m != "keyword_coverage" else label[m] for m in metric_keys]
-    head += ["p50 ms", "p95 ms", "load (mean / cores)", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "measured"]
+    head += ["p50 ms", "p95 ms", "load (mean / cores)", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "LLM ingest steps", "measured"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in retrieval_rows(results):
         name = str(r.get("pipeline")) + (f" (with answers: {value_at(r, 'answers', 'mode')})" if r.get("answers") else "")
         cells = [name] + [_cell(value_at(r, "metrics", m)) for m in metric_keys]
         cells += [_cell(value_at(r, "latency_ms", "p50"), 0), _cell(value_at(r, "latency_ms", "p95"), 0), _load(r), _cell(_llm_calls(r)),
                   _cell(value_at(r, "llm", "ms_per_q_as_recorded"), 0), _cell(value_at(r, "short_lists", "empty")),
-                  _cell(value_at(r, "short_lists", "under_k")), _built(r), _cell(r.get("measured_at", "–"))]
+                  _cell(value_at(r, "short_lists", "under_k")), _built(r), _ingest(r), _cell(r.get("measured_at", "–"))]
         rows.append("| " + " | ".join(cells) + " |")
     sets = dict.fromkeys(f"{r.get('dataset')} (n={r.get('n')}, k={r.get('k')})" for r in results)
     machines = dict.fromkeys(str(r.get("machine", "?")) for r in results)

@@ -280,7 +280,11 @@ def _summary_table(results: Sequence[Mapping]) -> str:
             ("ingest steps", ("index", "ingest_steps"), None),
             ("ingest LLM calls", ("index", "llm", "calls"), None),
             ("ingest s", ("index", "llm", "seconds"), None, 1),
+            ("ingest LLM cache hits", ("index", "llm", "cache_hits"), None),
+            ("ingest ms of cache hits, as recorded", ("index", "llm", "cached_ms"), None, 0),
         ]
+    fell_back = dict.fromkeys(s for r in results for s in (value_at(r, "index", "step_fallbacks") or {}))
+    columns += [(f"{step}: left as they were", ("index", "step_fallbacks", step), None) for step in fell_back]
     table = _table(results, columns, css="wide summary")
     return f'<p class="note">Every row: {_e(shared)}.</p>{table}' if shared else table
 

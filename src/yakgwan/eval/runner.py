@@ -31,9 +31,11 @@ from yakgwan.eval.answers import Unanswerable, evaluate_answers, load_unanswerab
 from yakgwan.protocols import Retriever
 from yakgwan.llm import LLM, UsageStats, make_llm
 from yakgwan.records import sha256_hex
-from yakgwan.techniques.ingest_steps import make_steps
+from yakgwan.store.local import atomic_write_text
+from yakgwan.techniques.ingest_steps import fallback_lines, make_steps
 
 METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
+BUILD_RECORD = "eval-build.json"  # beside an eval index: what building it cost
 WARM_UP_QUERY = "보험금 청구에 필요한 서류"
 
 
@@ -230,7 +232,7 @@ def run_eval(
     for spec in specs:
         if spec.ingest_steps not in contexts:  # one index per set of ingest steps, built when first needed
             contexts[spec.ingest_steps] = _eval_index(settings, evalset, spec.ingest_steps, any(s.needs_dense for s in specs), get_llm, sink)
-        ctx, report, ingest_llm = contexts[spec.ingest_steps]
+        ctx, built_index = contexts[spec.ingest_steps]
         llm = ctx.llm if spec.needs_llm else None
         if llm is not None:
             llm.stats = UsageStats()
@@ -242,11 +244,7 @@ def run_eval(
             res["built"] = what
         res["command"], res["machine"] = req.command, machine
         res |= same_set | {"measured_at": time.strftime("%Y-%m-%d", time.gmtime()), "yakgwan": __version__}
-        res["index"] = {"chunks": len(ctx.view.chunks), "ingest_seconds": round(report.seconds_total, 2), "ingest_steps": list(ctx.view.ingest_steps)}
-        if report.step_fallbacks:
-            res["index"]["step_fallbacks"] = report.step_fallbacks
-        if ingest_llm is not None:  # what the LLM ingest steps cost (zero calls when the index was already built)
-            res["index"]["llm"] = ingest_llm
+        res["index"] = {"chunks": len(ctx.view.chunks), "ingest_steps": list(ctx.view.ingest_steps), **built_index}
         if req.answers:
             res["answers"] = _answers(req, ctx, spec.name, evalset, settings.quiet, sink)
         results.append(res)
@@ -301,9 +299,27 @@ def _answers(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: Eva
     return out
 
 
+def built_record(report: IngestReport, ingest_llm: dict | None) -> dict:
+    """What building (or updating) an eval index cost: seconds, the documents the ingest steps
+    saw, what they left as it was and why, and their LLM usage."""
+    out: dict = {"ingest_seconds": round(report.seconds_total, 2), "documents": len(report.added) + len(report.replaced)}
+    if report.unchanged:  # an update of an index built before: the cost of this update only
+        out["incremental"] = True
+    if report.step_fallbacks:
+        out["step_fallbacks"] = report.step_fallbacks
+    if report.step_reasons:  # which documents, and why (ids and error messages, no text)
+        out["step_fallback_reasons"] = report.step_reasons
+    if ingest_llm is not None:
+        out["llm"] = ingest_llm
+    return out
+
+
 def _eval_index(
     settings: Settings, evalset: EvalSet, steps: tuple[str, ...], needs_dense: bool, get_llm: Callable[[], LLM | None], sink: ProgressSink | None = None
-) -> tuple[PipelineContext, IngestReport, dict | None]:
+) -> tuple[PipelineContext, dict]:
+    """The eval index for ``steps`` (built, updated or reused) and what building it cost. A
+    reused index reports the cost recorded when it was built (``BUILD_RECORD`` in its folder;
+    none for an index built before records were kept), marked ``reused``."""
     llm = get_llm() if steps else None
     if llm is None:
         steps = ()  # no LLM: the plain index (the pipeline's note says it ran its fallback)
@@ -311,17 +327,22 @@ def _eval_index(
         llm.stats = UsageStats()
     isettings = settings.with_(index_dir=eval_index_dir(settings, evalset, [st.fingerprint for st in make_steps(steps, llm)]))
     report = app.ingest(isettings, [evalset.corpus], sync=True, steps=steps, llm=llm, sink=sink)
-    ingest_llm = None
-    if llm is not None:  # what the steps' LLM calls cost (none when the index was built before)
-        ingest_llm = {"model": llm.name, **llm.stats.as_dict(), "seconds": round(llm.stats.latency_ms / 1000, 1)}
     for problem in report.failed:
         print(f"warning: not indexed: {problem}", file=sys.stderr)
     if not report.dense_ready and needs_dense:
         raise ProviderError(f"dense vectors could not be computed for {evalset.corpus}: {report.dense_error or 'incomplete'}")
+    record_path = isettings.index_dir / BUILD_RECORD
+    if report.added or report.replaced or report.removed:  # this run built or updated the index
+        ingest_llm = {"model": llm.name, **llm.stats.as_dict(), "seconds": round(llm.stats.latency_ms / 1000, 1)} if llm is not None else None
+        built = built_record(report, ingest_llm)
+        atomic_write_text(record_path, json.dumps(built, ensure_ascii=False, indent=1))
+    else:  # reused as it was: the cost recorded when it was built, if it was
+        built = json.loads(record_path.read_text("utf-8")) if record_path.exists() else {}
+        built |= {"reused": True, "reuse_seconds": round(report.seconds_total, 2)}
     ctx = app.pipeline_context(isettings)
     ctx.make_llm, ctx.sink = get_llm, sink
     check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks})
-    return ctx, report, ingest_llm
+    return ctx, built
 
 
 def check_judged_documents(evalset: EvalSet, indexed: set[str]) -> None:
@@ -351,8 +372,13 @@ def print_result_line(res: dict) -> None:
             llm += f" (as recorded, cache included: {u['ms_per_q_as_recorded']:.0f}{untimed})"
     if (res.get("index") or {}).get("llm"):
         u = res["index"]["llm"]
-        llm += f"  ingest({', '.join(res['index']['ingest_steps'])}) llm calls={u['calls']} {u['seconds']:.0f}s"
+        when = " (recorded when the index was built)" if res["index"].get("reused") else ""
+        recorded = f" ({(u.get('latency_ms', 0) + u['cached_ms']) / 1000:.0f}s as recorded, cache included)" if u.get("cached_ms") else ""
+        llm += f"  ingest({', '.join(res['index']['ingest_steps'])}) llm calls={u['calls']} cached={u.get('cache_hits', 0)} {u['seconds']:.0f}s{recorded}{when}"
     print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms{llm}")
+    index = res.get("index") or {}
+    for line in fallback_lines(index.get("step_fallbacks") or {}, index.get("step_fallback_reasons") or {}):
+        print(f"  {line}")
     if b := res.get("built"):
         cost = f", built with {b['llm_calls']} LLM calls in {b['seconds']:.0f} s" if "llm_calls" in b else ""
         print(f"  built beside the index: {b['structure']}, {b['mb']:.2f} MB{cost}")

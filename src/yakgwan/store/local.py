@@ -145,7 +145,7 @@ class LocalStore:
             _write_generation(tmp, data)
             shutil.rmtree(self.root / name, ignore_errors=True)  # leftover of a crash before the manifest moved
             tmp.rename(self.root / name)
-            _atomic_write(self.root / MANIFEST, json.dumps({"format": FORMAT, "generation": name, "seq": seq}))
+            atomic_write_text(self.root / MANIFEST, json.dumps({"format": FORMAT, "generation": name, "seq": seq}))
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             if not self._is_current(name):
@@ -194,7 +194,8 @@ def _remove_if_empty(folder: Path) -> None:
         pass
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` so that a reader sees the old file or the new one, never a part."""
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:6]}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as fh:

@@ -41,6 +41,7 @@ class Preprocessor:
             rewrite = " ".join(self.llm.complete(preprocess_messages(c.text), params=params, step="preprocess").split())
             if not rewrite:
                 self.fallbacks += 1
+                self.reasons.append(f"{doc.doc_id} chunk {c.chunk_id}: the model wrote nothing; chunk indexed as it is")
                 out.append(c)
                 continue
             joined = f"{c.retrieval_text}\n{rewrite}" if c.retrieval_text else rewrite
