@@ -20,7 +20,7 @@ from yakgwan.store.local import LocalStore
 from yakgwan.techniques.ingest_steps import canonical_steps, fallback_lines
 from yakgwan.techniques.llm_chunk import LLMChunker, section_spans, sentence_windows
 from yakgwan.techniques.preprocess import Preprocessor
-from yakgwan.techniques.prompts import Section
+from yakgwan.techniques.prompts import Section, cut_at_word
 
 pytestmark = pytest.mark.unit
 
@@ -82,6 +82,22 @@ def app_chunks(doc: Document):  # type: ignore[no-untyped-def]
     from yakgwan.chunking import chunker_for
 
     return chunker_for(doc).split(doc)
+
+
+def test_an_over_long_headline_or_summary_is_cut_at_a_word_not_refused() -> None:
+    assert cut_at_word("  골절   진단비 ", 10) == "골절 진단비"
+    assert cut_at_word("가나다 라마바 사아자", 8) == "가나다 라마바"  # "가나다 라마바 " is 8: cut at the space
+    assert cut_at_word("가나다라마바사아자차", 4) == "가나다라"  # no space: cut at the bound
+    assert cut_at_word("가 나다라마바사아자차", 6) == "가 나다라마"  # the only space is in the first half
+    long = "골절 진단 시 골절진단비를 지급하며 " * 20
+    sec = Section.model_validate({"first": 1, "headline": "골절 " * 40, "summary": long})
+    assert len(sec.headline) <= 60 and len(sec.summary) <= 200 and long.startswith(sec.summary)
+    with pytest.raises(ValueError):
+        Section.model_validate({"first": 1, "headline": "   ", "summary": "s"})
+    doc = _doc()
+    step = LLMChunker(LLM(ScriptedProvider([{"sections": [{"first": 1, "headline": "벌금", "summary": long}]}])))
+    out = step.apply(doc, app_chunks(doc))
+    assert step.fallbacks == 0 and out[0].retrieval_text == f"벌금\n{cut_at_word(long, 200)}"
 
 
 def test_preprocess_keeps_the_original_and_indexes_the_rewrite() -> None:

@@ -7,9 +7,9 @@ text. Each chunk's original is then cut from the document at those sentence boun
 is a verbatim substring by construction. Only sentences inside the structure chunks are numbered
 (a table of contents the structure chunker dropped stays out), and each chunk keeps the section,
 약관 and article of the structure chunk it starts in. Headline and summary become
-the chunk's ``retrieval_text`` (indexed, never cited). A document whose answer is unusable
-(invalid, cut off, boundaries out of range) keeps its structure chunks, and is counted in
-``fallbacks``.
+the chunk's ``retrieval_text`` (indexed, never cited); one longer than its bound is cut at a word
+boundary (``Section``). A document whose answer is unusable (invalid, cut off, boundaries out of
+range) keeps its structure chunks, and is counted in ``fallbacks`` with its reason.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from yakgwan.chunking.recursive import chunks_from_spans
 from yakgwan.llm import LLM, StructuredOutputError, step_fingerprint
 from yakgwan.records import Chunk, Document
-from yakgwan.techniques.prompts import Section, Sections, llm_chunk_messages
+from yakgwan.techniques.prompts import HEADLINE_CHARS, SUMMARY_CHARS, Section, Sections, llm_chunk_messages
 from yakgwan.text.sentences import sentence_spans
 
 WINDOW_CHARS = 1500
@@ -69,7 +69,8 @@ class LLMChunker:
     @property
     def fingerprint(self) -> str:
         """What the step's output depends on: its name, the model, its prompt and bounds."""
-        return step_fingerprint(self.name, self.llm, llm_chunk_messages(["…"]), f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}")
+        bounds = f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}|cut at {HEADLINE_CHARS}/{SUMMARY_CHARS}"
+        return step_fingerprint(self.name, self.llm, llm_chunk_messages(["…"]), bounds)
 
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
         if self.llm is None:

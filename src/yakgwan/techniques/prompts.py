@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from yakgwan.llm.types import Message
 
@@ -77,13 +77,41 @@ def relevance_messages(query: str, passage: str) -> list[Message]:
     ]
 
 
+HEADLINE_CHARS, SUMMARY_CHARS = 60, 200
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """``text`` with whitespace collapsed, cut to at most ``limit`` characters at the last space
+    when there is one in the second half of the cut, else at ``limit``."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return cut[:space] if space >= limit // 2 else cut
+
+
 class Section(BaseModel):
     """One chunk proposed by LLM chunking: where it starts (a sentence number), a headline and
     a one-sentence summary. The text itself is cut from the document, never copied by the model."""
 
     first: int = Field(ge=1)
-    headline: str = Field(min_length=1, max_length=60)
-    summary: str = Field(min_length=1, max_length=200)
+    headline: str = Field(min_length=1, max_length=HEADLINE_CHARS)
+    summary: str = Field(min_length=1, max_length=SUMMARY_CHARS)
+
+    # The local grammar cannot bound strings this long (see ``grammar_safe``), and the model
+    # sometimes writes past the bound. Headline and summary are retrieval text, never cited, so an
+    # over-long one is cut at a word boundary instead of costing the document its LLM chunks.
+    # (The docstring above is part of the JSON schema the model is shown: leave it as it is.)
+    @field_validator("headline", mode="before")
+    @classmethod
+    def _cut_headline(cls, v: object) -> object:
+        return cut_at_word(v, HEADLINE_CHARS) if isinstance(v, str) else v
+
+    @field_validator("summary", mode="before")
+    @classmethod
+    def _cut_summary(cls, v: object) -> object:
+        return cut_at_word(v, SUMMARY_CHARS) if isinstance(v, str) else v
 
 
 class Sections(BaseModel):
