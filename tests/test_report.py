@@ -194,6 +194,7 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     # the test set, n and k said once above the table when every row shares them, not in each row
     side = page.split("<h2>Side by side</h2>")[1].split("</table>")[0]
     assert '<p class="note">Every row: d, n = 4, k = 10.</p>' in side and "<th>dataset</th>" not in side
+    assert ".wide th:first-child { position: sticky; left: 0;" in page  # scrolled sideways, each row keeps its name
     assert ">1.0</td>" in side and ">2.0</td>" in side and ">1.0000<" not in side  # latency in ms to one decimal
     assert "against plain hybrid" not in page  # no plain hybrid row: no floor to state
     page = build_html([res("hybrid", {"a": 0.5, "b": 1.0}), res("hyde", {"a": 0.75, "b": 0.7})], "t")

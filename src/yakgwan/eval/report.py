@@ -42,6 +42,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans CJK KR", "N
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
 .wide { overflow-x: auto; max-width: 100%; }
+.wide th:first-child { position: sticky; left: 0; background: #fff; box-shadow: 1px 0 0 #ddd; }
 th, td { border: 1px solid #ddd; padding: .25rem .55rem; text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
 .summary td { white-space: nowrap; } td.best { font-weight: 700; }
