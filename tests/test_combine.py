@@ -100,7 +100,7 @@ def test_markdown_table_by_hand() -> None:
     assert lines[3] == "| late | 1.0000 | 0.5000 | 0.2500 | 1234 | 2000 | – | 0 | – | 0 | 1 | token vectors, 12.5 MB, 40.1 s | – | – |"
     # 27,013.3 + 1,348,885.9 ms = 1,375.9 s
     assert lines[4] == ("| llm_chunk | 0.9500 | 0.8750 | 0.5000 | 1234 | 2000 | – | 0 | – | 0 | 1 | – "
-                        "| llm_chunk; 44 LLM calls (43 from the cache), 1,376 s as recorded; llm_chunk left 3 as they were | – |")
+                        "| llm_chunk; 44 LLM calls (43 from the cache), 1,376 s as recorded; llm_chunk: 3 documents left as they were | – |")
     assert lines[-1] == "Source: skytravel/tests_dev.jsonl (n=2, k=10); machine: x86_64, 2 cores."
 
 

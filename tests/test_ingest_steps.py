@@ -17,7 +17,8 @@ from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.pipelines import build_pipeline
 from yakgwan.records import Document
 from yakgwan.store.local import LocalStore
-from yakgwan.techniques.ingest_steps import canonical_steps, fallback_lines
+from yakgwan.techniques.ingest_steps import canonical_steps
+from yakgwan.techniques.step_fallbacks import fallback_lines, left_as_was
 from yakgwan.techniques.llm_chunk import LLMChunker, section_spans, sentence_windows
 from yakgwan.techniques.preprocess import Preprocessor
 from yakgwan.techniques.prompts import Section, cut_at_word
@@ -118,9 +119,11 @@ def test_preprocess_keeps_the_original_and_indexes_the_rewrite() -> None:
 def test_fallback_lines_by_hand() -> None:
     why = ["a.md: no LLM configured", "b.md: cut off", "c.md: no section starts at sentence 1", "d.md: cut off"]
     assert fallback_lines({"llm_chunk": 4, "preprocess": 0}, {"llm_chunk": why}, shown=2) == [
-        "llm_chunk: 4 left as they were: a.md: no LLM configured; b.md: cut off; 2 more reasons"]
-    assert fallback_lines({"llm_chunk": 1}, {"llm_chunk": why[:1]}, shown=2) == ["llm_chunk: 1 left as they were: a.md: no LLM configured"]
-    assert fallback_lines({"preprocess": 2}, {}) == ["preprocess: 2 left as they were (no LLM or an unusable answer)"]
+        "llm_chunk: 4 documents left as they were: a.md: no LLM configured; b.md: cut off; 2 more reasons"]
+    assert fallback_lines({"llm_chunk": 1}, {"llm_chunk": why[:1]}, shown=2) == ["llm_chunk: 1 document left as it was: a.md: no LLM configured"]
+    assert fallback_lines({"preprocess": 2}, {}) == ["preprocess: 2 chunks left as they were (no LLM or an unusable answer)"]
+    assert (left_as_was("llm_chunk", 1), left_as_was("preprocess", 1), left_as_was("other", 2)) == (
+        "1 document left as it was", "1 chunk left as it was", "2 items left as they were")
     assert fallback_lines({}, {}) == []
 
 
@@ -246,7 +249,7 @@ def test_eval_says_which_documents_a_step_left_and_why(capsys: pytest.CaptureFix
     index = {"chunks": 9, "ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 2}, "step_fallback_reasons": {"llm_chunk": why}}
     print_result_line({"pipeline": "llm_chunk", "dataset": "d", "n": 1, "k": 10, "metrics": {"mrr": 1.0}, "latency_ms": {"p50": 1.0, "p95": 2.0}, "index": index})
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == f"  llm_chunk: 2 left as they were: {why[0]}; {why[1]}"
+    assert lines[1] == f"  llm_chunk: 2 documents left as they were: {why[0]}; {why[1]}"
 
 
 def test_build_record_by_hand() -> None:

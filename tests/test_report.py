@@ -189,7 +189,7 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     assert "<th>hyde_lay</th>" in page and "<td>8.0</td>" in page  # LLM ms per query by step
     assert "<td>preprocess</td><td>30</td><td>12.5</td>" in page  # what the ingest step cost
     # … with what came from the response cache, and what the step left as it was
-    assert "<th>ingest LLM cache hits</th><th>ingest ms of cache hits, as recorded</th><th>llm_chunk: left as they were</th>" in page
+    assert "<th>ingest LLM cache hits</th><th>ingest ms of cache hits, as recorded</th><th>llm_chunk: documents left as they were</th>" in page
     assert "<td>llm_chunk</td><td>1</td><td>27.0</td><td>43</td><td>1348886</td><td>3</td>" in page
     # the test set, n and k said once above the table when every row shares them, not in each row
     side = page.split("<h2>Side by side</h2>")[1].split("</table>")[0]

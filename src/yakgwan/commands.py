@@ -15,7 +15,7 @@ from yakgwan.ingest import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, PipelineContext, build_pipeline, resolve_pipeline
 from yakgwan.records import Hit
 from yakgwan.store import IndexData
-from yakgwan.techniques.ingest_steps import fallback_lines
+from yakgwan.techniques.step_fallbacks import fallback_lines
 
 
 def _err(msg: str) -> None:

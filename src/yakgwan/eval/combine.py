@@ -15,6 +15,7 @@ from pathlib import Path
 
 from yakgwan.errors import InputError
 from yakgwan.eval.rows import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
+from yakgwan.techniques.step_fallbacks import left_as_was
 
 # what makes two results comparable: the same questions, corpus and cut-off
 SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")
@@ -153,7 +154,7 @@ def _ingest(r: Mapping) -> str:
         bits.append(f"{live + hits} LLM calls ({hits} from the cache), {seconds:,.0f} s as recorded")
     for step, n in (index.get("step_fallbacks") or {}).items():
         if n:
-            bits.append(f"{step} left {n} as they were")
+            bits.append(f"{step}: {left_as_was(step, n)}")
     return "; ".join(bits)
 
 

@@ -32,7 +32,8 @@ from yakgwan.protocols import Retriever
 from yakgwan.llm import LLM, UsageStats, make_llm
 from yakgwan.records import sha256_hex
 from yakgwan.store.local import atomic_write_text
-from yakgwan.techniques.ingest_steps import fallback_lines, make_steps
+from yakgwan.techniques.ingest_steps import make_steps
+from yakgwan.techniques.step_fallbacks import fallback_lines
 
 METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
 BUILD_RECORD = "eval-build.json"  # beside an eval index: what building it cost

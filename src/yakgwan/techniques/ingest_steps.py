@@ -28,25 +28,3 @@ def canonical_steps(names: Sequence[str]) -> tuple[str, ...]:
 
 def make_steps(names: Sequence[str], llm: LLM | None) -> list[ChunkStep]:
     return [INGEST_STEPS[n][1](llm) for n in canonical_steps(names)]
-
-
-REASONS_SHOWN = 3  # per step, on the summary line
-
-
-def fallback_lines(counts: dict[str, int], reasons: dict[str, list[str]], shown: int = REASONS_SHOWN) -> list[str]:
-    """One line per step that left something as it was: how many, then its first ``shown``
-    reasons (``"llm_chunk: 5 left as they were: a.md: …; b.md: …; c.md: …; 2 more reasons"``)."""
-    lines = []
-    for step, n in counts.items():
-        if not n:
-            continue
-        why = reasons.get(step) or []
-        line = f"{step}: {n} left as they were"
-        if why:
-            line += ": " + "; ".join(why[:shown])
-            if len(why) > shown:
-                line += f"; {len(why) - shown} more reason{'s' if len(why) - shown > 1 else ''}"
-        else:
-            line += " (no LLM or an unusable answer)"
-        lines.append(line)
-    return lines
