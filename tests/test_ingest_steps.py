@@ -3,6 +3,7 @@ scripted provider; how an index remembers them; and the eval pipelines built on 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,12 +15,13 @@ from yakgwan.errors import ProviderError, UnknownName, YakgwanError
 from yakgwan.indexing import index_text
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
+from yakgwan.llm.types import Completion
 from yakgwan.pipelines import build_pipeline
 from yakgwan.records import Document
 from yakgwan.store.local import LocalStore
 from yakgwan.techniques.ingest_steps import canonical_steps
 from yakgwan.techniques.step_fallbacks import fallback_lines, left_as_was
-from yakgwan.techniques.llm_chunk import LLMChunker, section_spans, sentence_windows
+from yakgwan.techniques.llm_chunk import LLMChunker, halves, section_spans, sentence_windows
 from yakgwan.techniques.preprocess import Preprocessor
 from yakgwan.techniques.prompts import Section, cut_at_word
 
@@ -77,6 +79,51 @@ def test_llm_chunk_falls_back_to_structure_chunks() -> None:
     assert no_start.apply(doc, structure) == structure and "sentence 1" in no_start.reasons[0]
     none = LLMChunker(None)
     assert none.apply(doc, structure) == structure and none.fallbacks == 1
+
+
+class _CutOffAboveN:
+    """Answers a listing of more than ``most`` sentences with a cut-off answer, and a shorter
+    one with a section per sentence."""
+
+    provider, model, supports_schema = "scripted", "cut-off", True
+
+    def __init__(self, most: int) -> None:
+        self.most, self.listings = most, []  # type: ignore[var-annotated]
+
+    def chat(self, messages, params, schema=None):  # type: ignore[no-untyped-def]
+        listing = [m.content for m in messages if m.role == "user" and m.content.startswith("[1] ")][-1].splitlines()
+        self.listings.append(len(listing))
+        if len(listing) > self.most:
+            return Completion('{"sections": [{"first": 1, "headline": "', "length", 10, 700)
+        secs = [{"first": i, "headline": f"h{i}", "summary": line[4:]} for i, line in enumerate(listing, 1)]
+        return Completion(json.dumps({"sections": secs}, ensure_ascii=False), "stop", 10, 20)
+
+
+def test_halves_by_hand() -> None:
+    # characters 0–90, middle 45: the boundary at 41 is nearest
+    assert halves([(0, 10), (11, 20), (21, 40), (41, 90)]) == ([(0, 10), (11, 20), (21, 40)], [(41, 90)])
+    assert halves([(0, 10), (11, 20)]) == ([(0, 10)], [(11, 20)])
+    assert halves([(0, 10), (10, 20), (20, 30)]) == ([(0, 10)], [(10, 20), (20, 30)])  # 10 and 20 tie at 5: the earlier
+    with pytest.raises(ValueError):
+        halves([(0, 10)])
+
+
+def test_a_cut_off_window_is_asked_again_in_halves() -> None:
+    doc = _doc()  # 4 sentences in one window
+    provider = _CutOffAboveN(most=2)
+    step = LLMChunker(LLM(provider))
+    chunks = step.apply(doc, app_chunks(doc))
+    # 4 sentences cut off (the answer, then its repair), then 2 + 2
+    assert provider.listings == [4, 4, 2, 2] and step.fallbacks == 0
+    assert [c.text for c in chunks] == ["벌금 특별약관은 벌금을 보상합니다.", "한도는 2천만원입니다.", "골절 진단 시 골절진단비를 지급합니다.", "치아 파절은 제외합니다."]
+    assert [c.retrieval_text.split("\n")[0] for c in chunks] == ["h1", "h2", "h1", "h2"]  # numbered within each half
+    assert all(doc.text[c.start : c.end] == c.text for c in chunks)
+    # down to single sentences; one that is still cut off leaves the document as it was
+    provider = _CutOffAboveN(most=0)
+    step = LLMChunker(LLM(provider))
+    structure = app_chunks(doc)
+    assert step.apply(doc, structure) == structure and step.fallbacks == 1
+    assert provider.listings == [4, 4, 2, 2, 1, 1] and "cut off at the token limit" in step.reasons[0]
 
 
 def app_chunks(doc: Document):  # type: ignore[no-untyped-def]

@@ -25,12 +25,20 @@ from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, Opti
 T = TypeVar("T", bound=BaseModel)
 
 
+CUT_OFF = "the answer was cut off at the token limit"
+
+
 class StructuredOutputError(ProviderError):
     """The model did not produce output matching the schema, even after one repair."""
 
     def __init__(self, schema_name: str, reason: str, raw: str) -> None:
         self.schema_name, self.reason, self.raw = schema_name, reason, raw
         super().__init__(f"model output does not match {schema_name}: {reason}")
+
+    @property
+    def cut_off(self) -> bool:
+        """The (last) answer ran into the token limit: a smaller request may fit."""
+        return self.reason == CUT_OFF
 
 
 class LLM:
@@ -139,7 +147,7 @@ def _with_schema_instruction(messages: Sequence[Message], schema: dict[str, Any]
 
 def _validate(schema: type[T], done: Completion) -> T:
     if done.finish_reason == "length":
-        raise StructuredOutputError(schema.__name__, "the answer was cut off at the token limit", done.text)
+        raise StructuredOutputError(schema.__name__, CUT_OFF, done.text)
     text = done.text.strip()
     if text.startswith("```"):
         text = text.strip("`").removeprefix("json").strip()

@@ -8,8 +8,11 @@ is a verbatim substring by construction. Only sentences inside the structure chu
 (a table of contents the structure chunker dropped stays out), and each chunk keeps the section,
 약관 and article of the structure chunk it starts in. Headline and summary become
 the chunk's ``retrieval_text`` (indexed, never cited); one longer than its bound is cut at a word
-boundary (``Section``). A document whose answer is unusable (invalid, cut off, boundaries out of
-range) keeps its structure chunks, and is counted in ``fallbacks`` with its reason.
+boundary (``Section``). A window whose answer is cut off at the token limit (too many sections
+for ``LLM_CHUNK_MAX_TOKENS``) is asked again as two halves, split at the sentence nearest its
+middle, down to single sentences. A document whose answer is still unusable (invalid, cut off,
+boundaries out of range) keeps its structure chunks, and is counted in ``fallbacks`` with its
+reason.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from yakgwan.chunking.recursive import chunks_from_spans
-from yakgwan.llm import LLM, StructuredOutputError, step_fingerprint
+from yakgwan.llm import LLM, GenParams, StructuredOutputError, step_fingerprint
 from yakgwan.records import Chunk, Document
 from yakgwan.techniques.prompts import HEADLINE_CHARS, SUMMARY_CHARS, Section, Sections, llm_chunk_messages
 from yakgwan.text.sentences import sentence_spans
@@ -38,6 +41,16 @@ def sentence_windows(spans: list[tuple[int, int]], window_chars: int) -> list[li
         else:
             windows.append([(s, e)])
     return windows
+
+
+def halves(window: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """A window of two or more sentences split in two at the sentence boundary nearest the
+    middle of its characters (the earlier boundary on a tie); each half keeps one sentence at least."""
+    if len(window) < 2:
+        raise ValueError("a window of one sentence cannot be halved")
+    middle = (window[0][0] + window[-1][1]) / 2
+    cut = min(range(1, len(window)), key=lambda i: (abs(window[i][0] - middle), i))
+    return window[:cut], window[cut:]
 
 
 def section_spans(window: list[tuple[int, int]], sections: list[Section]) -> list[tuple[int, int, Section]]:
@@ -69,7 +82,7 @@ class LLMChunker:
     @property
     def fingerprint(self) -> str:
         """What the step's output depends on: its name, the model, its prompt and bounds."""
-        bounds = f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}|cut at {HEADLINE_CHARS}/{SUMMARY_CHARS}"
+        bounds = f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}|cut at {HEADLINE_CHARS}/{SUMMARY_CHARS}|halved when cut off"
         return step_fingerprint(self.name, self.llm, llm_chunk_messages(["…"]), bounds)
 
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
@@ -85,14 +98,23 @@ class LLMChunker:
         planned: list[tuple[int, int, Section]] = []
         try:
             for window in sentence_windows(spans, self.window_chars):
-                sentences = [doc.text[s:e] for s, e in window]
-                answer = self.llm.complete(llm_chunk_messages(sentences), schema=Sections, params=params, step="llm_chunk")
-                planned.extend(section_spans(window, answer.sections))
+                planned.extend(self._plan(self.llm, doc, window, params))
         except (StructuredOutputError, ValueError) as exc:
             self.fallbacks += 1
             self.reasons.append(f"{doc.doc_id}: {exc}; structure chunks kept")
             return chunks
         return self._chunks(doc, chunks, planned)
+
+    def _plan(self, llm: LLM, doc: Document, window: list[tuple[int, int]], params: GenParams) -> list[tuple[int, int, Section]]:
+        """The model's sections of one window; a cut-off answer is asked again as two halves."""
+        try:
+            answer = llm.complete(llm_chunk_messages([doc.text[s:e] for s, e in window]), schema=Sections, params=params, step="llm_chunk")
+        except StructuredOutputError as exc:
+            if not exc.cut_off or len(window) < 2:
+                raise
+            first, second = halves(window)
+            return self._plan(llm, doc, first, params) + self._plan(llm, doc, second, params)
+        return section_spans(window, answer.sections)
 
     def _chunks(self, doc: Document, structure: list[Chunk], planned: list[tuple[int, int, Section]]) -> list[Chunk]:
         made = chunks_from_spans(doc, [(s, e, None) for s, e, _ in planned], kind="text")
