@@ -118,12 +118,12 @@ def test_a_cut_off_window_is_asked_again_in_halves() -> None:
     assert [c.text for c in chunks] == ["벌금 특별약관은 벌금을 보상합니다.", "한도는 2천만원입니다.", "골절 진단 시 골절진단비를 지급합니다.", "치아 파절은 제외합니다."]
     assert [c.retrieval_text.split("\n")[0] for c in chunks] == ["h1", "h2", "h1", "h2"]  # numbered within each half
     assert all(doc.text[c.start : c.end] == c.text for c in chunks)
-    # down to single sentences; one that is still cut off leaves the document as it was
-    provider = _CutOffAboveN(most=0)
+    # halved once only: a half that is still cut off leaves the document as it was
+    provider = _CutOffAboveN(most=1)
     step = LLMChunker(LLM(provider))
     structure = app_chunks(doc)
     assert step.apply(doc, structure) == structure and step.fallbacks == 1
-    assert provider.listings == [4, 4, 2, 2, 1, 1] and "cut off at the token limit" in step.reasons[0]
+    assert provider.listings == [4, 4, 2, 2] and "cut off at the token limit" in step.reasons[0]
 
 
 def app_chunks(doc: Document):  # type: ignore[no-untyped-def]

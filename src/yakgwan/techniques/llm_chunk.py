@@ -10,9 +10,9 @@ is a verbatim substring by construction. Only sentences inside the structure chu
 the chunk's ``retrieval_text`` (indexed, never cited); one longer than its bound is cut at a word
 boundary (``Section``). A window whose answer is cut off at the token limit (too many sections
 for ``LLM_CHUNK_MAX_TOKENS``) is asked again as two halves, split at the sentence nearest its
-middle, down to single sentences. A document whose answer is still unusable (invalid, cut off,
-boundaries out of range) keeps its structure chunks, and is counted in ``fallbacks`` with its
-reason.
+middle — once: a half still cut off is most likely a model repeating itself, and halving on would
+multiply the calls. A document whose answer is still unusable (invalid, cut off, boundaries out
+of range) keeps its structure chunks, and is counted in ``fallbacks`` with its reason.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from yakgwan.text.sentences import sentence_spans
 WINDOW_CHARS = 1500
 # a window's answer: up to 8 sections of a headline and a summary
 LLM_CHUNK_MAX_TOKENS = 700
+# a cut-off window is asked again as halves this many times (so at most 6 calls per window,
+# repairs included)
+HALVINGS = 1
 
 
 def sentence_windows(spans: list[tuple[int, int]], window_chars: int) -> list[list[tuple[int, int]]]:
@@ -82,7 +85,7 @@ class LLMChunker:
     @property
     def fingerprint(self) -> str:
         """What the step's output depends on: its name, the model, its prompt and bounds."""
-        bounds = f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}|cut at {HEADLINE_CHARS}/{SUMMARY_CHARS}|halved when cut off"
+        bounds = f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}|cut at {HEADLINE_CHARS}/{SUMMARY_CHARS}|halved {HALVINGS} time(s) when cut off"
         return step_fingerprint(self.name, self.llm, llm_chunk_messages(["…"]), bounds)
 
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
@@ -98,22 +101,23 @@ class LLMChunker:
         planned: list[tuple[int, int, Section]] = []
         try:
             for window in sentence_windows(spans, self.window_chars):
-                planned.extend(self._plan(self.llm, doc, window, params))
+                planned.extend(self._plan(self.llm, doc, window, params, HALVINGS))
         except (StructuredOutputError, ValueError) as exc:
             self.fallbacks += 1
             self.reasons.append(f"{doc.doc_id}: {exc}; structure chunks kept")
             return chunks
         return self._chunks(doc, chunks, planned)
 
-    def _plan(self, llm: LLM, doc: Document, window: list[tuple[int, int]], params: GenParams) -> list[tuple[int, int, Section]]:
-        """The model's sections of one window; a cut-off answer is asked again as two halves."""
+    def _plan(self, llm: LLM, doc: Document, window: list[tuple[int, int]], params: GenParams, halvings: int) -> list[tuple[int, int, Section]]:
+        """The model's sections of one window; a cut-off answer is asked again as two halves,
+        ``halvings`` times at most."""
         try:
             answer = llm.complete(llm_chunk_messages([doc.text[s:e] for s, e in window]), schema=Sections, params=params, step="llm_chunk")
         except StructuredOutputError as exc:
-            if not exc.cut_off or len(window) < 2:
+            if not exc.cut_off or halvings < 1 or len(window) < 2:
                 raise
             first, second = halves(window)
-            return self._plan(llm, doc, first, params) + self._plan(llm, doc, second, params)
+            return self._plan(llm, doc, first, params, halvings - 1) + self._plan(llm, doc, second, params, halvings - 1)
         return section_spans(window, answer.sections)
 
     def _chunks(self, doc: Document, structure: list[Chunk], planned: list[tuple[int, int, Section]]) -> list[Chunk]:
