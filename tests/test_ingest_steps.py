@@ -23,7 +23,7 @@ from yakgwan.techniques.ingest_steps import canonical_steps
 from yakgwan.techniques.step_fallbacks import fallback_lines, left_as_was
 from yakgwan.techniques.llm_chunk import LLMChunker, halves, section_spans, sentence_windows
 from yakgwan.techniques.preprocess import Preprocessor
-from yakgwan.techniques.prompts import Section, cut_at_word
+from yakgwan.techniques.prompts import Section, Sections, cut_at_word
 
 pytestmark = pytest.mark.unit
 
@@ -97,6 +97,23 @@ class _CutOffAboveN:
             return Completion('{"sections": [{"first": 1, "headline": "', "length", 10, 700)
         secs = [{"first": i, "headline": f"h{i}", "summary": line[4:]} for i, line in enumerate(listing, 1)]
         return Completion(json.dumps({"sections": secs}, ensure_ascii=False), "stop", 10, 20)
+
+
+def test_llm_chunk_fingerprint_follows_the_model_and_the_answer_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    import yakgwan.techniques.llm_chunk as llm_chunk
+    from pydantic import Field
+
+    def fp(model: str) -> str:
+        return LLMChunker(LLM(ScriptedProvider(["{}"], model=model))).fingerprint
+
+    assert fp("a") == fp("a") and fp("a") != fp("b")
+    before = fp("a")
+
+    class FewerSections(Sections):
+        sections: list[Section] = Field(min_length=1, max_length=4)
+
+    monkeypatch.setattr(llm_chunk, "Sections", FewerSections)
+    assert fp("a") != before  # an index chunked under another schema is rebuilt
 
 
 def test_halves_by_hand() -> None:

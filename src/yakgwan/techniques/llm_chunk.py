@@ -18,6 +18,7 @@ of range) keeps its structure chunks, and is counted in ``fallbacks`` with its r
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, field
 
 from yakgwan.chunking.recursive import chunks_from_spans
@@ -84,8 +85,10 @@ class LLMChunker:
 
     @property
     def fingerprint(self) -> str:
-        """What the step's output depends on: its name, the model, its prompt and bounds."""
-        bounds = f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}|cut at {HEADLINE_CHARS}/{SUMMARY_CHARS}|halved {HALVINGS} time(s) when cut off"
+        """What the step's output depends on: its name, the model, its prompt, the schema of its
+        answer and its bounds."""
+        schema = json.dumps(Sections.model_json_schema(), sort_keys=True, ensure_ascii=False)
+        bounds = f"{LLM_CHUNK_MAX_TOKENS}|{self.window_chars}|cut at {HEADLINE_CHARS}/{SUMMARY_CHARS}|halved {HALVINGS} time(s) when cut off|{schema}"
         return step_fingerprint(self.name, self.llm, llm_chunk_messages(["…"]), bounds)
 
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
