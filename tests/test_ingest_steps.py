@@ -92,7 +92,8 @@ class _CutOffAboveN:
 
     def chat(self, messages, params, schema=None):  # type: ignore[no-untyped-def]
         listing = [m.content for m in messages if m.role == "user" and m.content.startswith("[1] ")][-1].splitlines()
-        self.listings.append(len(listing))
+        repair = "not valid" in messages[-1].content  # the facade's repair request
+        self.listings.append(f"{len(listing)}{' repair' if repair else ''}")
         if len(listing) > self.most:
             return Completion('{"sections": [{"first": 1, "headline": "', "length", 10, 700)
         secs = [{"first": i, "headline": f"h{i}", "summary": line[4:]} for i, line in enumerate(listing, 1)]
@@ -130,17 +131,23 @@ def test_a_cut_off_window_is_asked_again_in_halves() -> None:
     provider = _CutOffAboveN(most=2)
     step = LLMChunker(LLM(provider))
     chunks = step.apply(doc, app_chunks(doc))
-    # 4 sentences cut off (the answer, then its repair), then 2 + 2
-    assert provider.listings == [4, 4, 2, 2] and step.fallbacks == 0
+    # 4 sentences cut off, not repaired (the halves are the remedy), then 2 + 2
+    assert provider.listings == ["4", "2", "2"] and step.fallbacks == 0
     assert [c.text for c in chunks] == ["벌금 특별약관은 벌금을 보상합니다.", "한도는 2천만원입니다.", "골절 진단 시 골절진단비를 지급합니다.", "치아 파절은 제외합니다."]
     assert [c.retrieval_text.split("\n")[0] for c in chunks] == ["h1", "h2", "h1", "h2"]  # numbered within each half
     assert all(doc.text[c.start : c.end] == c.text for c in chunks)
-    # halved once only: a half that is still cut off leaves the document as it was
+    # halved once only: a half cannot be halved again, so its cut-off answer gets the one
+    # repair; cut off again, it leaves the document as it was (the second half is not asked)
     provider = _CutOffAboveN(most=1)
     step = LLMChunker(LLM(provider))
     structure = app_chunks(doc)
     assert step.apply(doc, structure) == structure and step.fallbacks == 1
-    assert provider.listings == [4, 4, 2, 2] and "cut off at the token limit" in step.reasons[0]
+    assert provider.listings == ["4", "2", "2 repair"] and "cut off at the token limit" in step.reasons[0]
+    # a one-sentence window cannot be halved: its cut-off answer is repaired
+    one = _doc("벌금 특별약관은 벌금을 보상합니다.")
+    provider = _CutOffAboveN(most=0)
+    step = LLMChunker(LLM(provider))
+    assert step.apply(one, app_chunks(one)) == app_chunks(one) and provider.listings == ["1", "1 repair"]
 
 
 def app_chunks(doc: Document):  # type: ignore[no-untyped-def]

@@ -64,6 +64,19 @@ def test_cut_off_json_counts_as_invalid() -> None:
         llm.complete(Q, schema=Rewrites)
 
 
+def test_a_caller_may_decline_the_repair_of_a_cut_off_answer() -> None:
+    p = ScriptedProvider(['{"queries": ["a"'] * 2, finish_reason="length")
+    llm = LLM(p)
+    with pytest.raises(StructuredOutputError) as e:
+        llm.complete(Q, schema=Rewrites, repair_cut_off=False)
+    assert e.value.cut_off and len(p.calls) == 1 and llm.stats.repairs == 0
+    # an answer that is invalid but complete is still repaired
+    p = ScriptedProvider(['{"queries": []}', '{"queries": ["보상"]}'])
+    llm = LLM(p)
+    assert llm.complete(Q, schema=Rewrites, repair_cut_off=False).queries == ["보상"]
+    assert len(p.calls) == 2 and llm.stats.repairs == 1
+
+
 def test_cache_makes_reruns_identical_and_free(tmp_path: Path) -> None:
     counter = {"n": 0}
 

@@ -4,7 +4,9 @@ a validated Pydantic object when ``schema`` (a Pydantic model class) is given.
 Structured output: the JSON schema goes to the provider for constrained decoding where it is
 supported and into the prompt always; the answer is validated with Pydantic; one repair retry
 sends the validation error back; a second failure raises ``StructuredOutputError``. A JSON
-answer cut off by the token limit (finish_reason "length") counts as invalid. Responses (cut-off
+answer cut off by the token limit (finish_reason "length") counts as invalid; a caller with a
+better remedy for it than asking the same again (``llm_chunk`` asks for half the text) passes
+``repair_cut_off=False`` and gets the error at once. Responses (cut-off
 ones included) are cached by request, so reruns are identical and cost nothing.
 """
 
@@ -58,12 +60,12 @@ class LLM:
         return bool(getattr(self.provider, "supports_logprobs", False))
 
     @overload
-    def complete(self, messages: Sequence[Message], schema: None = None, params: GenParams | None = None, step: str = "") -> str: ...
+    def complete(self, messages: Sequence[Message], schema: None = None, params: GenParams | None = None, step: str = "", *, repair_cut_off: bool = True) -> str: ...
 
     @overload
-    def complete(self, messages: Sequence[Message], schema: type[T], params: GenParams | None = None, step: str = "") -> T: ...
+    def complete(self, messages: Sequence[Message], schema: type[T], params: GenParams | None = None, step: str = "", *, repair_cut_off: bool = True) -> T: ...
 
-    def complete(self, messages, schema=None, params=None, step=""):  # type: ignore[no-untyped-def]
+    def complete(self, messages, schema=None, params=None, step="", *, repair_cut_off=True):  # type: ignore[no-untyped-def]
         params = params or self.params
         if schema is None:
             return self._call(messages, None, params, step).text
@@ -73,6 +75,8 @@ class LLM:
         try:
             return _validate(schema, done)
         except StructuredOutputError as first:
+            if first.cut_off and not repair_cut_off:
+                raise
             self.stats.repairs += 1
             repair = [*msgs, Message("assistant", done.text), Message("user", _repair_prompt(first.reason))]
             again = self._call(repair, json_schema, params, step)
