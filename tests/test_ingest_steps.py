@@ -20,7 +20,7 @@ from yakgwan.pipelines import build_pipeline
 from yakgwan.records import Document
 from yakgwan.store.local import LocalStore
 from yakgwan.techniques.ingest_steps import canonical_steps
-from yakgwan.techniques.step_fallbacks import fallback_lines, left_as_was
+from yakgwan.techniques.step_fallbacks import fallback_lines, left_as_was, left_as_was_head
 from yakgwan.techniques.llm_chunk import LLMChunker, halves, section_spans, sentence_windows
 from yakgwan.techniques.preprocess import Preprocessor
 from yakgwan.techniques.prompts import Section, Sections, cut_at_word
@@ -195,6 +195,7 @@ def test_fallback_lines_by_hand() -> None:
     assert fallback_lines({"preprocess": 2}, {}) == ["preprocess: 2 chunks left as they were (no LLM or an unusable answer)"]
     assert (left_as_was("llm_chunk", 1), left_as_was("preprocess", 1), left_as_was("other", 2)) == (
         "1 document left as it was", "1 chunk left as it was", "2 items left as they were")
+    assert (left_as_was_head("llm_chunk"), left_as_was_head("other")) == ("llm_chunk: documents left as they were", "other: items left as they were")
     assert fallback_lines({}, {}) == []
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from yakgwan.eval.rows import category_deltas, num, recall_floor_text, retrieval_rows, row_label, value_at
-from yakgwan.techniques.step_fallbacks import STEP_UNITS
+from yakgwan.techniques.step_fallbacks import left_as_was_head
 
 METRICS = ("mrr", "ndcg", "precision", "recall", "keyword_coverage")
 LABELS = {
@@ -286,7 +286,7 @@ def _summary_table(results: Sequence[Mapping]) -> str:
             ("ingest ms of cache hits, as recorded", ("index", "llm", "cached_ms"), None, 0),
         ]
     fell_back = dict.fromkeys(s for r in results for s in (value_at(r, "index", "step_fallbacks") or {}))
-    columns += [(f"{step}: {STEP_UNITS.get(step, 'item')}s left as they were", ("index", "step_fallbacks", step), None) for step in fell_back]
+    columns += [(left_as_was_head(step), ("index", "step_fallbacks", step), None) for step in fell_back]
     table = _table(results, columns, css="wide summary")
     return f'<p class="note">Every row: {_e(shared)}.</p>{table}' if shared else table
 

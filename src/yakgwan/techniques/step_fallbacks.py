@@ -15,6 +15,11 @@ def left_as_was(step: str, n: int) -> str:
     return f"{n} {unit} left as it was" if n == 1 else f"{n} {unit}s left as they were"
 
 
+def left_as_was_head(step: str) -> str:
+    """A report column's head: ``"llm_chunk: documents left as they were"``."""
+    return f"{step}: {STEP_UNITS.get(step, 'item')}s left as they were"
+
+
 def fallback_lines(counts: dict[str, int], reasons: dict[str, list[str]], shown: int = REASONS_SHOWN) -> list[str]:
     """One line per step that left something as it was: how many, then its first ``shown``
     reasons (``"llm_chunk: 5 documents left as they were: a.md: …; b.md: …; c.md: …; 2 more
