@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from yakgwan.records import Chunk, make_chunk_id
+from yakgwan.core.records import Chunk, make_chunk_id
 from yakgwan.retrieval.fusion import ranked, rrf
 from yakgwan.store import IndexData
 from yakgwan.store.local import LocalStore

@@ -21,7 +21,7 @@ fi
 
 reqs=$("$py" - "$@" <<'PY'
 import sys
-from yakgwan.errors import UnknownName
+from yakgwan.core.errors import UnknownName
 from yakgwan.llm.gguf_assets import MODELS, get_model
 try:
     print(" ".join(r for n in sys.argv[1:] or sorted(MODELS) for r in get_model(n).requirements()))

@@ -10,7 +10,7 @@ import pytest
 
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.agentic import AgenticRetriever
 from yakgwan.websearch.offline import OfflineSearch
 

@@ -14,7 +14,7 @@ import pytest
 from yakgwan.appeal import band as B
 from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, Issue, Provenance, SubIssue, SuccessProbability
 from yakgwan.appeal.validate import validate
-from yakgwan.records import Chunk
+from yakgwan.core.records import Chunk
 
 DATA = Path(__file__).parent / "data" / "appeal"
 SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]

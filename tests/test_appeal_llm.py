@@ -23,7 +23,7 @@ from yakgwan.appeal.validate import validate
 from yakgwan.config import Settings
 from yakgwan.llm import LLM, LLMConfig
 from yakgwan.llm.scripted import ScriptedProvider
-from yakgwan.records import Chunk
+from yakgwan.core.records import Chunk
 
 DATA = Path(__file__).parent / "data" / "appeal"
 SCENARIOS = {json.loads(line)["id"]: json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()}
@@ -156,7 +156,7 @@ def test_the_prompt_shows_numbered_verbatim_sentences_and_guards_the_notice(poli
 @pytest.mark.integration
 def test_cli_analysis_rules_and_llm_without_one(kb_policy_pdf: Path, tmp_path: Path) -> None:
     from yakgwan.appeal.run import run_appeal
-    from yakgwan.errors import InputError
+    from yakgwan.core.errors import InputError
 
     settings = Settings.from_env().with_(quiet=True, llm=LLMConfig())
     res = run_appeal(DATA / "notices" / "01_fine_drunk_driving.txt", kb_policy_pdf, settings, analysis="auto")
@@ -209,7 +209,7 @@ def test_the_real_local_model_writes_a_valid_analysis(policy: Policy, local_llm_
 
 @pytest.mark.integration
 def test_a_prompt_too_long_falls_back_but_an_unreachable_provider_is_an_error(policy: Policy) -> None:
-    from yakgwan.errors import PromptTooLongError, ProviderError
+    from yakgwan.core.errors import PromptTooLongError, ProviderError
 
     notice = _notice("01_fine_drunk_driving")
     evidence = evidence_for(notice, policy, fused=False)

@@ -9,7 +9,7 @@ import pytest
 
 from yakgwan.appeal.citations import parse_clause_refs, resolve_yakgwan
 from yakgwan.appeal.notice import parse_notice
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 
 pytestmark = pytest.mark.unit
 

@@ -13,7 +13,7 @@ from yakgwan.appeal.notice import parse_notice
 from yakgwan.appeal.policy import Policy, open_policy
 from yakgwan.appeal.retrieve import evidence_for
 from yakgwan.config import Settings
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 
 pytestmark = pytest.mark.integration
 

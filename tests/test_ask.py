@@ -21,10 +21,10 @@ from yakgwan.answer.passages import derivable, labels_only, number_sentences, ta
 from yakgwan.answer.records import REFUSAL, Sentence
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
-from yakgwan.records import Chunk
+from yakgwan.core.records import Chunk
 
 DATA = Path(__file__).parent / "data" / "answers"
 
@@ -490,7 +490,7 @@ def test_a_refused_attempt_is_answered_by_the_sentence_that_holds_the_point(kb_i
 
 @pytest.mark.unit
 def test_a_table_row_is_shown_with_its_header_row() -> None:
-    from yakgwan.records import Hit
+    from yakgwan.core.records import Hit
     from yakgwan.text.korean import make_tokenizer
 
     text = "## 연봉 이력\n\n| 연도 | 연봉 | 직책 |\n|------|------|------|\n| 2018 | 38,000,000원 | 선임 |\n| 2021 | 55,000,000원 | 팀장 승진 |\n\n송민지는 제주 전문가입니다."
@@ -782,7 +782,7 @@ def test_an_unusable_repair_keeps_the_first_answers_supported_claims(kb_index: S
 @pytest.mark.unit
 def test_rejected_hits_stay_out_whatever_step_relabelled_them() -> None:
     from yakgwan.answer.ask import evidence_hits
-    from yakgwan.records import Hit
+    from yakgwan.core.records import Hit
 
     c = Chunk("c", "d.md", "d.md", "t", "x", 0, 1)
     hits = [Hit(c, 1.0, 1, "crag"), Hit(c, 0.5, 2, "rerank_yesno", {"rejected": 1.0}), Hit(c, 0.4, 3, "crag(rejected)>compress", {"rejected": 1.0})]

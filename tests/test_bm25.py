@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from yakgwan.errors import IndexStoreError
+from yakgwan.core.errors import IndexStoreError
 from yakgwan.retrieval.bm25 import BM25Index
 
 CORPUS = [["a", "b"], ["a", "c", "c"], ["d"]]  # N = 3, avgdl = 2

@@ -6,7 +6,7 @@ import pytest
 
 from yakgwan.chunking.markdown import MarkdownChunker, header_sections
 from yakgwan.chunking.recursive import RecursiveChunker, split_spans
-from yakgwan.records import Document
+from yakgwan.core.records import Document
 
 pytestmark = pytest.mark.unit
 

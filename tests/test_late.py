@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.late import LateInteractionReranker, TokenVectorCache, maxsim
 
 

@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel, Field
 from stub_server import JsonHandler, serve
 
-from yakgwan.errors import ProviderError, UnknownName, YakgwanError
+from yakgwan.core.errors import ProviderError, UnknownName, YakgwanError
 from yakgwan.llm import LLM, LLMConfig, GenParams, Message, StructuredOutputError, make_llm
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.openai_chat import OpenAIChatProvider

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.loaders import SourceFile, collect_files, load_file
 from yakgwan.loaders.textdecode import decode_text, repair_mojibake
 

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 import pytest
 
-from yakgwan.errors import InputError, ProviderError, UnknownName
+from yakgwan.core.errors import InputError, ProviderError, UnknownName
 from yakgwan.llm import gguf_assets
 from yakgwan.llm.gguf_assets import MODELS, GGUFModel, ensure_model, get_model, locate_part, model_path
 from yakgwan.llm.local_llama import LocalLlamaProvider
@@ -417,7 +417,7 @@ def test_yes_no_relevance_from_next_token_logprobs():
 @pytest.mark.integration
 def test_llm_chunk_and_preprocess_with_the_real_model():
     from yakgwan.llm import LLM
-    from yakgwan.records import Document
+    from yakgwan.core.records import Document
     from yakgwan.techniques.llm_chunk import LLMChunker
     from yakgwan.techniques.preprocess import Preprocessor
 

@@ -8,7 +8,7 @@ import pytest
 
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.multihop import MultiHopRetriever
 from yakgwan.text.korean import make_tokenizer
 

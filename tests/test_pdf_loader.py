@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.loaders.pdf import PdfLoader
-from yakgwan.protocols import Loader
-from yakgwan.records import sha256_hex
+from yakgwan.core.protocols import Loader
+from yakgwan.core.records import sha256_hex
 
 
 def build_pdf(pages: list[list[tuple[float, float, str]]], font_size: int = 10) -> bytes:

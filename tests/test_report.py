@@ -221,7 +221,7 @@ def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:
     from yakgwan.eval.datasets import EvalQuery, EvalSet
     from yakgwan.eval.report import build_html
     from yakgwan.eval.runner import EvalOptions, evaluate
-    from yakgwan.records import Chunk, Hit
+    from yakgwan.core.records import Chunk, Hit
 
     def chunk(i: int) -> Chunk:
         return Chunk(f"c{i}", f"d{i}.md", f"d{i}.md", "t", f"본문 {i}", 0, 4)

@@ -16,7 +16,7 @@ from yakgwan import app
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.embedders.openai_compat import OpenAIEmbedder
-from yakgwan.errors import IndexStoreError, InputError
+from yakgwan.core.errors import IndexStoreError, InputError
 from yakgwan.store.local import LocalStore
 
 pytestmark = pytest.mark.unit
@@ -122,7 +122,7 @@ def test_served_embedder_learns_its_dimension_and_ingests(tmp_path: Path, fake_e
 
 
 def test_served_embedder_bad_key_is_a_clear_error(fake_endpoint: str) -> None:
-    from yakgwan.errors import ProviderError
+    from yakgwan.core.errors import ProviderError
 
     with pytest.raises(ProviderError, match="authentication failed"):
         OpenAIEmbedder(fake_endpoint, "fake-model", api_key="wrong", retries=0).embed(["x"], "query")

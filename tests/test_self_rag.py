@@ -11,7 +11,7 @@ from yakgwan.answer.ask import Asker
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.self_rag import REJECTED, SelfRagRetriever
 
 pytestmark = pytest.mark.unit

@@ -10,12 +10,12 @@ import pytest
 from yakgwan import app
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
-from yakgwan.errors import UnknownName
+from yakgwan.core.errors import UnknownName
 from yakgwan.llm import LLM
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.pipelines import PIPELINES, build_pipeline, resolve_pipeline
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.multi import MultiQueryRetriever, pad_to_k
 from yakgwan.techniques.query_transforms import HydeWriter, QueryExpander
 from yakgwan.techniques.rerank_llm import LLMListwiseReranker, apply_permutation
@@ -212,7 +212,7 @@ def test_gated_pointwise_rerank() -> None:
     sure = rr.rerank("q", hits([1.0, 0.5, 0.4]), 2)
     assert [h.chunk.chunk_id for h in sure] == ["c0", "c1"] and "gate closed" in sure[0].produced_by
     assert len(provider.calls) == 3 and (rr.queries, rr.gated) == (2, 1)
-    from yakgwan.records import Hit as H
+    from yakgwan.core.records import Hit as H
 
     kept = [H(h.chunk, h.score, h.rank, h.produced_by, evidence=((0, 1),)) for h in hits([1.0, 0.99])]
     assert all(h.evidence == ((0, 1),) for h in rr.rerank("q", kept, 2))  # compression spans survive the rerank

@@ -15,7 +15,7 @@ from yakgwan.chunking.yakgwan_structure import (
     looks_like_yakgwan,
     split_span,
 )
-from yakgwan.records import Document, PageSpan
+from yakgwan.core.records import Document, PageSpan
 
 SAMPLE = Path(yakgwan.__file__).parent / "samples" / "sample_yakgwan.txt"
 

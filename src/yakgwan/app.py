@@ -9,12 +9,12 @@ from yakgwan.websearch import make_search
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
-from yakgwan.errors import InputError, YakgwanError
+from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.ingest import Ingestor, IngestReport
 from yakgwan.llm import LLM, make_llm
 from yakgwan.pipelines import PipelineContext
 from yakgwan.progress import ProgressSink
-from yakgwan.protocols import Embedder
+from yakgwan.core.protocols import Embedder
 from yakgwan.store.local import LocalStore
 from yakgwan.techniques.ingest_steps import make_steps
 from yakgwan.text.korean import make_tokenizer

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from yakgwan.config import Settings
-from yakgwan.errors import InputError, YakgwanError
+from yakgwan.core.errors import InputError, YakgwanError
 
 EXIT_ERROR, EXIT_PARTIAL, EXIT_INTERNAL = 2, 3, 70
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from yakgwan import app
 from yakgwan.config import Settings
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.ingest import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, PipelineContext, build_pipeline, resolve_pipeline
-from yakgwan.records import Hit
+from yakgwan.core.records import Hit
 from yakgwan.store import IndexData
 from yakgwan.techniques.step_fallbacks import fallback_lines
 

@@ -7,7 +7,7 @@ Quotes and citations always use ``Chunk.text``; this prefix only helps retrieval
 
 from __future__ import annotations
 
-from yakgwan.records import Chunk
+from yakgwan.core.records import Chunk
 
 
 def index_text(chunk: Chunk) -> str:

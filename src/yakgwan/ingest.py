@@ -17,13 +17,13 @@ import numpy as np
 
 from yakgwan.chunking import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
-from yakgwan.errors import InputError, ProviderError, YakgwanError
+from yakgwan.core.errors import InputError, ProviderError, YakgwanError
 from yakgwan.indexing import index_text
 from yakgwan.ingest_plan import Plan, plan_ingest
 from yakgwan.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
 from yakgwan.progress import Bar, ProgressSink, progress
-from yakgwan.protocols import ChunkStep, Embedder
-from yakgwan.records import Chunk, Document, sha256_hex
+from yakgwan.core.protocols import ChunkStep, Embedder
+from yakgwan.core.records import Chunk, Document, sha256_hex
 from yakgwan.store import DocRecord, IndexData, Store
 from yakgwan.text.korean import Tokenizer
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from yakgwan.errors import InputError
-from yakgwan.records import Document
+from yakgwan.core.errors import InputError
+from yakgwan.core.records import Document
 from yakgwan.store import DocRecord
 
 

@@ -9,7 +9,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from yakgwan.errors import ProviderError
+from yakgwan.core.errors import ProviderError
 
 RETRY_STATUS = (408, 409, 429, 500, 502, 503, 504)
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from yakgwan.errors import UnknownName, YakgwanError
+from yakgwan.core.errors import UnknownName, YakgwanError
 from yakgwan.llm import LLM
 from yakgwan.progress import ProgressSink
-from yakgwan.protocols import Embedder, Retriever
+from yakgwan.core.protocols import Embedder, Retriever
 from yakgwan.retrieval.bm25_retriever import BM25Retriever
 from yakgwan.retrieval.dense import DenseRetriever
 from yakgwan.retrieval.hybrid import CC_DENSE_WEIGHT, FusionRetriever

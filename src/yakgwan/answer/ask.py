@@ -20,9 +20,9 @@ from yakgwan.answer.generate import GenerativeAnswerer
 from yakgwan.answer.self_check import SelfCheckingAnswerer
 from yakgwan.answer.passages import number_sentences, quote_is_verbatim
 from yakgwan.answer.records import REFUSAL, AskResult
-from yakgwan.errors import InputError
-from yakgwan.protocols import Retriever
-from yakgwan.records import Hit
+from yakgwan.core.errors import InputError
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Hit
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
 MODES = ("auto", "generate", "extract")

@@ -42,7 +42,7 @@ from pydantic import BaseModel, Field, RootModel, create_model
 from yakgwan.answer.anchors import OPERATION_TERMS, Anchor, bare_term, normalise
 from yakgwan.answer.passages import labels_only, passages_block, table_header, unsupported_numbers
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
-from yakgwan.errors import PromptTooLongError
+from yakgwan.core.errors import PromptTooLongError
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from yakgwan.answer.records import Citation, Sentence
-from yakgwan.records import Hit
+from yakgwan.core.records import Hit
 from yakgwan.text.korean import Tokenizer
 from yakgwan.text.sentences import clause_spans
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from yakgwan.records import Chunk
+from yakgwan.core.records import Chunk
 
 Outcome = Literal["answered", "partial", "refused"]
 OUTCOMES: tuple[Outcome, ...] = ("answered", "partial", "refused")

@@ -29,7 +29,7 @@ from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, IssueKind, Provenance, SubIssue, SuccessProbability
-from yakgwan.errors import PromptTooLongError
+from yakgwan.core.errors import PromptTooLongError
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from yakgwan.appeal.citations import ClauseRef, parse_clause_refs
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 
 DENIAL_CUE = re.compile(
     r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"

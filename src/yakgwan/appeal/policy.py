@@ -11,9 +11,9 @@ from pathlib import Path
 from yakgwan import app
 from yakgwan.appeal.citations import normalise_name
 from yakgwan.config import Settings
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.pipelines import PipelineContext
-from yakgwan.records import Chunk, sha256_hex
+from yakgwan.core.records import Chunk, sha256_hex
 from yakgwan.store.local import MANIFEST, LocalStore
 
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from yakgwan.appeal.citations import CIRCLED, ClauseRef, resolve_yakgwan
 from yakgwan.appeal.notice import DenialNotice, DenialReason
 from yakgwan.appeal.policy import Policy
-from yakgwan.protocols import Retriever
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques import pipelines as T
 from yakgwan.techniques.multi import MultiQueryRetriever
 from yakgwan.techniques.query_transforms import QueryExpander

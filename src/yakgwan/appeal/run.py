@@ -12,7 +12,7 @@ from yakgwan.appeal.policy import open_policy
 from yakgwan.appeal.retrieve import MODES, ReasonEvidence, evidence_for
 from yakgwan.appeal.validate import validate
 from yakgwan.config import Settings
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.pipelines import PipelineContext
 from yakgwan.loaders import SourceFile, load_file
 

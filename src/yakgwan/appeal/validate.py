@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from yakgwan.appeal.schema import REQUIRED_KEYS, Analysis, EvidenceItem
-from yakgwan.records import Chunk
+from yakgwan.core.records import Chunk
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from yakgwan.protocols import Chunker
-from yakgwan.records import Document
+from yakgwan.core.protocols import Chunker
+from yakgwan.core.records import Document
 
 
 def chunker_for(doc: Document) -> Chunker:

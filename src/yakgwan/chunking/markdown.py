@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from yakgwan.chunking.recursive import chunks_from_spans, split_spans
-from yakgwan.records import Chunk, Document
+from yakgwan.core.records import Chunk, Document
 
 _HEADER = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.records import Chunk, Document, make_chunk_id
+from yakgwan.core.records import Chunk, Document, make_chunk_id
 
 SEPARATORS = ("\n\n", "\n", ". ", "다. ", "? ", "! ", " ")
 

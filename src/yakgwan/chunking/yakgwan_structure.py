@@ -39,7 +39,7 @@ from yakgwan.chunking.yakgwan_lines import (
     openings,
     toc_lines,
 )
-from yakgwan.records import Chunk, Document, make_chunk_id
+from yakgwan.core.records import Chunk, Document, make_chunk_id
 
 __all__ = ["ChunkPlan", "LineTag", "Unit", "YakgwanChunker", "build_units", "classify_line",
            "looks_like_yakgwan", "plan_chunks", "split_span"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Callable
 
 from yakgwan.config import EmbedderConfig
-from yakgwan.errors import UnknownName, YakgwanError
-from yakgwan.protocols import Embedder
+from yakgwan.core.errors import UnknownName, YakgwanError
+from yakgwan.core.protocols import Embedder
 
 
 def _e5_numpy(cfg: EmbedderConfig) -> Embedder:

@@ -29,8 +29,8 @@ import numpy as np
 from yakgwan.embedders.e5_forward import hidden_states, Encoder, build_encoder, forward
 from yakgwan.embedders.e5_tokenizer import E5Tokenizer
 from yakgwan.embedders.e5_weights import read_e5_file
-from yakgwan.errors import InputError, ProviderError
-from yakgwan.protocols import EmbedKind
+from yakgwan.core.errors import InputError, ProviderError
+from yakgwan.core.protocols import EmbedKind
 
 PREFIXES: dict[str, str] = {"query": "query: ", "passage": "passage: "}
 LongText = Literal["window", "truncate"]

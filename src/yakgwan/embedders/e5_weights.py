@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from yakgwan.errors import ProviderError
+from yakgwan.core.errors import ProviderError
 
 MAGIC = b"E5S1"
 Q4_BLOCK = 32

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from yakgwan.protocols import EmbedKind
+from yakgwan.core.protocols import EmbedKind
 
 
 class HashingEmbedder:

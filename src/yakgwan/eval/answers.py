@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 
 from yakgwan.answer.ask import Asker
 from yakgwan.answer.records import AskResult
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.eval.datasets import EvalQuery
 from yakgwan.eval.metrics import latency_summary
 from yakgwan.llm import LLM, StructuredOutputError

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.eval.rows import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
 from yakgwan.techniques.step_fallbacks import left_as_was
 

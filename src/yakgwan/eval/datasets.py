@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 
 
 @dataclass(frozen=True)

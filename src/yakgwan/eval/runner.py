@@ -21,16 +21,16 @@ from typing import Callable, Sequence
 
 from yakgwan import __version__, app
 from yakgwan.config import Settings
-from yakgwan.errors import InputError, ProviderError
+from yakgwan.core.errors import InputError, ProviderError
 from yakgwan.eval import metrics as M
 from yakgwan.eval.datasets import EvalQuery, EvalSet, corpus_sha256, load_beir, load_seed, questions_sha256
 from yakgwan.ingest import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, llm_fallback_note, resolve_pipeline
 from yakgwan.progress import ProgressSink, progress
 from yakgwan.eval.answers import Unanswerable, evaluate_answers, load_unanswerable
-from yakgwan.protocols import Retriever
+from yakgwan.core.protocols import Retriever
 from yakgwan.llm import LLM, UsageStats, make_llm
-from yakgwan.records import sha256_hex
+from yakgwan.core.records import sha256_hex
 from yakgwan.store.local import atomic_write_text
 from yakgwan.techniques.ingest_steps import make_steps
 from yakgwan.techniques.step_fallbacks import fallback_lines

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from yakgwan.errors import UnknownName, YakgwanError
+from yakgwan.core.errors import UnknownName, YakgwanError
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.facade import LLM, StructuredOutputError
 from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, OptionScorer, UsageStats
@@ -94,7 +94,7 @@ def make_llm(cfg: LLMConfig, cache_dir: Path) -> LLM | None:
 def step_fingerprint(name: str, llm: LLM | None, messages: list[Message], params: str) -> str:
     """``name:model:hash`` of what an LLM ingest step's output depends on (model, a sample of its
     prompt, its bounds): an index built by another model or prompt is re-chunked."""
-    from yakgwan.records import sha256_hex
+    from yakgwan.core.records import sha256_hex
 
     sample = "\n".join(f"{m.role}:{m.content}" for m in messages)
     return f"{name}:{llm.name if llm is not None else 'none'}:{sha256_hex(sample + '|' + params)[:12]}"

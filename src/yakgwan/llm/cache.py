@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from yakgwan.llm.types import Completion, GenParams, Message
-from yakgwan.records import sha256_hex
+from yakgwan.core.records import sha256_hex
 from yakgwan.sqlite_kv import open_shared_db
 
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 
-from yakgwan.errors import ProviderError
+from yakgwan.core.errors import ProviderError
 from yakgwan.llm.cache import ResponseCache, request_key
 from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, OptionScorer, UsageStats
 

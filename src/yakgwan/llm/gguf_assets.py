@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from yakgwan.errors import ProviderError, UnknownName
+from yakgwan.core.errors import ProviderError, UnknownName
 
 _CHUNK = 8 * 1024 * 1024
 MARKER_SUFFIX = ".sha256-ok"

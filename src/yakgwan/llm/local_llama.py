@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from yakgwan.errors import InputError, PromptTooLongError, ProviderError
+from yakgwan.core.errors import InputError, PromptTooLongError, ProviderError
 from yakgwan.llm.gguf_assets import ensure_model, get_model, model_path
 from yakgwan.llm.types import Completion, GenParams, Message
 

@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any, Sequence
 
-from yakgwan.errors import ProviderError
+from yakgwan.core.errors import ProviderError
 from yakgwan.llm.types import Completion, GenParams, Message
 from yakgwan.openai_http import post_json
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence
 
-from yakgwan.errors import ProviderError
+from yakgwan.core.errors import ProviderError
 from yakgwan.llm.types import Completion, GenParams, Message
 
 Reply = str | dict[str, Any] | list[Any]

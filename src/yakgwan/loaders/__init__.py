@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from yakgwan.errors import InputError
-from yakgwan.protocols import Loader
-from yakgwan.records import Document
+from yakgwan.core.errors import InputError
+from yakgwan.core.protocols import Loader
+from yakgwan.core.records import Document
 
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from yakgwan.errors import InputError
-from yakgwan.records import Document, sha256_hex
+from yakgwan.core.errors import InputError
+from yakgwan.core.records import Document, sha256_hex
 
 
 def is_beir_corpus(path: Path) -> bool:

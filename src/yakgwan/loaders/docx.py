@@ -5,9 +5,9 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.loaders.text import doc_type_of, relative_id
-from yakgwan.records import Document, sha256_hex
+from yakgwan.core.records import Document, sha256_hex
 
 
 class DocxLoader:

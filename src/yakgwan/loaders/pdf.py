@@ -22,8 +22,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from yakgwan.errors import InputError
-from yakgwan.records import Document, PageSpan, sha256_hex
+from yakgwan.core.errors import InputError
+from yakgwan.core.records import Document, PageSpan, sha256_hex
 
 CELL_GAP = 1.8  # horizontal gap, in line heights, above which two segments are separate cells
 MIN_LINE_HEIGHT = 6.0  # points; guards against zero-height boxes of glyphs without outlines

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.loaders.textdecode import DecodeFailure, decode_text
-from yakgwan.records import Document, sha256_hex
+from yakgwan.core.records import Document, sha256_hex
 
 _MD_TITLE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 

@@ -22,7 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
-from yakgwan.errors import IndexStoreError
+from yakgwan.core.errors import IndexStoreError
 
 _FORMAT = 1
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yakgwan.records import Hit
+from yakgwan.core.records import Hit
 from yakgwan.store import IndexView
 from yakgwan.text.korean import Tokenizer
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from yakgwan.protocols import EmbedKind, Embedder
-from yakgwan.records import Hit
+from yakgwan.core.protocols import EmbedKind, Embedder
+from yakgwan.core.records import Hit
 from yakgwan.store import IndexView
 
 

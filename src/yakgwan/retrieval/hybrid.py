@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from yakgwan.protocols import Retriever
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.retrieval.fusion import minmax, ranked, rrf, weighted_sum
 
 FusionMethod = Literal["rrf", "minmax"]

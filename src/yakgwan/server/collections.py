@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from yakgwan.answer.anchors import normalise
-from yakgwan.errors import IndexStoreError
+from yakgwan.core.errors import IndexStoreError
 from yakgwan.pipelines import PipelineContext
 from yakgwan.server.problems import Problem
 from yakgwan.server.shared_models import SharedModels

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Mapping
 
 from yakgwan.config import Settings
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 
 DEFAULT_MAX_UPLOAD_MB = 50
 

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from yakgwan.errors import YakgwanError
+from yakgwan.core.errors import YakgwanError
 from yakgwan.progress import ProgressSink
 from yakgwan.server.problems import Problem
 

@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from yakgwan.errors import IndexStoreError, InputError, ProviderError, UnknownName, YakgwanError
+from yakgwan.core.errors import IndexStoreError, InputError, ProviderError, UnknownName, YakgwanError
 
 MEDIA_TYPE = "application/problem+json"
 TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found", 405: "Method not allowed", 409: "Conflict", 413: "Content too large",

@@ -14,7 +14,7 @@ from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, Res
 
 from yakgwan.appeal.render import to_html, to_markdown, to_pdf
 from yakgwan.appeal.run import run_appeal
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.progress import ProgressSink
 from yakgwan.server.api_models import JobOut
 from yakgwan.server.problems import Problem

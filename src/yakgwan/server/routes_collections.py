@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, UploadFile
 
 from yakgwan import app as yk_app
-from yakgwan.errors import InputError, YakgwanError
+from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.progress import ProgressSink
 from yakgwan.server.api_models import CollectionIn, CollectionOut, DocumentOut, JobOut
 from yakgwan.server.collections import Collection

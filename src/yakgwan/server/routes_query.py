@@ -18,7 +18,7 @@ from yakgwan.commands import hit_json
 from yakgwan.commands import search as run_search
 from yakgwan.pipelines import PIPELINES, resolve_pipeline
 from yakgwan.server.api_models import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
-from yakgwan.errors import YakgwanError
+from yakgwan.core.errors import YakgwanError
 from yakgwan.server.problems import Problem, from_yakgwan, log
 from yakgwan.server.service import Service
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from yakgwan.config import Settings
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 from yakgwan.server.config import ServerConfig
 
 

@@ -16,10 +16,10 @@ import numpy as np
 from yakgwan.answer.anchors import AnchorFinder
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
-from yakgwan.errors import UnknownName
+from yakgwan.core.errors import UnknownName
 from yakgwan.llm import LLM, PROVIDERS
 from yakgwan.llm.cache import ResponseCache
-from yakgwan.protocols import EmbedKind, Embedder
+from yakgwan.core.protocols import EmbedKind, Embedder
 from yakgwan.text.korean import Tokenizer, make_tokenizer
 
 T = TypeVar("T")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yakgwan.loaders.textdecode import decode_text, looks_binary
-from yakgwan.records import sha256_hex
+from yakgwan.core.records import sha256_hex
 from yakgwan.server.problems import Problem, problem_response
 
 # a .docx is a zip: what it may expand to, in all and relative to its size on the wire

@@ -11,7 +11,7 @@ from typing import Callable, ContextManager, Protocol, Sequence, runtime_checkab
 
 import numpy as np
 
-from yakgwan.records import Chunk
+from yakgwan.core.records import Chunk
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from yakgwan.errors import IndexStoreError
-from yakgwan.records import Chunk
+from yakgwan.core.errors import IndexStoreError
+from yakgwan.core.records import Chunk
 from yakgwan.retrieval.bm25 import BM25Index
 from yakgwan.store import DocRecord, IndexData
 

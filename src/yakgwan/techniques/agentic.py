@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field
 
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
-from yakgwan.protocols import Retriever
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.crag import web_chunk
 from yakgwan.techniques.multi import fuse_hit_lists
 from yakgwan.websearch import SearchProvider

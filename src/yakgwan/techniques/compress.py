@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from yakgwan.llm import LLM, Message, StructuredOutputError
-from yakgwan.protocols import Retriever
-from yakgwan.records import Hit
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Hit
 from yakgwan.techniques.prompts import SYSTEM
 from yakgwan.text.korean import Tokenizer
 from yakgwan.text.sentences import sentence_spans

@@ -25,8 +25,8 @@ from pydantic import BaseModel, Field, create_model
 
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
-from yakgwan.protocols import Retriever
-from yakgwan.records import Chunk, Hit, sha256_hex
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Chunk, Hit, sha256_hex
 from yakgwan.techniques.query_transforms import QueryExpander
 from yakgwan.text.korean import Tokenizer
 from yakgwan.websearch import SearchProvider, WebResult

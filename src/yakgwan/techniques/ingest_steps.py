@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from yakgwan.errors import UnknownName
+from yakgwan.core.errors import UnknownName
 from yakgwan.llm import LLM
-from yakgwan.protocols import ChunkStep
+from yakgwan.core.protocols import ChunkStep
 from yakgwan.techniques.llm_chunk import LLMChunker
 from yakgwan.techniques.preprocess import Preprocessor
 

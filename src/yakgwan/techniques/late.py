@@ -18,7 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from yakgwan.records import Hit, sha256_hex
+from yakgwan.core.records import Hit, sha256_hex
 from yakgwan.sqlite_kv import open_shared_db
 
 LATE_DEPTH = 30

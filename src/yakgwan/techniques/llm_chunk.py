@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from yakgwan.chunking.recursive import chunks_from_spans
 from yakgwan.llm import LLM, GenParams, StructuredOutputError, step_fingerprint
-from yakgwan.records import Chunk, Document
+from yakgwan.core.records import Chunk, Document
 from yakgwan.techniques.prompts import HEADLINE_CHARS, SUMMARY_CHARS, Section, Sections, llm_chunk_messages
 from yakgwan.text.sentences import sentence_spans
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
-from yakgwan.protocols import Retriever
-from yakgwan.records import Chunk, Hit
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.retrieval.fusion import ranked, rrf
 
 

@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
-from yakgwan.protocols import Retriever
-from yakgwan.records import Hit
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Hit
 from yakgwan.techniques.multi import fuse_hit_lists, interleave
 from yakgwan.techniques.query_transforms import shares_content_word
 from yakgwan.text.korean import Tokenizer

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from yakgwan.errors import YakgwanError
-from yakgwan.protocols import Retriever
+from yakgwan.core.errors import YakgwanError
+from yakgwan.core.protocols import Retriever
 from yakgwan.retrieval.dense import DenseRetriever
 from yakgwan.retrieval.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.techniques.multi import MultiQueryRetriever, TransformedQueryRetriever

@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from yakgwan.llm import LLM, step_fingerprint
-from yakgwan.records import Chunk, Document
+from yakgwan.core.records import Chunk, Document
 from yakgwan.techniques.prompts import preprocess_messages
 
 PREPROCESS_MAX_TOKENS = 96

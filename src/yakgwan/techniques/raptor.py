@@ -27,8 +27,8 @@ import numpy as np
 from yakgwan.llm import LLM
 from yakgwan.llm.types import GenParams, Message
 from yakgwan.progress import Bar, ProgressSink
-from yakgwan.protocols import Embedder, Retriever
-from yakgwan.records import Chunk, Hit, sha256_hex
+from yakgwan.core.protocols import Embedder, Retriever
+from yakgwan.core.records import Chunk, Hit, sha256_hex
 from yakgwan.techniques.multi import fuse_hit_lists
 
 CLUSTER_SIZE = 6

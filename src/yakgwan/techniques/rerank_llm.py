@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.protocols import Reranker, Retriever
-from yakgwan.records import Hit
+from yakgwan.core.protocols import Reranker, Retriever
+from yakgwan.core.records import Hit
 from yakgwan.techniques.prompts import Ranking, rerank_messages
 
 

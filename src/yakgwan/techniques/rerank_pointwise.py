@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.records import Hit
+from yakgwan.core.records import Hit
 from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
 
 GATE_MARGIN = 0.05

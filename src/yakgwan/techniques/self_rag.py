@@ -21,8 +21,8 @@ from pydantic import BaseModel
 
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
-from yakgwan.protocols import Retriever
-from yakgwan.records import Hit
+from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Hit
 from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
 
 SELF_RAG_TOP_N = 5

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from yakgwan.errors import ProviderError
+from yakgwan.core.errors import ProviderError
 from yakgwan.text.korean import Morph, TokenizerConfig, apply_domain_terms, terms_from_morphs
 
 _COMPOUND_MIN_LEN = 3

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence, runtime_checkable
 
-from yakgwan.errors import UnknownName
+from yakgwan.core.errors import UnknownName
 
 
 @runtime_checkable

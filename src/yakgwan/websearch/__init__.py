@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Protocol
 
-from yakgwan.errors import InputError
+from yakgwan.core.errors import InputError
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from yakgwan.errors import ProviderError
+from yakgwan.core.errors import ProviderError
 from yakgwan.openai_http import post_json
 from yakgwan.websearch import WebResult
 

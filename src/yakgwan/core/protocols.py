@@ -10,7 +10,7 @@ from typing import Literal, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from yakgwan.records import Chunk, Document, Hit
+from yakgwan.core.records import Chunk, Document, Hit
 
 EmbedKind = Literal["query", "passage"]
 

@@ -1,0 +1,4 @@
+"""The bottom layer: typed records, the protocols of every swappable role, errors, registries.
+
+Nothing here imports another yakgwan package.
+"""
