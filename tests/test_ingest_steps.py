@@ -12,7 +12,7 @@ from yakgwan import app
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.core.errors import ProviderError, UnknownName, YakgwanError
-from yakgwan.indexing import index_text
+from yakgwan.ingest.indexing import index_text
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.llm.types import Completion
@@ -326,7 +326,7 @@ def test_eval_says_which_documents_a_step_left_and_why(capsys: pytest.CaptureFix
 
 def test_build_record_by_hand() -> None:
     from yakgwan.eval.runner import built_record
-    from yakgwan.ingest import IngestReport
+    from yakgwan.ingest.run import IngestReport
 
     report = IngestReport(added=["a.md"], replaced=["b.md"], unchanged=["c.md"], seconds_total=12.345,
                           step_fallbacks={"llm_chunk": 1}, step_reasons={"llm_chunk": ["a.md: cut off; structure chunks kept"]})

@@ -171,7 +171,7 @@ def test_vectors_align_with_chunks(tmp_path: Path, corpus: Path) -> None:
     s = _settings(tmp_path)
     app.ingest(s, [corpus], embedder=HashingEmbedder())
     data = LocalStore(s.index_dir).read()
-    from yakgwan.indexing import index_text
+    from yakgwan.ingest.indexing import index_text
 
     expect = HashingEmbedder().embed([index_text(c) for c in data.chunks], "passage")
     assert np.allclose(data.vectors, expect)

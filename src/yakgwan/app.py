@@ -10,7 +10,7 @@ from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.core.errors import InputError, YakgwanError
-from yakgwan.ingest import Ingestor, IngestReport
+from yakgwan.ingest.run import Ingestor, IngestReport
 from yakgwan.llm import LLM, make_llm
 from yakgwan.pipelines import PipelineContext
 from yakgwan.progress import ProgressSink

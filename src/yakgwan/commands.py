@@ -11,7 +11,7 @@ from pathlib import Path
 from yakgwan import app
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError
-from yakgwan.ingest import IngestReport
+from yakgwan.ingest.run import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, PipelineContext, build_pipeline, resolve_pipeline
 from yakgwan.core.records import Hit
 from yakgwan.store import IndexData

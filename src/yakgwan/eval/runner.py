@@ -24,7 +24,7 @@ from yakgwan.config import Settings
 from yakgwan.core.errors import InputError, ProviderError
 from yakgwan.eval import metrics as M
 from yakgwan.eval.datasets import EvalQuery, EvalSet, corpus_sha256, load_beir, load_seed, questions_sha256
-from yakgwan.ingest import IngestReport
+from yakgwan.ingest.run import IngestReport
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, llm_fallback_note, resolve_pipeline
 from yakgwan.progress import ProgressSink, progress
 from yakgwan.eval.answers import Unanswerable, evaluate_answers, load_unanswerable

@@ -18,8 +18,8 @@ import numpy as np
 from yakgwan.chunking import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.core.errors import InputError, ProviderError, YakgwanError
-from yakgwan.indexing import index_text
-from yakgwan.ingest_plan import Plan, plan_ingest
+from yakgwan.ingest.indexing import index_text
+from yakgwan.ingest.plan import Plan, plan_ingest
 from yakgwan.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
 from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.core.protocols import ChunkStep, Embedder
