@@ -24,8 +24,8 @@ import numpy as np
 from yakgwan.core.records import Chunk, make_chunk_id
 from yakgwan.retrieval.fusion import ranked, rrf
 from yakgwan.store import IndexData
-from yakgwan.store.local import LocalStore
-from yakgwan.text.korean import make_tokenizer
+from yakgwan.store import open_store
+from yakgwan.text.registry import make_tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -66,7 +66,7 @@ def bench_size(n: int, n_queries: int, tok, rng: random.Random) -> dict:  # type
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     data = IndexData(chunks, tokens, {}, tok.name, "synthetic", dim, vecs, np.ones(n, bool))
     with tempfile.TemporaryDirectory() as tmp:
-        store = LocalStore(Path(tmp) / "index")
+        store = open_store(Path(tmp) / "index")
         t0 = time.perf_counter()
         store.commit(data)
         commit_s = time.perf_counter() - t0

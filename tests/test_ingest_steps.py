@@ -18,7 +18,7 @@ from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.llm.types import Completion
 from yakgwan.pipelines import build_pipeline
 from yakgwan.core.records import Document
-from yakgwan.store.local import LocalStore
+from yakgwan.store import open_store
 from yakgwan.techniques.ingest_steps import canonical_steps
 from yakgwan.techniques.step_fallbacks import fallback_lines, left_as_was, left_as_was_head
 from yakgwan.techniques.llm_chunk import LLMChunker, halves, section_spans, sentence_windows
@@ -151,7 +151,7 @@ def test_a_cut_off_window_is_asked_again_in_halves() -> None:
 
 
 def app_chunks(doc: Document):  # type: ignore[no-untyped-def]
-    from yakgwan.chunking import chunker_for
+    from yakgwan.chunking.registry import chunker_for
 
     return chunker_for(doc).split(doc)
 
@@ -215,7 +215,7 @@ def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: P
     (kb / "a.md").write_text("# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다.", "utf-8")
     s = _settings(tmp_path)
     app.ingest(s, [kb], embedder=HashingEmbedder())
-    before = LocalStore(s.index_dir).read()
+    before = open_store(s.index_dir).read()
     assert before.extra["ingest_steps"] == []
 
     class Down:
@@ -226,13 +226,13 @@ def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: P
 
     with pytest.raises(ProviderError, match="unreachable"):
         app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["preprocess"], llm=LLM(Down()))
-    after = LocalStore(s.index_dir).read()
+    after = open_store(s.index_dir).read()
     assert [c.chunk_id for c in after.chunks] == [c.chunk_id for c in before.chunks] and after.extra["ingest_steps"] == []
 
     llm = LLM(ScriptedProvider(responder=lambda m, schema: "벌금 한도 질문, 핵심어 벌금"))
     report = app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
     assert report.reindexed and report.step_fallbacks == {"preprocess": 0}
-    data = LocalStore(s.index_dir).read()
+    data = open_store(s.index_dir).read()
     assert data.extra["ingest_steps"] == ["preprocess"] and all(c.retrieval_text for c in data.chunks)
     ctx = app.pipeline_context(s, embedder=HashingEmbedder())
     ctx.make_llm = lambda: llm
@@ -246,7 +246,7 @@ def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: P
     report = app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["llm_chunk"], llm=cut_off)
     assert report.step_fallbacks == {"llm_chunk": 1}
     assert report.step_reasons == {"llm_chunk": ["a.md: no section starts at sentence 1 (starts: [2]); structure chunks kept"]}
-    assert [c.text for c in LocalStore(s.index_dir).read().chunks] == [c.text for c in before.chunks]
+    assert [c.text for c in open_store(s.index_dir).read().chunks] == [c.text for c in before.chunks]
 
 
 def test_changing_steps_needs_every_indexed_document(tmp_path: Path) -> None:
@@ -263,7 +263,7 @@ def test_changing_steps_needs_every_indexed_document(tmp_path: Path) -> None:
 
     with pytest.raises(InputError, match="1 indexed document.s. are not in this ingest"):
         app.ingest(s, [one], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
-    assert LocalStore(s.index_dir).read().extra["ingest_steps"] == []  # nothing changed
+    assert open_store(s.index_dir).read().extra["ingest_steps"] == []  # nothing changed
     report = app.ingest(s, [one, two], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
     assert sorted(report.replaced) == ["a.md", "b.md"]
 

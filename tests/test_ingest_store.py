@@ -13,8 +13,8 @@ from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.core.errors import IndexStoreError, InputError, ProviderError
 from yakgwan.pipelines import build_pipeline
-from yakgwan.store import local as local_store
-from yakgwan.store.local import LocalStore
+from yakgwan.store.local import store as local_store
+from yakgwan.store import Store, open_store
 
 pytestmark = pytest.mark.unit
 
@@ -75,7 +75,7 @@ def test_unchanged_is_skipped_and_changed_is_replaced(tmp_path: Path, corpus: Pa
     (corpus / "policies" / "cancel.md").write_text(DOC_B.replace("50%", "70%"), "utf-8")
     r3 = app.ingest(s, [corpus], embedder=HashingEmbedder())
     assert r3.replaced == ["policies/cancel.md"] and r3.unchanged == ["policies/insurance.md"]
-    data = LocalStore(s.index_dir).read()
+    data = open_store(s.index_dir).read()
     texts = " ".join(c.text for c in data.chunks)
     assert "70%" in texts and "50%" not in texts
     # the unchanged document's vectors were kept, the changed one embedded again (nothing from the cache)
@@ -164,20 +164,20 @@ def test_dense_failure_keeps_bm25_usable(tmp_path: Path, corpus: Path) -> None:
     # a second ingest finishes the dense phase without reloading documents
     r2 = app.ingest(s, [corpus], embedder=HashingEmbedder())
     assert r2.dense_ready and r2.embedded > 0
-    assert LocalStore(s.index_dir).read().dense_mask.all()
+    assert open_store(s.index_dir).read().dense_mask.all()
 
 
 def test_vectors_align_with_chunks(tmp_path: Path, corpus: Path) -> None:
     s = _settings(tmp_path)
     app.ingest(s, [corpus], embedder=HashingEmbedder())
-    data = LocalStore(s.index_dir).read()
+    data = open_store(s.index_dir).read()
     from yakgwan.ingest.indexing import index_text
 
     expect = HashingEmbedder().embed([index_text(c) for c in data.chunks], "passage")
     assert np.allclose(data.vectors, expect)
 
 
-def _enter_in_thread(store: LocalStore) -> tuple["threading.Thread", "threading.Event", list[str]]:
+def _enter_in_thread(store: Store) -> tuple["threading.Thread", "threading.Event", list[str]]:
     """A thread that enters ``store.writer()``, records whether it had to wait, and leaves."""
     import threading
 
@@ -193,7 +193,7 @@ def _enter_in_thread(store: LocalStore) -> tuple["threading.Thread", "threading.
 
 
 def test_writers_of_different_indexes_in_one_folder_do_not_wait(tmp_path: Path) -> None:
-    a, b = LocalStore(tmp_path / "a"), LocalStore(tmp_path / "b")
+    a, b = open_store(tmp_path / "a"), open_store(tmp_path / "b")
     with a.writer():
         t, entered, said = _enter_in_thread(b)
         assert entered.wait(5), "a writer of index b waited for the writer of index a"
@@ -202,9 +202,9 @@ def test_writers_of_different_indexes_in_one_folder_do_not_wait(tmp_path: Path) 
 
 
 def test_a_second_writer_of_one_index_waits_and_says_so(tmp_path: Path) -> None:
-    store = LocalStore(tmp_path / "a")
+    store = open_store(tmp_path / "a")
     with store.writer():
-        t, entered, said = _enter_in_thread(LocalStore(tmp_path / "a"))
+        t, entered, said = _enter_in_thread(open_store(tmp_path / "a"))
         assert not entered.wait(0.5), "two writers held one index's lock at once"
         assert said == ["waiting"]
     assert entered.wait(5)
@@ -212,13 +212,13 @@ def test_a_second_writer_of_one_index_waits_and_says_so(tmp_path: Path) -> None:
 
 
 def test_writer_that_commits_nothing_leaves_no_folder_and_one_that_commits_keeps_it(tmp_path: Path) -> None:
-    empty, kept = LocalStore(tmp_path / "empty"), LocalStore(tmp_path / "kept")
+    empty, kept = open_store(tmp_path / "empty"), open_store(tmp_path / "kept")
     with empty.writer():
         assert (tmp_path / "empty").is_dir()  # the lock's folder exists while it is held
     assert not (tmp_path / "empty").exists()
     (tmp_path / "file").write_text("x")
     with pytest.raises(IndexStoreError, match="not a folder"):
-        with LocalStore(tmp_path / "file").writer():
+        with open_store(tmp_path / "file").writer():
             pass
     with kept.writer():
         (tmp_path / "kept" / "note.txt").write_text("not empty")  # as a commit would leave it
@@ -232,5 +232,5 @@ def test_a_failed_first_commit_leaves_no_folder(tmp_path: Path, monkeypatch: pyt
 
     monkeypatch.setattr(local_store, "_write_generation", full)
     with pytest.raises(OSError, match="disk full"):
-        LocalStore(tmp_path / "new").commit(None)  # type: ignore[arg-type]
+        open_store(tmp_path / "new").commit(None)  # type: ignore[arg-type]
     assert not (tmp_path / "new").exists()

@@ -17,7 +17,7 @@ from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.embedders.openai_compat import OpenAIEmbedder
 from yakgwan.core.errors import IndexStoreError, InputError
-from yakgwan.store.local import LocalStore
+from yakgwan.store import open_store
 
 pytestmark = pytest.mark.unit
 
@@ -61,7 +61,7 @@ def test_concurrent_ingests_keep_every_document(tmp_path: Path) -> None:
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for d in docs]
     for p in procs:
         assert p.wait(timeout=300) == 0, p.stderr.read() if p.stderr else ""
-    assert sorted(LocalStore(tmp_path / "index").read().docs) == ["doc0.md", "doc1.md", "doc2.md"]
+    assert sorted(open_store(tmp_path / "index").read().docs) == ["doc0.md", "doc1.md", "doc2.md"]
 
 
 def test_same_file_by_another_path_keeps_its_id(tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def test_same_file_by_another_path_keeps_its_id(tmp_path: Path) -> None:
     app.ingest(s, [tmp_path / "docs"], embedder=HashingEmbedder())
     r = app.ingest(s, [doc], embedder=HashingEmbedder())
     assert r.unchanged == ["x/policy.md"] and not r.added
-    assert list(LocalStore(s.index_dir).read().docs) == ["x/policy.md"]
+    assert list(open_store(s.index_dir).read().docs) == ["x/policy.md"]
 
 
 def test_different_file_with_same_id_is_a_conflict_not_a_replacement(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_different_file_with_same_id_is_a_conflict_not_a_replacement(tmp_path: P
     app.ingest(s, [a], embedder=HashingEmbedder())
     r = app.ingest(s, [b, _md(tmp_path / "y" / "other.md", "# 기타\n\n다른 문서입니다.")], embedder=HashingEmbedder())
     assert [Path(e.path).parent.name for e in r.failed] == ["y"] and "already indexed" in r.failed[0].reason
-    texts = " ".join(c.text for c in LocalStore(s.index_dir).read().chunks)
+    texts = " ".join(c.text for c in open_store(s.index_dir).read().chunks)
     assert "갑 회사" in texts and "을 회사" not in texts
 
 
@@ -93,7 +93,7 @@ def test_sync_removes_documents_gone_from_the_corpus(tmp_path: Path) -> None:
     gone.unlink()
     r = app.ingest(s, [kb], sync=True, embedder=HashingEmbedder())
     assert r.removed == ["b.md"]
-    assert sorted(LocalStore(s.index_dir).read().docs) == ["a.md"]
+    assert sorted(open_store(s.index_dir).read().docs) == ["a.md"]
 
 
 class _FakeEmbeddings(JsonHandler):
@@ -117,7 +117,7 @@ def test_served_embedder_learns_its_dimension_and_ingests(tmp_path: Path, fake_e
     assert emb.dim == 0
     r = app.ingest(s, [_md(tmp_path / "a.md", "# 보험\n\n상해 보험금을 지급합니다.")], embedder=emb)
     assert r.dense_ready and emb.dim == 8
-    data = LocalStore(s.index_dir).read()
+    data = open_store(s.index_dir).read()
     assert data.vectors.shape == (len(data.chunks), 8) and np.allclose(np.linalg.norm(data.vectors, axis=1), 1.0)
 
 

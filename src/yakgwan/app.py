@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from yakgwan.websearch import make_search
+from yakgwan.websearch.registry import make_search
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
@@ -15,9 +15,9 @@ from yakgwan.llm import LLM, make_llm
 from yakgwan.pipelines import PipelineContext
 from yakgwan.progress import ProgressSink
 from yakgwan.core.protocols import Embedder
-from yakgwan.store.local import LocalStore
+from yakgwan.store import open_store
 from yakgwan.techniques.ingest_steps import make_steps
-from yakgwan.text.korean import make_tokenizer
+from yakgwan.text.registry import make_tokenizer
 
 
 def embedding_cache(settings: Settings) -> EmbeddingCache:
@@ -43,7 +43,7 @@ def ingest(
             raise InputError(None, f"ingest steps {', '.join(steps)} need an LLM: set YAKGWAN_LLM=local or openai (see README)")
     chunk_steps = make_steps(steps, llm)
     ingestor = Ingestor(
-        store=LocalStore(settings.index_dir),
+        store=open_store(settings.index_dir),
         tokenizer=make_tokenizer(settings.tokenizer),
         embedder=embedder or make_embedder(settings.embedder),
         cache=embedding_cache(settings),
@@ -61,7 +61,7 @@ def ingest(
 
 
 def pipeline_context(settings: Settings, embedder: Embedder | None = None) -> PipelineContext:
-    view = LocalStore(settings.index_dir).view()
+    view = open_store(settings.index_dir).view()
 
     def _embedder() -> Embedder:
         emb = embedder or make_embedder(settings.embedder)

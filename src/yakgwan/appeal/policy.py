@@ -14,7 +14,7 @@ from yakgwan.config import Settings
 from yakgwan.core.errors import InputError
 from yakgwan.pipelines import PipelineContext
 from yakgwan.core.records import Chunk, sha256_hex
-from yakgwan.store.local import MANIFEST, LocalStore
+from yakgwan.store import open_store
 
 
 @dataclass
@@ -48,17 +48,17 @@ def open_policy(path: Path, settings: Settings, make_context: Callable[[Path], P
     context of an index folder (a service passes its shared models); default: from ``settings``."""
     if not path.exists():
         raise InputError(str(path), "no such policy file, folder or index")
-    if path.is_dir() and (path / MANIFEST).exists():
+    if path.is_dir() and open_store(path).exists():
         index_dir = path
     else:
         index_dir = settings.cache_dir / "policy-index" / sha256_hex(str(path.resolve()))[:16]
         report = app.ingest(settings.with_(index_dir=index_dir), [path], sync=True)
-        if report.failed and not LocalStore(index_dir).exists():
+        if report.failed and not open_store(index_dir).exists():
             raise report.failed[0]
     isettings = settings.with_(index_dir=index_dir)
     ctx = make_context(index_dir) if make_context is not None else app.pipeline_context(isettings)
     names = tuple(dict.fromkeys(c.yakgwan for c in ctx.view.chunks if c.yakgwan))
     if not names:
         raise InputError(str(path), "no 약관 structure found (no 보통약관/특별약관 with 제N조 articles): is this an insurance policy?")
-    products = tuple(dict.fromkeys(d.title for d in LocalStore(index_dir).read().docs.values() if d.title))
+    products = tuple(dict.fromkeys(d.title for d in ctx.view.docs.values() if d.title))
     return Policy(str(path), index_dir, ctx, names, products)

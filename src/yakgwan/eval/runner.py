@@ -31,7 +31,7 @@ from yakgwan.eval.answers import Unanswerable, evaluate_answers, load_unanswerab
 from yakgwan.core.protocols import Retriever
 from yakgwan.llm import LLM, UsageStats, make_llm
 from yakgwan.core.records import sha256_hex
-from yakgwan.store.local import atomic_write_text
+from yakgwan.core.files import atomic_write_text
 from yakgwan.techniques.ingest_steps import make_steps
 from yakgwan.techniques.step_fallbacks import fallback_lines
 

@@ -24,9 +24,8 @@ from yakgwan.pipelines import PipelineContext
 from yakgwan.server.problems import Problem
 from yakgwan.server.shared_models import SharedModels
 from yakgwan.server.uploads import Sniffed
-from yakgwan.store.local import MANIFEST, LocalStore
-from yakgwan.store.local_view import LocalView
-from yakgwan.websearch import make_search
+from yakgwan.store import IndexView, open_store
+from yakgwan.websearch.registry import make_search
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 MAX_VIEWS = 8  # collections whose index is kept in memory
@@ -62,9 +61,9 @@ class Collections:
         self.models = models
         self._lock = threading.Lock()
         # per collection: (the newest generation read, its view) and the newest dense-ready view
-        self._views: dict[str, tuple[tuple[str, LocalView] | None, LocalView | None]] = {}
+        self._views: dict[str, tuple[tuple[str, IndexView] | None, IndexView | None]] = {}
         self._loading: dict[str, threading.Lock] = {}
-        self._corpus: dict[int, tuple[LocalView, str]] = {}
+        self._corpus: dict[int, tuple[IndexView, str]] = {}
         self._locks: dict[str, threading.Lock] = {}
 
     def lock_for(self, name: str) -> threading.Lock:
@@ -126,22 +125,22 @@ class Collections:
             _write_json(col.root / "files.json", files)
         (col.files_dir / stored_name).unlink(missing_ok=True)
 
-    def view(self, col: Collection) -> LocalView:
+    def view(self, col: Collection) -> IndexView:
         """The index's current generation (cached until an ingest commits another). While an
         ingest has committed its words but is still embedding, readers keep the last complete
         generation: no search sees a half-embedded index (the first ingest of a collection has
         none to keep, and its searches say that dense vectors are pending)."""
-        try:
-            generation = json.loads((col.index_dir / MANIFEST).read_text("utf-8"))["generation"]
-        except (OSError, ValueError, KeyError):
-            raise Problem(409, f"collection {col.name!r} has no documents yet: upload one first", "empty-collection") from None
+        store = open_store(col.index_dir)
+        generation = store.generation()
+        if generation is None:
+            raise Problem(409, f"collection {col.name!r} has no documents yet: upload one first", "empty-collection")
         with self._lock:
             loading = self._loading.setdefault(col.name, threading.Lock())
         with loading:  # one reader loads a new generation; the others wait for it, not load it again
             with self._lock:
                 latest, stable = self._views.get(col.name, (None, None))
             if latest is None or latest[0] != generation:
-                latest = (generation, LocalStore(col.index_dir).view())
+                latest = (generation, store.view())
                 if latest[1].dense_ready:
                     stable = latest[1]
                 with self._lock:
@@ -151,7 +150,7 @@ class Collections:
                         self._views.pop(next(iter(self._views)))
         return latest[1] if latest[1].dense_ready or stable is None else stable
 
-    def corpus_text(self, view: LocalView) -> str:
+    def corpus_text(self, view: IndexView) -> str:
         """The view's text as ``ask`` compares anchors with it (normalised once per view)."""
         with self._lock:
             cached = self._corpus.get(id(view))

@@ -14,7 +14,7 @@ from yakgwan.server.collections import Collection
 from yakgwan.server.problems import Problem
 from yakgwan.server.service import Service
 from yakgwan.server.uploads import sniff
-from yakgwan.store.local import LocalStore
+from yakgwan.store import open_store
 
 
 def read_upload(service: Service, upload: UploadFile) -> bytes:
@@ -27,11 +27,11 @@ def read_upload(service: Service, upload: UploadFile) -> bytes:
 
 def collection_out(service: Service, col: Collection) -> CollectionOut:
     meta = col.meta()
-    store = LocalStore(col.index_dir)
+    store = open_store(col.index_dir)
     docs = chunks = 0
     if store.exists():
         view = service.collections.view(col)
-        docs, chunks = len(view.data.docs), len(view.chunks)
+        docs, chunks = len(view.docs), len(view.chunks)
     return CollectionOut(name=col.name, title=meta.get("title", col.name), created=meta.get("created", 0.0), documents=docs, chunks=chunks,
                          busy=service.jobs.busy(col.name))
 
@@ -62,13 +62,13 @@ def router(service: Service) -> APIRouter:
     @r.get("/collections/{name}/documents", response_model=list[DocumentOut], summary="Documents in a collection")
     def list_documents(name: str) -> list[DocumentOut]:
         col = service.collections.get(name)
-        if not LocalStore(col.index_dir).exists():
+        if not open_store(col.index_dir).exists():
             return []
         files = col.files()
         view = service.collections.view(col)
         return [
             DocumentOut(doc_id=d.doc_id, name=files.get(d.doc_id, {}).get("name", d.doc_id), kind=d.kind, title=d.title, pages=d.n_pages, chunks=d.n_chunks)
-            for d in sorted(view.data.docs.values(), key=lambda d: d.doc_id)
+            for d in sorted(view.docs.values(), key=lambda d: d.doc_id)
         ]
 
     @r.post("/collections/{name}/documents", response_model=JobOut, status_code=202,
@@ -123,5 +123,5 @@ def router(service: Service) -> APIRouter:
 
 
 def _indexed(col: Collection, doc_id: str) -> bool:
-    store = LocalStore(col.index_dir)
+    store = open_store(col.index_dir)
     return store.exists() and doc_id in store.read().docs

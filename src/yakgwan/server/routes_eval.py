@@ -20,8 +20,7 @@ from yakgwan.server.api_models import DatasetOut, EvalIn, JobOut, MapOut, MapPoi
 from yakgwan.server.embedding_map import project_2d, sample_rows
 from yakgwan.server.problems import Problem
 from yakgwan.server.service import Service
-from yakgwan.store.local import MANIFEST, LocalStore
-from yakgwan.store.local_view import LocalView
+from yakgwan.store import IndexView, open_store
 
 
 def router(service: Service) -> APIRouter:
@@ -75,7 +74,7 @@ def router(service: Service) -> APIRouter:
         results = json.loads(saved.read_text("utf-8")) if saved.is_file() else job["result"]["results"]
         return HTMLResponse(build_html(results, title=f"yakgwan eval — {job['result']['dataset']}"))
 
-    def _map(key: str, view: LocalView, source: str) -> MapOut:
+    def _map(key: str, view: IndexView, source: str) -> MapOut:
         with maps_lock:
             if key not in maps:
                 maps[key] = _compute(view, source)
@@ -83,12 +82,12 @@ def router(service: Service) -> APIRouter:
                     maps.pop(next(iter(maps)))
             return maps[key]
 
-    def _compute(view: LocalView, source: str) -> MapOut:
-        rows = [int(i) for i in sample_rows(len(view.chunks)) if view.data.dense_mask[int(i)]]
+    def _compute(view: IndexView, source: str) -> MapOut:
+        rows = [int(i) for i in sample_rows(len(view.chunks)) if view.dense_mask[int(i)]]
         if not rows:
             raise Problem(409, "no chunk has an embedding yet: wait for the ingest to finish", "not-embedded")
-        xy = project_2d(view.data.vectors[rows])
-        docs = view.data.docs
+        xy = project_2d(view.vectors[rows])
+        docs = view.docs
         points = []
         for (x, y), i in zip(xy, rows):
             c = view.chunks[i]
@@ -103,16 +102,17 @@ def router(service: Service) -> APIRouter:
     def dataset_map(name: str) -> MapOut:
         ref = ds.get(found, name)
         index_dir = eval_index_dir(service.config.settings, load(ref))
-        if not (index_dir / MANIFEST).is_file():
+        store = open_store(index_dir)
+        generation = store.generation()
+        if generation is None:
             raise Problem(409, f"dataset {name!r} has no index yet: run an evaluation of it first", "not-indexed")
-        generation = json.loads((index_dir / MANIFEST).read_text("utf-8"))["generation"]
-        return _map(f"dataset:{name}:{generation}", LocalStore(index_dir).view(), f"dataset {name}")
+        return _map(f"dataset:{name}:{generation}", store.view(), f"dataset {name}")
 
     @r.get("/collections/{name}/map", response_model=MapOut, summary="2-D map of a collection's chunk embeddings")
     def collection_map(name: str) -> MapOut:
         col = service.collections.get(name)
         view = service.collections.view(col)
-        generation = json.loads((col.index_dir / MANIFEST).read_text("utf-8"))["generation"]
+        generation = open_store(col.index_dir).generation()
         return _map(f"collection:{col.meta().get('uid', name)}:{generation}", view, f"collection {name}")
 
     return r

@@ -1,11 +1,11 @@
-"""In-memory query-time view over an ``IndexData`` (the local backend's ``IndexView``)."""
+"""In-memory query-time view over an ``IndexData`` (the folder backend's ``IndexView``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from yakgwan.retrieval.bm25 import BM25Index
-from yakgwan.store import IndexData
+from yakgwan.store.base import IndexData
 
 
 def top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
@@ -20,14 +20,17 @@ def top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
 
 
 class LocalView:
-    def __init__(self, data: IndexData) -> None:
+    """``bm25_arrays`` is the BM25 index saved with the data (``BM25Index.to_arrays``); without
+    it the view builds one from the tokens. The data is never changed."""
+
+    def __init__(self, data: IndexData, bm25_arrays: dict[str, object] | None = None) -> None:
         self.data = data
         self.chunks = data.chunks
+        self.docs = data.docs
         self.tokenizer = data.tokenizer
         self.embedder = data.embedder
         self.ingest_steps = tuple(str(x) for x in data.extra.get("ingest_steps", []))  # type: ignore[union-attr]
-        arrays = data.extra.pop("_bm25_arrays", None)
-        self._bm25 = BM25Index.from_arrays(arrays) if arrays is not None else BM25Index.build(data.tokens)
+        self._bm25 = BM25Index.from_arrays(bm25_arrays) if bm25_arrays is not None else BM25Index.build(data.tokens)
 
     @property
     def dense_ready(self) -> bool:
@@ -41,6 +44,10 @@ class LocalView:
     def vectors(self) -> np.ndarray:
         """The chunks' dense vectors, one row per chunk (zero rows not embedded yet)."""
         return self.data.vectors
+
+    @property
+    def dense_mask(self) -> np.ndarray:
+        return self.data.dense_mask
 
     def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]:
         return self._bm25.search(query_tokens, k)

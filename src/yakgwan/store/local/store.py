@@ -35,7 +35,9 @@ import numpy as np
 from yakgwan.core.errors import IndexStoreError
 from yakgwan.core.records import Chunk
 from yakgwan.retrieval.bm25 import BM25Index
-from yakgwan.store import DocRecord, IndexData
+from yakgwan.core.files import atomic_write_text
+from yakgwan.store.base import DocRecord, IndexData
+from yakgwan.store.local.view import LocalView
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -48,8 +50,18 @@ class LocalStore:
         self.root = Path(root)
         self._writing = False
 
+    @property
+    def location(self) -> str:
+        return str(self.root)
+
     def exists(self) -> bool:
         return (self.root / MANIFEST).is_file()
+
+    def generation(self) -> str | None:
+        try:
+            return str(json.loads((self.root / MANIFEST).read_text("utf-8"))["generation"])
+        except (OSError, ValueError, KeyError):
+            return None
 
     # ---- reading -------------------------------------------------------------------------
     def _generation_dir(self) -> Path:
@@ -64,20 +76,23 @@ class LocalStore:
         return self.root / str(manifest["generation"])
 
     def read(self) -> IndexData:
+        return self._read(with_bm25=False)[0]
+
+    def view(self) -> LocalView:
+        data, bm25 = self._read(with_bm25=True)
+        return LocalView(data, bm25)
+
+    def _read(self, with_bm25: bool) -> tuple[IndexData, dict[str, object] | None]:
+        """The current generation (and its saved BM25 arrays, when asked)."""
         for attempt in range(3):
             gen = self._generation_dir()
             try:
-                return _read_generation(gen)
+                return _read_generation(gen), (_read_bm25(gen) if with_bm25 else None)
             except FileNotFoundError:
                 if attempt == 2:
                     raise IndexStoreError(f"{gen}: index files missing; re-ingest") from None
                 time.sleep(0.05)  # a writer replaced the generation between two reads
         raise AssertionError("unreachable")
-
-    def view(self) -> "LocalView":
-        from yakgwan.store.local_view import LocalView
-
-        return LocalView(self.read())
 
     # ---- writing -------------------------------------------------------------------------
     @contextmanager
@@ -194,20 +209,6 @@ def _remove_if_empty(folder: Path) -> None:
         pass
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Writes ``text`` to ``path`` so that a reader sees the old file or the new one, never a part."""
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:6]}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
 def _write_generation(gen: Path, data: IndexData) -> None:
     gen.mkdir()
     with open(gen / "chunks.jsonl", "w", encoding="utf-8") as fh:
@@ -245,12 +246,17 @@ def _read_generation(gen: Path) -> IndexData:
     meta = json.loads((gen / "meta.json").read_text("utf-8"))
     vectors = np.load(gen / "vectors.npy", allow_pickle=False)
     mask = np.load(gen / "dense_mask.npy", allow_pickle=False)
+    extra = dict(meta.get("extra") or {})
+    return IndexData(chunks, tokens, docs, meta["tokenizer"], meta["embedder"], int(meta["dim"]), vectors, mask, extra)
+
+
+def _read_bm25(gen: Path) -> dict[str, object]:
+    """The BM25 index saved with a generation (``BM25Index.to_arrays``), so a view need not
+    rebuild it from the tokens."""
     with np.load(gen / "bm25.npz", allow_pickle=False) as z:
         arrays: dict[str, object] = {k: z[k] for k in z.files}
     arrays.update(json.loads((gen / "bm25.json").read_text("utf-8")))
-    extra = dict(meta.get("extra") or {})
-    extra["_bm25_arrays"] = arrays
-    return IndexData(chunks, tokens, docs, meta["tokenizer"], meta["embedder"], int(meta["dim"]), vectors, mask, extra)
+    return arrays
 
 
 def _chunk_from_json(d: dict) -> Chunk:

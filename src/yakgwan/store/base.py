@@ -1,0 +1,110 @@
+"""The records and protocols of the store layer: the index seen by retrieval code
+(``IndexView``) and the backend that persists it (``Store``).
+
+Retrieval code only uses ``IndexView``: chunk records, a lexical search over query tokens and a
+dense search over a query vector. How they are stored (files, a database) stays in the backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, ContextManager, Mapping, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from yakgwan.core.records import Chunk
+
+
+@dataclass(frozen=True)
+class DocRecord:
+    """What the index remembers about one ingested document."""
+
+    doc_id: str
+    source: str
+    title: str
+    kind: str
+    content_hash: str
+    n_pages: int
+    n_chunks: int
+    doc_type: str | None = None
+    origin: str = ""
+
+
+@dataclass
+class IndexData:
+    """Everything an index holds, in memory. Rows of ``tokens`` and ``vectors`` align with ``chunks``;
+    ``dense_mask[i]`` says whether row i of ``vectors`` holds a real embedding yet."""
+
+    chunks: list[Chunk]
+    tokens: list[list[str]]
+    docs: dict[str, DocRecord]
+    tokenizer: str
+    embedder: str
+    dim: int
+    vectors: np.ndarray
+    dense_mask: np.ndarray
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def dense_ready(self) -> bool:
+        return bool(len(self.chunks)) and bool(self.dense_mask.all())
+
+
+@runtime_checkable
+class IndexView(Protocol):
+    """Read-only, query-time view of an index."""
+
+    chunks: Sequence[Chunk]
+    docs: Mapping[str, DocRecord]
+    tokenizer: str
+    embedder: str
+    ingest_steps: tuple[str, ...]  # LLM steps the index was built with (empty: none)
+
+    @property
+    def dense_ready(self) -> bool: ...
+
+    @property
+    def dense_embedded(self) -> int:
+        """How many chunks have their dense vector (all of them once ingest has finished)."""
+        ...
+
+    @property
+    def vectors(self) -> np.ndarray:
+        """The chunks' dense vectors, one row per chunk (zero rows not embedded yet)."""
+        ...
+
+    @property
+    def dense_mask(self) -> np.ndarray:
+        """Whether row i of ``vectors`` holds a real embedding yet (bool, one per chunk)."""
+        ...
+
+    def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]: ...
+
+    def dense_search(self, query_vector: np.ndarray, k: int) -> list[tuple[int, float]]: ...
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Persists an index atomically: readers see the old or the new version, never a mix."""
+
+    @property
+    def location(self) -> str:
+        """Where the index lives, as a user would name it (a folder path, a URI)."""
+        ...
+
+    def exists(self) -> bool: ...
+
+    def generation(self) -> str | None:
+        """An opaque name of the committed version (changes with every commit); None when
+        nothing has been committed yet. Readers compare it to know when to reload."""
+        ...
+
+    def read(self) -> IndexData: ...
+
+    def commit(self, data: IndexData) -> None: ...
+
+    def writer(self, on_wait: Callable[[], None] | None = None) -> ContextManager[None]:
+        """Exclusive write access for a whole read–plan–commit cycle (re-entrant in-process)."""
+        ...
+
+    def view(self) -> IndexView: ...
