@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from yakgwan.retrieval.bm25 import BM25Index
-from yakgwan.text.korean import TokenizerConfig, make_tokenizer
+from yakgwan.text.registry import make_tokenizer
+from yakgwan.text.tokenizer import TokenizerConfig
 
 CHUNK_CHARS = 500
 CHUNK_POOL = 200  # chunks retrieved before folding them into documents

@@ -433,7 +433,7 @@ def test_a_choice_is_answered_by_rule_before_the_model_is_asked() -> None:
     assert len(provider.calls) >= 1 and not asked.quoted
     assert any("each side's sentence quoted" in n for n in done.notes)
     # the extractive answer does the same, with no model
-    from yakgwan.text.korean import make_tokenizer
+    from yakgwan.text.registry import make_tokenizer
 
     tokenizer = make_tokenizer("kiwi")
     got = ExtractiveAnswerer(None, tokenizer, terms=_kiwi_terms).answer(question, list(by.values()))
@@ -491,7 +491,7 @@ def test_a_refused_attempt_is_answered_by_the_sentence_that_holds_the_point(kb_i
 @pytest.mark.unit
 def test_a_table_row_is_shown_with_its_header_row() -> None:
     from yakgwan.core.records import Hit
-    from yakgwan.text.korean import make_tokenizer
+    from yakgwan.text.registry import make_tokenizer
 
     text = "## 연봉 이력\n\n| 연도 | 연봉 | 직책 |\n|------|------|------|\n| 2018 | 38,000,000원 | 선임 |\n| 2021 | 55,000,000원 | 팀장 승진 |\n\n송민지는 제주 전문가입니다."
     assert table_header(text, text.index("| 2021")) == text.index("| 연도") and table_header(text, text.index("| 연도")) is None

@@ -16,7 +16,7 @@ from yakgwan.answer.records import Sentence
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.core.records import Chunk
-from yakgwan.text.korean import make_tokenizer
+from yakgwan.text.registry import make_tokenizer
 
 _FINDER = AnchorFinder()
 

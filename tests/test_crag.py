@@ -12,7 +12,7 @@ from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.crag import REJECTED, CorrectiveRetriever, grades_schema
-from yakgwan.text.korean import make_tokenizer
+from yakgwan.text.registry import make_tokenizer
 from yakgwan.websearch import SearchConfig, make_search
 from yakgwan.websearch.offline import OfflineSearch
 

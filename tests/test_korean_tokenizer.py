@@ -11,15 +11,9 @@ import pytest
 
 from yakgwan.core.errors import UnknownName
 from yakgwan.retrieval.bm25 import BM25Index
-from yakgwan.text.korean import (
-    TOKENIZERS,
-    Morph,
-    Tokenizer,
-    TokenizerConfig,
-    apply_domain_terms,
-    make_tokenizer,
-    terms_from_morphs,
-)
+from yakgwan.text.registry import TOKENIZERS, make_tokenizer
+from yakgwan.text.terms import apply_domain_terms, terms_from_morphs
+from yakgwan.text.tokenizer import Morph, Tokenizer, TokenizerConfig
 
 CASES = [json.loads(line) for line in (Path(__file__).parent / "data" / "negation_cases.jsonl").read_text("utf-8").splitlines() if line.strip()]
 ON = TokenizerConfig()

@@ -10,7 +10,7 @@ from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.multihop import MultiHopRetriever
-from yakgwan.text.korean import make_tokenizer
+from yakgwan.text.registry import make_tokenizer
 
 pytestmark = pytest.mark.unit
 TOK = make_tokenizer("mecab")

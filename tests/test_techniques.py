@@ -19,7 +19,7 @@ from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.multi import MultiQueryRetriever, pad_to_k
 from yakgwan.techniques.query_transforms import HydeWriter, QueryExpander
 from yakgwan.techniques.rerank_llm import LLMListwiseReranker, apply_permutation
-from yakgwan.text.korean import make_tokenizer
+from yakgwan.text.registry import make_tokenizer
 
 pytestmark = pytest.mark.unit
 TOK = make_tokenizer("mecab")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from yakgwan.text.korean import DEFAULT_TOKENIZER, make_tokenizer
-from yakgwan.text.union_tokenizer import merge_terms
+from yakgwan.text.registry import DEFAULT_TOKENIZER, make_tokenizer
+from yakgwan.text.analyzers.union import merge_terms
 
 
 @pytest.mark.unit

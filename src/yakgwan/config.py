@@ -66,7 +66,7 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
         env = os.environ if env is None else env
-        from yakgwan.text.korean import DEFAULT_TOKENIZER
+        from yakgwan.text.registry import DEFAULT_TOKENIZER
 
         return cls(
             index_dir=Path(env["YAKGWAN_INDEX"]) if env.get("YAKGWAN_INDEX") else _xdg(env, "XDG_DATA_HOME", ".local/share") / "index",

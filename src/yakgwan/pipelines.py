@@ -17,7 +17,7 @@ from yakgwan.retrieval.bm25_retriever import BM25Retriever
 from yakgwan.retrieval.dense import DenseRetriever
 from yakgwan.retrieval.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.store import IndexView
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.techniques import pipelines as T
 from yakgwan.techniques.compress import COMPRESS_TOP_N
 from yakgwan.techniques.crag import CRAG_THRESHOLD, CRAG_TOP_N

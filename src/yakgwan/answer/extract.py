@@ -25,7 +25,7 @@ from yakgwan.answer.passages import labels_only
 from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 
 
 @dataclass

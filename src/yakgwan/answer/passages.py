@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from yakgwan.answer.records import Citation, Sentence
 from yakgwan.core.records import Hit
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.text.sentences import clause_spans
 
 MAX_SENTENCES = 16

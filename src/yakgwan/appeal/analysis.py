@@ -19,7 +19,7 @@ from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
 from yakgwan.core.records import Chunk
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.text.sentences import clause_spans
 
 QUOTE_MAX = 300

@@ -25,7 +25,7 @@ from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.core.protocols import ChunkStep, Embedder
 from yakgwan.core.records import Chunk, Document, sha256_hex
 from yakgwan.store import DocRecord, IndexData, Store
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 
 EMBED_BATCH = 32
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from yakgwan.core.records import Hit
 from yakgwan.store import IndexView
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 
 
 class BM25Retriever:

@@ -20,7 +20,8 @@ from yakgwan.core.errors import UnknownName
 from yakgwan.llm import LLM, PROVIDERS
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.core.protocols import EmbedKind, Embedder
-from yakgwan.text.korean import Tokenizer, make_tokenizer
+from yakgwan.text.registry import make_tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 
 T = TypeVar("T")
 

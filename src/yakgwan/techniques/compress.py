@@ -16,7 +16,7 @@ from yakgwan.llm import LLM, Message, StructuredOutputError
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
 from yakgwan.techniques.prompts import SYSTEM
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.text.sentences import sentence_spans
 
 

@@ -28,7 +28,7 @@ from yakgwan.llm.types import Message
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Chunk, Hit, sha256_hex
 from yakgwan.techniques.query_transforms import QueryExpander
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.websearch import SearchProvider, WebResult
 
 CRAG_TOP_N = 5

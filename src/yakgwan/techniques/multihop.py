@@ -19,7 +19,7 @@ from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
 from yakgwan.techniques.multi import fuse_hit_lists, interleave
 from yakgwan.techniques.query_transforms import shares_content_word
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 
 MAX_HOPS = 3
 HOP_DEPTH = 20

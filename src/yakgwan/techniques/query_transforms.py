@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.techniques.prompts import Queries, hyde_messages, multiquery_messages, rewrite_messages
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 
 
 def shares_content_word(a: str, b: str, tokenizer: Tokenizer) -> bool:

@@ -41,7 +41,7 @@ class OfflineSearch:
     def _load(self) -> tuple[Any, Any, list[WebResult]]:
         if self._index is None:
             from yakgwan.retrieval.bm25 import BM25Index
-            from yakgwan.text.korean import DEFAULT_TOKENIZER, make_tokenizer
+            from yakgwan.text.registry import DEFAULT_TOKENIZER, make_tokenizer
 
             if not self.folder.is_dir():
                 raise InputError(str(self.folder), "the offline search folder does not exist")

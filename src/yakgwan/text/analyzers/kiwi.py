@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from yakgwan.core.errors import ProviderError
-from yakgwan.text.korean import Morph, TokenizerConfig, apply_domain_terms, terms_from_morphs
+from yakgwan.text.terms import apply_domain_terms, terms_from_morphs
+from yakgwan.text.tokenizer import Morph, TokenizerConfig
 
 _COMPOUND_MIN_LEN = 3
 _PART_TAGS = frozenset({"NNG", "NNP"})

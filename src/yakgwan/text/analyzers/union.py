@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from yakgwan.text.korean import Tokenizer
+from yakgwan.text.tokenizer import Tokenizer
 
 
 class UnionTokenizer:

@@ -1,8 +1,9 @@
-"""Korean tokenisation for lexical (BM25) search: the ``Tokenizer`` protocol, the rules that turn
-an analyser's morphemes into index terms, and the registry of analysers.
+"""The term rules of Korean lexical (BM25) search: pure functions that turn an analyser's
+morphemes into index terms.
 
-Each analyser (``kiwi_tokenizer``, ``mecab_tokenizer``) only converts its own output into
-``Morph`` records with character offsets; ``terms_from_morphs`` applies the same rules to both:
+Each analyser (``text.analyzers.kiwi``, ``text.analyzers.mecab``) only converts its own output
+into ``Morph`` records with character offsets; ``terms_from_morphs`` applies the same rules to
+both:
 
 * **Content morphemes only**: nouns (NNG, NNP), roots (XR), verb and adjective stems (VV, VA),
   foreign words (SL, lower-cased), hanja (SH), numbers (SN). Particles, endings, suffixes,
@@ -29,61 +30,9 @@ Each analyser (``kiwi_tokenizer``, ``mecab_tokenizer``) only converts its own ou
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Sequence
 
-from yakgwan.core.errors import UnknownName
-
-
-@runtime_checkable
-class Tokenizer(Protocol):
-    """Turns text into index terms for lexical search; the same call is used for queries and
-    documents."""
-
-    name: str
-
-    @property
-    def spec(self) -> str:
-        """Analyzer, version and options: an index built with another spec is re-tokenised."""
-        ...
-
-    def tokenize(self, text: str) -> list[str]: ...
-
-    def tokenize_many(self, texts: Sequence[str]) -> list[list[str]]: ...
-
-
-@dataclass(frozen=True)
-class TokenizerConfig:
-    """Options shared by every analyser.
-
-    ``compound_parts``: also emit the parts of compound nouns. ``attach_prefixes``: the prefix
-    rule above (turning it off reproduces what peers' analysers do, for comparison only).
-    ``min_part_len``: shortest compound part emitted, in characters.
-    """
-
-    compound_parts: bool = True
-    attach_prefixes: bool = True
-    min_part_len: int = 2
-
-    def __post_init__(self) -> None:
-        if self.min_part_len < 1:
-            raise ValueError(f"min_part_len must be at least 1. Currently, it is {self.min_part_len}")
-
-    def describe(self) -> str:
-        return f"parts={int(self.compound_parts)},prefix={int(self.attach_prefixes)},minpart={self.min_part_len}"
-
-
-@dataclass(frozen=True)
-class Morph:
-    """One morpheme: ``form`` (the lemma for stems), a Sejong tag, and ``text[start:end]``.
-    ``parts`` is the analyser's own split of a compound, as (form, tag) pairs."""
-
-    form: str
-    tag: str
-    start: int
-    end: int
-    parts: tuple[tuple[str, str], ...] = ()
-
+from yakgwan.text.tokenizer import Morph, TokenizerConfig
 
 NEGATING_PREFIXES = frozenset({"비", "불", "부", "미", "무"})
 _HANJA_PREFIX = {"非": "비", "未": "미", "無": "무", "不": "불"}
@@ -255,36 +204,3 @@ def terms_from_morphs(morphs: Sequence[Morph], config: TokenizerConfig) -> list[
         out.extend(step[0])
         i = step[1]
     return out
-
-
-def _make_kiwi(config: TokenizerConfig) -> Tokenizer:
-    from yakgwan.text.kiwi_tokenizer import KiwiTokenizer
-
-    return KiwiTokenizer(config)
-
-
-def _make_mecab(config: TokenizerConfig) -> Tokenizer:
-    from yakgwan.text.mecab_tokenizer import MecabTokenizer
-
-    return MecabTokenizer(config)
-
-
-def _make_union(config: TokenizerConfig) -> Tokenizer:
-    from yakgwan.text.union_tokenizer import UnionTokenizer
-
-    return UnionTokenizer(_make_mecab(config), _make_kiwi(config))
-
-
-TOKENIZERS: dict[str, Callable[[TokenizerConfig], Tokenizer]] = {
-    "kiwi": _make_kiwi,
-    "mecab": _make_mecab,
-    "mecab+kiwi": _make_union,
-}
-DEFAULT_TOKENIZER = "mecab+kiwi"
-
-
-def make_tokenizer(name: str = DEFAULT_TOKENIZER, config: TokenizerConfig | None = None) -> Tokenizer:
-    """Builds a registered tokenizer (cheap: the analyser loads on first use)."""
-    if name not in TOKENIZERS:
-        raise UnknownName("tokenizer", name, list(TOKENIZERS))
-    return TOKENIZERS[name](config or TokenizerConfig())

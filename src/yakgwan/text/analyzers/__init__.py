@@ -1,0 +1,1 @@
+"""Korean analysers, one file each; ``text.registry`` names them."""

@@ -1,0 +1,32 @@
+"""The tokenizer registry: every analyser by name, and the default one.
+
+``make_tokenizer`` is cheap: an analyser loads its model or dictionary on first use. An unknown
+name raises ``UnknownName`` listing the registered names.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from yakgwan.core.registry import Registry
+from yakgwan.text.analyzers.kiwi import KiwiTokenizer
+from yakgwan.text.analyzers.mecab import MecabTokenizer
+from yakgwan.text.analyzers.union import UnionTokenizer
+from yakgwan.text.tokenizer import Tokenizer, TokenizerConfig
+
+
+def _union(config: TokenizerConfig) -> Tokenizer:
+    """mecab-ko and kiwi terms merged (see ``text.analyzers.union``)."""
+    return UnionTokenizer(MecabTokenizer(config), KiwiTokenizer(config))
+
+
+TOKENIZERS: Registry[Callable[[TokenizerConfig], Tokenizer]] = Registry("tokenizer")
+TOKENIZERS.register("kiwi", KiwiTokenizer)
+TOKENIZERS.register("mecab", MecabTokenizer)
+TOKENIZERS.register("mecab+kiwi", _union)
+DEFAULT_TOKENIZER = "mecab+kiwi"
+
+
+def make_tokenizer(name: str = DEFAULT_TOKENIZER, config: TokenizerConfig | None = None) -> Tokenizer:
+    """Builds a registered tokenizer (cheap: the analyser loads on first use)."""
+    return TOKENIZERS.get(name)(config or TokenizerConfig())
