@@ -13,9 +13,8 @@ from typing import Any, Iterator
 import pytest
 from live_server import live_server
 
-from yakgwan.config import Settings
+from yakgwan.config import ServerConfig, Settings
 from yakgwan.server.app import create_app
-from yakgwan.server.config import ServerConfig
 
 pytestmark = pytest.mark.integration
 

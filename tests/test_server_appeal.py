@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from yakgwan.config import EmbedderConfig, Settings
+from yakgwan.config import EmbedderConfig, ServerConfig, Settings
 from yakgwan.server.app import create_app
-from yakgwan.server.config import ServerConfig
 
 pytestmark = pytest.mark.integration
 

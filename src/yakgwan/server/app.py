@@ -15,7 +15,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from yakgwan import __version__
 from yakgwan.server import problems, routes_appeal, routes_collections, routes_eval, routes_query
 from yakgwan.server.api_models import Health
-from yakgwan.server.config import ServerConfig
+from yakgwan.config import ServerConfig
 from yakgwan.server.service import Service
 from yakgwan.server.uploads import BODY_OVERHEAD, BodyLimit
 

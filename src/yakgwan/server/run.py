@@ -6,9 +6,8 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from yakgwan.config import Settings
+from yakgwan.config import ServerConfig, Settings
 from yakgwan.core.errors import InputError
-from yakgwan.server.config import ServerConfig
 
 
 def serve(settings: Settings, host: str, port: int, data: Path | None) -> int:

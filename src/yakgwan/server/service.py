@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yakgwan.server.collections import Collections
-from yakgwan.server.config import ServerConfig
+from yakgwan.config import ServerConfig
 from yakgwan.server.jobs import JobRunner
 from yakgwan.server.shared_models import SharedModels
 

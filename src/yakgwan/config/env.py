@@ -1,0 +1,132 @@
+"""Every environment variable yakgwan reads, read here and nowhere else.
+
+Each reader takes the environment as a mapping (``os.environ`` when it is None), so a test can
+pass a dict. docs/configuration.md lists every variable with its default, allowed values and
+meaning (generated from the config classes by ``scripts/config_table.py``;
+tests/test_config_table.py checks that every name read here is listed there).
+
+An empty value counts as unset except where noted: ``YAKGWAN_EMBEDDER=""``, ``YAKGWAN_TOKENIZER=""``,
+``YAKGWAN_LLM=""`` and ``YAKGWAN_SEARCH=""`` name no registered component and fail when it is built.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping
+
+from yakgwan.config.embedder import EmbedderConfig
+from yakgwan.config.runtime import RuntimeConfig
+from yakgwan.core.errors import InputError, YakgwanError
+from yakgwan.llm import LLMConfig
+from yakgwan.text.registry import DEFAULT_TOKENIZER
+from yakgwan.websearch.provider import SearchConfig
+
+DEFAULT_MAX_UPLOAD_MB = 50
+
+
+def current(env: Mapping[str, str] | None = None) -> Mapping[str, str]:
+    """``env``, or the process environment when it is None."""
+    return os.environ if env is None else env
+
+
+def _xdg(env: Mapping[str, str], var: str, fallback: str) -> Path:
+    base = env.get(var) or str(Path(env.get("HOME", str(Path.home()))) / fallback)
+    return Path(base) / "yakgwan"
+
+
+def _path(env: Mapping[str, str], name: str) -> Path | None:
+    value = env.get(name)
+    return Path(value) if value else None
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw.lower() in ("1", "true", "yes", "on"):
+        return True
+    if raw.lower() in ("0", "false", "no", "off"):
+        return False
+    raise YakgwanError(f"{name} must be 1 or 0, got {raw!r}")
+
+
+def index_dir(env: Mapping[str, str]) -> Path:
+    return _path(env, "YAKGWAN_INDEX") or _xdg(env, "XDG_DATA_HOME", ".local/share") / "index"
+
+
+def cache_dir(env: Mapping[str, str]) -> Path:
+    return _path(env, "YAKGWAN_CACHE_DIR") or _xdg(env, "XDG_CACHE_HOME", ".cache")
+
+
+def tokenizer(env: Mapping[str, str]) -> str:
+    return env.get("YAKGWAN_TOKENIZER", DEFAULT_TOKENIZER)
+
+
+def embedder(env: Mapping[str, str]) -> EmbedderConfig:
+    return EmbedderConfig(
+        name=env.get("YAKGWAN_EMBEDDER", "e5-small"),
+        base_url=env.get("YAKGWAN_EMBED_BASE_URL"),
+        model=env.get("YAKGWAN_EMBED_MODEL"),
+        api_key=env.get("YAKGWAN_EMBED_API_KEY"),
+    )
+
+
+def llm(env: Mapping[str, str]) -> LLMConfig:
+    return LLMConfig(
+        provider=env.get("YAKGWAN_LLM", "none"),
+        model=env.get("YAKGWAN_LLM_MODEL"),
+        base_url=env.get("YAKGWAN_LLM_BASE_URL"),
+        api_key=env.get("YAKGWAN_LLM_API_KEY"),
+        logprobs=_flag(env, "YAKGWAN_LLM_LOGPROBS", True),
+    )
+
+
+def search(env: Mapping[str, str]) -> SearchConfig:
+    return SearchConfig(
+        provider=env.get("YAKGWAN_SEARCH", "none"),
+        api_key=env.get("YAKGWAN_SEARCH_API_KEY"),
+        base_url=env.get("YAKGWAN_SEARCH_BASE_URL"),
+        folder=_path(env, "YAKGWAN_SEARCH_DIR"),
+    )
+
+
+def server_data_dir(env: Mapping[str, str]) -> Path:
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return _path(env, "YAKGWAN_DATA_DIR") or Path(base) / "yakgwan" / "server"
+
+
+def server_api_key(env: Mapping[str, str]) -> str | None:
+    return env.get("YAKGWAN_API_KEY") or None
+
+
+def max_upload_bytes(env: Mapping[str, str]) -> int:
+    raw_mb = env.get("YAKGWAN_MAX_UPLOAD_MB") or str(DEFAULT_MAX_UPLOAD_MB)
+    try:
+        mb = float(raw_mb)
+    except ValueError:
+        raise InputError(None, f"YAKGWAN_MAX_UPLOAD_MB must be a number, got {raw_mb!r}") from None
+    return int(mb * 1024 * 1024)
+
+
+def datasets_dir(env: Mapping[str, str]) -> Path | None:
+    datasets = _path(env, "YAKGWAN_DATASETS")
+    if datasets is not None and not datasets.is_dir():
+        raise InputError(str(datasets), "YAKGWAN_DATASETS is not a folder")
+    return datasets
+
+
+def runtime(env: Mapping[str, str] | None = None) -> RuntimeConfig:
+    env = current(env)
+    return RuntimeConfig(debug=bool(env.get("YAKGWAN_DEBUG")), shared_dir=_path(env, "YAKGWAN_SHARED"))
+
+
+def blas_threads(env: Mapping[str, str] | None = None) -> int | None:
+    """The thread budget ``OPENBLAS_NUM_THREADS`` or ``OMP_NUM_THREADS`` sets (the first positive
+    whole number of either, in that order), else None."""
+    env = current(env)
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = env.get(var, "").split(",")[0].strip()
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    return None

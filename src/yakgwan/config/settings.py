@@ -1,0 +1,55 @@
+"""The settings a command runs with, built once by the CLI (or the API) and passed explicitly;
+nothing global. ``Settings.from_env`` builds them from the environment through ``config.env``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Mapping
+
+import yakgwan.config.env as environment
+from yakgwan.config.embedder import EmbedderConfig
+from yakgwan.config.variables import EnvVar, env_field
+from yakgwan.llm import LLMConfig
+from yakgwan.websearch.provider import SearchConfig
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where the index and the caches live, and the configs of the components a command builds.
+
+    ``tokenizer`` is a ``TOKENIZERS`` registry name, checked when the analyser is built.
+    ``quiet`` (no progress bars) comes from ``--quiet``, not from the environment.
+    """
+
+    index_dir: Path = env_field(EnvVar("YAKGWAN_INDEX", "the index folder (`--index` overrides it)", values="a folder"))
+    cache_dir: Path = env_field(EnvVar(
+        "YAKGWAN_CACHE_DIR",
+        "the caches: embeddings, LLM responses, the local model's unpacked weights, and the indexes "
+        "`eval` and `appeal` build",
+        values="a folder",
+    ))
+    embedder: EmbedderConfig
+    tokenizer: str = env_field(EnvVar(
+        "YAKGWAN_TOKENIZER",
+        "the Korean analyser for BM25: mecab-ko-dic (`mecab`), Kiwi (`kiwi`), or the terms of both merged (`mecab+kiwi`)",
+        choices="tokenizer",
+    ))
+    quiet: bool = False
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+        e = environment.current(env)
+        return cls(
+            index_dir=environment.index_dir(e),
+            cache_dir=environment.cache_dir(e),
+            embedder=environment.embedder(e),
+            tokenizer=environment.tokenizer(e),
+            llm=environment.llm(e),
+            search=environment.search(e),
+        )
+
+    def with_(self, **changes: object) -> "Settings":
+        return replace(self, **changes)  # type: ignore[arg-type]
