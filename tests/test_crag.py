@@ -13,8 +13,9 @@ from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.crag import REJECTED, CorrectiveRetriever, grades_schema
 from yakgwan.text.registry import make_tokenizer
-from yakgwan.websearch import SearchConfig, make_search
 from yakgwan.websearch.offline import OfflineSearch
+from yakgwan.websearch.provider import SearchConfig
+from yakgwan.websearch.registry import make_search
 
 pytestmark = pytest.mark.unit
 

@@ -26,7 +26,7 @@ from yakgwan.techniques.late import LATE_DEPTH
 from yakgwan.techniques.raptor import CLUSTER_SIZE as RAPTOR_CLUSTER, NODES_SEARCHED as RAPTOR_NODES
 from yakgwan.techniques.multihop import MAX_HOPS
 from yakgwan.techniques.self_rag import SELF_RAG_TOP_N
-from yakgwan.websearch import SearchProvider
+from yakgwan.websearch.provider import SearchProvider
 from yakgwan.techniques.rerank_llm import RERANK_TOP_N
 from yakgwan.techniques.rerank_pointwise import GATE_MARGIN, GATE_TOP_M
 from yakgwan.techniques.ingest_steps import INGEST_STEPS, canonical_steps

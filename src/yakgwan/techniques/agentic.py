@@ -22,7 +22,7 @@ from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.techniques.crag import web_chunk
 from yakgwan.techniques.multi import fuse_hit_lists
-from yakgwan.websearch import SearchProvider
+from yakgwan.websearch.provider import SearchProvider
 
 MAX_STEPS = 4
 TOKEN_BUDGET = 12_000

@@ -29,7 +29,7 @@ from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Chunk, Hit, sha256_hex
 from yakgwan.techniques.query_transforms import QueryExpander
 from yakgwan.text.tokenizer import Tokenizer
-from yakgwan.websearch import SearchProvider, WebResult
+from yakgwan.websearch.provider import SearchProvider, WebResult
 
 CRAG_TOP_N = 5
 CRAG_THRESHOLD = 3

@@ -14,7 +14,7 @@ from typing import Any
 from yakgwan.chunking.markdown import header_sections
 from yakgwan.chunking.recursive import split_spans
 from yakgwan.core.errors import InputError
-from yakgwan.websearch import WebResult
+from yakgwan.websearch.provider import WebResult
 
 PASSAGE_CHARS = 600
 

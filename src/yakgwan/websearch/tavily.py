@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from yakgwan.core.errors import ProviderError
 from yakgwan.openai_http import post_json
-from yakgwan.websearch import WebResult
+from yakgwan.websearch.provider import WebResult
 
 
 @dataclass
