@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from yakgwan.chunking import chunker_for
+from yakgwan.chunking.registry import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.core.errors import InputError, ProviderError, YakgwanError
 from yakgwan.ingest.indexing import index_text
