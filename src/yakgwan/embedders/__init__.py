@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Callable
 
 from yakgwan.config import EmbedderConfig
-from yakgwan.core.errors import UnknownName, YakgwanError
+from yakgwan.core.errors import YakgwanError
 from yakgwan.core.protocols import Embedder
+from yakgwan.core.registry import Registry
 
 
 def _e5_numpy(cfg: EmbedderConfig) -> Embedder:
@@ -35,16 +36,13 @@ def _hashing(cfg: EmbedderConfig) -> Embedder:
     return HashingEmbedder()
 
 
-EMBEDDERS: dict[str, Callable[[EmbedderConfig], Embedder]] = {
-    "e5-small": _e5_numpy,
-    "e5-small-native": _e5_native,
-    "openai": _openai,
-    "hashing": _hashing,
-}
+EMBEDDERS: Registry[Callable[[EmbedderConfig], Embedder]] = Registry("embedder")
+EMBEDDERS.register("e5-small", _e5_numpy)
+EMBEDDERS.register("e5-small-native", _e5_native)
+EMBEDDERS.register("openai", _openai)
+EMBEDDERS.register("hashing", _hashing)
 
 
 def make_embedder(cfg: EmbedderConfig) -> Embedder:
-    factory = EMBEDDERS.get(cfg.name)
-    if factory is None:
-        raise UnknownName("embedder", cfg.name, list(EMBEDDERS))
-    return factory(cfg)
+    """The embedder ``cfg.name`` names; ``UnknownName`` lists the registered names."""
+    return EMBEDDERS.get(cfg.name)(cfg)

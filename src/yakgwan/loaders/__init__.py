@@ -1,65 +1,16 @@
-"""Loader registry: file suffix → loader, with content checks before any parser runs."""
+"""Files to ingest: folders expanded, each file checked (type, size, content) and read by the
+loader its suffix names in ``loaders.registry``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from yakgwan.core.errors import InputError
-from yakgwan.core.protocols import Loader
 from yakgwan.core.records import Document
+from yakgwan.loaders.registry import LOADERS
 
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
-
-
-def _pdf() -> Loader:
-    from yakgwan.loaders.pdf import PdfLoader
-
-    return PdfLoader()
-
-
-def _markdown() -> Loader:
-    from yakgwan.loaders.text import MarkdownLoader
-
-    return MarkdownLoader()
-
-
-def _text() -> Loader:
-    from yakgwan.loaders.text import TextLoader
-
-    return TextLoader()
-
-
-def _docx() -> Loader:
-    from yakgwan.loaders.docx import DocxLoader
-
-    return DocxLoader()
-
-
-def _html() -> Loader:
-    from yakgwan.loaders.html import HtmlLoader
-
-    return HtmlLoader()
-
-
-def _beir() -> Loader:
-    from yakgwan.loaders.beir import BeirCorpusLoader
-
-    return BeirCorpusLoader()
-
-
-LOADERS: dict[str, Callable[[], Loader]] = {
-    ".pdf": _pdf,
-    ".md": _markdown,
-    ".markdown": _markdown,
-    ".txt": _text,
-    ".text": _text,
-    ".docx": _docx,
-    ".html": _html,
-    ".htm": _html,
-    ".jsonl": _beir,
-}
 
 
 @dataclass(frozen=True)
@@ -92,7 +43,7 @@ def collect_files(paths: list[Path]) -> tuple[list[SourceFile], list[InputError]
 
 
 def unsupported_reason(path: Path) -> str:
-    return f"unsupported file type {path.suffix or '(no extension)'!r}; supported: {', '.join(sorted(LOADERS))}"
+    return f"unsupported file type {path.suffix or '(no extension)'!r}; supported: {', '.join(sorted(LOADERS.names()))}"
 
 
 def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Document]:
@@ -108,19 +59,14 @@ def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Docum
         raise InputError(str(path), "empty file")
     if size > max_bytes:
         raise InputError(str(path), f"file too large ({size / 2**20:.1f} MiB; the limit is {max_bytes / 2**20:.0f} MiB)")
+    entry = LOADERS.get(suffix)
     with path.open("rb") as fh:
         head = fh.read(8)
-    if suffix == ".pdf" and not head.lstrip().startswith(b"%PDF"):
-        raise InputError(str(path), "not a PDF (the content does not start with %PDF)")
-    if suffix == ".docx" and not head.startswith(b"PK"):
-        raise InputError(str(path), "not a .docx file (not a ZIP container)")
-    if suffix == ".jsonl":
-        from yakgwan.loaders.beir import is_beir_corpus
-
-        if not is_beir_corpus(path):
-            raise InputError(str(path), "a .jsonl file is read only as a BEIR corpus (rows with '_id' and 'text')")
+    wrong_content = entry.check(path, head)
+    if wrong_content:
+        raise InputError(str(path), wrong_content)
     try:
-        return LOADERS[suffix]().load(path, src.root)
+        return entry.make().load(path, src.root)
     except InputError:
         raise
     except (OSError, MemoryError) as exc:
