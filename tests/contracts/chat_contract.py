@@ -1,6 +1,8 @@
 """The contract every ``ChatProvider`` backend passes (``yakgwan.llm.types.ChatProvider``).
 
-``ChatProviderContract``: a subclass gives ``make_provider()``. ``DecodingContract`` adds the
+``ChatProviderContract``: a subclass names its backend in the provider registry (``REGISTERED``;
+empty for the scripted fake, which is no configuration) and gives ``make_provider()`` (usually
+``registered_provider``). ``DecodingContract`` adds the
 decoding parameters a model honours (``GenParams.max_tokens`` ends the answer with
 ``finish_reason == "length"``, ``GenParams.stop`` ends it before the stop string); a provider that
 replies from a script ignores them by design and leaves that mixin out.
@@ -9,6 +11,7 @@ replies from a script ignores them by design and leaves that mixin out.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -32,8 +35,19 @@ ASK_JSON = [
 COUNT = [Message("user", "Write the numbers from 1 to 40 in order, separated by commas. Write nothing else.")]
 
 
+def registered_provider(name: str, cache_dir: Path, model: str | None = None, base_url: str | None = None, api_key: str | None = None) -> ChatProvider:
+    """The provider ``yakgwan.llm.PROVIDERS`` makes for a configuration naming ``name``."""
+    from yakgwan.llm import PROVIDERS, LLMConfig
+
+    factory = PROVIDERS.get(name)
+    assert factory is not None, f"no LLM provider {name!r} registered"
+    return factory(LLMConfig(provider=name, model=model, base_url=base_url, api_key=api_key), cache_dir)
+
+
 class ChatProviderContract:
     """Inherit and implement ``make_provider`` (or override the ``provider`` fixture)."""
+
+    REGISTERED = ""
 
     def make_provider(self) -> ChatProvider:
         raise NotImplementedError

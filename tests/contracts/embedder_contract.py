@@ -1,11 +1,13 @@
 """The contract every ``Embedder`` backend passes (``yakgwan.core.protocols.Embedder``): a
-subclass gives ``make_embedder()`` and inherits every test."""
+subclass names its backend in the embedder registry (``REGISTERED``), gives ``make_embedder()``
+(usually ``registered_embedder``) and inherits every test."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from yakgwan.config import EmbedderConfig
 from yakgwan.core.protocols import Embedder
 
 TEXTS = [
@@ -16,10 +18,18 @@ TEXTS = [
 ]
 
 
+def registered_embedder(name: str, base_url: str | None = None, model: str | None = None, api_key: str | None = None) -> Embedder:
+    """The embedder ``yakgwan.embedders.EMBEDDERS`` makes for a configuration naming ``name``."""
+    from yakgwan.embedders import EMBEDDERS
+
+    return EMBEDDERS.get(name)(EmbedderConfig(name, base_url=base_url, model=model, api_key=api_key))
+
+
 class EmbedderContract:
     """Inherit and implement ``make_embedder``; ``BATCH_ATOL`` bounds how much a vector may move
     with the batch it is computed in (0 for an exact backend)."""
 
+    REGISTERED = ""
     BATCH_ATOL = 1e-5
 
     def make_embedder(self) -> Embedder:
@@ -29,9 +39,11 @@ class EmbedderContract:
     def embedder(self) -> Embedder:
         return self.make_embedder()
 
-    def test_names_its_model_and_dimension(self, embedder: Embedder) -> None:
+    def test_names_its_model(self, embedder: Embedder) -> None:
         assert isinstance(embedder, Embedder)
         assert isinstance(embedder.model_id, str) and embedder.model_id
+
+    def test_knows_its_dimension_before_embedding(self, embedder: Embedder) -> None:
         assert isinstance(embedder.dim, int) and embedder.dim > 0
 
     @pytest.mark.parametrize("kind", ["query", "passage"])

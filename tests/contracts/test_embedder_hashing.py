@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from embedder_contract import EmbedderContract
+from embedder_contract import EmbedderContract, registered_embedder
 
 from yakgwan.core.protocols import Embedder
-from yakgwan.embedders.hashing import HashingEmbedder
 
 
 @pytest.mark.unit
 class TestHashingEmbedder(EmbedderContract):
+    REGISTERED = "hashing"
     BATCH_ATOL = 0.0
 
     def make_embedder(self) -> Embedder:
-        return HashingEmbedder(dim=64)
+        return registered_embedder("hashing")

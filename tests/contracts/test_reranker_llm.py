@@ -1,15 +1,14 @@
-"""The LLM rerankers (listwise permutation, gated yes/no) pass the Reranker contract with a
-scripted LLM, and without an LLM (their first-stage-order fallbacks)."""
+"""The LLM rerankers (listwise permutation, gated yes/no), made by the reranker registry, pass
+the Reranker contract with a scripted LLM, and without an LLM (their first-stage-order
+fallbacks)."""
 
 from __future__ import annotations
 
 import pytest
 from contract_llm import scripted_llm
-from reranker_contract import QUERY, RerankerContract, first_stage_hits
+from reranker_contract import QUERY, RerankerContract, first_stage_hits, registered_reranker
 
 from yakgwan.core.protocols import Reranker
-from yakgwan.rerank.listwise_llm import LLMListwiseReranker
-from yakgwan.rerank.yesno import GatedPointwiseReranker
 
 DROPS_EVIDENCE = "rebuilds each Hit without its evidence spans, so a compressed hit loses the sentences it kept"
 
@@ -23,10 +22,11 @@ class _AsksTheLLM:
 
 @pytest.mark.unit
 class TestListwiseLLMReranker(RerankerContract, _AsksTheLLM):
+    REGISTERED = "rerank_llm"
     KNOWN_DEFECTS = {"test_keeps_each_hits_evidence": DROPS_EVIDENCE}
 
     def make_reranker(self) -> Reranker:
-        return LLMListwiseReranker(scripted_llm())
+        return registered_reranker("rerank_llm", llm=scripted_llm())
 
 
 @pytest.mark.unit
@@ -34,16 +34,17 @@ class TestListwiseRerankerWithoutLLM(RerankerContract):
     KNOWN_DEFECTS = {"test_keeps_each_hits_evidence": DROPS_EVIDENCE}
 
     def make_reranker(self) -> Reranker:
-        return LLMListwiseReranker(None)
+        return registered_reranker("rerank_llm", llm=None)
 
 
 @pytest.mark.unit
 class TestGatedYesNoReranker(RerankerContract, _AsksTheLLM):
+    REGISTERED = "rerank_yesno"
     def make_reranker(self) -> Reranker:
-        return GatedPointwiseReranker(scripted_llm())
+        return registered_reranker("rerank_yesno", llm=scripted_llm())
 
 
 @pytest.mark.unit
 class TestGatedYesNoRerankerWithoutLLM(RerankerContract):
     def make_reranker(self) -> Reranker:
-        return GatedPointwiseReranker(None)
+        return registered_reranker("rerank_yesno", llm=None)
