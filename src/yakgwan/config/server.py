@@ -21,7 +21,7 @@ class ServerConfig:
     ))
     api_key: str | None = env_field(EnvVar(
         "YAKGWAN_API_KEY",
-        "`serve`: every `/api` route but `/api/health` needs this key (header `X-API-Key` or "
+        "`serve`: every `/api` route but `/api/health`, and the schema, need this key (header `X-API-Key` or "
         "`Authorization: Bearer KEY`); unset, the API is open and `serve` warns when it binds beyond loopback",
         values="a key of at least 8 characters",
     ), None)
