@@ -5,7 +5,8 @@ empty for the scripted fake, which is no configuration) and gives ``make_provide
 ``registered_provider``). ``DecodingContract`` adds the
 decoding parameters a model honours (``GenParams.max_tokens`` ends the answer with
 ``finish_reason == "length"``, ``GenParams.stop`` ends it before the stop string); a provider that
-replies from a script ignores them by design and leaves that mixin out.
+replies from a script ignores them by design and leaves that mixin out. ``OptionScoresContract``
+adds the ``OptionScorer`` protocol (next-token log-probabilities of given options).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message
+from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, OptionScorer
 
 KEYWORDS_SCHEMA = {
     "type": "object",
@@ -33,6 +34,11 @@ ASK_JSON = [
     Message("user", "여행 중 항공기 지연으로 호텔비가 들었는데 보상되나요?"),
 ]
 COUNT = [Message("user", "Write the numbers from 1 to 40 in order, separated by commas. Write nothing else.")]
+JUDGE = [
+    Message("system", "문단이 질문에 답하면 '예', 아니면 '아니오'로만 답하세요."),
+    Message("user", "질문: 벌금은 얼마까지 보상하나요?\n문단: 회사는 벌금액을 2천만원 한도로 보상합니다."),
+]
+OPTIONS = ["예", "아니오"]
 
 
 def registered_provider(name: str, cache_dir: Path, model: str | None = None, base_url: str | None = None, api_key: str | None = None) -> ChatProvider:
@@ -100,3 +106,20 @@ class DecodingContract:
         assert "7" not in out.text and out.text.strip()
         assert free.text.startswith(out.text.rstrip())
         assert out.completion_tokens < free.completion_tokens
+
+
+class OptionScoresContract:
+    """Mixin for providers that are also an ``OptionScorer`` (``supports_logprobs``): the
+    log-probability of each option's first token as the next answer, without generating."""
+
+    def test_scores_every_option_by_its_log_probability(self, provider: OptionScorer) -> None:
+        assert provider.supports_logprobs is True
+        out = provider.option_logprobs(JUDGE, OPTIONS)
+        assert isinstance(out, Completion) and out.finish_reason == "logprobs"
+        scores = json.loads(out.text)
+        assert list(scores) == OPTIONS
+        assert all(isinstance(v, float) and v <= 0.0 for v in scores.values()), scores
+        assert out.prompt_tokens > 0 and out.completion_tokens == 0
+
+    def test_option_scores_repeat(self, provider: OptionScorer) -> None:
+        assert provider.option_logprobs(JUDGE, OPTIONS).text == provider.option_logprobs(JUDGE, OPTIONS).text

@@ -1,5 +1,5 @@
 """The local llama.cpp provider, configured with the bundled Qwen2.5-Coder-0.5B, passes the
-ChatProvider contract, decoding parameters included. Skipped, saying why, without llama-cpp-python or the
+ChatProvider contract, decoding parameters and option log-probabilities included. Skipped, saying why, without llama-cpp-python or the
 weight packages."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from importlib import metadata
 from typing import Iterator
 
 import pytest
-from chat_contract import ChatProviderContract, DecodingContract, registered_provider
+from chat_contract import ChatProviderContract, DecodingContract, OptionScoresContract, registered_provider
 
 from yakgwan.llm.types import ChatProvider
 
@@ -39,7 +39,7 @@ def local_provider() -> Iterator[ChatProvider]:
 
 
 @pytest.mark.integration
-class TestLocalLlamaProvider(ChatProviderContract, DecodingContract):
+class TestLocalLlamaProvider(ChatProviderContract, DecodingContract, OptionScoresContract):
     REGISTERED = "local"
 
     @pytest.fixture()

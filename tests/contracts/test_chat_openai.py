@@ -1,6 +1,6 @@
 """The OpenAI-compatible chat provider, configured as a user would, against a loopback ``/v1/chat/completions`` server that
 decodes like a model would (tokens are words; ``max_tokens``, ``stop`` and a JSON schema in
-``response_format`` are honoured), passes the ChatProvider contract. A parameter the provider
+``response_format`` are honoured; a ``logprobs`` request gets top tokens), passes the ChatProvider contract. A parameter the provider
 failed to send would change the stub's answer and fail the contract."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from chat_contract import ChatProviderContract, DecodingContract, registered_provider
+from chat_contract import ChatProviderContract, DecodingContract, OptionScoresContract, registered_provider
 from stub_server import JsonHandler, serve
 
 from yakgwan.llm.types import ChatProvider
@@ -30,6 +30,11 @@ class _Chat(JsonHandler):
         body = self.body()
         if self.auth_or_embeddings(body, "key", 8):
             return
+        if body.get("logprobs"):  # a one-token answer with the top tokens' log-probabilities
+            top = [{"token": "예", "logprob": -0.3}, {"token": "아니", "logprob": -1.4}, {"token": "네", "logprob": -2.5}]
+            return self.send_json(200, {"choices": [{"message": {"role": "assistant", "content": "예"}, "finish_reason": "length",
+                                                     "logprobs": {"content": [{"token": "예", "logprob": -0.3, "top_logprobs": top}]}}],
+                                        "usage": {"prompt_tokens": 12, "completion_tokens": 1}})
         text, finish = _answer(body), "stop"
         for stop in body.get("stop") or []:
             text = text.split(stop, 1)[0]
@@ -48,7 +53,7 @@ def base_url() -> Iterator[str]:
 
 
 @pytest.mark.unit
-class TestOpenAIChatProvider(ChatProviderContract, DecodingContract):
+class TestOpenAIChatProvider(ChatProviderContract, DecodingContract, OptionScoresContract):
     REGISTERED = "openai"
 
     @pytest.fixture()

@@ -1,12 +1,13 @@
 """The scripted provider (the unit tests' fake chat model) passes the ChatProvider contract. It
-replies from its script, so the decoding mixin (max_tokens, stop) does not apply to it."""
+replies from its script, so the decoding mixin (max_tokens, stop) does not apply to it; its
+option log-probabilities come from its ``option_scorer``."""
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
 import pytest
-from chat_contract import ChatProviderContract
+from chat_contract import ChatProviderContract, OptionScoresContract
 
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.llm.types import ChatProvider, Message
@@ -19,6 +20,6 @@ def _reply(messages: Sequence[Message], schema: dict[str, Any] | None) -> str | 
 
 
 @pytest.mark.unit
-class TestScriptedProvider(ChatProviderContract):
+class TestScriptedProvider(ChatProviderContract, OptionScoresContract):
     def make_provider(self) -> ChatProvider:
-        return ScriptedProvider(responder=_reply)
+        return ScriptedProvider(responder=_reply, option_scorer=lambda messages, options: {options[0]: -0.3, options[1]: -1.4})
