@@ -154,7 +154,9 @@ class StoreContract:
         readers = [_in_thread(read_loop, f"reader{i}") for i in range(2)]
         for i in range(12):
             store.commit(versions[(i + 1) % 2])
-        time.sleep(0.05)
+        deadline = time.monotonic() + TIMEOUT_S
+        while not seen and not errors and time.monotonic() < deadline:  # a starved reader gets its turn
+            time.sleep(0.01)
         stop.set()
         for t in readers:
             t.join(TIMEOUT_S)
