@@ -1,5 +1,6 @@
 """The contract every ``Store`` backend passes (``yakgwan.store.Store``): a subclass gives
-``make_store(tmp_path)``, an empty store at a fresh location, and inherits every test.
+``make_store(tmp_path)``, a handle on an empty store at a location of its own for ``tmp_path``
+(called twice with one ``tmp_path``, two handles on that one location), and inherits every test.
 
 Modelled on Haystack's ``testing/document_store.py``: one class of behaviour, run by each backend.
 """
@@ -122,6 +123,13 @@ class StoreContract:
         assert_same_index(store.read(), data)  # reading twice (or viewing) changes nothing
         store.view()
         assert_same_index(store.read(), data)
+
+    def test_another_handle_on_the_location_sees_the_commit(self, store: Store, tmp_path: Path) -> None:
+        other = self.make_store(tmp_path)
+        assert other.exists() is False
+        store.commit(sample_data())
+        assert other.exists() is True and other.generation() == store.generation()
+        assert_same_index(other.read(), sample_data())
 
     def test_a_second_commit_replaces_the_first_and_changes_the_generation(self, store: Store) -> None:
         store.commit(sample_data(0))
