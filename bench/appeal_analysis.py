@@ -15,7 +15,7 @@ import platform
 import time
 from pathlib import Path
 
-from yakgwan.appeal.run import run_appeal
+from yakgwan.services.appeal import AppealOptions, appeal
 from yakgwan.config import Settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,7 +40,8 @@ def main() -> None:
     agree, results, worst = 0, [], {}
     for sc in scenarios:
         t0 = time.perf_counter()
-        res = run_appeal(DATA / sc["file"], args.policy, settings, args.mode, args.analysis, args.llm_findings, args.search)
+        opts = AppealOptions(mode=args.mode, analysis=args.analysis, llm_findings=args.llm_findings, search=args.search)
+        res = appeal(DATA / sc["file"], args.policy, settings, opts).to_json()
         wall = time.perf_counter() - t0
         sp = res["success_probability"]
         agree += sp["band"] == sc["expected_band"]

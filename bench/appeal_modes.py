@@ -20,7 +20,7 @@ from pathlib import Path
 
 from yakgwan.appeal.citations import parse_clause_refs
 from yakgwan.appeal.notice import parse_notice
-from yakgwan.appeal.policy import open_policy
+from yakgwan.services.appeal import open_policy
 from yakgwan.appeal.retrieve import MODES, evidence_for, mode_retriever
 from yakgwan.config import Settings
 from yakgwan.llm import UsageStats

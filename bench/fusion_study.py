@@ -16,20 +16,22 @@ from typing import Callable
 
 import numpy as np
 
-from yakgwan import app
+from yakgwan.services.context import open_context
+
+from yakgwan.services.ingest import ingest
 from yakgwan.config import Settings
 from yakgwan.eval import metrics as M
 from yakgwan.eval.datasets import EvalSet, load_beir, load_seed
-from yakgwan.eval.runner import eval_index_dir
-from yakgwan.retrieval.fusion import minmax, rrf, weighted_sum
+from yakgwan.services.evaluate import eval_index_dir
+from yakgwan.retrieval.scoring.fusion import minmax, rrf, weighted_sum
 
 Lists = list[tuple[list[str], list[float], list[str]]]  # per list: chunk ids, scores, doc ids
 
 
 def collect(settings: Settings, evalset: EvalSet, depth: int) -> tuple[list[dict[str, Lists]], dict[str, str]]:
     s = settings.with_(index_dir=eval_index_dir(settings, evalset), quiet=True)
-    app.ingest(s, [evalset.corpus])
-    ctx = app.pipeline_context(s)
+    ingest(s, [evalset.corpus])
+    ctx = open_context(s)
     bm25, dense = ctx.bm25(), ctx.dense()
     doc_of: dict[str, str] = {}
     out = []

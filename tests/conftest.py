@@ -65,7 +65,7 @@ def local_llm_8k():  # type: ignore[no-untyped-def]
 def small_index(tmp_path: Path):  # type: ignore[no-untyped-def]
     """A factory: ``small_index({"a.md": "…"})`` writes the files, ingests them with the hashing
     embedder and the mecab analyzer into ``tmp_path`` and returns the ``Settings``."""
-    from yakgwan import app
+    from yakgwan.services.ingest import ingest
     from yakgwan.config import EmbedderConfig, Settings
     from yakgwan.embedders.hashing import HashingEmbedder
 
@@ -75,7 +75,7 @@ def small_index(tmp_path: Path):  # type: ignore[no-untyped-def]
             (kb / name).parent.mkdir(parents=True, exist_ok=True)
             (kb / name).write_text(text, "utf-8")
         s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
-        app.ingest(s, [kb], embedder=HashingEmbedder())
+        ingest(s, [kb], embedder=HashingEmbedder())
         return s
 
     return make

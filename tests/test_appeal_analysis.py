@@ -74,13 +74,13 @@ def test_validation_removes_bad_items_and_scores_before_removal() -> None:
 
 @pytest.mark.integration
 def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path: Path) -> None:
-    from yakgwan.appeal.run import run_appeal
+    from yakgwan.services.appeal import appeal
     from yakgwan.config import Settings
 
     settings = Settings.from_env().with_(quiet=True)
     agree = 0
     for sc in SCENARIOS:
-        res = run_appeal(DATA / sc["file"], kb_policy_pdf, settings)
+        res = appeal(DATA / sc["file"], kb_policy_pdf, settings).to_json()
         assert res["metrics"] == {"schema_completeness": 1.0, "provenance_coverage": 1.0, "band_validity": 1.0, "quote_validity": 1.0}, sc["id"]
         assert not res["removed_evidence"] and res["documents_to_collect"]
         for item in res["evidence_pack"]:
@@ -88,7 +88,7 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
         agree += res["success_probability"]["band"] == sc["expected_band"]
     print(f"\nband agrees with the scenario's expected band: {agree}/{len(SCENARIOS)}")
     assert agree >= 14  # the four misses need reasoning about facts (MEDIUM/HIGH cases)
-    wrong = run_appeal(DATA / "notices" / "13_fine_spouse_victim_wrong_article.txt", kb_policy_pdf, settings)
+    wrong = appeal(DATA / "notices" / "13_fine_spouse_victim_wrong_article.txt", kb_policy_pdf, settings).to_json()
     assert wrong["success_probability"]["band"] == "HIGH" and "교통사고처리지원금(Ⅰ) 특별약관" in wrong["success_probability"]["rationale"]
 
 

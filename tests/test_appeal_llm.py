@@ -15,7 +15,8 @@ from pydantic import ValidationError
 from yakgwan.appeal import band as B
 from yakgwan.appeal.llm_analysis import analyse_with_llm, draft_messages, draft_schema, number_sentences
 from yakgwan.appeal.notice import parse_notice
-from yakgwan.appeal.policy import Policy, open_policy
+from yakgwan.appeal.policy import Policy
+from yakgwan.services.appeal import open_policy
 from yakgwan.appeal.citations import ClauseRef
 from yakgwan.appeal.notice import DenialReason
 from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence, evidence_for
@@ -155,14 +156,14 @@ def test_the_prompt_shows_numbered_verbatim_sentences_and_guards_the_notice(poli
 
 @pytest.mark.integration
 def test_cli_analysis_rules_and_llm_without_one(kb_policy_pdf: Path, tmp_path: Path) -> None:
-    from yakgwan.appeal.run import run_appeal
+    from yakgwan.services.appeal import AppealOptions, appeal
     from yakgwan.core.errors import InputError
 
     settings = Settings.from_env().with_(quiet=True, llm=LLMConfig())
-    res = run_appeal(DATA / "notices" / "01_fine_drunk_driving.txt", kb_policy_pdf, settings, analysis="auto")
+    res = appeal(DATA / "notices" / "01_fine_drunk_driving.txt", kb_policy_pdf, settings, AppealOptions(analysis="auto")).to_json()
     assert res["analysis_by"] == "rules" and res["metrics"] == PERFECT
     with pytest.raises(InputError, match="--analysis llm needs an LLM"):
-        run_appeal(DATA / "notices" / "01_fine_drunk_driving.txt", kb_policy_pdf, settings, analysis="llm")
+        appeal(DATA / "notices" / "01_fine_drunk_driving.txt", kb_policy_pdf, settings, AppealOptions(analysis="llm"))
 
 
 @pytest.mark.integration

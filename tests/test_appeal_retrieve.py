@@ -10,7 +10,8 @@ import pytest
 
 from yakgwan.appeal.citations import parse_clause_refs
 from yakgwan.appeal.notice import parse_notice
-from yakgwan.appeal.policy import Policy, open_policy
+from yakgwan.appeal.policy import Policy
+from yakgwan.services.appeal import open_policy
 from yakgwan.appeal.retrieve import evidence_for
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError

@@ -8,7 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yakgwan import app
+from yakgwan.services.context import open_context
+
+from yakgwan.services.ingest import ingest
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.core.errors import IndexStoreError, InputError, ProviderError
@@ -43,10 +45,10 @@ def corpus(tmp_path: Path) -> Path:
 
 def test_ingest_then_search_with_provenance(tmp_path: Path, corpus: Path) -> None:
     s = _settings(tmp_path)
-    r = app.ingest(s, [corpus], embedder=HashingEmbedder())
+    r = ingest(s, [corpus], embedder=HashingEmbedder())
     assert sorted(r.added) == ["policies/cancel.md", "policies/insurance.md"]
     assert r.dense_ready and r.embedded == r.new_chunks > 0
-    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
     for name in ("bm25", "dense", "hybrid"):
         retriever, note = build_pipeline(name, ctx)
         hits = retriever.retrieve("전액 환불", 3)
@@ -57,7 +59,7 @@ def test_ingest_then_search_with_provenance(tmp_path: Path, corpus: Path) -> Non
 
 def test_ingest_reports_each_stage_to_a_progress_sink(tmp_path: Path, corpus: Path) -> None:
     seen: list[tuple[str, int, int]] = []
-    r = app.ingest(_settings(tmp_path), [corpus], embedder=HashingEmbedder(), sink=lambda stage, done, total: seen.append((stage, done, total)))
+    r = ingest(_settings(tmp_path), [corpus], embedder=HashingEmbedder(), sink=lambda stage, done, total: seen.append((stage, done, total)))
     stages = list(dict.fromkeys(s for s, _, _ in seen))
     assert stages == ["loading", "chunking", "tokenising", "embedding"]
     last = {s: (d, t) for s, d, t in seen}
@@ -67,13 +69,13 @@ def test_ingest_reports_each_stage_to_a_progress_sink(tmp_path: Path, corpus: Pa
 
 def test_unchanged_is_skipped_and_changed_is_replaced(tmp_path: Path, corpus: Path) -> None:
     s = _settings(tmp_path)
-    app.ingest(s, [corpus], embedder=HashingEmbedder())
+    ingest(s, [corpus], embedder=HashingEmbedder())
     before = _snapshot(s.index_dir)
-    r2 = app.ingest(s, [corpus], embedder=HashingEmbedder())
+    r2 = ingest(s, [corpus], embedder=HashingEmbedder())
     assert sorted(r2.unchanged) == ["policies/cancel.md", "policies/insurance.md"] and not r2.added
     assert _snapshot(s.index_dir) == before  # nothing rewritten
     (corpus / "policies" / "cancel.md").write_text(DOC_B.replace("50%", "70%"), "utf-8")
-    r3 = app.ingest(s, [corpus], embedder=HashingEmbedder())
+    r3 = ingest(s, [corpus], embedder=HashingEmbedder())
     assert r3.replaced == ["policies/cancel.md"] and r3.unchanged == ["policies/insurance.md"]
     data = open_store(s.index_dir).read()
     texts = " ".join(c.text for c in data.chunks)
@@ -84,9 +86,9 @@ def test_unchanged_is_skipped_and_changed_is_replaced(tmp_path: Path, corpus: Pa
 
 def test_embedding_cache_is_used_across_indexes(tmp_path: Path, corpus: Path) -> None:
     s = _settings(tmp_path)
-    app.ingest(s, [corpus], embedder=HashingEmbedder())
+    ingest(s, [corpus], embedder=HashingEmbedder())
     other = s.with_(index_dir=tmp_path / "index2")
-    r = app.ingest(other, [corpus], embedder=HashingEmbedder())
+    r = ingest(other, [corpus], embedder=HashingEmbedder())
     assert r.embedded == 0 and r.from_cache == r.new_chunks
 
 
@@ -101,12 +103,12 @@ def test_embedding_cache_is_used_across_indexes(tmp_path: Path, corpus: Path) ->
 )
 def test_bad_file_leaves_index_byte_for_byte(tmp_path: Path, corpus: Path, name: str, content: bytes) -> None:
     s = _settings(tmp_path)
-    app.ingest(s, [corpus], embedder=HashingEmbedder())
+    ingest(s, [corpus], embedder=HashingEmbedder())
     before = _snapshot(s.index_dir)
     bad = tmp_path / name
     bad.write_bytes(content)
     with pytest.raises(InputError) as e:
-        app.ingest(s, [bad], embedder=HashingEmbedder())
+        ingest(s, [bad], embedder=HashingEmbedder())
     assert str(bad) in str(e.value)
     assert _snapshot(s.index_dir) == before
 
@@ -116,24 +118,24 @@ def test_failed_first_ingest_creates_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "x.txt"
     bad.write_bytes(b"")
     with pytest.raises(InputError):
-        app.ingest(s, [bad], embedder=HashingEmbedder())
+        ingest(s, [bad], embedder=HashingEmbedder())
     assert not s.index_dir.exists()
 
 
 def test_mixed_folder_ingests_good_and_lists_bad(tmp_path: Path, corpus: Path) -> None:
     (corpus / "broken.pdf").write_bytes(b"not a pdf at all")
     s = _settings(tmp_path)
-    r = app.ingest(s, [corpus], embedder=HashingEmbedder())
+    r = ingest(s, [corpus], embedder=HashingEmbedder())
     assert len(r.added) == 2
     assert [Path(e.path).name for e in r.failed] == ["broken.pdf"]
     with pytest.raises(InputError, match="--strict"):
-        app.ingest(s.with_(index_dir=tmp_path / "strict"), [corpus], strict=True, embedder=HashingEmbedder())
+        ingest(s.with_(index_dir=tmp_path / "strict"), [corpus], strict=True, embedder=HashingEmbedder())
     assert not (tmp_path / "strict").exists()
 
 
 def test_crash_while_writing_keeps_old_index(tmp_path: Path, corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     s = _settings(tmp_path)
-    app.ingest(s, [corpus], embedder=HashingEmbedder())
+    ingest(s, [corpus], embedder=HashingEmbedder())
     before = _snapshot(s.index_dir)
     (corpus / "policies" / "new.md").write_text("# 새 문서\n\n새로운 내용입니다. 보장 범위를 설명합니다.", "utf-8")
 
@@ -144,7 +146,7 @@ def test_crash_while_writing_keeps_old_index(tmp_path: Path, corpus: Path, monke
 
     monkeypatch.setattr(local_store, "_write_generation", boom)
     with pytest.raises(OSError, match="disk full"):
-        app.ingest(s, [corpus], embedder=HashingEmbedder())
+        ingest(s, [corpus], embedder=HashingEmbedder())
     assert _snapshot(s.index_dir) == before
 
 
@@ -155,21 +157,21 @@ class _FailingEmbedder(HashingEmbedder):
 
 def test_dense_failure_keeps_bm25_usable(tmp_path: Path, corpus: Path) -> None:
     s = _settings(tmp_path)
-    r = app.ingest(s, [corpus], embedder=_FailingEmbedder())
+    r = ingest(s, [corpus], embedder=_FailingEmbedder())
     assert not r.dense_ready and "unreachable" in (r.dense_error or "")
-    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
     retriever, note = build_pipeline("hybrid", ctx)
     assert note and "bm25" in note
     assert retriever.retrieve("환불", 2)[0].chunk.doc_id == "policies/cancel.md"
     # a second ingest finishes the dense phase without reloading documents
-    r2 = app.ingest(s, [corpus], embedder=HashingEmbedder())
+    r2 = ingest(s, [corpus], embedder=HashingEmbedder())
     assert r2.dense_ready and r2.embedded > 0
     assert open_store(s.index_dir).read().dense_mask.all()
 
 
 def test_vectors_align_with_chunks(tmp_path: Path, corpus: Path) -> None:
     s = _settings(tmp_path)
-    app.ingest(s, [corpus], embedder=HashingEmbedder())
+    ingest(s, [corpus], embedder=HashingEmbedder())
     data = open_store(s.index_dir).read()
     from yakgwan.ingest.indexing import index_text
 

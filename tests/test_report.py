@@ -220,7 +220,7 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
 def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:
     from yakgwan.eval.datasets import EvalQuery, EvalSet
     from yakgwan.eval.report import build_html
-    from yakgwan.eval.runner import EvalOptions, evaluate
+    from yakgwan.eval.runner import EvalOptions, score_retriever
     from yakgwan.core.records import Chunk, Hit
 
     def chunk(i: int) -> Chunk:
@@ -234,7 +234,7 @@ def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:
             return [Hit(chunk(i), 1.0 / (i + 1), i + 1, "fake") for i in range(min(next(self.sizes), k))]
 
     qs = [EvalQuery(str(i), f"질문 {i}", {"d0.md": 1}) for i in range(3)]
-    res = evaluate(Dwindling(), "fake", EvalSet("s", tmp_path, qs), EvalOptions(k=10), quiet=True)
+    res = score_retriever(Dwindling(), "fake", EvalSet("s", tmp_path, qs), EvalOptions(k=10), quiet=True)
     assert res["short_lists"] == {"empty": 1, "under_k": 2} and [p["hits"] for p in res["per_query"]] == [12, 3, 0]
     page = build_html([res], "t")
     assert "<th>questions with no hit</th><th>with fewer than k hits</th>" in page and "<td>1</td><td>2</td>" in page

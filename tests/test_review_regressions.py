@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from stub_server import JsonHandler, serve
 
-from yakgwan import app
+from yakgwan.services.ingest import ingest
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.embedders.openai_compat import OpenAIEmbedder
@@ -35,11 +35,11 @@ def _md(path: Path, text: str) -> Path:
 def test_index_never_deletes_foreign_folders(tmp_path: Path) -> None:
     s = _settings(tmp_path)
     doc = _md(tmp_path / "docs" / "a.md", "# 보험\n\n상해 보험금을 지급합니다.")
-    app.ingest(s, [doc], embedder=HashingEmbedder())
+    ingest(s, [doc], embedder=HashingEmbedder())
     (s.index_dir / "gallery").mkdir()  # a folder a user put there
     for i in range(3):
         doc.write_text(f"# 보험\n\n상해 보험금을 지급합니다. 개정 {i}", "utf-8")
-        app.ingest(s, [doc], embedder=HashingEmbedder())
+        ingest(s, [doc], embedder=HashingEmbedder())
     assert (s.index_dir / "gallery").is_dir()
     gens = sorted(p.name for p in s.index_dir.iterdir() if p.name.startswith("g0"))
     assert len(gens) == 2  # current + previous
@@ -50,7 +50,7 @@ def test_non_empty_foreign_folder_is_refused(tmp_path: Path) -> None:
     (s.index_dir / "notes").mkdir(parents=True)
     doc = _md(tmp_path / "a.md", "# 보험\n\n내용입니다.")
     with pytest.raises(IndexStoreError, match="not empty"):
-        app.ingest(s, [doc], embedder=HashingEmbedder())
+        ingest(s, [doc], embedder=HashingEmbedder())
     assert [p.name for p in s.index_dir.iterdir()] == ["notes"]
 
 
@@ -67,8 +67,8 @@ def test_concurrent_ingests_keep_every_document(tmp_path: Path) -> None:
 def test_same_file_by_another_path_keeps_its_id(tmp_path: Path) -> None:
     s = _settings(tmp_path)
     doc = _md(tmp_path / "docs" / "x" / "policy.md", "# 약관\n\n보험금 지급 사유를 정합니다.")
-    app.ingest(s, [tmp_path / "docs"], embedder=HashingEmbedder())
-    r = app.ingest(s, [doc], embedder=HashingEmbedder())
+    ingest(s, [tmp_path / "docs"], embedder=HashingEmbedder())
+    r = ingest(s, [doc], embedder=HashingEmbedder())
     assert r.unchanged == ["x/policy.md"] and not r.added
     assert list(open_store(s.index_dir).read().docs) == ["x/policy.md"]
 
@@ -77,8 +77,8 @@ def test_different_file_with_same_id_is_a_conflict_not_a_replacement(tmp_path: P
     s = _settings(tmp_path)
     a = _md(tmp_path / "x" / "policy.md", "# 갑 약관\n\n갑 회사의 보장 내용입니다.")
     b = _md(tmp_path / "y" / "policy.md", "# 을 약관\n\n을 회사의 보장 내용입니다.")
-    app.ingest(s, [a], embedder=HashingEmbedder())
-    r = app.ingest(s, [b, _md(tmp_path / "y" / "other.md", "# 기타\n\n다른 문서입니다.")], embedder=HashingEmbedder())
+    ingest(s, [a], embedder=HashingEmbedder())
+    r = ingest(s, [b, _md(tmp_path / "y" / "other.md", "# 기타\n\n다른 문서입니다.")], embedder=HashingEmbedder())
     assert [Path(e.path).parent.name for e in r.failed] == ["y"] and "already indexed" in r.failed[0].reason
     texts = " ".join(c.text for c in open_store(s.index_dir).read().chunks)
     assert "갑 회사" in texts and "을 회사" not in texts
@@ -89,9 +89,9 @@ def test_sync_removes_documents_gone_from_the_corpus(tmp_path: Path) -> None:
     kb = tmp_path / "kb"
     _md(kb / "a.md", "# 가\n\n첫 문서입니다.")
     gone = _md(kb / "b.md", "# 나\n\n두 번째 문서입니다.")
-    app.ingest(s, [kb], embedder=HashingEmbedder())
+    ingest(s, [kb], embedder=HashingEmbedder())
     gone.unlink()
-    r = app.ingest(s, [kb], sync=True, embedder=HashingEmbedder())
+    r = ingest(s, [kb], sync=True, embedder=HashingEmbedder())
     assert r.removed == ["b.md"]
     assert sorted(open_store(s.index_dir).read().docs) == ["a.md"]
 
@@ -115,7 +115,7 @@ def test_served_embedder_learns_its_dimension_and_ingests(tmp_path: Path, fake_e
     s = _settings(tmp_path)
     emb = OpenAIEmbedder(fake_endpoint, "fake-model", api_key="k", retries=0)
     assert emb.dim == 0
-    r = app.ingest(s, [_md(tmp_path / "a.md", "# 보험\n\n상해 보험금을 지급합니다.")], embedder=emb)
+    r = ingest(s, [_md(tmp_path / "a.md", "# 보험\n\n상해 보험금을 지급합니다.")], embedder=emb)
     assert r.dense_ready and emb.dim == 8
     data = open_store(s.index_dir).read()
     assert data.vectors.shape == (len(data.chunks), 8) and np.allclose(np.linalg.norm(data.vectors, axis=1), 1.0)

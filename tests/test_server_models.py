@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from yakgwan.embedders.hashing import HashingEmbedder
-from yakgwan.server.shared_models import BatchingEmbedder
+from yakgwan.services.models import BatchingEmbedder
 
 pytestmark = pytest.mark.unit
 

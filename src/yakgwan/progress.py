@@ -3,11 +3,11 @@ receives ``(stage, done, total)`` after every step (the HTTP API's job status re
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import Iterable, Iterator, TypeVar
+
+from yakgwan.core.protocols import ProgressSink
 
 T = TypeVar("T")
-
-ProgressSink = Callable[[str, int, int], None]
 
 
 def progress(

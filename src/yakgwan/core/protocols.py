@@ -6,13 +6,16 @@ A new backend implements one of these in one file and registers itself in the ma
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Protocol, Sequence, runtime_checkable
+from typing import Callable, Literal, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 from yakgwan.core.records import Chunk, Document, Hit
 
 EmbedKind = Literal["query", "passage"]
+
+# hears ``(stage, done, total)`` after every step of long work (the HTTP API's job status reads it)
+ProgressSink = Callable[[str, int, int], None]
 
 
 @runtime_checkable

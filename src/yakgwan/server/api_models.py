@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from yakgwan.pipelines import DEFAULT_PIPELINE
+from yakgwan.services.pipelines import DEFAULT_PIPELINE
 
 JobStatus = Literal["queued", "running", "succeeded", "failed"]
 

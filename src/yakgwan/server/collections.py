@@ -18,14 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from yakgwan.answer.anchors import normalise
 from yakgwan.core.errors import IndexStoreError
-from yakgwan.pipelines import PipelineContext
 from yakgwan.server.problems import Problem
-from yakgwan.server.shared_models import SharedModels
 from yakgwan.server.uploads import Sniffed
-from yakgwan.store import IndexView, open_store
-from yakgwan.websearch.registry import make_search
+from yakgwan.services.ask import normalise
+from yakgwan.services.context import IndexView, PipelineContext, open_store
+from yakgwan.services.models import SharedModels, shared_context
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 MAX_VIEWS = 8  # collections whose index is kept in memory
@@ -175,14 +173,7 @@ class Collections:
                 raise IndexStoreError(f"collection {col.name!r} was indexed with {view.embedder!r} but the server's embedder is {emb.model_id!r}; re-create it")
             return emb
 
-        return PipelineContext(
-            view=view,
-            make_tokenizer=lambda: models.tokenizer(view.tokenizer),
-            make_embedder=embedder,
-            make_llm=models.llm,
-            make_search=lambda: make_search(models.settings.search),
-            cache_dir=models.settings.cache_dir,
-        )
+        return shared_context(view, models, embedder)
 
 
 def _read_json(path: Path, default: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from yakgwan.eval.datasets import EvalSet, load_beir, load_seed
+from yakgwan.services.evaluate import EvalSet, load_beir, load_seed
 from yakgwan.server.problems import Problem
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "workbench"

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from yakgwan.core.errors import YakgwanError
-from yakgwan.progress import ProgressSink
+from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.problems import Problem
 
 KEEP_FINISHED = 200

@@ -12,15 +12,14 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, File, Form, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
 
-from yakgwan.appeal.render import to_html, to_markdown, to_pdf
-from yakgwan.appeal.run import run_appeal
 from yakgwan.core.errors import InputError
-from yakgwan.progress import ProgressSink
+from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.api_models import JobOut
 from yakgwan.server.problems import Problem
 from yakgwan.server.routes_collections import read_upload
 from yakgwan.server.service import Service
 from yakgwan.server.uploads import sniff
+from yakgwan.services.appeal import AppealOptions, appeal, evidence_pack_text, write_evidence_pack
 
 NOTICE_KINDS = ("pdf", "text", "markdown")
 
@@ -54,8 +53,8 @@ def router(service: Service) -> APIRouter:
         def work(sink: ProgressSink) -> dict[str, Any]:
             sink("analysing the notice against the policy", 0, 1)
             try:
-                result = run_appeal(path, col.index_dir, settings, mode, analysis, llm_findings, search,
-                                    make_context=lambda _dir: service.collections.context(col))
+                opts = AppealOptions(mode=mode, analysis=analysis, llm_findings=llm_findings, search=search)
+                result = appeal(path, col.index_dir, settings, opts, make_context=lambda _dir: service.collections.context(col)).to_json()
             except InputError as exc:  # named by what the client called the notice, not where it is kept
                 where = sniffed.display_name if exc.path in (str(path), None) else f"collection {col.name!r}"
                 raise Problem(422, f"{where}: {exc.reason}", "unusable-notice") from None
@@ -77,15 +76,15 @@ def router(service: Service) -> APIRouter:
         if job["status"] != "succeeded" or result is None:
             raise Problem(409, f"appeal job {job_id!r} is {job['status']}: the pack exists once it has succeeded", "not-ready")
         if fmt == "md":
-            return PlainTextResponse(to_markdown(result), media_type="text/markdown; charset=utf-8")
+            return PlainTextResponse(evidence_pack_text(result, "md"), media_type="text/markdown; charset=utf-8")
         if fmt == "html":
-            return HTMLResponse(to_html(result))
+            return HTMLResponse(evidence_pack_text(result, "html"))
         out = root / f"pack-{job['id']}.pdf"
         if not out.exists():  # written aside, then moved into place: a reader never gets half a file
             root.mkdir(parents=True, exist_ok=True)
             tmp = root / f".pack-{job['id']}.{uuid.uuid4().hex[:6]}.tmp"
             try:
-                to_pdf(result, tmp)
+                write_evidence_pack(result, tmp, "pdf")
                 os.replace(tmp, out)
             finally:
                 tmp.unlink(missing_ok=True)

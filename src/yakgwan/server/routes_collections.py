@@ -6,15 +6,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, File, UploadFile
 
-from yakgwan import app as yk_app
 from yakgwan.core.errors import InputError, YakgwanError
-from yakgwan.progress import ProgressSink
+from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.api_models import CollectionIn, CollectionOut, DocumentOut, JobOut
 from yakgwan.server.collections import Collection
 from yakgwan.server.problems import Problem
 from yakgwan.server.service import Service
 from yakgwan.server.uploads import sniff
-from yakgwan.store import open_store
+from yakgwan.services.context import open_store
+from yakgwan.services.ingest import ingest
 
 
 def read_upload(service: Service, upload: UploadFile) -> bytes:
@@ -86,7 +86,7 @@ def router(service: Service) -> APIRouter:
                 raise Problem(409, f"collection {col.name!r} was deleted before its ingest started", "deleted")
             known = col.files()
             try:
-                report = yk_app.ingest(settings, [path], embedder=service.models.ingest_embedder(), sink=sink)
+                report = ingest(settings, [path], embedder=service.models.ingest_embedder(), sink=sink)
             except Exception as exc:
                 if not _indexed(col, sniffed.stored_name):
                     service.collections.forget_upload(col, sniffed.stored_name)

@@ -10,17 +10,16 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
-from yakgwan.eval.report import build_html
-from yakgwan.eval.datasets import EvalSet
-from yakgwan.eval.runner import EvalRequest, eval_index_dir, run_eval
-from yakgwan.pipelines import resolve_pipeline
-from yakgwan.progress import ProgressSink
+from yakgwan.core.protocols import ProgressSink
 from yakgwan.server import datasets as ds
 from yakgwan.server.api_models import DatasetOut, EvalIn, JobOut, MapOut, MapPoint
 from yakgwan.server.embedding_map import project_2d, sample_rows
-from yakgwan.server.problems import Problem
+from yakgwan.server.problems import Problem, log
 from yakgwan.server.service import Service
-from yakgwan.store import IndexView, open_store
+from yakgwan.services.context import IndexView, open_store
+from yakgwan.services.evaluate import EvalRequest, EvalSet, eval_index_dir, evaluate
+from yakgwan.services.pipelines import pipeline_name
+from yakgwan.services.report import build_html
 
 
 def router(service: Service) -> APIRouter:
@@ -48,14 +47,14 @@ def router(service: Service) -> APIRouter:
     @r.post("/evals", response_model=JobOut, status_code=202, summary="Evaluate pipelines on a dataset, in the background")
     def start_eval(body: EvalIn) -> JobOut:
         ref = ds.get(found, body.dataset)
-        names = tuple(resolve_pipeline(n).name for n in body.pipelines)  # an unknown name is a 422 now
+        names = tuple(pipeline_name(n) for n in body.pipelines)  # an unknown name is a 422 now
         req = EvalRequest(load(ref), names, body.k, body.limit, command=f"POST /api/evals {body.model_dump_json()}")
         settings = service.config.settings.with_(quiet=True)
 
         job_id = service.jobs.new_id()
 
         def work(sink: ProgressSink) -> dict[str, Any]:
-            results = run_eval(settings, req, sink=sink, make_llm_once=service.models.llm)
+            results = evaluate(settings, req, sink=sink, make_llm_once=service.models.llm, on_warning=lambda message: log.warning(message))
             runs.mkdir(parents=True, exist_ok=True)
             (runs / f"{job_id}.json").write_text(json.dumps(results, ensure_ascii=False, indent=1), "utf-8")
             summary = [{k: v for k, v in res.items() if k != "per_query"} | {"questions": len(res.get("per_query", []))} for res in results]

@@ -13,12 +13,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from yakgwan.answer.ask import Asker
-from yakgwan.commands import hit_json
-from yakgwan.commands import search as run_search
-from yakgwan.pipelines import PIPELINES, resolve_pipeline
-from yakgwan.server.api_models import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
 from yakgwan.core.errors import YakgwanError
+from yakgwan.server.api_models import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
+from yakgwan.services.ask import Asker
+from yakgwan.services.pipelines import pipeline_name, pipeline_rows
+from yakgwan.services.search import hit_json
+from yakgwan.services.search import search as run_search
 from yakgwan.server.problems import Problem, from_yakgwan, log
 from yakgwan.server.service import Service
 
@@ -30,22 +30,22 @@ def router(service: Service) -> APIRouter:
 
     @r.get("/pipelines", response_model=list[PipelineOut], summary="Every pipeline by name")
     def pipelines() -> list[PipelineOut]:
-        return [PipelineOut(name=s.name, description=s.description, needs_llm=s.needs_llm) for s in PIPELINES.values()]
+        return [PipelineOut(name=p.name, description=p.description, needs_llm=p.needs_llm) for p in pipeline_rows()]
 
     @r.post("/collections/{name}/search", response_model=SearchOut, summary="Search a collection")
     def search(name: str, body: SearchIn) -> SearchOut:
         col = service.collections.get(name)
-        hits, status = run_search(service.config.settings, body.query, body.pipeline, body.k, service.collections.context(col))
+        res = run_search(service.collections.context(col), body.query, body.pipeline, body.k)
         names = col.display_names()
         fields = HitOut.model_fields
-        out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in hits]
-        return SearchOut(pipeline=status["pipeline"], latency_ms=round(status["latency_ms"], 2), note=status["note"], dense=status["lists"]["dense"], hits=out)
+        out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in res.hits]
+        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note, dense=res.dense, hits=out)
 
     def _ask(name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
         col = service.collections.get(name)
         ctx = service.collections.context(col)
         asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, anchors=service.models.anchor_finder(),
-                      _corpus=service.collections.corpus_text(ctx.view))
+                      corpus=service.collections.corpus_text(ctx.view))
         res = asker.ask(body.question, on_stage).to_json()
         names = col.display_names()
         for c in res["citations"]:
@@ -66,7 +66,7 @@ def router(service: Service) -> APIRouter:
         # what would fail at once fails as a problem+json answer, not inside a 200 stream
         def check() -> None:
             service.collections.view(service.collections.get(name))
-            resolve_pipeline(body.pipeline)
+            pipeline_name(body.pipeline)
 
         await run_in_threadpool(check)  # an index may load from disk: not on the event loop
         box: queue.Queue[tuple[str, Any]] = queue.Queue()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from yakgwan.server.collections import Collections
 from yakgwan.config import ServerConfig
 from yakgwan.server.jobs import JobRunner
-from yakgwan.server.shared_models import SharedModels
+from yakgwan.services.models import SharedModels
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yakgwan.loaders.textdecode import decode_text, looks_binary
+from yakgwan.services.ingest import decode_text, looks_binary
 from yakgwan.core.records import sha256_hex
 from yakgwan.server.problems import Problem, problem_response
 

@@ -1,23 +1,28 @@
-"""Builds the objects behind every command from ``Settings``; shared by the CLI and the API."""
+"""``ingest``: add files, folders or a BEIR corpus to the configured index, and what it holds."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from yakgwan.websearch.registry import make_search
 from yakgwan.config import Settings
+from yakgwan.core.errors import InputError
+from yakgwan.core.protocols import Embedder
 from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
-from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.ingest.run import Ingestor, IngestReport
+from yakgwan.ingest.steps.fallbacks import fallback_lines
+from yakgwan.ingest.steps.registry import make_steps
 from yakgwan.llm import LLM, make_llm
-from yakgwan.pipelines import PipelineContext
+from yakgwan.loaders.textdecode import decode_text, looks_binary
 from yakgwan.progress import ProgressSink
-from yakgwan.core.protocols import Embedder
-from yakgwan.store import open_store
-from yakgwan.techniques.ingest_steps import make_steps
+from yakgwan.store import IndexData, open_store
 from yakgwan.text.registry import make_tokenizer
+
+# what the CLI and the server print about an ingest comes with it
+# (and how an upload's text is told from binary content)
+__all__ = ["IndexSummary", "IngestReport", "decode_text", "embedding_cache", "fallback_lines", "index_summary", "ingest", "looks_binary"]
 
 
 def embedding_cache(settings: Settings) -> EmbeddingCache:
@@ -36,7 +41,8 @@ def ingest(
     sink: ProgressSink | None = None,
 ) -> IngestReport:
     """Ingest ``paths`` into ``settings.index_dir``. ``steps`` names LLM ingest steps
-    (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one."""
+    (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one. ``sync`` embeds
+    before returning; otherwise the index is BM25-searchable first (``on_lexical_ready``)."""
     if steps and llm is None:
         llm = make_llm(settings.llm, settings.cache_dir)
         if llm is None:
@@ -60,24 +66,24 @@ def ingest(
         ingestor.cache.close()
 
 
-def pipeline_context(settings: Settings, embedder: Embedder | None = None) -> PipelineContext:
-    view = open_store(settings.index_dir).view()
+@dataclass(frozen=True)
+class IndexSummary:
+    """What an index holds, counted from its chunks and documents."""
 
-    def _embedder() -> Embedder:
-        emb = embedder or make_embedder(settings.embedder)
-        if emb.model_id != view.embedder:
-            raise YakgwanError(
-                f"{settings.index_dir}: index vectors come from {view.embedder!r} but the configured embedder is "
-                f"{emb.model_id!r}; re-ingest or set YAKGWAN_EMBEDDER to match"
-            )
-        return emb
+    documents: int
+    pages: int
+    yakgwan: int  # distinct (document, 약관) pairs
+    articles: int  # distinct (document, 약관, 조) triples
+    chunks: int
+    dense_embedded: int
 
-    return PipelineContext(
-        view=view,
-        make_tokenizer=lambda: make_tokenizer(view.tokenizer),
-        make_embedder=_embedder,
-        make_llm=lambda: make_llm(settings.llm, settings.cache_dir),
-        make_search=lambda: make_search(settings.search),
-        cache_dir=settings.cache_dir,
-        quiet=settings.quiet,
+
+def index_summary(data: IndexData) -> IndexSummary:
+    return IndexSummary(
+        documents=len(data.docs),
+        pages=sum(d.n_pages for d in data.docs.values()),
+        yakgwan=len({(c.doc_id, c.yakgwan) for c in data.chunks if c.yakgwan}),
+        articles=len({(c.doc_id, c.yakgwan, c.article) for c in data.chunks if c.article}),
+        chunks=len(data.chunks),
+        dense_embedded=int(data.dense_mask.sum()),
     )

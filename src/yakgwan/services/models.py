@@ -1,4 +1,5 @@
-"""Models shared by every request and job of the service, each loaded once on first use.
+"""Models shared by every request and job of a long-running service (the HTTP server), each
+loaded once on first use; and the pipeline context of an index over them.
 
 The Korean analyser, the embedder and a llama.cpp model keep state between calls, so each is
 used by one thread at a time (a lock per model). The LLM facade (its response cache is an SQLite
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Generic, Sequence, TypeVar
+from typing import Callable, Generic, Sequence, TypeVar
 
 import numpy as np
 
@@ -20,7 +21,10 @@ from yakgwan.core.errors import UnknownName
 from yakgwan.llm import LLM, PROVIDERS
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.core.protocols import EmbedKind, Embedder
+from yakgwan.pipelines import PipelineContext
+from yakgwan.store import IndexView
 from yakgwan.text.registry import make_tokenizer
+from yakgwan.websearch.registry import make_search
 from yakgwan.text.tokenizer import Tokenizer
 
 T = TypeVar("T")
@@ -161,3 +165,18 @@ class SharedModels:
             provider = self._provider
         cache = ResponseCache(self.settings.cache_dir / "llm-responses.sqlite") if cfg.use_cache else None
         return LLM(provider, cache=cache)  # type: ignore[arg-type]
+
+
+def shared_context(view: IndexView, models: SharedModels, make_embedder: Callable[[], Embedder]) -> PipelineContext:
+    """A pipeline context for one request over ``view``: the shared tokenizer and LLM provider
+    (a fresh facade), the embedder ``make_embedder`` gives (the caller checks it matches the
+    index), the configured search provider."""
+    settings = models.settings
+    return PipelineContext(
+        view=view,
+        make_tokenizer=lambda: models.tokenizer(view.tokenizer),
+        make_embedder=make_embedder,
+        make_llm=models.llm,
+        make_search=lambda: make_search(settings.search),
+        cache_dir=settings.cache_dir,
+    )

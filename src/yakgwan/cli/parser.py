@@ -1,23 +1,9 @@
-"""Command line: ``yakgwan ingest | search | eval | pipelines | demo``.
-
-On bad input every command prints one line on stderr and exits non-zero; no traceback
-(set YAKGWAN_DEBUG=1 to see one).
-"""
+"""The argument parser of every command (``yakgwan --help``)."""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
-import os
-import sys
-import time
 from pathlib import Path
-
-from yakgwan.config import Settings
-from yakgwan.core.errors import InputError, YakgwanError
-
-EXIT_ERROR, EXIT_PARTIAL, EXIT_INTERNAL = 2, 3, 70
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -113,38 +99,3 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", type=Path)
     _common(p)
     return ap
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    settings = Settings.from_env()
-    if getattr(args, "index", None):
-        settings = settings.with_(index_dir=args.index)
-    settings = settings.with_(quiet=bool(getattr(args, "quiet", False)))
-    if getattr(args, "no_cache", False):
-        settings = settings.with_(llm=dataclasses.replace(settings.llm, use_cache=False))
-    try:
-        from yakgwan import commands
-
-        return int(getattr(commands, f"cmd_{args.command}")(args, settings) or 0)
-    except InputError as exc:
-        print(f"yakgwan {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except YakgwanError as exc:
-        print(f"yakgwan {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except BrokenPipeError:  # output piped into head & co.: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except KeyboardInterrupt:
-        print(f"yakgwan {args.command}: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:  # last resort: one line, never a traceback unless asked
-        if os.environ.get("YAKGWAN_DEBUG"):
-            raise
-        print(f"yakgwan {args.command}: internal error: {type(exc).__name__}: {exc} (YAKGWAN_DEBUG=1 shows a traceback)", file=sys.stderr)
-        return EXIT_INTERNAL
-
-
-if __name__ == "__main__":
-    sys.exit(main())

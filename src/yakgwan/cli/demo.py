@@ -7,11 +7,13 @@ import os
 import time
 from pathlib import Path
 
-from yakgwan import app
-from yakgwan.commands import print_hits, print_ingest_report, search
+from yakgwan.cli.output import print_hits, print_ingest_report
 from yakgwan.config import Settings
+from yakgwan.services.context import open_context
+from yakgwan.services.ingest import ingest
+from yakgwan.services.search import search
 
-SAMPLE = Path(__file__).with_name("samples") / "sample_yakgwan.txt"
+SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "sample_yakgwan.txt"
 KB_POLICY = Path("data") / "policies" / "kb_smart_driver"
 
 KB_QUERIES = (
@@ -29,11 +31,11 @@ SAMPLE_QUERIES = (
 def shared_folder() -> Path | None:
     """``../shared`` beside the repository (or $YAKGWAN_SHARED), if present."""
     candidates = [Path(os.environ["YAKGWAN_SHARED"])] if os.environ.get("YAKGWAN_SHARED") else []
-    candidates += [Path.cwd().parent / "shared", Path(__file__).resolve().parents[3] / "shared"]
+    candidates += [Path.cwd().parent / "shared", Path(__file__).resolve().parents[4] / "shared"]
     return next((c for c in candidates if (c / KB_POLICY).is_dir()), None)
 
 
-def run_demo(args: argparse.Namespace, settings: Settings) -> int:
+def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     if args.paths:
         paths, queries, what = list(args.paths), SAMPLE_QUERIES, "your files"
     elif (shared := shared_folder()) is not None:
@@ -42,12 +44,12 @@ def run_demo(args: argparse.Namespace, settings: Settings) -> int:
         paths, queries, what = [SAMPLE], SAMPLE_QUERIES, "the bundled sample 약관 (../shared is absent)"
     print(f"== yakgwan demo: ingesting {what}")
     t0 = time.perf_counter()
-    report = app.ingest(settings, paths)
+    report = ingest(settings, paths)
     print_ingest_report(report, settings.index_dir)
     print(f"== example searches (default pipeline; {time.perf_counter() - t0:.1f} s so far)")
-    ctx = app.pipeline_context(settings)
+    ctx = open_context(settings)
     for q in queries:
-        hits, status = search(settings, q, "default", 3, ctx)
-        print(f"\nQ: {q}   [{status['pipeline']}, {status['latency_ms']:.0f} ms]")
-        print_hits(hits)
+        res = search(ctx, q, "default", 3)
+        print(f"\nQ: {q}   [{res.pipeline}, {res.latency_ms:.0f} ms]")
+        print_hits(res.hits)
     return 0

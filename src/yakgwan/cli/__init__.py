@@ -1,0 +1,53 @@
+"""Command line: ``yakgwan ingest | search | ask | eval | report | pipelines | appeal | serve | demo``.
+
+Argument parsing and printing only; the work is done by ``yakgwan.services``. On bad input every
+command prints one line on stderr and exits non-zero; no traceback (set YAKGWAN_DEBUG=1 to see
+one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import os
+import sys
+
+from yakgwan.cli.parser import build_parser
+from yakgwan.config import Settings
+from yakgwan.core.errors import YakgwanError
+
+EXIT_ERROR, EXIT_PARTIAL, EXIT_INTERNAL = 2, 3, 70
+
+# each command's module under yakgwan.cli, imported when the command runs (``--help`` stays fast)
+COMMANDS = {
+    "ingest": "ingest", "search": "search", "ask": "search", "pipelines": "search", "eval": "eval", "report": "eval",
+    "appeal": "appeal", "serve": "serve", "demo": "demo",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = Settings.from_env()
+    if getattr(args, "index", None):
+        settings = settings.with_(index_dir=args.index)
+    settings = settings.with_(quiet=bool(getattr(args, "quiet", False)))
+    if getattr(args, "no_cache", False):
+        settings = settings.with_(llm=dataclasses.replace(settings.llm, use_cache=False))
+    try:
+        module = importlib.import_module(f"yakgwan.cli.{COMMANDS[args.command]}")
+        return int(getattr(module, f"cmd_{args.command}")(args, settings) or 0)
+    except YakgwanError as exc:  # InputError and every other error raised on purpose
+        print(f"yakgwan {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:  # output piped into head & co.: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print(f"yakgwan {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # last resort: one line, never a traceback unless asked
+        if os.environ.get("YAKGWAN_DEBUG"):
+            raise
+        print(f"yakgwan {args.command}: internal error: {type(exc).__name__}: {exc} (YAKGWAN_DEBUG=1 shows a traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
+

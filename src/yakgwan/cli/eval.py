@@ -1,0 +1,91 @@
+"""``yakgwan eval`` and ``yakgwan report``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from yakgwan.cli.output import err
+from yakgwan.config import Settings
+from yakgwan.services.evaluate import METRIC_KEYS, EvalRequest, evaluate, load_evalset, load_unanswerable
+from yakgwan.services.ingest import fallback_lines
+from yakgwan.services.report import combine_results, render_report
+
+
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    unanswerable = load_unanswerable(args.unanswerable) if args.unanswerable else []
+    command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
+    req = EvalRequest(
+        load_evalset(args.corpus, args.tests, args.beir), tuple(args.pipelines or ["default"]), args.k, args.limit, args.answers,
+        tuple(unanswerable), args.answer_mode, args.judge_runs, command,
+    )
+    results = evaluate(settings, req, on_result=print_result_line, on_warning=lambda message: err(f"warning: {message}"))
+    if args.json_out:
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps(results, ensure_ascii=False, indent=1), "utf-8")
+    if args.report:
+        render_report(results, args.report, title=f"yakgwan eval — {req.evalset.name}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
+    combined = combine_results(args.results)
+    for warning in combined.warnings:
+        err(f"warning: {warning}")
+    if args.markdown:
+        combined.write_markdown(args.markdown)
+    if args.summary:
+        combined.write_summary(args.summary)
+    if args.out:
+        combined.write_html(args.out, args.title)
+    if not settings.quiet:
+        print(combined.markdown, end="")
+    return 0
+
+
+def print_result_line(res: dict) -> None:
+    """One result's metrics, latency and LLM cost on one line, then what the run should know."""
+    m = res["metrics"]
+    parts = "  ".join(f"{k}@{res['k']}={v:.4f}" if k in METRIC_KEYS else f"{k}={v:.4f}" for k, v in m.items())
+    lat = res["latency_ms"]
+    print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms{_llm_cost(res)}")
+    index = res.get("index") or {}
+    for line in fallback_lines(index.get("step_fallbacks") or {}, index.get("step_fallback_reasons") or {}):
+        print(f"  {line}")
+    if b := res.get("built"):
+        cost = f", built with {b['llm_calls']} LLM calls in {b['seconds']:.0f} s" if "llm_calls" in b else ""
+        print(f"  built beside the index: {b['structure']}, {b['mb']:.2f} MB{cost}")
+    short = res.get("short_lists") or {}
+    if short.get("under_k"):
+        print(f"  warning: fewer than k={res['k']} hits on {short['under_k']} question(s), none at all on {short.get('empty', 0)}")
+    if res.get("note"):
+        print(f"  note: {res['note']}")
+    if res.get("answers"):
+        _print_answers(res["answers"])
+
+
+def _llm_cost(res: dict) -> str:
+    """What the LLM work of the questions and of building the index cost, as recorded."""
+    out = ""
+    if res.get("llm"):
+        u = res["llm"]
+        out = f"  llm calls={u['calls']} cached={u['cache_hits']} tokens={u['prompt_tokens']}/{u['completion_tokens']} llm_ms/q={res['stage_ms']['llm']:.0f}"
+        if u.get("cache_hits") and "ms_per_q_as_recorded" in u:  # what the cached answers cost when they were made
+            untimed = f", {u['cached_untimed']} hits untimed" if u.get("cached_untimed") else ""
+            out += f" (as recorded, cache included: {u['ms_per_q_as_recorded']:.0f}{untimed})"
+    if (res.get("index") or {}).get("llm"):
+        u = res["index"]["llm"]
+        when = " (recorded when the index was built)" if res["index"].get("reused") else ""
+        recorded = f" ({(u.get('latency_ms', 0) + u['cached_ms']) / 1000:.0f}s as recorded, cache included)" if u.get("cached_ms") else ""
+        out += f"  ingest({', '.join(res['index']['ingest_steps'])}) llm calls={u['calls']} cached={u.get('cache_hits', 0)} {u['seconds']:.0f}s{recorded}{when}"
+    return out
+
+
+def _print_answers(a: dict) -> None:
+    shown = "  ".join(f"{k}={v:.4f}" for k, v in a["metrics"].items() if v is not None)
+    print(f"  answers ({a['mode']}, {a['n_answerable']} answerable + {a['n_unanswerable']} unanswerable): {shown}")
+    for key, v in (a.get("judge") or {}).get("scores", {}).items():
+        print(f"    judge {key} {v['mean']:.2f} ± {v['spread']:.2f} over {v['runs']} runs ({a['judge']['model']})")
+    if a.get("note"):
+        print(f"  note: {a['note']}")

@@ -1,0 +1,21 @@
+"""``yakgwan ingest PATH...``."""
+
+from __future__ import annotations
+
+import argparse
+
+from yakgwan.cli.output import err, print_ingest_report
+from yakgwan.config import Settings
+from yakgwan.services.ingest import IngestReport, fallback_lines, ingest
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    def lexical_ready(r: IngestReport) -> None:
+        if not settings.quiet:
+            err(f"BM25 ready after {r.seconds_lexical:.1f} s; embedding …")
+
+    report = ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready, steps=args.steps)
+    print_ingest_report(report, settings.index_dir)
+    for line in fallback_lines(report.step_fallbacks, report.step_reasons, shown=5):
+        err(f"  {line}")
+    return 3 if report.failed else 0

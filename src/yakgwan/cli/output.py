@@ -1,0 +1,49 @@
+"""What several commands print: an ingest's report, search hits."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from yakgwan.core.records import Hit
+from yakgwan.services.ingest import IngestReport, index_summary
+
+
+def err(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+def print_ingest_report(r: IngestReport, index_dir: Path) -> None:
+    s = index_summary(r.index) if r.index is not None else None
+    documents, pages, yakgwan, articles, chunks = (s.documents, s.pages, s.yakgwan, s.articles, s.chunks) if s else (0, 0, 0, 0, 0)
+    print(f"index {index_dir}")
+    print(
+        f"  documents {documents} (added {len(r.added)}, replaced {len(r.replaced)}, unchanged {len(r.unchanged)})"
+        f" · pages {pages} · 약관 {yakgwan} · articles {articles} · chunks {chunks}"
+    )
+    if r.added or r.replaced:
+        rate = f" ({r.new_pages / r.seconds_load:.0f} pages/s)" if r.seconds_load and r.new_pages else ""
+        print(f"  loaded in {r.seconds_load:.1f} s{rate} · BM25 searchable after {r.seconds_lexical:.1f} s · {r.new_chunks} new chunks")
+    if r.embedded or r.from_cache:
+        speed = f", {r.embedded / r.seconds_dense:.1f} chunks/s" if r.embedded and r.seconds_dense else ""
+        print(f"  dense: {r.embedded} embedded in {r.seconds_dense:.1f} s{speed}, {r.from_cache} from cache")
+    if r.removed:
+        print(f"  removed {len(r.removed)} document(s) no longer in the corpus")
+    if r.reindexed:
+        print("  analyzer or embedder changed since the last ingest: every document was re-indexed")
+    state = "ready" if r.dense_ready else f"NOT ready ({r.dense_error or 'incomplete'}; run ingest again to finish)"
+    print(f"  hybrid {state} after {r.seconds_total:.1f} s total")
+    if r.failed:
+        err(f"failed ({len(r.failed)}):")
+        for e in r.failed:
+            err(f"  {e}")
+
+
+def print_hits(hits: Sequence[Hit], width: int = 160) -> None:
+    if not hits:
+        print("  (no matching chunks)")
+    for h in hits:
+        snippet = " ".join(h.chunk.text.split())
+        print(f"{h.rank:>3}. {h.score:.4f}  {h.chunk.citation()}")
+        print(f"      {snippet[:width]}{'…' if len(snippet) > width else ''}")

@@ -1,0 +1,76 @@
+"""``appeal``: a denial notice analysed against a policy (a PDF or text file, indexed on first
+use and cached, or an existing index folder)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from yakgwan.appeal.policy import Policy, policy_from_context
+from yakgwan.appeal.result import AppealResult
+from yakgwan.appeal.run import AppealOptions, analyse_notice, read_notice
+from yakgwan.config import Settings
+from yakgwan.core.errors import InputError
+from yakgwan.core.records import sha256_hex
+from yakgwan.pipelines import PipelineContext
+from yakgwan.services.context import open_context
+from yakgwan.services.ingest import ingest
+from yakgwan.store import open_store
+
+
+def open_policy(path: Path, settings: Settings, make_context: Callable[[Path], PipelineContext] | None = None) -> Policy:
+    """An existing index folder is used as it is; a policy file or folder is indexed under the
+    cache folder (re-used while the file is unchanged). ``make_context`` builds the pipeline
+    context of an index folder (a service passes its shared models); default: from ``settings``."""
+    if not path.exists():
+        raise InputError(str(path), "no such policy file, folder or index")
+    if path.is_dir() and open_store(path).exists():
+        index_dir = path
+    else:
+        index_dir = settings.cache_dir / "policy-index" / sha256_hex(str(path.resolve()))[:16]
+        report = ingest(settings.with_(index_dir=index_dir), [path], sync=True)
+        if report.failed and not open_store(index_dir).exists():
+            raise report.failed[0]
+    ctx = make_context(index_dir) if make_context is not None else open_context(settings.with_(index_dir=index_dir))
+    return policy_from_context(str(path), index_dir, ctx)
+
+
+def appeal(
+    notice_path: Path, policy_path: Path, settings: Settings, opts: AppealOptions = AppealOptions(),
+    make_context: Callable[[Path], PipelineContext] | None = None,
+) -> AppealResult:
+    """Read the notice, open the policy, analyse. The options are checked before either is read."""
+    notice = read_notice(notice_path)
+    return analyse_notice(notice, open_policy(policy_path, settings, make_context), opts)
+
+
+PACK_SUFFIXES = (".md", ".html", ".htm", ".pdf")
+
+
+def check_pack_path(out: Path) -> None:
+    if out.suffix.lower() not in PACK_SUFFIXES:
+        raise InputError(str(out), "the evidence pack is written as .md, .html or .pdf")
+
+
+def evidence_pack_text(result: dict, fmt: str) -> str:
+    """The evidence pack of an analysis (its JSON) as Markdown (``md``) or HTML (``html``)."""
+    from yakgwan.appeal.render import to_html, to_markdown
+
+    if fmt not in ("md", "html"):
+        raise InputError(None, f"an evidence pack as text is md or html, not {fmt!r}")
+    return to_markdown(result) if fmt == "md" else to_html(result)
+
+
+def write_evidence_pack(result: dict, out: Path, fmt: str | None = None) -> int:
+    """Write the evidence pack to ``out`` as ``fmt`` (md, html or pdf; default: by the file's
+    suffix). Returns how many characters a PDF's font lacks (drawn as □); 0 for text formats."""
+    from yakgwan.appeal.render import to_pdf
+
+    if fmt is None:
+        check_pack_path(out)
+        fmt = {".md": "md", ".pdf": "pdf"}.get(out.suffix.lower(), "html")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "pdf":
+        return to_pdf(result, out)
+    out.write_text(evidence_pack_text(result, fmt), "utf-8")
+    return 0

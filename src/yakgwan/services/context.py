@@ -1,0 +1,41 @@
+"""The pipeline context of an index, built from ``Settings`` (models made on first use)."""
+
+from __future__ import annotations
+
+from yakgwan.config import Settings
+from yakgwan.core.errors import YakgwanError
+from yakgwan.core.protocols import Embedder
+from yakgwan.embedders import make_embedder
+from yakgwan.llm import make_llm
+from yakgwan.pipelines import PipelineContext
+from yakgwan.store import IndexView, Store, open_store
+from yakgwan.text.registry import make_tokenizer
+from yakgwan.websearch.registry import make_search
+
+# a client opens an index by its location and reads it through these protocols
+__all__ = ["IndexView", "PipelineContext", "Store", "open_context", "open_store"]
+
+
+def open_context(settings: Settings, embedder: Embedder | None = None) -> PipelineContext:
+    """The pipeline context of the index at ``settings.index_dir``; ``embedder`` replaces the
+    configured one (it must be the embedder the index was built with)."""
+    view = open_store(settings.index_dir).view()
+
+    def _embedder() -> Embedder:
+        emb = embedder or make_embedder(settings.embedder)
+        if emb.model_id != view.embedder:
+            raise YakgwanError(
+                f"{settings.index_dir}: index vectors come from {view.embedder!r} but the configured embedder is "
+                f"{emb.model_id!r}; re-ingest or set YAKGWAN_EMBEDDER to match"
+            )
+        return emb
+
+    return PipelineContext(
+        view=view,
+        make_tokenizer=lambda: make_tokenizer(view.tokenizer),
+        make_embedder=_embedder,
+        make_llm=lambda: make_llm(settings.llm, settings.cache_dir),
+        make_search=lambda: make_search(settings.search),
+        cache_dir=settings.cache_dir,
+        quiet=settings.quiet,
+    )

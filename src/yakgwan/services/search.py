@@ -1,0 +1,89 @@
+"""``search``: one query through one pipeline over an index, as a typed result."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from yakgwan.config import Settings
+from yakgwan.core.errors import InputError
+from yakgwan.core.records import Hit
+from yakgwan.pipelines import PipelineContext, build_pipeline, resolve_pipeline
+from yakgwan.services.context import open_context
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The hits of one search and what produced them: the pipeline's registered name, whether
+    each list was ready (``dense`` says how many chunks are embedded while an ingest runs), and
+    a note when the pipeline fell back (dense not ready, no LLM)."""
+
+    query: str
+    pipeline: str
+    hits: tuple[Hit, ...]
+    bm25: str
+    dense: str
+    note: str | None
+    latency_ms: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``search --json`` object."""
+        return {
+            "pipeline": self.pipeline,
+            "lists": {"bm25": self.bm25, "dense": self.dense},
+            "note": self.note,
+            "latency_ms": self.latency_ms,
+            "query": self.query,
+            "hits": [hit_json(h) for h in self.hits],
+        }
+
+
+def check_query(query: str, k: int) -> None:
+    """The arguments of a search, checked before any index is opened."""
+    if k <= 0:
+        raise InputError(None, f"--k must be > 0, got {k}")
+    if not query.strip():
+        raise InputError(None, "empty query")
+
+
+def search_index(settings: Settings, query: str, pipeline: str, k: int) -> SearchResult:
+    """One search over the index at ``settings.index_dir`` (its context opened for it)."""
+    check_query(query, k)
+    return search(open_context(settings), query, pipeline, k)
+
+
+def search(ctx: PipelineContext, query: str, pipeline: str, k: int) -> SearchResult:
+    """Run one search over ``ctx``'s index; reuse ``ctx`` to keep models loaded across searches."""
+    check_query(query, k)
+    retriever, note = build_pipeline(pipeline, ctx)
+    t0 = time.perf_counter()
+    hits = retriever.retrieve(query, k)
+    ms = (time.perf_counter() - t0) * 1000
+    view = ctx.view
+    dense = "ready" if view.dense_ready else f"pending ({view.dense_embedded}/{len(view.chunks)} chunks embedded)"
+    return SearchResult(query, resolve_pipeline(pipeline).name, tuple(hits), "ready", dense, note, ms)
+
+
+def hit_json(h: Hit) -> dict[str, Any]:
+    """One hit with its full provenance, as ``search --json`` and the HTTP API give it."""
+    c = h.chunk
+    return {
+        "rank": h.rank,
+        "score": h.score,
+        "produced_by": h.produced_by,
+        "components": h.components,
+        "chunk_id": c.chunk_id,
+        "doc": c.doc_id,
+        "source": c.source,
+        "title": c.title,
+        "pages": list(c.pages),
+        "yakgwan": c.yakgwan,
+        "part": c.part,
+        "article": c.article,
+        "article_title": c.article_title,
+        "paragraph": c.paragraph,
+        "section": c.section,
+        "span": [c.start, c.end],
+        "text": c.text,
+    }
