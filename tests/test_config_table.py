@@ -19,9 +19,6 @@ READS = re.compile(r"os\.environ|getenv\(|\benv(?:\.get\(|\[)\s*[\"']YAKGWAN_")
 # (env.runtime().debug, env.runtime().shared_dir, env.blas_threads(), env.llm(), env.search()).
 # local_llama sets OMP_WAIT_POLICY for libgomp before llama_cpp loads: a write, not configuration.
 PENDING = {
-    "cli/__init__.py": "YAKGWAN_DEBUG → config.env.runtime().debug",
-    "ingest/run.py": "YAKGWAN_DEBUG → config.env.runtime().debug",
-    "cli/demo.py": "YAKGWAN_SHARED → config.env.runtime().shared_dir",
     "embedders/e5_numpy.py": "OPENBLAS_NUM_THREADS/OMP_NUM_THREADS → config.env.blas_threads()",
     "llm/__init__.py": "LLMConfig.from_env, unused in src → config.env.llm()",
     "websearch/provider.py": "SearchConfig.from_env, unused in src → config.env.search()",

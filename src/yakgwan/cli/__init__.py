@@ -13,7 +13,7 @@ import os
 import sys
 
 from yakgwan.cli.parser import build_parser
-from yakgwan.config import Settings
+from yakgwan.config import Settings, env
 from yakgwan.core.errors import YakgwanError
 
 EXIT_ERROR, EXIT_PARTIAL, EXIT_INTERNAL = 2, 3, 70
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"yakgwan {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # last resort: one line, never a traceback unless asked
-        if os.environ.get("YAKGWAN_DEBUG"):
+        if env.runtime().debug:
             raise
         print(f"yakgwan {args.command}: internal error: {type(exc).__name__}: {exc} (YAKGWAN_DEBUG=1 shows a traceback)", file=sys.stderr)
         return EXIT_INTERNAL

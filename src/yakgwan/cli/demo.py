@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from pathlib import Path
 
 from yakgwan.cli.output import print_hits, print_ingest_report
-from yakgwan.config import Settings
+from yakgwan.config import Settings, env
 from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
 from yakgwan.services.search import search
@@ -30,7 +29,8 @@ SAMPLE_QUERIES = (
 
 def shared_folder() -> Path | None:
     """``../shared`` beside the repository (or $YAKGWAN_SHARED), if present."""
-    candidates = [Path(os.environ["YAKGWAN_SHARED"])] if os.environ.get("YAKGWAN_SHARED") else []
+    given = env.runtime().shared_dir
+    candidates = [given] if given is not None else []
     candidates += [Path.cwd().parent / "shared", Path(__file__).resolve().parents[4] / "shared"]
     return next((c for c in candidates if (c / KB_POLICY).is_dir()), None)
 

@@ -6,7 +6,6 @@ cost itself (or, with ``strict``, the whole ingest) and never a half-written ind
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -65,10 +64,11 @@ class Ingestor:
     sync: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
     on_lexical_ready: Callable[[IngestReport], None] | None = None
-    # LLM steps after chunking (``yakgwan.techniques.ingest_steps``); an index remembers its
+    # LLM steps after chunking (``yakgwan.ingest.steps.registry``); an index remembers its
     # steps, and ingesting with other steps re-chunks every document
     chunk_steps: Sequence[ChunkStep] = ()
     sink: ProgressSink | None = None  # receives (stage, done, total) as the work advances
+    debug: bool = False  # a parser's unexpected error propagates instead of failing its file
 
     def run(self, paths: list[Path]) -> IngestReport:
         t0 = time.perf_counter()
@@ -165,7 +165,7 @@ class Ingestor:
                 problems.append(exc)
                 continue
             except Exception as exc:  # a parser bug on one file must not abort a folder
-                if os.environ.get("YAKGWAN_DEBUG"):
+                if self.debug:  # YAKGWAN_DEBUG: the parser's traceback instead of a failed file
                     raise
                 problems.append(InputError(str(src.path), f"cannot read: {type(exc).__name__}: {exc}"))
                 continue

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from yakgwan.config import Settings
+from yakgwan.config import Settings, env
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Embedder
 from yakgwan.embedders import make_embedder
@@ -59,6 +59,7 @@ def ingest(
         on_lexical_ready=on_lexical_ready,
         chunk_steps=chunk_steps,
         sink=sink,
+        debug=env.runtime().debug,
     )
     try:
         return ingestor.run(paths)
