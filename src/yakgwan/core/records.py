@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from enum import Enum
 
 
 def sha256_hex(data: bytes | str) -> str:
@@ -108,18 +109,61 @@ def make_chunk_id(doc_id: str, text: str, ordinal: int = 0) -> str:
     return sha256_hex(f"{doc_id}\x00{text}\x00{ordinal}" if ordinal else f"{doc_id}\x00{text}")[:20]
 
 
+class HitStatus(Enum):
+    """What the step that labelled a hit did beyond ranking it: a fallback it took, a judgement
+    it made. ``Hit.produced_by`` renders it after the step's name, ``rerank_llm(order unchanged)``,
+    so the eval's ``top_produced_by`` counts read as before; code reads ``Hit.status``."""
+
+    RANKED = ""  # ranked by the step, as its name says
+    ORDER_UNCHANGED = "order unchanged"  # an LLM reranker answered with the first-stage order
+    FAILED = "failed: first-stage order"  # an unusable LLM answer: the first-stage order kept
+    NO_LLM_FIRST_STAGE = "no LLM: first stage"
+    NO_LLM_FIRST_STAGE_ORDER = "no LLM: first-stage order"
+    NO_LLM_UNGRADED = "no LLM: ungraded"
+    NO_LLM_UNFILTERED = "no LLM: unfiltered"
+    NO_LLM_ONE_HOP = "no LLM: one hop"
+    NO_LLM_SHARED_WORDS = "no LLM: shared content words"
+    NO_LOGPROBS = "no log-probabilities: first-stage order"
+    GATE_CLOSED = "gate closed: first stage sure"  # the gated reranker left a sure first stage alone
+    RETRIEVAL_UNNEEDED = "retrieval judged unnecessary"
+    REJECTED = "rejected"  # graded not relevant; kept after the relevant hits (see ``Hit.rejected``)
+    PADDED = "padded"  # added from the original query's list so that k hits come back
+
+    @property
+    def is_fallback(self) -> bool:
+        """The step did not do its work (no LLM, no log-probabilities, an unusable answer)."""
+        return self.value.startswith(("no LLM", "no log-probabilities", "failed"))
+
+
 @dataclass(frozen=True)
 class Hit:
-    """One retrieved chunk: its score and 1-based rank in the list that produced it."""
+    """One retrieved chunk: its score and 1-based rank in the list that produced it.
+
+    ``step`` names what produced it (a retriever, a reranker, a chain such as
+    ``"crag(rejected)>compress"``), ``status`` what that step did with it. ``rejected`` says a
+    grader (corrective RAG, Self-RAG) judged it no evidence; later steps keep that.
+    """
 
     chunk: Chunk
     score: float
     rank: int
-    produced_by: str
+    step: str
     components: dict[str, float] = field(default_factory=dict, compare=False)
     # (start, end) offsets inside ``chunk.text`` of the sentences kept by contextual compression;
     # empty when the whole chunk is the evidence
     evidence: tuple[tuple[int, int], ...] = ()
+    status: HitStatus = HitStatus.RANKED
+    rejected: bool = False
+
+    def __post_init__(self) -> None:
+        # until nothing writes ``components["rejected"]`` (answers and ``search --json`` read it)
+        if not self.rejected and self.components.get("rejected"):
+            object.__setattr__(self, "rejected", True)
+
+    @property
+    def produced_by(self) -> str:
+        """The label results show: the step's name, then its status in brackets when it has one."""
+        return f"{self.step}({self.status.value})" if self.status.value else self.step
 
     @property
     def evidence_text(self) -> str:

@@ -44,6 +44,9 @@ class Registry(Generic[T]):
     def items(self) -> list[tuple[str, T]]:
         return list(self._items.items())
 
+    def values(self) -> list[T]:
+        return list(self._items.values())
+
     def __contains__(self, name: object) -> bool:
         return name in self._items
 
