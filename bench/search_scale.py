@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from yakgwan.core.records import Chunk, make_chunk_id
-from yakgwan.retrieval.fusion import ranked, rrf
+from yakgwan.retrieval.scoring.fusion import ranked, rrf
 from yakgwan.store import IndexData
 from yakgwan.store import open_store
 from yakgwan.text.registry import make_tokenizer

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from yakgwan.retrieval.bm25 import BM25Index
+from yakgwan.retrieval.scoring.bm25 import BM25Index
 from yakgwan.text.registry import make_tokenizer
 from yakgwan.text.tokenizer import TokenizerConfig
 

@@ -11,7 +11,7 @@ import pytest
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.techniques.agentic import AgenticRetriever
+from yakgwan.retrieval.retrievers.agentic import AgenticRetriever
 from yakgwan.websearch.offline import OfflineSearch
 
 pytestmark = pytest.mark.unit

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from yakgwan.core.errors import IndexStoreError
-from yakgwan.retrieval.bm25 import BM25Index
+from yakgwan.retrieval.scoring.bm25 import BM25Index
 
 CORPUS = [["a", "b"], ["a", "c", "c"], ["d"]]  # N = 3, avgdl = 2
 

@@ -11,7 +11,7 @@ import pytest
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.techniques.crag import REJECTED, CorrectiveRetriever, grades_schema
+from yakgwan.retrieval.retrievers.crag import REJECTED, CorrectiveRetriever, grades_schema
 from yakgwan.text.registry import make_tokenizer
 from yakgwan.websearch.offline import OfflineSearch
 from yakgwan.websearch.provider import SearchConfig

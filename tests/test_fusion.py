@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from yakgwan.retrieval.fusion import minmax, ranked, rrf, weighted_sum
+from yakgwan.retrieval.scoring.fusion import minmax, ranked, rrf, weighted_sum
 
 pytestmark = pytest.mark.unit
 

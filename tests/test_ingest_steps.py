@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan import app
+from yakgwan.services.context import open_context
+
+from yakgwan.services.ingest import ingest
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.core.errors import ProviderError, UnknownName, YakgwanError
@@ -19,11 +21,11 @@ from yakgwan.llm.types import Completion
 from yakgwan.pipelines import build_pipeline
 from yakgwan.core.records import Document
 from yakgwan.store import open_store
-from yakgwan.techniques.ingest_steps import canonical_steps
-from yakgwan.techniques.step_fallbacks import fallback_lines, left_as_was, left_as_was_head
-from yakgwan.techniques.llm_chunk import LLMChunker, halves, section_spans, sentence_windows
-from yakgwan.techniques.preprocess import Preprocessor
-from yakgwan.techniques.prompts import Section, Sections, cut_at_word
+from yakgwan.ingest.steps.registry import canonical_steps
+from yakgwan.ingest.steps.fallbacks import fallback_lines, left_as_was, left_as_was_head
+from yakgwan.ingest.steps.llm_chunk import LLMChunker, halves, section_spans, sentence_windows
+from yakgwan.ingest.steps.preprocess import Preprocessor
+from yakgwan.llm.prompts.ingest import Section, Sections, cut_at_word
 
 pytestmark = pytest.mark.unit
 
@@ -101,7 +103,7 @@ class _CutOffAboveN:
 
 
 def test_llm_chunk_fingerprint_follows_the_model_and_the_answer_schema(monkeypatch: pytest.MonkeyPatch) -> None:
-    import yakgwan.techniques.llm_chunk as llm_chunk
+    import yakgwan.ingest.steps.llm_chunk as llm_chunk
     from pydantic import Field
 
     def fp(model: str) -> str:
@@ -214,7 +216,7 @@ def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: P
     kb.mkdir()
     (kb / "a.md").write_text("# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다.", "utf-8")
     s = _settings(tmp_path)
-    app.ingest(s, [kb], embedder=HashingEmbedder())
+    ingest(s, [kb], embedder=HashingEmbedder())
     before = open_store(s.index_dir).read()
     assert before.extra["ingest_steps"] == []
 
@@ -225,16 +227,16 @@ def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: P
             raise ProviderError("endpoint unreachable")
 
     with pytest.raises(ProviderError, match="unreachable"):
-        app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["preprocess"], llm=LLM(Down()))
+        ingest(s, [kb], embedder=HashingEmbedder(), steps=["preprocess"], llm=LLM(Down()))
     after = open_store(s.index_dir).read()
     assert [c.chunk_id for c in after.chunks] == [c.chunk_id for c in before.chunks] and after.extra["ingest_steps"] == []
 
     llm = LLM(ScriptedProvider(responder=lambda m, schema: "벌금 한도 질문, 핵심어 벌금"))
-    report = app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
+    report = ingest(s, [kb], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
     assert report.reindexed and report.step_fallbacks == {"preprocess": 0}
     data = open_store(s.index_dir).read()
     assert data.extra["ingest_steps"] == ["preprocess"] and all(c.retrieval_text for c in data.chunks)
-    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
     ctx.make_llm = lambda: llm
     hits = build_pipeline("preprocess", ctx)[0].retrieve("벌금 한도", 1)
     assert hits[0].chunk.text == "# 벌금\n\n벌금 특별약관은 벌금액을 2천만원 한도로 보상합니다."  # cited text is the original
@@ -243,7 +245,7 @@ def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: P
 
     # a document whose answer is unusable keeps its structure chunks, and the report says which and why
     cut_off = LLM(ScriptedProvider(responder=lambda m, schema: '{"sections": [{"first": 2, "headline": "h", "summary": "s"}]}'))
-    report = app.ingest(s, [kb], embedder=HashingEmbedder(), steps=["llm_chunk"], llm=cut_off)
+    report = ingest(s, [kb], embedder=HashingEmbedder(), steps=["llm_chunk"], llm=cut_off)
     assert report.step_fallbacks == {"llm_chunk": 1}
     assert report.step_reasons == {"llm_chunk": ["a.md: no section starts at sentence 1 (starts: [2]); structure chunks kept"]}
     assert [c.text for c in open_store(s.index_dir).read().chunks] == [c.text for c in before.chunks]
@@ -256,15 +258,15 @@ def test_changing_steps_needs_every_indexed_document(tmp_path: Path) -> None:
     (one / "a.md").write_text("벌금 특별약관은 벌금을 보상합니다.", "utf-8")
     (two / "b.md").write_text("골절 진단비를 지급합니다.", "utf-8")
     s = _settings(tmp_path)
-    app.ingest(s, [one], embedder=HashingEmbedder())
-    app.ingest(s, [two], embedder=HashingEmbedder())
+    ingest(s, [one], embedder=HashingEmbedder())
+    ingest(s, [two], embedder=HashingEmbedder())
     llm = LLM(ScriptedProvider(responder=lambda m, schema: "핵심어"))
     from yakgwan.core.errors import InputError
 
     with pytest.raises(InputError, match="1 indexed document.s. are not in this ingest"):
-        app.ingest(s, [one], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
+        ingest(s, [one], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
     assert open_store(s.index_dir).read().extra["ingest_steps"] == []  # nothing changed
-    report = app.ingest(s, [one, two], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
+    report = ingest(s, [one, two], embedder=HashingEmbedder(), steps=["preprocess"], llm=llm)
     assert sorted(report.replaced) == ["a.md", "b.md"]
 
 
@@ -291,7 +293,7 @@ def test_steps_without_an_llm_fail_loudly_and_eval_falls_back(tmp_path: Path, mo
     from yakgwan.core.errors import InputError
 
     with pytest.raises(InputError, match="need an LLM: set YAKGWAN_LLM"):
-        app.ingest(_settings(tmp_path), [kb], embedder=HashingEmbedder(), steps=["llm_chunk"])
+        ingest(_settings(tmp_path), [kb], embedder=HashingEmbedder(), steps=["llm_chunk"])
     assert not (tmp_path / "i").exists()  # nothing written
     tests = tmp_path / "t.jsonl"
     tests.write_text(json.dumps({"question": "벌금 한도?", "keywords": [], "category": "x", "source_docs": ["a.md"]}, ensure_ascii=False), "utf-8")
@@ -315,7 +317,7 @@ def test_ingest_step_composites_resolve() -> None:
 
 
 def test_eval_says_which_documents_a_step_left_and_why(capsys: pytest.CaptureFixture[str]) -> None:
-    from yakgwan.eval.runner import print_result_line
+    from yakgwan.cli.eval import print_result_line
 
     why = ["a.md: no section starts at sentence 1 (starts: [2]); structure chunks kept", "b.md: model output does not match Sections: the answer was cut off at the token limit; structure chunks kept"]
     index = {"chunks": 9, "ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 2}, "step_fallback_reasons": {"llm_chunk": why}}
@@ -325,7 +327,7 @@ def test_eval_says_which_documents_a_step_left_and_why(capsys: pytest.CaptureFix
 
 
 def test_build_record_by_hand() -> None:
-    from yakgwan.eval.runner import built_record
+    from yakgwan.services.evaluate import built_record
     from yakgwan.ingest.run import IngestReport
 
     report = IngestReport(added=["a.md"], replaced=["b.md"], unchanged=["c.md"], seconds_total=12.345,

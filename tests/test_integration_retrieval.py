@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan import app
+from yakgwan.services.context import open_context
+
+from yakgwan.services.ingest import ingest
 from yakgwan.config import Settings
 from yakgwan.eval.datasets import load_beir, load_seed
-from yakgwan.eval.runner import EvalOptions, evaluate, eval_index_dir
+from yakgwan.eval.runner import EvalOptions, score_retriever
+from yakgwan.services.evaluate import eval_index_dir
 from yakgwan.pipelines import DEFAULT_PIPELINE, build_pipeline
 
 pytestmark = pytest.mark.integration
@@ -26,13 +29,13 @@ def _settings(tmp: Path) -> Settings:
 
 def _run_all(settings: Settings, evalset) -> dict[str, dict]:  # type: ignore[no-untyped-def]
     s = settings.with_(index_dir=eval_index_dir(settings, evalset))
-    app.ingest(s, [evalset.corpus])
-    ctx = app.pipeline_context(s)
+    ingest(s, [evalset.corpus])
+    ctx = open_context(s)
     out = {}
     for name in ("bm25", "dense", DEFAULT_PIPELINE):
         retriever, note = build_pipeline(name, ctx)
         assert note is None
-        out[name] = evaluate(retriever, name, evalset, EvalOptions(k=10), quiet=True)["metrics"]
+        out[name] = score_retriever(retriever, name, evalset, EvalOptions(k=10), quiet=True)["metrics"]
     return out
 
 
@@ -57,10 +60,10 @@ def test_autorag_dev_targets(autorag_dir: Path) -> None:
 
 def test_kb_policy_ingest_and_clause_search(tmp_path: Path, kb_policy_pdf: Path) -> None:
     s = _settings(tmp_path)
-    report = app.ingest(s, [kb_policy_pdf.parent])
+    report = ingest(s, [kb_policy_pdf.parent])
     assert report.dense_ready and report.new_pages == 168
     assert report.seconds_lexical < report.seconds_total
-    ctx = app.pipeline_context(s)
+    ctx = open_context(s)
     retriever, _ = build_pipeline("default", ctx)
     hits = retriever.retrieve("교통사고로 벌금을 선고받으면 얼마까지 보상하나요?", 5)
     assert any(h.chunk.yakgwan and "벌금" in h.chunk.yakgwan and h.chunk.article == "제1조" for h in hits[:3]), [

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.techniques.late import LateInteractionReranker, TokenVectorCache, maxsim
+from yakgwan.rerank.late import LateInteractionReranker, TokenVectorCache, maxsim
 
 
 @pytest.mark.unit

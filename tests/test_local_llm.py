@@ -396,7 +396,7 @@ def test_long_passage_schema_does_not_break_the_grammar():
 @pytest.mark.integration
 def test_yes_no_relevance_from_next_token_logprobs():
     from yakgwan.llm import LLM
-    from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
+    from yakgwan.llm.prompts.rerank import RELEVANCE_OPTIONS, relevance_messages
 
     provider = _provider("qwen2.5-coder-1.5b")
     llm = LLM(provider)
@@ -418,8 +418,8 @@ def test_yes_no_relevance_from_next_token_logprobs():
 def test_llm_chunk_and_preprocess_with_the_real_model():
     from yakgwan.llm import LLM
     from yakgwan.core.records import Document
-    from yakgwan.techniques.llm_chunk import LLMChunker
-    from yakgwan.techniques.preprocess import Preprocessor
+    from yakgwan.ingest.steps.llm_chunk import LLMChunker
+    from yakgwan.ingest.steps.preprocess import Preprocessor
 
     text = (
         "해외여행 중 휴대품을 도난당한 경우 회사는 휴대품 1개당 20만원 한도로 보상합니다. 다만 현금과 유가증권은 보상하지 않습니다.\n"

@@ -9,7 +9,7 @@ import pytest
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.techniques.multihop import MultiHopRetriever
+from yakgwan.retrieval.retrievers.multihop import MultiHopRetriever
 from yakgwan.text.registry import make_tokenizer
 
 pytestmark = pytest.mark.unit

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from yakgwan import app
+from yakgwan.services.context import open_context
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.llm import LLM
 from yakgwan.pipelines import build_pipeline
@@ -29,7 +29,7 @@ KB = {
 def _context(small_index, provider):  # type: ignore[no-untyped-def]
     """The pipeline context over KB with the real model, the LLM, and the index's chunk ids."""
     llm = LLM(provider)
-    ctx = app.pipeline_context(small_index(KB), embedder=HashingEmbedder())
+    ctx = open_context(small_index(KB), embedder=HashingEmbedder())
     ctx.make_llm = lambda: llm
     return ctx, llm, {c.chunk_id for c in ctx.view.chunks}
 
@@ -39,7 +39,7 @@ def _hangul(text: str) -> bool:
 
 
 def test_every_query_side_and_reranking_technique_with_the_real_model(small_index, local_llm_8k, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from yakgwan.techniques import rerank_pointwise
+    from yakgwan.rerank import yesno as rerank_pointwise
     from yakgwan.text.sentences import sentence_spans
 
     monkeypatch.setattr(rerank_pointwise, "first_stage_is_close", lambda scores, margin: True)  # the yes/no gate always open
@@ -126,7 +126,7 @@ def test_an_instruction_inside_a_document_is_not_followed_by_the_real_model(smal
 
     monkeypatch.setattr(local_llm_8k, "chat", recorded)
     llm = LLM(local_llm_8k)
-    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
     ctx.make_llm = lambda: llm
     asker = Asker(ctx, mode="generate")
     for question, fact in (("여권은 어디서 발급하나요?", "구청"), ("부산 지사의 직원 수는 몇 명인가요?", "8명")):

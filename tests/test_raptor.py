@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yakgwan import app
+from yakgwan.services.context import open_context
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.pipelines import build_pipeline
-from yakgwan.techniques.raptor import kmeans
+from yakgwan.retrieval.retrievers.raptor import kmeans
 
 pytestmark = pytest.mark.unit
 
@@ -30,7 +30,7 @@ def test_tree_built_once_and_retrieval_returns_real_chunks(small_index) -> None:
     provider = ScriptedProvider(responder=lambda messages, schema: "환불과 여권 규정을 요약한 문단입니다.")
 
     def ctx():  # type: ignore[no-untyped-def]
-        c = app.pipeline_context(s, embedder=HashingEmbedder())
+        c = open_context(s, embedder=HashingEmbedder())
         llm = LLM(provider)
         c.make_llm = lambda: llm
         return c
@@ -56,5 +56,5 @@ def test_tree_built_once_and_retrieval_returns_real_chunks(small_index) -> None:
 
 def test_without_an_llm_the_first_stage_passes_through(small_index) -> None:  # type: ignore[no-untyped-def]
     s = small_index({"a.md": "# a\n\n환불 규정"})
-    r, _ = build_pipeline("raptor", app.pipeline_context(s, embedder=HashingEmbedder()))
+    r, _ = build_pipeline("raptor", open_context(s, embedder=HashingEmbedder()))
     assert r.retrieve("환불", 1)[0].produced_by == "raptor(no LLM: first stage)"

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan import app
+from yakgwan.services.context import open_context
+
+from yakgwan.services.ingest import ingest
 from yakgwan.config import EmbedderConfig, Settings
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.core.errors import UnknownName
@@ -16,9 +18,11 @@ from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.pipelines import PIPELINES, build_pipeline, resolve_pipeline
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.techniques.multi import MultiQueryRetriever, pad_to_k
-from yakgwan.techniques.query_transforms import HydeWriter, QueryExpander
-from yakgwan.techniques.rerank_llm import LLMListwiseReranker, apply_permutation
+from yakgwan.retrieval.hit_lists import pad_to_k
+from yakgwan.retrieval.retrievers.multi_query import MultiQueryRetriever
+from yakgwan.query.expander import QueryExpander
+from yakgwan.query.hyde import HydeWriter
+from yakgwan.rerank.listwise_llm import LLMListwiseReranker, apply_permutation
 from yakgwan.text.registry import make_tokenizer
 
 pytestmark = pytest.mark.unit
@@ -116,7 +120,7 @@ def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) ->
     (kb / "b.md").write_text("# 골절\n\n골절 진단을 받으면 골절진단비를 지급합니다.", "utf-8")
     (kb / "c.md").write_text("# 환불\n\n출발 30일 전 취소 시 전액 환불합니다.", "utf-8")
     s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
-    app.ingest(s, [kb], embedder=HashingEmbedder())
+    ingest(s, [kb], embedder=HashingEmbedder())
 
     def responder(messages, schema):  # type: ignore[no-untyped-def]
         props = (schema or {}).get("properties", {})
@@ -139,7 +143,7 @@ def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) ->
     cache = ResponseCache(tmp_path / "llm.sqlite")
     names = ["rewrite", "multiquery", "fusion", "expansion", "hyde", "reverse_hyde", "hybrid_hyde", "rerank_llm", "fusion+rerank_llm"]
     for name in [*names, "rerank_yesno", "compress", "hyde+rerank_yesno", "crag", "fusion+crag", "multihop", "self_rag", "agentic", "raptor"]:
-        ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+        ctx = open_context(s, embedder=HashingEmbedder())
         llm = LLM(ScriptedProvider(responder=responder, option_scorer=lambda m, o: {"예": -1.0, "아니오": -0.5}), cache=cache)
         ctx.make_llm = lambda llm=llm: llm
         retriever, note = build_pipeline(name, ctx)
@@ -149,7 +153,7 @@ def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) ->
         if name in names:  # the gate and one-sentence chunks may leave the other steps nothing to ask
             assert llm.stats.calls + llm.stats.cache_hits >= 1, name
     # a rerun is served from the cache: identical hits, zero calls
-    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
     llm = LLM(ScriptedProvider(responder=responder), cache=cache)
     ctx.make_llm = lambda: llm
     again = build_pipeline("fusion", ctx)[0].retrieve("벌금 보상 한도는?", 3)
@@ -157,7 +161,7 @@ def test_every_llm_pipeline_runs_end_to_end_with_scripted_llm(tmp_path: Path) ->
 
 
 def test_sentence_spans_and_compression_keeps_verbatim_spans() -> None:
-    from yakgwan.techniques.compress import Compressor
+    from yakgwan.retrieval.retrievers.compress import Compressor
     from yakgwan.text.sentences import sentence_spans
 
     text = "회사는 벌금액을 보상합니다. 다만 고의 사고는 제외합니다.\n청구서는 회사 양식입니다."
@@ -180,7 +184,7 @@ def test_stage_breakdown_hand_computed() -> None:
 
 
 def test_gate_reads_the_relative_gap() -> None:
-    from yakgwan.techniques.rerank_pointwise import first_stage_is_close
+    from yakgwan.rerank.yesno import first_stage_is_close
 
     assert first_stage_is_close([1.0, 0.97], 0.05)  # 3% apart
     assert not first_stage_is_close([1.0, 0.90], 0.05)  # 10% apart
@@ -189,7 +193,7 @@ def test_gate_reads_the_relative_gap() -> None:
 
 
 def test_gated_pointwise_rerank() -> None:
-    from yakgwan.techniques.rerank_pointwise import GatedPointwiseReranker
+    from yakgwan.rerank.yesno import GatedPointwiseReranker
 
     p_yes = {"t0": -3.0, "t1": -0.1, "t2": -0.1, "t3": 0.0}  # log P(예); 아니오 fixed at -1
 

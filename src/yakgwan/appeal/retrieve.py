@@ -30,11 +30,11 @@ from yakgwan.appeal.notice import DenialNotice, DenialReason
 from yakgwan.appeal.policy import Policy
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.techniques import pipelines as T
-from yakgwan.techniques.multi import MultiQueryRetriever
-from yakgwan.techniques.query_transforms import QueryExpander
-from yakgwan.techniques.rerank_llm import RerankedRetriever
-from yakgwan.techniques.rerank_pointwise import GatedPointwiseReranker
+from yakgwan.pipelines import recipes as T
+from yakgwan.retrieval.retrievers.multi_query import MultiQueryRetriever
+from yakgwan.query.expander import QueryExpander
+from yakgwan.retrieval.retrievers.reranked import RerankedRetriever
+from yakgwan.rerank.yesno import GatedPointwiseReranker
 
 MODES = ("plain", "hyde", "reverse_hyde", "hybrid_hyde")
 REASON_VARIANTS = 2  # LLM-written queries per reason, besides the reason itself

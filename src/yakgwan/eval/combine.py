@@ -15,7 +15,7 @@ from pathlib import Path
 
 from yakgwan.core.errors import InputError
 from yakgwan.eval.rows import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
-from yakgwan.techniques.step_fallbacks import left_as_was
+from yakgwan.ingest.steps.fallbacks import left_as_was
 
 # what makes two results comparable: the same questions, corpus and cut-off
 SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")

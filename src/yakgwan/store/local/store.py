@@ -34,7 +34,7 @@ import numpy as np
 
 from yakgwan.core.errors import IndexStoreError
 from yakgwan.core.records import Chunk
-from yakgwan.retrieval.bm25 import BM25Index
+from yakgwan.retrieval.scoring.bm25 import BM25Index
 from yakgwan.core.files import atomic_write_text
 from yakgwan.store.base import DocRecord, IndexData
 from yakgwan.store.local.view import LocalView

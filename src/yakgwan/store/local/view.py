@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yakgwan.retrieval.bm25 import BM25Index
+from yakgwan.retrieval.scoring.bm25 import BM25Index
 from yakgwan.store.base import IndexData
 
 

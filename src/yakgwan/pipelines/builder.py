@@ -1,0 +1,30 @@
+"""Building a pipeline by name over an index, with the notes a caller shows beside its results."""
+
+from __future__ import annotations
+
+from yakgwan.core.errors import YakgwanError
+from yakgwan.core.protocols import Retriever
+from yakgwan.pipelines.context import PipelineContext
+from yakgwan.pipelines.registry import PIPELINES, resolve_pipeline
+from yakgwan.pipelines.spec import PipelineSpec
+
+
+def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
+    """Build pipeline ``name``. When it fuses dense vectors that are not ready yet, fall back to
+    ``bm25`` and return a note saying so (the caller shows it); otherwise the note is None.
+    ``dense`` alone never falls back: it raises."""
+    spec = resolve_pipeline(name)
+    if spec.ingest_steps and tuple(ctx.view.ingest_steps) != spec.ingest_steps:
+        built = ", ".join(ctx.view.ingest_steps) or "no LLM step"
+        steps = " ".join(f"--step {s}" for s in spec.ingest_steps)
+        raise YakgwanError(f"pipeline {name} searches an index built with {steps}; this one was built with {built} (re-ingest with {steps})")
+    if spec.needs_dense and not ctx.view.dense_ready and spec.name != "dense":
+        return PIPELINES.get("bm25").build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
+    return spec.build(ctx), llm_fallback_note(spec, ctx)
+
+
+def llm_fallback_note(spec: PipelineSpec, ctx: PipelineContext) -> str | None:
+    """Says so when an LLM pipeline runs without an LLM (its steps use their fallbacks)."""
+    if spec.needs_llm and ctx.llm is None:
+        return f"no LLM configured (YAKGWAN_LLM): {spec.name} ran its deterministic fallbacks"
+    return None

@@ -1,0 +1,84 @@
+"""What a pipeline is built from: the index view and factories of the models it may need."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from yakgwan.core.errors import YakgwanError
+from yakgwan.core.protocols import Embedder, Retriever
+from yakgwan.llm import LLM
+from yakgwan.progress import ProgressSink
+from yakgwan.retrieval.retrievers.bm25 import BM25Retriever
+from yakgwan.retrieval.retrievers.dense import DenseRetriever
+from yakgwan.retrieval.retrievers.hybrid import CC_DENSE_WEIGHT, FusionRetriever
+from yakgwan.store import IndexView
+from yakgwan.text.tokenizer import Tokenizer
+from yakgwan.websearch.provider import SearchProvider
+
+
+@dataclass
+class PipelineContext:
+    """What a pipeline is built from. Models are created on first use only."""
+
+    view: IndexView
+    make_tokenizer: Callable[[], Tokenizer]
+    make_embedder: Callable[[], Embedder]
+    make_llm: Callable[[], LLM | None] = lambda: None
+    make_search: Callable[[], SearchProvider | None] = lambda: None
+    cache_dir: Path | None = None  # where model caches live (late interaction's token vectors)
+    quiet: bool = True  # no progress bar for the work a pipeline does before its first search (RAPTOR's tree)
+    sink: ProgressSink | None = None  # hears that work's progress (the HTTP API's job status, eval's)
+    _tokenizer: Tokenizer | None = field(default=None, repr=False)
+    _embedder: Embedder | None = field(default=None, repr=False)
+    _llm: tuple[LLM | None] | None = field(default=None, repr=False)
+    _search: tuple[SearchProvider | None] | None = field(default=None, repr=False)
+
+    @property
+    def llm(self) -> LLM | None:
+        if self._llm is None:
+            self._llm = (self.make_llm(),)
+        return self._llm[0]
+
+    @property
+    def search(self) -> SearchProvider | None:
+        """The search provider for corrective RAG's fallback (None: not configured)."""
+        if self._search is None:
+            self._search = (self.make_search(),)
+        return self._search[0]
+
+    def first_stage(self) -> Retriever:
+        """The default first stage that query-side techniques build on."""
+        return self.hybrid_cc()
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            self._tokenizer = self.make_tokenizer()
+        return self._tokenizer
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = self.make_embedder()
+        return self._embedder
+
+    def bm25(self) -> Retriever:
+        return BM25Retriever(self.view, self.tokenizer)
+
+    def dense(self) -> Retriever:
+        if not self.view.dense_ready:
+            raise YakgwanError(
+                "dense vectors are not complete in this index (an ingest is still embedding, or could not embed: run ingest again); use --pipeline bm25 meanwhile"
+            )
+        return DenseRetriever(self.view, self.embedder)
+
+    def hybrid_rrf(self) -> Retriever:
+        """Dense + BM25 by Reciprocal Rank Fusion, equal weights (the ``hybrid`` pipeline)."""
+        return FusionRetriever("hybrid", [self.dense(), self.bm25()], [1.0, 1.0], method="rrf")
+
+    def hybrid_cc(self) -> Retriever:
+        """Dense + BM25 min-max normalised, ``CC_DENSE_WEIGHT`` on dense (``hybrid_cc``)."""
+        w = CC_DENSE_WEIGHT
+        return FusionRetriever("hybrid_cc", [self.dense(), self.bm25()], [w, 1.0 - w], method="minmax", depth=100)

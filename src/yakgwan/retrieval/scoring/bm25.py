@@ -1,0 +1,131 @@
+"""A BM25 index over pre-tokenised texts, scored by bm25s and persisted as plain arrays.
+
+Scoring is the Lucene variant (Lucene >= 8 ``BM25Similarity``; bm25s ``method="lucene"``,
+Kamphuis et al., "Which BM25 Do You Mean? A Large-Scale Reproducibility Study of Scoring
+Variants", ECIR 2020)::
+
+    score(q, d) = sum over query terms t in d of  idf(t) * tf(t,d) / (tf(t,d) + k1 * (1 - b + b * |d| / avgdl))
+    idf(t)      = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
+
+with N documents, df(t) documents containing t, |d| the number of terms in d and avgdl the
+mean |d|. A term repeated in the query counts once per occurrence (as in Lucene's boolean
+query and in ``rank_bm25``). Unlike Robertson's original idf, this idf is never negative, so a
+term found in more than half of the documents still adds a little. Without Robertson's
+``(k1 + 1)`` factor, scores are ``1/(k1 + 1)`` of the classic form; rankings are identical.
+
+k1 = 1.2 and b = 0.75 are the Lucene/Elasticsearch defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from yakgwan.core.errors import IndexStoreError
+
+_FORMAT = 1
+K1, B = 1.2, 0.75
+
+
+def _lucene_scorer(k1: float, b: float):
+    try:
+        import bm25s
+    except ImportError as exc:  # pragma: no cover - bm25s is a core dependency
+        raise IndexStoreError("BM25 needs the bm25s package: pip install bm25s") from exc
+    return bm25s.BM25(k1=k1, b=b, method="lucene", idf_method="lucene", csc_backend="numpy")
+
+
+class BM25Index:
+    """BM25 over rows 0..n-1 of a tokenised corpus. Build with ``BM25Index.build``; rebuild
+    from scratch when the corpus changes (fast: no tokenisation happens here)."""
+
+    def __init__(self, k1: float = K1, b: float = B) -> None:
+        if k1 < 0:
+            raise ValueError(f"k1 must be 0 or more. Currently, it is {k1}")
+        if not 0.0 <= b <= 1.0:
+            raise ValueError(f"b must be between 0 and 1. Currently, it is {b}")
+        self.k1 = float(k1)
+        self.b = float(b)
+        self.vocab: dict[str, int] = {}
+        self.num_docs = 0
+        self._data = np.zeros(0, dtype=np.float32)
+        self._indices = np.zeros(0, dtype=np.int32)
+        self._indptr = np.zeros(1, dtype=np.int64)
+
+    @classmethod
+    def build(cls, corpus_tokens: Sequence[Sequence[str]], k1: float = K1, b: float = B) -> "BM25Index":
+        index = cls(k1=k1, b=b)
+        vocab: dict[str, int] = {}
+        ids = [[vocab.setdefault(t, len(vocab)) for t in doc] for doc in corpus_tokens]
+        index.vocab = vocab
+        index.num_docs = len(ids)
+        if vocab:
+            scores = _lucene_scorer(index.k1, index.b).build_index_from_ids(
+                unique_token_ids=list(range(len(vocab))), corpus_token_ids=ids, show_progress=False
+            )
+            index._data = np.asarray(scores["data"], dtype=np.float32)
+            index._indices = np.asarray(scores["indices"], dtype=np.int32)
+            index._indptr = np.asarray(scores["indptr"], dtype=np.int64)
+        else:
+            index._indptr = np.zeros(1, dtype=np.int64)
+        return index
+
+    def __len__(self) -> int:
+        return self.num_docs
+
+    def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
+        """BM25 score of every row for the query (zeros where no term matches)."""
+        cols = [self.vocab[t] for t in query_tokens if t in self.vocab]
+        if not cols:
+            return np.zeros(self.num_docs, dtype=np.float32)
+        rows = np.concatenate([self._indices[self._indptr[c]:self._indptr[c + 1]] for c in cols])
+        vals = np.concatenate([self._data[self._indptr[c]:self._indptr[c + 1]] for c in cols])
+        return np.bincount(rows, weights=vals, minlength=self.num_docs).astype(np.float32)
+
+    def search(self, query_tokens: Sequence[str], k: int) -> list[tuple[int, float]]:
+        """Top ``k`` rows as (row, score), best first, ties by row; only scores above zero."""
+        if k <= 0:
+            raise ValueError(f"k must be greater than 0. Currently, it is {k}")
+        if self.num_docs == 0:
+            return []
+        scores = self.scores(query_tokens)
+        hits = np.flatnonzero(scores > 0)
+        if hits.size > k:
+            part = np.argpartition(-scores[hits], k - 1)[:k]
+            cutoff = scores[hits[part]].min()
+            hits = hits[scores[hits] >= cutoff]
+        order = np.lexsort((hits, -scores[hits]))[:k]
+        return [(int(hits[i]), float(scores[hits[i]])) for i in order]
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Plain arrays (no pickled objects): the column-sparse score matrix, parameters and the
+        vocabulary as a unicode array (``vocab.tolist()`` is JSON-able; position = term id)."""
+        vocab = np.array(sorted(self.vocab, key=self.vocab.__getitem__), dtype=str)
+        return {
+            "format": np.array([_FORMAT], dtype=np.int64),
+            "params": np.array([self.k1, self.b], dtype=np.float64),
+            "num_docs": np.array([self.num_docs], dtype=np.int64),
+            "data": self._data,
+            "indices": self._indices,
+            "indptr": self._indptr,
+            "vocab": vocab if vocab.size else np.zeros(0, dtype="<U1"),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> "BM25Index":
+        missing = {"format", "params", "num_docs", "data", "indices", "indptr", "vocab"} - set(arrays)
+        if missing:
+            raise IndexStoreError(f"BM25 arrays lack {sorted(missing)}; rebuild the index")
+        if int(arrays["format"][0]) != _FORMAT:
+            raise IndexStoreError(f"BM25 arrays have format {int(arrays['format'][0])}, expected {_FORMAT}; rebuild the index")
+        k1, b = (float(x) for x in arrays["params"])
+        index = cls(k1=k1, b=b)
+        index.vocab = {str(t): i for i, t in enumerate(arrays["vocab"].tolist())}
+        index.num_docs = int(arrays["num_docs"][0])
+        index._data = np.asarray(arrays["data"], dtype=np.float32)
+        index._indices = np.asarray(arrays["indices"], dtype=np.int32)
+        index._indptr = np.asarray(arrays["indptr"], dtype=np.int64)
+        if index._indptr.size != len(index.vocab) + 1 and index.vocab:
+            raise IndexStoreError("BM25 arrays are inconsistent (indptr does not match the vocabulary); rebuild the index")
+        return index

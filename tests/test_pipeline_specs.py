@@ -1,0 +1,101 @@
+"""Pipelines as data: every pipeline's stages and parameters, composition, the JSON description,
+the registries that generate the unknown-name errors, and the typed state of a hit."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from yakgwan.core.errors import UnknownName
+from yakgwan.core.records import Chunk, Hit, HitStatus
+from yakgwan.ingest.steps.registry import INGEST_STEPS
+from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, POST_STEPS, PipelineSpec, Stage, pipeline_specs_json, resolve_pipeline
+from yakgwan.rerank.registry import RERANKERS
+
+pytestmark = pytest.mark.unit
+SRC = Path(__file__).resolve().parents[1] / "src" / "yakgwan"
+
+
+def _params(spec: PipelineSpec, kind: str, name: str) -> dict:
+    return next(dict(s.params) for s in spec.stages if s.kind == kind and s.name == name)
+
+
+def test_every_pipeline_has_stages_and_a_json_description() -> None:
+    for name, spec in PIPELINES.items():
+        d = json.loads(json.dumps(spec.to_dict()))
+        assert d["name"] == name and d["description"] == spec.description and d["stages"], name
+        assert {s["kind"] for s in d["stages"]} <= {"first_stage", "query", "fusion", "rerank", "post", "control", "ingest"}
+        assert [s["name"] for s in d["stages"] if s["kind"] == "ingest"] == list(spec.ingest_steps), name
+
+
+def test_stage_parameters_are_the_numbers_the_code_runs_with() -> None:
+    assert _params(PIPELINES.get("hybrid"), "fusion", "rrf") == {"k": 60, "dense_weight": 1.0, "bm25_weight": 1.0, "depth": 100}
+    assert _params(PIPELINES.get("hybrid_cc"), "fusion", "minmax") == {"dense_weight": 0.3, "bm25_weight": 0.7, "depth": 100}
+    assert _params(PIPELINES.get("bm25"), "first_stage", "bm25") == {"variant": "lucene", "k1": 1.2, "b": 0.75}
+    assert _params(PIPELINES.get("rerank_llm"), "rerank", "rerank_llm") == {"top_n": 5, "depth": 20}
+    assert _params(PIPELINES.get("rerank_yesno"), "rerank", "rerank_yesno") == {"top_m": 3, "margin": 0.05, "depth": 20}
+    assert _params(PIPELINES.get("late"), "rerank", "late")["depth"] == 30
+    assert _params(PIPELINES.get("crag"), "control", "crag")["threshold"] == 3
+    assert _params(PIPELINES.get("llm_chunk"), "ingest", "llm_chunk") == {"window_chars": 1500, "max_tokens": 700}
+
+
+def test_composition_appends_the_step_stages() -> None:
+    composed = resolve_pipeline("expansion+rerank_llm")
+    assert composed.stages[: len(PIPELINES.get("expansion").stages)] == PIPELINES.get("expansion").stages
+    assert composed.stages[-1] == Stage("rerank", "rerank_llm", {"top_n": 5, "depth": 20}) and composed.needs_llm
+    over = resolve_pipeline("bm25+preprocess")
+    assert over.stages[0].kind == "ingest" and over.stages[0].name == "preprocess" and over.ingest_steps == ("preprocess",)
+    assert resolve_pipeline("default") is PIPELINES.get(DEFAULT_PIPELINE)
+
+
+def test_unknown_names_list_what_the_registries_hold() -> None:
+    with pytest.raises(UnknownName) as bad:
+        resolve_pipeline("hyde2")
+    assert bad.value.available == sorted([*PIPELINES, "default"]) and "hybrid_cc" in str(bad.value)
+    with pytest.raises(UnknownName) as step:
+        resolve_pipeline("hyde+bogus")
+    assert step.value.available == sorted([*POST_STEPS, *INGEST_STEPS])
+
+
+def test_every_reranker_is_a_post_step_and_a_rerank_stage() -> None:
+    assert set(RERANKERS) <= set(POST_STEPS)
+    for name in RERANKERS:
+        assert POST_STEPS.get(name).stage.kind == "rerank" and POST_STEPS.get(name).stage.params["depth"] == RERANKERS.get(name).depth
+
+
+def test_pipeline_specs_json_covers_pipelines_and_steps() -> None:
+    rows = json.loads(json.dumps(pipeline_specs_json(), ensure_ascii=False))
+    pipes = [r for r in rows if r["type"] == "pipeline"]
+    assert [r["name"] for r in pipes] == list(PIPELINES) and [r["name"] for r in pipes if r["default"]] == [DEFAULT_PIPELINE]
+    assert [r["name"] for r in rows if r["type"] == "post_step"] == list(POST_STEPS)
+    assert [r["name"] for r in rows if r["type"] == "ingest_step"] == list(INGEST_STEPS)
+    assert all(r["usage"] == f"NAME+{r['name']}" for r in rows if r["type"] != "pipeline")
+
+
+def test_stage_rejects_an_unknown_kind_and_non_scalar_parameters() -> None:
+    with pytest.raises(ValueError, match="unknown kind"):
+        Stage("rerankk", "x")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="number or a string"):
+        Stage("rerank", "x", {"weights": [1, 2]})  # type: ignore[dict-item]
+    with pytest.raises(TypeError):
+        Stage("rerank", "x", {"k": 1}).params["k"] = 2  # type: ignore[index]
+
+
+def test_hit_labels_render_the_typed_status() -> None:
+    c = Chunk("c1", "d", "d", "t", "본문", 0, 2)
+    assert Hit(c, 1.0, 1, "rerank_llm", status=HitStatus.ORDER_UNCHANGED).produced_by == "rerank_llm(order unchanged)"
+    assert Hit(c, 1.0, 1, "crag").produced_by == "crag" and not Hit(c, 1.0, 1, "crag").rejected
+    assert Hit(c, 1.0, 1, "crag", status=HitStatus.REJECTED, rejected=True).produced_by == "crag(rejected)"
+    assert Hit(c, 1.0, 1, "rerank_yesno", {"rejected": 1.0}).rejected  # the old key still marks it
+    assert HitStatus.NO_LLM_UNGRADED.is_fallback and HitStatus.FAILED.is_fallback and not HitStatus.ORDER_UNCHANGED.is_fallback
+
+
+def test_retrieval_rerank_and_query_never_import_pipelines() -> None:
+    for package in ("retrieval", "rerank", "query"):
+        for path in (SRC / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                assert not any(n.startswith("yakgwan.pipelines") for n in names), path
