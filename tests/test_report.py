@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan.eval.report import PLOT_H, render_report
+from yakgwan.eval.report import render_report
+from yakgwan.eval.report.charts import PLOT_H
 
 pytestmark = pytest.mark.unit
 
@@ -93,7 +94,7 @@ def test_bars_exist_with_heights_proportional_to_values(report):
 
 
 def test_bars_are_named_under_the_axis_when_colours_would_repeat() -> None:
-    from yakgwan.eval.report import PALETTE, bar_chart
+    from yakgwan.eval.report.charts import PALETTE, bar_chart
 
     def names_drawn(n: int) -> list[str]:
         series = [f"p{i}" for i in range(n)]

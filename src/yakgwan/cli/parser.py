@@ -17,7 +17,12 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="yakgwan", description="Korean-first retrieval over 약관 and other documents.")
     ap.add_argument("--version", action="version", version=f"yakgwan {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
+    for add in (_ingest, _search, _ask, _eval, _report, _pipelines, _appeal, _serve, _demo):
+        add(sub)
+    return ap
 
+
+def _ingest(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ingest", help="add files, folders or a BEIR corpus.jsonl to the index")
     p.add_argument("paths", nargs="+", type=Path)
     p.add_argument("--strict", action="store_true", help="any bad file fails the whole ingest")
@@ -31,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(p)
 
+
+def _search(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="search the index")
     p.add_argument("query")
     p.add_argument("--pipeline", default="default")
@@ -38,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print hits as JSON")
     _common(p)
 
+
+def _ask(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ask", help="answer from the documents with citations, or refuse")
     p.add_argument("question")
     p.add_argument("--pipeline", default="default")
@@ -48,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
     _common(p)
 
+
+def _eval(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="evaluate pipelines on a test set")
     p.add_argument("--corpus", type=Path, help="seed format: the knowledge-base folder")
     p.add_argument("--tests", type=Path, help="seed format: the questions (JSONL)")
@@ -64,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
     p.add_argument("--quiet", action="store_true")
 
+
+def _report(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="one side-by-side table from eval results saved by separate runs")
     p.add_argument("results", nargs="+", type=Path, help="files written by `yakgwan eval --json`; all must be of one test set and k")
     p.add_argument("--out", type=Path, help="write the HTML report (charts, per-category deltas, sources)")
@@ -72,9 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--title", help="the report's title (default: the test set's name)")
     p.add_argument("--quiet", action="store_true", help="do not print the table")
 
+
+def _pipelines(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pipelines", help="list pipelines")
     p.add_argument("--quiet", action="store_true", help="accepted for uniformity; this command shows no progress")
 
+
+def _appeal(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("appeal", help="analyse a claim denial notice against the policy")
     p.add_argument("notice", type=Path, help="the denial notice (.txt, .md or .pdf)")
     p.add_argument("--policy", type=Path, required=True, help="the policy (PDF or text) or an index folder built from it")
@@ -89,13 +106,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="write the evidence pack: .md, .html or .pdf")
     p.add_argument("--quiet", action="store_true")
 
+
+def _serve(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="the HTTP API and the web app")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data", type=Path, help="where collections, uploads and runs live (default: YAKGWAN_DATA_DIR or a per-user folder)")
     p.add_argument("--quiet", action="store_true", help="no access log")
 
+
+def _demo(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="ingest the sample policy (or PATH) and run example searches")
     p.add_argument("paths", nargs="*", type=Path)
     _common(p)
-    return ap

@@ -162,27 +162,12 @@ def evaluate_answers(
             progress(j, total)
     ans = [r for r in rows if r["set"] == "answerable"]
     un = [r for r in rows if r["set"] == "unanswerable"]
-    recalls = [r["keyword_recall"] for r in ans if r["keyword_recall"] is not None]
-    metrics = {
-        "answer_rate": _share(ans, "answered"),
-        "partial_rate": _share(ans, "partial"),
-        "refusal_rate": _share(un, "refused"),
-        "non_answer_rate": (sum(r["outcome"] in ("refused", "partial") for r in un) / len(un)) if un else None,
-        "citation_validity": sum(valid) / len(valid) if valid else None,
-        "citation_support": sum(support) / len(support) if support else None,
-        "keyword_recall": statistics.fmean(recalls) if recalls else None,
-    }
-    by_made = {}
-    for kind in sorted({r.get("made_by") or "?" for r in un}):
-        part = [r for r in un if (r.get("made_by") or "?") == kind]
-        by_made[kind] = {"n": len(part), "refused": sum(r["outcome"] == "refused" for r in part), "partial": sum(r["outcome"] == "partial" for r in part),
-                         "refused_by_anchor": sum(bool(r["missing"]) for r in part)}
     out = {
         "n_answerable": len(ans),
         "n_unanswerable": len(un),
         "mode": rows[0]["mode"] if rows else asker.mode,  # what "auto" resolved to
-        "metrics": metrics,
-        "unanswerable_by_kind": by_made,
+        "metrics": answer_metrics(ans, un, valid, support),
+        "unanswerable_by_kind": unanswerable_by_kind(un),
         "latency_ms": latency_summary([r["latency_ms"] for r in rows]),
         "llm_calls": sum(r["llm_calls"] for r in rows),
         "web_citations": sum(c["chunk_id"].startswith("web:") for r in rows for c in r["citations"]),
@@ -192,6 +177,31 @@ def evaluate_answers(
         out["judge"] = {"model": judge_llm.name, "runs": len(runs), "temperature": JUDGE_TEMPERATURE,  # type: ignore[union-attr]
                         "scores": judge_summary(runs), "failed_judgements": failed_judgements}
     return out
+
+
+def answer_metrics(ans: list[dict], un: list[dict], valid: list[bool], support: list[bool]) -> dict[str, float | None]:
+    """The rates over the answerable rows ``ans`` and the unanswerable rows ``un``, and the
+    share of valid and supporting citations."""
+    recalls = [r["keyword_recall"] for r in ans if r["keyword_recall"] is not None]
+    return {
+        "answer_rate": _share(ans, "answered"),
+        "partial_rate": _share(ans, "partial"),
+        "refusal_rate": _share(un, "refused"),
+        "non_answer_rate": (sum(r["outcome"] in ("refused", "partial") for r in un) / len(un)) if un else None,
+        "citation_validity": sum(valid) / len(valid) if valid else None,
+        "citation_support": sum(support) / len(support) if support else None,
+        "keyword_recall": statistics.fmean(recalls) if recalls else None,
+    }
+
+
+def unanswerable_by_kind(un: list[dict]) -> dict[str, dict[str, int]]:
+    """Per way an unanswerable question was made: how many, refused, partial, refused by anchor."""
+    by_made = {}
+    for kind in sorted({r.get("made_by") or "?" for r in un}):
+        part = [r for r in un if (r.get("made_by") or "?") == kind]
+        by_made[kind] = {"n": len(part), "refused": sum(r["outcome"] == "refused" for r in part), "partial": sum(r["outcome"] == "partial" for r in part),
+                         "refused_by_anchor": sum(bool(r["missing"]) for r in part)}
+    return by_made
 
 
 def _share(rows: list[dict], outcome: str) -> float | None:

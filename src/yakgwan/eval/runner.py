@@ -62,10 +62,6 @@ def score_retriever(
     """Run ``retriever`` over every question and score it. With ``llm`` (the facade the
     pipeline calls), each query's latency is split into LLM time and the rest (retrieval,
     embedding, fusion), and the LLM's usage is reported per step."""
-    per_query = []
-    latencies = []
-    load: list[float] = []  # the 1-minute load average after each question: were the cores shared?
-    llm_ms: list[float] = []
     depth = max(opts.k * opts.depth_factor, 50)
     has_keywords = any(q.keywords for q in evalset.queries)
     # warm-up on a question of no test set: models load outside the timings, and no test
@@ -73,50 +69,69 @@ def score_retriever(
     retriever.retrieve(WARM_UP_QUERY, depth)
     if llm is not None:  # usage covers the timed questions only
         llm.stats = UsageStats()
+    load: list[float] = []  # the 1-minute load average after each question: were the cores shared?
+    per_query = []
     for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q", sink=sink):
-        before = llm.stats.latency_ms if llm is not None else 0.0
-        t0 = time.perf_counter()
-        hits = retriever.retrieve(q.text, depth)
-        latencies.append((time.perf_counter() - t0) * 1000)
+        per_query.append(_run_query(retriever, q, depth, opts.k, has_keywords, llm))
         if hasattr(os, "getloadavg"):  # not on Windows
             load.append(os.getloadavg()[0])
-        llm_ms.append(llm.stats.latency_ms - before if llm is not None else 0.0)
-        # keyword coverage reads what a reader would get: the compressed evidence where there is one
-        m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.evidence_text for h in hits], opts.k, has_keywords)
-        per_query.append(
-            {
-                "qid": q.qid,
-                "query": q.text,
-                "category": q.category,
-                "relevant": sorted(q.relevant),
-                "retrieved": M.dedupe_docs([h.chunk.doc_id for h in hits])[: opts.k],
-                "metrics": m,
-                "seed_metrics": seed,
-                "latency_ms": latencies[-1],
-                "llm_ms": llm_ms[-1],
-                "top_produced_by": hits[0].produced_by if hits else None,
-                "hits": len(hits),
-            }
-        )
+    result = _summary(name, evalset, opts.k, per_query, has_keywords, llm)
+    result["load_1m"] = {"mean": round(sum(load) / len(load), 2) if load else None, "max": round(max(load), 2) if load else None, "cores": os.cpu_count()}
+    if note:
+        result["note"] = note
+    if llm is not None:
+        # what the LLM work cost when it was done: live calls, and cache hits at their recorded time
+        as_recorded = (llm.stats.latency_ms + llm.stats.cached_ms) / max(len(per_query), 1)
+        result["llm"] = {"model": llm.name, **llm.stats.as_dict(), "ms_per_q_as_recorded": round(as_recorded, 1)}
+    return result
+
+
+def _run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywords: bool, llm: LLM | None) -> dict:
+    """One question: its hits (``depth`` of them), scores, and timings."""
+    before = llm.stats.latency_ms if llm is not None else 0.0
+    t0 = time.perf_counter()
+    hits = retriever.retrieve(q.text, depth)
+    latency = (time.perf_counter() - t0) * 1000
+    llm_ms = llm.stats.latency_ms - before if llm is not None else 0.0
+    # keyword coverage reads what a reader would get: the compressed evidence where there is one
+    m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.evidence_text for h in hits], k, has_keywords)
+    return {
+        "qid": q.qid,
+        "query": q.text,
+        "category": q.category,
+        "relevant": sorted(q.relevant),
+        "retrieved": M.dedupe_docs([h.chunk.doc_id for h in hits])[:k],
+        "metrics": m,
+        "seed_metrics": seed,
+        "latency_ms": latency,
+        "llm_ms": llm_ms,
+        "top_produced_by": hits[0].produced_by if hits else None,
+        "hits": len(hits),
+    }
+
+
+def _summary(name: str, evalset: EvalSet, k: int, per_query: list[dict], has_keywords: bool, llm: LLM | None) -> dict:
+    """The aggregate result of one pipeline over its per-question rows."""
     keys = list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
     seed_keys = sorted({key for p in per_query for key in p["seed_metrics"]})
+    latencies = [p["latency_ms"] for p in per_query]
     result = {
         "pipeline": name,
         "dataset": evalset.name,
         "n": len(per_query),
-        "k": opts.k,
+        "k": k,
         "metrics": M.aggregate([p["metrics"] for p in per_query], keys),
         "seed_metrics": M.aggregate([p["seed_metrics"] for p in per_query], seed_keys),
         "latency_ms": M.latency_summary(latencies),
         # above the core count, another process shared the cores and the latencies are inflated
-        "load_1m": {"mean": round(sum(load) / len(load), 2) if load else None, "max": round(max(load), 2) if load else None, "cores": os.cpu_count()},
-        "stage_ms": stage_breakdown(latencies, llm_ms, llm.stats.by_step_ms if llm is not None else {}),
+        "load_1m": None,
+        "stage_ms": stage_breakdown(latencies, [p["llm_ms"] for p in per_query], llm.stats.by_step_ms if llm is not None else {}),
         "per_query": per_query,
         "source": evalset.source,
         # what produced each question's first hit: shows fallbacks, padding, how often a gate opened
         "top_produced_by": dict(Counter(str(p["top_produced_by"]) for p in per_query).most_common()),
         # a technique must never silently return nothing, nor fewer than k hits
-        "short_lists": {"empty": sum(p["hits"] == 0 for p in per_query), "under_k": sum(p["hits"] < opts.k for p in per_query)},
+        "short_lists": {"empty": sum(p["hits"] == 0 for p in per_query), "under_k": sum(p["hits"] < k for p in per_query)},
     }
     cats = {p["category"] for p in per_query if p["category"]}
     if cats:
@@ -124,12 +139,6 @@ def score_retriever(
             c: M.aggregate([p["metrics"] for p in per_query if p["category"] == c], keys) | {"n": sum(p["category"] == c for p in per_query)}
             for c in sorted(cats)
         }
-    if note:
-        result["note"] = note
-    if llm is not None:
-        # what the LLM work cost when it was done: live calls, and cache hits at their recorded time
-        as_recorded = (llm.stats.latency_ms + llm.stats.cached_ms) / max(len(per_query), 1)
-        result["llm"] = {"model": llm.name, **llm.stats.as_dict(), "ms_per_q_as_recorded": round(as_recorded, 1)}
     return result
 
 
