@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from yakgwan.core.errors import UnknownName
-from yakgwan.retrieval.bm25 import BM25Index
+from yakgwan.retrieval.scoring.bm25 import BM25Index
 from yakgwan.text.registry import TOKENIZERS, make_tokenizer
 from yakgwan.text.terms import apply_domain_terms, terms_from_morphs
 from yakgwan.text.tokenizer import Morph, Tokenizer, TokenizerConfig

@@ -40,7 +40,7 @@ class OfflineSearch:
 
     def _load(self) -> tuple[Any, Any, list[WebResult]]:
         if self._index is None:
-            from yakgwan.retrieval.bm25 import BM25Index
+            from yakgwan.retrieval.scoring.bm25 import BM25Index
             from yakgwan.text.registry import DEFAULT_TOKENIZER, make_tokenizer
 
             if not self.folder.is_dir():
