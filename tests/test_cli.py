@@ -42,6 +42,21 @@ def test_pipelines_lists_registry(tmp_path: Path) -> None:
 
 
 @pytest.mark.unit
+def test_pipelines_json_gives_every_spec_with_stages_and_parameters(tmp_path: Path) -> None:
+    p = _run(["pipelines", "--json"], tmp_path)
+    assert p.returncode == 0, p.stderr
+    specs = json.loads(p.stdout)
+    pipelines = [s for s in specs if s["type"] == "pipeline"]
+    assert [s["name"] for s in pipelines] == list(PIPELINES)
+    assert [s["name"] for s in pipelines if s["default"]] == ["hybrid_cc"]
+    for s in pipelines:
+        assert s["stages"] and all(st["kind"] and st["name"] and isinstance(st["params"], dict) for st in s["stages"]), s
+    hybrid = next(s for s in pipelines if s["name"] == "hybrid")
+    assert any(st["params"].get("k") == 60 for st in hybrid["stages"]), hybrid  # RRF's k, as the description says
+    assert {s["type"] for s in specs} >= {"post_step", "ingest_step"}
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize(
     "name, content, reason",
     [

@@ -88,6 +88,7 @@ def _report(sub: argparse._SubParsersAction) -> None:
 
 def _pipelines(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pipelines", help="list pipelines")
+    p.add_argument("--json", action="store_true", help="every pipeline's spec (stages and parameters) and the steps pipelines compose with")
     p.add_argument("--quiet", action="store_true", help="accepted for uniformity; this command shows no progress")
 
 

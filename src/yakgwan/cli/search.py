@@ -8,7 +8,7 @@ import json
 from yakgwan.cli.output import err, print_hits
 from yakgwan.config import Settings
 from yakgwan.services.ask import ask_index
-from yakgwan.services.pipelines import pipeline_rows
+from yakgwan.services.pipelines import pipeline_rows, pipeline_specs_json
 from yakgwan.services.search import search_index
 
 OUTCOME_LABELS = {"answered": "답변", "partial": "부분 답변", "refused": "답변 불가"}
@@ -42,6 +42,9 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_pipelines(args: argparse.Namespace, settings: Settings) -> int:
+    if args.json:
+        print(json.dumps(pipeline_specs_json(), ensure_ascii=False, indent=2))
+        return 0
     rows = pipeline_rows()
     width = max(len(r.name) for r in rows)
     for r in rows:

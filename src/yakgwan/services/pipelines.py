@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, resolve_pipeline
+from yakgwan.pipelines import pipeline_specs_json
 
-__all__ = ["DEFAULT_PIPELINE", "PipelineRow", "pipeline_name", "pipeline_rows"]
+__all__ = ["DEFAULT_PIPELINE", "PipelineRow", "pipeline_name", "pipeline_rows", "pipeline_specs_json"]
 
 
 @dataclass(frozen=True)
