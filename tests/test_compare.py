@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan import app
+from yakgwan.services.context import open_context
+
+from yakgwan.services.ingest import ingest
 from yakgwan.answer.anchors import Anchor, AnchorFinder
 from yakgwan.answer.ask import Asker
 from yakgwan.answer.compare import Asked, compared, side_queries, two_sided, value_of
@@ -148,13 +150,13 @@ def two_contracts(tmp_path: Path) -> Settings:
     (kb / "samsung.md").write_text("# 삼성전자 계약\n\n## 계약 개요\n\n- 계약 금액: 연간 20억원\n- 계약 기간: 2년\n", "utf-8")
     (kb / "other.md").write_text("# 회사 소개\n\n" + "\n".join(f"- 현대자동차 계약 담당 부서 {i}" for i in range(8)) + "\n", "utf-8")
     s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
-    app.ingest(s, [kb], embedder=HashingEmbedder())
+    ingest(s, [kb], embedder=HashingEmbedder())
     return s
 
 
 @pytest.mark.unit
 def test_a_side_the_questions_own_search_misses_is_searched_for(two_contracts: Settings) -> None:
-    ctx = app.pipeline_context(two_contracts, embedder=HashingEmbedder())
+    ctx = open_context(two_contracts, embedder=HashingEmbedder())
     ctx.make_llm = lambda: None
     asker = Asker(ctx, mode="extract", k=1)  # one passage: the question's own search brings one side only
     question = "삼성전자 계약과 현대자동차 계약 중 어느 것이 금액이 더 큰가요?"

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from yakgwan import app
+from yakgwan.services.context import open_context
 from yakgwan.answer.ask import Asker
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.techniques.self_rag import REJECTED, SelfRagRetriever
+from yakgwan.retrieval.retrievers.self_rag import REJECTED, SelfRagRetriever
 
 pytestmark = pytest.mark.unit
 
@@ -68,7 +68,7 @@ def test_answer_check_rewrites_once_then_refuses_an_unsupported_answer(small_ind
         calls.append("other")
         return {"yes": True}
 
-    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
     llm = LLM(ScriptedProvider(responder=respond))
     ctx.make_llm = lambda: llm
     res = Asker(ctx, pipeline="self_rag", mode="generate").ask("직원 수는?")
@@ -85,7 +85,7 @@ def test_an_answer_computed_by_rule_is_not_sent_to_the_models_check(small_index)
         calls.append(messages[0].content[:10])
         return {"yes": False}  # a check that would refuse anything
 
-    ctx = app.pipeline_context(s, embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
     llm = LLM(ScriptedProvider(responder=respond))
     ctx.make_llm = lambda: llm
     res = Asker(ctx, pipeline="self_rag", mode="generate").ask("서울 본사와 부산 지사의 직원 수 차이는 몇 명인가요?")

@@ -15,22 +15,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Protocol
+
+from yakgwan.answer.ko_rules.lexicon import ASPECT, OPERATION, PARTICLE_END, YEAR_SUFFIX
 
 ANCHOR_TAGS = frozenset({"NNP", "SL", "SN"})
 TERM_TAGS = frozenset({"NNG", "NNP", "SL"})
 _YEAR = re.compile(r"(?:19|20)\d\d")
-# nouns that name an operation on facts, not a fact: an answer may say them though no document does
-OPERATION_TERMS = re.compile(r"차이|합계|합산|총합|총액|대비|비율|평균|비교|증감")
-# nouns that name the kind of description a question asks for, not a thing ("조직 구조를 설명하면?",
-# "16년 역사를 요약하면?"): an answer may say them though no document does
-ASPECT_TERMS = re.compile(r"구조|역사|경쟁력|역량|특징|장점|강점|현황|전반")
 
 
 @dataclass(frozen=True)
 class Anchor:
     form: str
     tag: str
+
+
+class Terms(Protocol):
+    def __call__(self, text: str, verbal: bool = False) -> list[Anchor]:
+        """The nouns of a text with their tags, in order; verbal nouns (보고하다) only when ``verbal``."""
+        ...
+
+
+Unknown = Callable[[str], list[str]]  # the words of a text that no document of the knowledge base contains
 
 
 def normalise(text: str) -> str:
@@ -43,22 +49,20 @@ def missing_anchors(anchors: Iterable[Anchor], corpus: str) -> list[Anchor]:
     return [a for a in anchors if normalise(a.form) not in corpus]
 
 
-_PARTICLE = re.compile(r"(?<=..)(?:의|은|는|이|가|을|를|에|와|과|도|로)$")  # a name Kiwi read with its particle
-
-
 def bare_term(form: str) -> str:
     """A noun without a particle Kiwi left on it ("송민지의" → "송민지")."""
-    return _PARTICLE.sub("", form)
+    return PARTICLE_END.sub("", form)
 
 
 def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:
     """The nouns among ``terms`` that occur nowhere in ``corpus`` (already :func:`normalise`d),
-    with or without a particle Kiwi left on them; operation words (:data:`OPERATION_TERMS`) and
-    words naming the kind of description asked (:data:`ASPECT_TERMS`) excepted."""
+    with or without a particle Kiwi left on them; operation words and words naming the kind of
+    description asked (:data:`~yakgwan.answer.ko_rules.lexicon.OPERATION_TERMS`,
+    :data:`~yakgwan.answer.ko_rules.lexicon.ASPECT_TERMS`) excepted. Rule ``unknown_terms``."""
     out = []
     for a in missing_anchors(terms, corpus):
         bare = bare_term(a.form)
-        if not (OPERATION_TERMS.search(a.form) or ASPECT_TERMS.fullmatch(bare)) and (bare == a.form or normalise(bare) not in corpus):
+        if not (OPERATION.search(a.form) or ASPECT.fullmatch(bare)) and (bare == a.form or normalise(bare) not in corpus):
             out.append(a.form)
     return list(dict.fromkeys(out))
 
@@ -84,7 +88,7 @@ class AnchorFinder:
                 continue
             if t.tag == "SN":  # a year: 19xx/20xx written as one ("2030년"), not an amount ("2000만원")
                 nxt = toks[i + 1].form if i + 1 < len(toks) else ""
-                if not (_YEAR.fullmatch(t.form) and nxt.startswith("년")):
+                if not (_YEAR.fullmatch(t.form) and nxt.startswith(YEAR_SUFFIX)):
                     continue
             out.append(Anchor(t.form, t.tag))
         return list(dict.fromkeys(a for a in out if a.form.strip()))

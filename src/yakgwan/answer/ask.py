@@ -17,8 +17,10 @@ from yakgwan.answer.anchors import AnchorFinder, missing_anchors, normalise, unk
 from yakgwan.answer.compare import side_queries
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
+from yakgwan.answer.grounding.quotes import quote_is_verbatim
+from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.self_check import SelfCheckingAnswerer
-from yakgwan.answer.passages import number_sentences, quote_is_verbatim
+from yakgwan.answer.passages import number_sentences
 from yakgwan.answer.records import REFUSAL, AskResult
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Retriever
@@ -38,14 +40,21 @@ def evidence_hits(hits: list[Hit]) -> list[Hit]:
 
 @dataclass
 class Asker:
-    """Answers questions over one index; models and the index text are loaded once."""
+    """Answers questions over one index; models and the index text are loaded once.
+
+    ``rules``: which answer checks of :mod:`yakgwan.answer.ko_rules` are on (all, by default).
+    ``corpus``: the normalised text (:func:`~yakgwan.answer.anchors.normalise`) of all the index's
+    chunks, given by a caller that keeps it across askers of one index; None: computed from the
+    index on first use, and kept.
+    """
 
     ctx: PipelineContext
     pipeline: str = DEFAULT_PIPELINE
     mode: str = "auto"
     k: int = PASSAGES
     anchors: AnchorFinder = field(default_factory=AnchorFinder)
-    _corpus: str | None = field(default=None, repr=False)
+    rules: RuleSet = RuleSet.all()
+    corpus: str | None = field(default=None, repr=False)
     _retriever: tuple[Retriever, str | None] | None = field(default=None, repr=False)
     _sides: Retriever | None = field(default=None, repr=False)
 
@@ -57,11 +66,10 @@ class Asker:
         if self.k <= 0:
             raise InputError(None, f"--k must be > 0, got {self.k}")
 
-    @property
-    def corpus(self) -> str:
-        if self._corpus is None:
-            self._corpus = normalise("\n".join(c.text for c in self.ctx.view.chunks))
-        return self._corpus
+    def _index_text(self) -> str:
+        if self.corpus is None:
+            self.corpus = normalise("\n".join(c.text for c in self.ctx.view.chunks))
+        return self.corpus
 
     def ask(self, question: str, on_stage: Callable[[str, dict], None] | None = None) -> AskResult:
         """``on_stage(stage, facts)`` hears what the answer is waiting for: ``retrieved``
@@ -78,13 +86,13 @@ class Asker:
         retriever, note = self._retriever
         notes = [note] if note else []
         name = resolve_pipeline(self.pipeline).name
-        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self.corpus)]
+        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text())] if self.rules.on("anchors") else []
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
         hits = evidence_hits(retriever.retrieve(question, self.k))
         shown = len(hits)
-        hits, sides = self._with_sides(side_queries(question, self.anchors.terms), hits)
+        hits, sides = self._with_sides(side_queries(question, self.anchors.terms, self.rules), hits)
         if sides:
             notes.append(f"each side searched on its own ({' / '.join(q for q, _ in sides)}): {len(hits) - shown} passage(s) added before the question's own")
         sentences = number_sentences(question, hits, self.ctx.tokenizer, reserve=sides)
@@ -92,12 +100,13 @@ class Asker:
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode == "generate" or llm.supports_logprobs) else "rules"})
         if mode == "generate" and llm is not None:
             checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
-            unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self.corpus)), self.anchors.terms
-            done = (SelfCheckingAnswerer(llm, unknown, terms) if checked else GenerativeAnswerer(llm, unknown, terms)).answer(question, sentences)
+            unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self._index_text())), self.anchors.terms
+            answerer = SelfCheckingAnswerer(llm, unknown, terms, self.rules) if checked else GenerativeAnswerer(llm, unknown, terms, self.rules)
+            done = answerer.answer(question, sentences)
             asked_model = llm.stats.calls > calls0
             by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
         else:
-            done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms).answer(question, sentences)
+            done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms, rules=self.rules).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"
         chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences}
         bad = [c for c in done.citations if not quote_is_verbatim(c, chunks.get(c.chunk_id, ""))]

@@ -3,7 +3,7 @@ a choice ("김하늘 대표와 박민수 COO 중 누가 더 높은 연봉을 받
 성수기 가격 차이는 얼마인가요?"), a sum ("A와 B의 연봉 합계는?", "A에 B를 추가하면 총 가격은?") and a
 percentage change ("연휴 가격은 비수기 대비 몇 % 높은가요?").
 
-One sentence cannot answer such a question, so :func:`~yakgwan.answer.generate.quoted_point`
+One sentence cannot answer such a question, so :func:`~yakgwan.answer.ko_rules.holding.quoted_point`
 never does, and a small model often repeats the question or gets the arithmetic wrong. Here each
 side is looked up on its own: a shown sentence that, read with its heading and its document's
 title (a table row with its header row), holds the side's name (its proper nouns, else its
@@ -13,7 +13,8 @@ the one in the table column that names what is asked, else the first one after t
 the first one. The answer quotes and cites both sentences and adds one computed statement, whose
 numbers are those of the two cited sentences; it is computed only when both numbers have the
 same unit (a choice then quotes both and compares nothing). Questions about dates (시기, 날짜)
-are left to the model.
+are left to the model. Both are rules of :mod:`yakgwan.answer.ko_rules`: ``compare`` (the
+answer by rule) and ``side_search`` (one search per side); the words they read are in its lexicon.
 """
 
 from __future__ import annotations
@@ -21,49 +22,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from yakgwan.answer.anchors import OPERATION_TERMS, bare_term, normalise
-from yakgwan.answer.generate import TITLE_WORDS, Generated, Terms, all_in, char_bigrams, dated, header_row, quoted_text, row_cells
-from yakgwan.answer.passages import labels_only
-from yakgwan.answer.records import Citation, Sentence
+from yakgwan.answer.anchors import Terms, bare_term, normalise
+from yakgwan.answer.grounding.cited import all_in, char_bigrams
+from yakgwan.answer.grounding.quotes import quoted_text
+from yakgwan.answer.ko_rules.holding import dated
+from yakgwan.answer.ko_rules.lexicon import (CHOICE, DATE, DIFFERENCES, DIRECTIONS, IMPLIED, MORE, OPERATION, RATIO, SUMS, TITLE, UNITS,
+                                             WHEN)
+from yakgwan.answer.ko_rules.point import ALL
+from yakgwan.answer.ko_rules.ruleset import RuleSet
+from yakgwan.answer.passages import header_row, labels_only, row_cells
+from yakgwan.answer.records import Citation, Generated, Sentence
 
-# "A와 B 중 (누가|어느 것이|…) 더 …": the two sides and what is asked of them
-CHOICE = re.compile(r"^\s*(?P<a>\S.*?)(?:와|과|하고|이랑|랑)\s+(?P<b>\S.*?)\s+중(?:에서|에)?\s+(?P<rest>\S.*)$")
-_SIDES = r"(?P<a>\S.*?)(?:와|과|하고|이랑|랑)\s+(?P<b>\S.*?)"
-# "A와 B(의) X 차이는 얼마/몇…": with 의 first, so that "부산 지사의 직원 수" keeps "부산 지사" whole
-DIFFERENCES = (
-    re.compile(rf"^\s*{_SIDES}의\s+(?P<rest>\S.*?)\s*차이(?:는|가|를)?\s*(?:얼마|몇)"),
-    re.compile(rf"^\s*{_SIDES}\s+(?P<rest>\S.*?)\s*차이(?:는|가|를)?\s*(?:얼마|몇)"),
-)
-# "A와 B의 X 합계는…", "A와 B의 X을 합하면…"; "A에 B를 추가하면 총 X은?"
-SUMS = (
-    re.compile(rf"^\s*{_SIDES}의\s+(?P<rest>\S.*?)\s*(?:합계|합산|총합|총액|합)(?:은|는|을|를|이|가|하면)?\s*(?:얼마|몇|\?|$)"),
-    re.compile(r"^\s*(?P<a>\S.*?)에\s+(?P<b>\S.*?)(?:을|를)\s+(?:추가|더|포함)하면\s+(?:총\s*)?(?P<rest>\S.*?)\s*(?:얼마(?:인가요|예요|입니까)?)?\s*\??\s*$"),
-)
-# "A X은 B 대비 몇 % 높은가요?": the last word before 은/는 names what is asked
-RATIO = re.compile(r"^\s*(?P<a>\S.*?)(?:은|는|이|가)\s+(?P<b>\S.*?)\s*(?:대비|보다|에 비해)\s+몇\s*(?:%|퍼센트)\s*(?:더\s*)?(?P<adj>\S+)")
-# what dates answer; never computed here
-_WHEN = re.compile(r"시기|날짜|일자|언제|시점|연도")
 _ADDED = re.compile(r"\+\s*\d+(?:,\d{3})*(?:\.\d+)?")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-# the comparison asked for: the adjective after 더, its direction (+1: the larger number wins) and
-# how the verdict says it
-DIRECTIONS: tuple[tuple[str, int, str], ...] = (
-    ("비싸|비싼", 1, "비쌉니다"), ("높", 1, "높습니다"), ("많", 1, "많습니다"), ("크|큰", 1, "큽니다"), ("길|긴", 1, "깁니다"),
-    ("늦", 1, "늦습니다"), ("낮", -1, "낮습니다"), ("적", -1, "적습니다"), ("작", -1, "작습니다"), ("싸|싼", -1, "쌉니다"),
-    ("짧", -1, "짧습니다"),
-)
-# what a comparison names without a noun: the price, by the first of these a side's sentence states
-IMPLIED = {"비쌉니다": ("가격", "요금", "금액", "비용"), "쌉니다": ("가격", "요금", "금액", "비용")}
-_MORE = re.compile(r"더\s*(" + "|".join(p for p, _, _ in DIRECTIONS) + ")")
 _VALUE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*([^\s\d.,|)(]*)")
-# a date is no quantity: "2024년 5월 1일", "2024-2025", "2024-05-01", a month or months ("7월", "3-5월")
-_DATE = re.compile(
-    r"(?<![\d,])(?:19|20)\d\d\s*(?:년(?:\s*\d{1,2}\s*월(?:\s*\d{1,2}\s*일)?)?|[-./~]\s*(?:(?:19|20)\d\d|\d{1,2}\s*[-./]\s*\d{1,2}))"
-    r"|(?<![\d,.])\d{1,2}(?:\s*[-~]\s*\d{1,2})?\s*월"
-)
-# units compared across spellings: (the unit compared in, its size)
-UNITS = {"년": ("개월", 12), "개월": ("개월", 1), "주": ("일", 7), "일": ("일", 1), "억원": ("원", 10**8), "천만원": ("원", 10**7),
-         "백만원": ("원", 10**6), "만원": ("원", 10**4), "천원": ("원", 10**3), "원": ("원", 1)}
 
 
 @dataclass(frozen=True)
@@ -108,7 +80,7 @@ def choice(question: str) -> tuple[str, str, str, int, str] | None:
     """(side A, side B, what is asked, direction, verdict word) of a choice between two things by
     a quantity; None for any other question."""
     m = CHOICE.match(question)
-    more = _MORE.search(m.group("rest")) if m else None
+    more = MORE.search(m.group("rest")) if m else None
     if m is None or more is None:
         return None
     if (d := _direction(more.group(1))) is None:
@@ -130,7 +102,7 @@ def two_sided(question: str) -> Asked | None:
         words = m.group("a").split()  # "제주 힐링 연휴 가격": the side, then what is asked
         a, rest = (" ".join(words[:-1]), words[-1]) if len(words) > 1 else (words[0], "")
         asked = Asked("ratio", a, m.group("b").strip(), rest, d[0], d[1])
-    if asked is None or _WHEN.search(asked.rest) or not asked.a or not asked.b:
+    if asked is None or WHEN.search(asked.rest) or not asked.a or not asked.b:
         return None
     return asked
 
@@ -155,7 +127,7 @@ def value_of(sentence: Sentence, nouns: list[str], additions: bool = False) -> t
     else:
         found = [i for w in nouns if (i := text.find(w)) >= 0]
         at = min(found) if found else 0
-    text = _DATE.sub(lambda d: " " * len(d.group(0)), text)  # dates blanked, positions kept
+    text = DATE.sub(lambda d: " " * len(d.group(0)), text)  # dates blanked, positions kept
     if not additions:  # "+350,000원" is what an option adds, not what the thing costs
         text = _ADDED.sub(lambda d: " " * len(d.group(0)), text)
     m = _VALUE.search(text, at) or _VALUE.search(text)
@@ -182,7 +154,7 @@ def find_side(
     # a name the tagger finds no noun in ("송민지" alone) is looked up as written
     keys = [a.form for a in anchors if a.tag == "NNP"] or [*shared.split(), *(a.form for a in anchors)] or name.split()
     years = _YEAR.findall(name) if own_year else []
-    written = [w for w in name.split() if not _YEAR.search(w) and not TITLE_WORDS.fullmatch(bare_term(w))] if whole else []
+    written = [w for w in name.split() if not _YEAR.search(w) and not TITLE.fullmatch(bare_term(w))] if whole else []
     wanted = [normalise(bare_term(w)) for w in keys + written + nouns]
     found = []
     for s in by_number.values():
@@ -228,7 +200,7 @@ def asked_nouns(asked: Asked, terms: Terms) -> list[list[str]]:
     sides' own, nor operation words); when there are none, the nouns both sides share ("권나라의
     일본 방문 횟수와 강지훈의 몰디브 방문 횟수"), else the nouns a 비싸/싸 implies, one at a time."""
     sides = {normalise(bare_term(x.form)) for x in terms(f"{asked.a} {asked.b}")}
-    nouns = [x.form for x in terms(asked.rest) if not OPERATION_TERMS.search(x.form) and normalise(bare_term(x.form)) not in sides]
+    nouns = [x.form for x in terms(asked.rest) if not OPERATION.search(x.form) and normalise(bare_term(x.form)) not in sides]
     if nouns:
         return [nouns]
     b_nouns = {normalise(bare_term(x.form)) for x in terms(asked.b) if x.tag != "NNP"}
@@ -236,10 +208,11 @@ def asked_nouns(asked: Asked, terms: Terms) -> list[list[str]]:
     return [common] if common else [[n] for n in IMPLIED.get(asked.verdict, ())]
 
 
-def side_queries(question: str, terms: Terms) -> list[str]:
+def side_queries(question: str, terms: Terms, rules: RuleSet = ALL) -> list[str]:
     """One search per side of a question about two named things ("삼성전자 계약 금액", "현대자동차
-    계약 금액"): a search for the whole question often finds only one side's passage."""
-    asked = two_sided(question)
+    계약 금액"): a search for the whole question often finds only one side's passage. None
+    when rule ``side_search`` is off."""
+    asked = two_sided(question) if rules.on("side_search") else None
     if asked is None:
         return []
     nouns = next(iter(asked_nouns(asked, terms)), [])
@@ -282,12 +255,13 @@ def statement(asked: Asked, a: Side, b: Side) -> tuple[str | None, str]:
     return f"{win.name} 쪽이 더 {asked.verdict} ({win.shown} {'>' if win.value > lose.value else '<'} {lose.shown}).", note
 
 
-def compared(question: str, by_number: dict[str, Sentence], terms: Terms) -> Generated | None:
+def compared(question: str, by_number: dict[str, Sentence], terms: Terms, rules: RuleSet = ALL) -> Generated | None:
     """The answer to a question about two named things and one quantity (:func:`two_sided`):
     each side's sentence quoted and cited, then the choice, difference, sum or percentage change
     computed by rule. None when the question is no such question, a side has no sentence stating
-    it, or (except for a choice, whose two quotes still stand) the numbers' units differ."""
-    asked = two_sided(question)
+    it, or (except for a choice, whose two quotes still stand) the numbers' units differ, or rule
+    ``compare`` is off."""
+    asked = two_sided(question) if rules.on("compare") else None
     if asked is None:
         return None
     found = next((pair for nouns in asked_nouns(asked, terms) if (pair := _pair(asked, nouns, by_number, terms, question)) is not None), None)

@@ -9,7 +9,7 @@ word overlap. No sentence passing: refused.
 Given the question's nouns (``terms``), the answer is ``answered`` only when the sentences come
 from those that hold the point: each, read with its heading and document title, holds every
 noun, number and verb's noun the question asks about
-(:func:`~yakgwan.answer.generate.holding_point`). When none does, the sentences chosen as above
+(:func:`~yakgwan.answer.ko_rules.holding.holding_point`, rule ``point_sentence``). When none does, the sentences chosen as above
 are a ``partial`` answer that says no sentence answers the question directly (a small model
 gives P("예") ≥ 0.94 to some sentence for nearly any question, and word overlap is not an
 answer).
@@ -19,12 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from yakgwan.answer.anchors import Terms
 from yakgwan.answer.compare import compared
-from yakgwan.answer.generate import PARTIAL_TAIL, Generated, Terms, holding_point, quoted_text
+from yakgwan.answer.grounding.quotes import quoted_text
+from yakgwan.answer.ko_rules.holding import holding_point
+from yakgwan.answer.ko_rules.point import ALL
+from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.passages import labels_only
-from yakgwan.answer.records import REFUSAL, Citation, Outcome, Sentence
+from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Outcome, Sentence
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.techniques.prompts import RELEVANCE_OPTIONS, relevance_messages
+from yakgwan.llm.prompts.rerank import RELEVANCE_OPTIONS, relevance_messages
 from yakgwan.text.tokenizer import Tokenizer
 
 
@@ -38,6 +42,7 @@ class ExtractiveAnswerer:
     margin: float = 0.15  # a second sentence only when judged nearly as likely as the best
     min_overlap: int = 2
     terms: Terms | None = None  # None: every sentence is a candidate
+    rules: RuleSet = ALL  # the checks of :mod:`yakgwan.answer.ko_rules` that are on
 
     def answer(self, question: str, sentences: list[Sentence]) -> Generated:
         if not sentences:
@@ -45,10 +50,10 @@ class ExtractiveAnswerer:
         notes: list[str] = []
         candidates = [i for i, s in enumerate(sentences) if not labels_only(s)]  # a heading or a table's header row answers nothing
         outcome: Outcome = "answered"
-        if self.terms is not None:
-            if (done := compared(question, {s.number: s for s in sentences}, self.terms)) is not None:
-                return done  # two named things and one quantity: each side's sentence, computed by rule
-            held = {id(s) for s in holding_point(question, {s.number: s for s in sentences}, self.terms)}
+        if self.terms is not None and (done := compared(question, {s.number: s for s in sentences}, self.terms, self.rules)) is not None:
+            return done  # two named things and one quantity: each side's sentence, computed by rule
+        if self.terms is not None and self.rules.on("point_sentence"):
+            held = {id(s) for s in holding_point(question, {s.number: s for s in sentences}, self.terms, self.rules)}
             if held:
                 candidates = [i for i, s in enumerate(sentences) if id(s) in held]
             else:
@@ -68,7 +73,7 @@ class ExtractiveAnswerer:
             best = max(p.values())
             chosen = sorted((i for i in order if p[i] >= self.threshold and p[i] >= best - self.margin), key=lambda i: (-p[i], i))[: self.keep]
         else:
-            point_held = outcome == "answered" and self.terms is not None  # a stricter test than the overlap
+            point_held = outcome == "answered" and self.terms is not None and self.rules.on("point_sentence")  # a stricter test than the overlap
             chosen = [i for i in order if point_held or overlap[i] >= self.min_overlap][: self.keep]
             notes.append("no LLM with log-probabilities: sentences chosen by word overlap with the question")
         if not chosen:

@@ -1,4 +1,4 @@
-"""The retrieved passages as numbered sentences, and the checks every citation must pass.
+"""The retrieved passages as numbered sentences, and the Markdown tables those sentences are rows of.
 
 The answerer never writes a quote: it cites sentence numbers, and a citation's quote is that
 sentence cut from the chunk. Only the sentences that share most words with the question are shown
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from yakgwan.answer.records import Citation, Sentence
+from yakgwan.answer.records import Sentence
 from yakgwan.core.records import Hit
 from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.text.sentences import clause_spans
@@ -18,9 +18,7 @@ from yakgwan.text.sentences import clause_spans
 MAX_SENTENCES = 16
 SENTENCE_CHARS = 200  # a sentence as shown and quoted
 _CONTENT = re.compile(r"[0-9A-Za-z가-힣]")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _PLAIN_NUMBER = re.compile(r"(?:^|[^+\d,.])\d")  # a number not written as an addition ("+350,000원")
-_NUMBER_UNIT = re.compile(rf"({_NUMBER.pattern})\s*([^\s\d.,]?)")  # a number and the character after it
 
 
 def number_sentences(
@@ -123,53 +121,15 @@ def passages_block(sentences: Sequence[Sentence]) -> str:
     return "\n".join(lines)
 
 
-def same_text(a: str, b: str) -> bool:
-    return " ".join(a.split()) == " ".join(b.split())
+def header_row(sentence: Sentence) -> str | None:
+    """The header row of the Markdown table the sentence is a row of; None when it is not a row
+    of a table with a header (or is the header itself)."""
+    text = sentence.chunk.text
+    start = text.find(sentence.text)
+    head = table_header(text, start) if start >= 0 else None
+    return text[head : text.find("\n", head)].strip() if head is not None else None
 
 
-def quote_is_verbatim(c: Citation, chunk_text: str) -> bool:
-    """The quote occurs in the chunk (whitespace normalised only)."""
-    return " ".join(c.quote.split()) in " ".join(chunk_text.split())
-
-
-# words that say a claim computes (a difference, a total, a ratio): only then may its numbers be
-# results of arithmetic on the cited ones
-_COMPUTES = re.compile(r"차이|합계|합산|총합|총액|모두 합|더 [가-힣]|배|%|퍼센트|증가|감소|지났|경과|늘었|줄었")
-MAX_OPERANDS = 12
-
-
-def unsupported_numbers(claim: str, cited: Sequence[str], headings: Sequence[str] = ()) -> list[str]:
-    """Numbers in ``claim`` that none of its cited sentences contains (a made-up figure). A
-    number the cited sentences' headings show (the section "2012년 - 지방 확장" above "12월: 연간
-    매출 50억원 돌파") also counts, when the claim writes it with the same unit ("2012년", not
-    "2012명"; an article's "제3조" does not support "3일"). When the claim says it computes (a
-    difference, total, ratio: ``_COMPUTES``), a number is also supported when it is the sum,
-    difference, product, quotient or percentage change of two cited numbers, or the sum of
-    several (1% tolerance, for rounding)."""
-    have = {n.replace(",", "") for t in cited for n in _NUMBER.findall(t)}
-    titled = {(n.replace(",", ""), unit) for t in headings for n, unit in _NUMBER_UNIT.findall(t)}
-    missing = [n for n, unit in _NUMBER_UNIT.findall(claim) if n.replace(",", "") not in have and (n.replace(",", ""), unit) not in titled]
-    if not missing or not _COMPUTES.search(claim):
-        return missing
-    values = sorted({float(h) for h in have if h.replace(".", "", 1).isdigit()})[:MAX_OPERANDS]
-    derived = derivable(values)
-    return [n for n in missing if not any(abs(float(n.replace(",", "")) - d) <= 0.01 * max(abs(d), 1.0) for d in derived)]
-
-
-def derivable(values: Sequence[float]) -> set[float]:
-    """What one arithmetic step makes of ``values``: every pair's sum, difference, product,
-    quotients and percentage changes, and the sum of every subset (at most ``MAX_OPERANDS``
-    values)."""
-    out: set[float] = set()
-    vs = list(values)[:MAX_OPERANDS]
-    for i, a in enumerate(vs):
-        for b in vs[i + 1 :]:
-            out |= {a + b, abs(a - b), a * b}
-            if a:
-                out |= {b / a, (b - a) / a * 100, b / a * 100}
-            if b:
-                out |= {a / b, (a - b) / b * 100, a / b * 100}
-    sums = {0.0}
-    for v in vs:
-        sums |= {s + v for s in sums}
-    return out | {abs(x) for x in out if x < 0} | sums
+def row_cells(row: str) -> list[str]:
+    """The cells of a Markdown table row, stripped ("| 2020 | 85,000,000원 |" → ["2020", "85,000,000원"])."""
+    return [c.strip() for c in row.strip().strip("|").split("|")]

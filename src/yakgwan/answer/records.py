@@ -12,6 +12,8 @@ Outcome = Literal["answered", "partial", "refused"]
 OUTCOMES: tuple[Outcome, ...] = ("answered", "partial", "refused")
 
 REFUSAL = "제공된 문서에는 이 질문에 대한 내용이 없습니다."
+# what a partial answer adds when it names no point of its own that the documents lack
+PARTIAL_TAIL = "다만 문서에는 이 질문에 바로 답하는 문장이 없습니다."
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,20 @@ class Sentence:
     number: str
     chunk: Chunk
     text: str
+
+
+@dataclass
+class Generated:
+    """What an answerer returns (generative, extractive, or by rule), before ``ask`` checks it."""
+
+    outcome: Outcome
+    answer: str
+    citations: list[Citation]
+    missing: str = ""
+    notes: list[str] = field(default_factory=list)
+    claims_text: str = ""  # the answer's own statements, without the sentence naming what is missing
+    quoted: bool = False  # the answer is a shown sentence quoted by rule, not the model's claims
+    computed: bool = False  # two sides quoted and compared or computed by rule (:mod:`yakgwan.answer.compare`)
 
 
 @dataclass

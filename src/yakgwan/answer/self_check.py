@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.answer.generate import Generated, GenerativeAnswerer, Terms, Unknown
-from yakgwan.answer.records import REFUSAL, Sentence
+from yakgwan.answer.anchors import Terms, Unknown
+from yakgwan.answer.generate import GenerativeAnswerer
+from yakgwan.answer.ko_rules.point import ALL
+from yakgwan.answer.ko_rules.ruleset import RuleSet
+from yakgwan.answer.records import REFUSAL, Generated, Sentence
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
-from yakgwan.techniques.self_rag import YesNo
+from yakgwan.retrieval.retrievers.self_rag import YesNo
 
 
 def support_messages(answer: str, quotes: list[str]) -> list[Message]:
@@ -29,9 +32,10 @@ class SelfCheckingAnswerer:
     llm: LLM
     unknown: Unknown | None = None
     terms: Terms | None = None
+    rules: RuleSet = ALL
 
     def answer(self, question: str, sentences: list[Sentence]) -> Generated:
-        gen = GenerativeAnswerer(self.llm, self.unknown, self.terms)
+        gen = GenerativeAnswerer(self.llm, self.unknown, self.terms, self.rules)
         done = gen.answer(question, sentences)
         if done.outcome == "refused":
             return done

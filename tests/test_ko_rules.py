@@ -1,0 +1,152 @@
+"""The answer rules by name: a RuleSet parses and validates names against the registry, every rule
+names a function that exists, and switching one rule off changes the outcome of a small case
+that it decides, while all rules on give the answer of the default (today's) answerers."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from typing import Any
+
+import pytest
+
+from yakgwan.answer.anchors import Anchor, AnchorFinder
+from yakgwan.answer.compare import side_queries
+from yakgwan.answer.extract import ExtractiveAnswerer
+from yakgwan.answer.generate import GenerativeAnswerer, claim_problems
+from yakgwan.answer.ko_rules import RULES, RuleSet
+from yakgwan.answer.ko_rules.point import point_nouns
+from yakgwan.answer.records import Generated, Sentence
+from yakgwan.core.errors import UnknownName
+from yakgwan.core.records import Chunk
+from yakgwan.llm import LLM
+from yakgwan.llm.scripted import ScriptedProvider
+from yakgwan.text.registry import make_tokenizer
+
+_FINDER = AnchorFinder()
+
+
+def _terms(text: str, verbal: bool = False) -> list[Anchor]:
+    return _FINDER.terms(text, verbal)
+
+
+def _sentences(*texts: str, title: str = "t", section: str | None = None) -> list[Sentence]:
+    text = "\n".join(texts)
+    chunk = Chunk("c", "d.md", "d.md", title, text, 0, len(text), section=section)
+    return [Sentence(str(i), chunk, t) for i, t in enumerate(texts, 1)]
+
+
+def _shape(done: Generated) -> tuple[Any, ...]:
+    return done.outcome, done.answer, [dataclasses.astuple(c) for c in done.citations], done.notes, done.quoted, done.computed
+
+
+@pytest.mark.unit
+def test_a_rule_set_parses_names_and_changes() -> None:
+    every = RuleSet.all()
+    assert every.enabled == frozenset(RULES.names()) and RuleSet.parse("all") == every and every.spec() == "all"
+    assert RuleSet.parse("none") == RuleSet.none() and not RuleSet.none().on("compare") and RuleSet.none().spec() == "none"
+    assert RuleSet.parse("compare, titles").enabled == {"compare", "titles"}  # names alone: only those
+    off = RuleSet.parse("all,-compare")
+    assert not off.on("compare") and off.on("titles") and off == every.without("compare") == RuleSet.parse("-compare")
+    assert RuleSet.parse(off.spec()) == off and off.spec() == "all,-compare"
+    assert RuleSet.parse("none,compare,+titles").enabled == {"compare", "titles"}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        off.enabled = frozenset()  # type: ignore[misc]
+
+
+@pytest.mark.unit
+def test_an_unknown_rule_name_lists_the_registered_ones() -> None:
+    with pytest.raises(UnknownName) as caught:
+        RuleSet.parse("all,-comparee")
+    message = str(caught.value)
+    assert message.startswith("unknown answer rule 'comparee'; available: ") and all(name in message for name in RULES.names())
+    with pytest.raises(UnknownName, match="unknown answer rule 'nope'"):
+        RuleSet.all().on("nope")
+    with pytest.raises(UnknownName):
+        RuleSet(frozenset({"nope"}))
+    for bad in ("", " ", "all,,compare"):
+        with pytest.raises(ValueError, match="answer rules"):
+            RuleSet.parse(bad)
+
+
+@pytest.mark.unit
+def test_every_rule_names_a_function_that_exists() -> None:
+    for name, rule in RULES.items():
+        module, attr = _split(rule.where)
+        target: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            target = getattr(target, part)
+        assert callable(target), name
+        assert rule.line().startswith(f"{name}: ")
+
+
+def _split(where: str) -> tuple[str, str]:
+    """(module, attribute path) of a dotted name, the module being the longest importable prefix."""
+    parts = where.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        return ".".join(parts[:cut]), ".".join(parts[cut:])
+    raise AssertionError(f"{where}: no module")
+
+
+def _pay() -> list[Sentence]:
+    return _sentences("| 이름 | 직책 | 연봉 |", "|---|---|---|", "| 권나라 | 팀장 | 52,000,000원 |", "| 송민지 | 대리 | 41,000,000원 |", title="급여 현황")
+
+
+@pytest.mark.unit
+def test_compare_off_leaves_a_choice_to_the_ordinary_answer() -> None:
+    question, pay = "권나라와 송민지 중 누가 더 높은 연봉을 받나요?", _pay()
+    tokenizer = make_tokenizer("kiwi")
+    by_rule = ExtractiveAnswerer(None, tokenizer, terms=_terms, rules=RuleSet.all()).answer(question, pay)
+    assert _shape(by_rule) == _shape(ExtractiveAnswerer(None, tokenizer, terms=_terms).answer(question, pay))
+    assert by_rule.computed and by_rule.answer.endswith("권나라 쪽이 더 높습니다 (52,000,000원 > 41,000,000원).")
+    plain = ExtractiveAnswerer(None, tokenizer, terms=_terms, rules=RuleSet.parse("all,-compare")).answer(question, pay)
+    assert plain.outcome == "partial" and not plain.computed and "쪽이 더" not in plain.answer
+    # the side searches are their own rule
+    assert side_queries(question, _terms) == side_queries(question, _terms, RuleSet.parse("all,-compare")) != []
+    assert side_queries(question, _terms, RuleSet.parse("all,-side_search")) == []
+
+
+@pytest.mark.unit
+def test_unknown_terms_off_keeps_a_claim_naming_what_no_document_says() -> None:
+    sentences = _sentences("- 옵션 가격: 80,000원")
+    provider = ScriptedProvider(responder=lambda m, s: {"outcome": "answered", "claims": [{"text": "드론 촬영 옵션 가격은 80,000원입니다.", "cite": ["1"]}], "missing": ""})
+
+    def unknown(text: str) -> list[str]:
+        return ["드론"] if "드론" in text else []
+
+    def answer(rules: RuleSet | None) -> Generated:
+        extra = {} if rules is None else {"rules": rules}
+        return GenerativeAnswerer(LLM(provider), unknown, _terms, **extra).answer("드론 촬영 옵션 가격은 얼마인가요?", sentences)
+
+    checked = answer(RuleSet.all())
+    assert _shape(checked) == _shape(answer(None))
+    assert checked.outcome == "refused" and any("names 드론, which no document mentions" in n for n in checked.notes)
+    kept = answer(RuleSet.parse("all,-unknown_terms"))
+    assert kept.outcome == "answered" and kept.answer == "드론 촬영 옵션 가격은 80,000원입니다. [1]"
+
+
+@pytest.mark.unit
+def test_point_sentence_off_answers_by_word_overlap_alone() -> None:
+    sentences = _sentences("- 총 직원 수: 45명", "- 본사 직원은 모두 정규직입니다.")
+    tokenizer = make_tokenizer("kiwi")
+    question = "부산 지사의 직원 수는 몇 명인가요?"  # no sentence names 부산 지사
+    strict = ExtractiveAnswerer(None, tokenizer, terms=_terms, rules=RuleSet.all()).answer(question, sentences)
+    assert _shape(strict) == _shape(ExtractiveAnswerer(None, tokenizer, terms=_terms).answer(question, sentences))
+    assert strict.outcome == "partial"
+    loose = ExtractiveAnswerer(None, tokenizer, terms=_terms, rules=RuleSet.parse("all,-point_sentence")).answer(question, sentences)
+    assert loose.outcome == "answered" and "45명" in loose.answer
+
+
+@pytest.mark.unit
+def test_titles_and_arithmetic_off() -> None:
+    point = "박민수 COO의 연봉"
+    assert "COO" not in point_nouns(point, _terms) and point_nouns(point, _terms) == point_nouns(point, _terms, RuleSet.all())
+    assert "COO" in point_nouns(point, _terms, RuleSet.parse("all,-titles"))
+    by = {s.number: s for s in _sentences("김하늘 대표 연봉: 240,000,000원", "박민수 COO 연봉: 180,000,000원")}
+    claim = [{"text": "연봉 차이는 60,000,000원입니다.", "cite": ["1", "2"]}]
+    assert claim_problems(claim, by) == claim_problems(claim, by, None, RuleSet.all()) == {}
+    assert claim_problems(claim, by, None, RuleSet.parse("all,-arithmetic")) == {1: "claim 1 states 60,000,000, which its cited sentences do not contain"}
