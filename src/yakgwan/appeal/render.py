@@ -125,82 +125,105 @@ def to_pdf(result: Mapping[str, Any], path: Path) -> int:
     middle dot that looks the same."""
     from importlib.resources import as_file, files
 
-    from fontTools.ttLib import TTFont
-    from fpdf import FPDF
-    from fpdf.fonts import FontFace
-
     with as_file(files("pylopdf_fonts_ko") / "NotoSansKR-Regular.otf") as font_path:
-        cmap = set(TTFont(str(font_path), lazy=True).getBestCmap())
-        missing = 0
+        pdf = _Pdf(font_path)
+        _pdf_notice_and_issues(pdf, result)
+        _pdf_evidence_and_gaps(pdf, result)
+        _pdf_actions_and_band(pdf, result)
+        pdf.pdf.output(str(path))
+    return pdf.missing
 
-        def t(text: object) -> str:
-            nonlocal missing
-            s = str(text).translate(LOOKALIKES)
-            bad = sum(1 for ch in s if ord(ch) not in cmap and ch not in "\n\t")
-            missing += bad
-            return "".join(ch if ord(ch) in cmap or ch in "\n\t" else "□" for ch in s) if bad else s
 
-        pdf = FPDF(format="A4")
-        pdf.set_auto_page_break(True, margin=15)
-        pdf.add_font("KR", fname=str(font_path))
-        pdf.set_title("보험금 부지급 재심사 근거 자료")
-        pdf.add_page()
-        width = pdf.w - pdf.l_margin - pdf.r_margin
+class _Pdf:
+    """An A4 page flow in the one embedded font, counting the characters the font lacks."""
 
-        def heading(text: str, size: int = 13) -> None:
-            pdf.ln(3)
-            pdf.set_font("KR", size=size)
-            pdf.multi_cell(width, size * 0.6, t(text), new_x="LMARGIN", new_y="NEXT")
-            pdf.set_draw_color(180, 180, 180)
-            pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + width, pdf.get_y())
-            pdf.ln(2)
+    def __init__(self, font_path: Path) -> None:
+        from fontTools.ttLib import TTFont
+        from fpdf import FPDF
 
-        def para(text: str, size: float = 10, indent: float = 0.0, fill: bool = False) -> None:
-            pdf.set_font("KR", size=size)
-            pdf.set_x(pdf.l_margin + indent)
-            if fill:
-                pdf.set_fill_color(242, 245, 250)
-            pdf.multi_cell(width - indent, size * 0.55, t(text), new_x="LMARGIN", new_y="NEXT", fill=fill, align="L")
+        self.cmap = set(TTFont(str(font_path), lazy=True).getBestCmap())
+        self.missing = 0
+        self.pdf = FPDF(format="A4")
+        self.pdf.set_auto_page_break(True, margin=15)
+        self.pdf.add_font("KR", fname=str(font_path))
+        self.pdf.set_title("보험금 부지급 재심사 근거 자료")
+        self.pdf.add_page()
+        self.width = self.pdf.w - self.pdf.l_margin - self.pdf.r_margin
 
-        sp = result["success_probability"]
-        heading("보험금 부지급 재심사 근거 자료", 16)
-        heading("1. 부지급 통지 요약")
-        for k, v in _summary_rows(result):
-            para(f"{k}: {v}")
-        heading("2. 쟁점과 약관 근거")
-        for i, issue in enumerate(result["issue_tree"], 1):
-            para(f"사유 {i}", 11)
-            para(issue["reason"], indent=4, fill=True)
-            if issue.get("cited"):
-                para("통지서가 인용한 조항: " + "; ".join(issue["cited"]), 9)
-            for s in issue["sub_issues"]:
-                para(f"• [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}{_tag(s)}", indent=2)
-            pdf.ln(1)
-        heading("3. 근거 조항 (인용)")
-        for item in result["evidence_pack"]:
-            p = item["provenance"]
-            para(f"{item['claim']}{_tag(item)} — {_cite(p)}", 10)
-            para(p["quote"], 9.5, indent=4, fill=True)
-            para(f"문서 {p['doc']}, chunk {p['chunk_id']}", 8, indent=4)
-            pdf.ln(1)
-        heading("4. 요건과 입증 현황")
-        pdf.set_font("KR", size=8.5)
-        head_style = FontFace(emphasis="", fill_color=(235, 235, 235))  # the font has no bold weight
-        with pdf.table(col_widths=(40, 35, 25), text_align="LEFT", line_height=4.6, headings_style=head_style) as table:
-            for row_cells in [("약관 요건", "통지서에 나타난 사실", "보완할 점")] + [(g["requirement"], g["shown"] + _tag(g), g["to_close"]) for g in result["gap_analysis"]]:
+    def text(self, value: object) -> str:
+        s = str(value).translate(LOOKALIKES)
+        bad = sum(1 for ch in s if ord(ch) not in self.cmap and ch not in "\n\t")
+        self.missing += bad
+        return "".join(ch if ord(ch) in self.cmap or ch in "\n\t" else "□" for ch in s) if bad else s
+
+    def heading(self, text: str, size: int = 13) -> None:
+        pdf = self.pdf
+        pdf.ln(3)
+        pdf.set_font("KR", size=size)
+        pdf.multi_cell(self.width, size * 0.6, self.text(text), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_draw_color(180, 180, 180)
+        pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + self.width, pdf.get_y())
+        pdf.ln(2)
+
+    def para(self, text: str, size: float = 10, indent: float = 0.0, fill: bool = False) -> None:
+        pdf = self.pdf
+        pdf.set_font("KR", size=size)
+        pdf.set_x(pdf.l_margin + indent)
+        if fill:
+            pdf.set_fill_color(242, 245, 250)
+        pdf.multi_cell(self.width - indent, size * 0.55, self.text(text), new_x="LMARGIN", new_y="NEXT", fill=fill, align="L")
+
+    def table(self, rows: list[tuple[str, ...]]) -> None:
+        """A table whose first row is its header (the font has no bold weight: a grey fill)."""
+        from fpdf.fonts import FontFace
+
+        self.pdf.set_font("KR", size=8.5)
+        head_style = FontFace(emphasis="", fill_color=(235, 235, 235))
+        with self.pdf.table(col_widths=(40, 35, 25), text_align="LEFT", line_height=4.6, headings_style=head_style) as table:
+            for row_cells in rows:
                 row = table.row()
                 for cell in row_cells:
-                    row.cell(t(cell))
-        heading("5. 수집할 서류")
-        for doc in result["documents_to_collect"]:
-            para(f"□ {doc}", indent=2)
-        heading("6. 권고 조치")
-        for i, a in enumerate(result["recommended_actions"], 1):
-            para(f"{i}. {a}", indent=2)
-        heading("7. 재심사 성공 가능성")
-        para(f"{sp['band']} (추정 {sp['probability']:.0%})", 13)
-        para(sp["rationale"])
-        pdf.ln(4)
-        para(DISCLAIMER, 8.5)
-        pdf.output(str(path))
-    return missing
+                    row.cell(self.text(cell))
+
+
+def _pdf_notice_and_issues(pdf: _Pdf, result: Mapping[str, Any]) -> None:
+    pdf.heading("보험금 부지급 재심사 근거 자료", 16)
+    pdf.heading("1. 부지급 통지 요약")
+    for k, v in _summary_rows(result):
+        pdf.para(f"{k}: {v}")
+    pdf.heading("2. 쟁점과 약관 근거")
+    for i, issue in enumerate(result["issue_tree"], 1):
+        pdf.para(f"사유 {i}", 11)
+        pdf.para(issue["reason"], indent=4, fill=True)
+        if issue.get("cited"):
+            pdf.para("통지서가 인용한 조항: " + "; ".join(issue["cited"]), 9)
+        for s in issue["sub_issues"]:
+            pdf.para(f"• [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}{_tag(s)}", indent=2)
+        pdf.pdf.ln(1)
+
+
+def _pdf_evidence_and_gaps(pdf: _Pdf, result: Mapping[str, Any]) -> None:
+    pdf.heading("3. 근거 조항 (인용)")
+    for item in result["evidence_pack"]:
+        p = item["provenance"]
+        pdf.para(f"{item['claim']}{_tag(item)} — {_cite(p)}", 10)
+        pdf.para(p["quote"], 9.5, indent=4, fill=True)
+        pdf.para(f"문서 {p['doc']}, chunk {p['chunk_id']}", 8, indent=4)
+        pdf.pdf.ln(1)
+    pdf.heading("4. 요건과 입증 현황")
+    pdf.table([("약관 요건", "통지서에 나타난 사실", "보완할 점")] + [(g["requirement"], g["shown"] + _tag(g), g["to_close"]) for g in result["gap_analysis"]])
+
+
+def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any]) -> None:
+    sp = result["success_probability"]
+    pdf.heading("5. 수집할 서류")
+    for doc in result["documents_to_collect"]:
+        pdf.para(f"□ {doc}", indent=2)
+    pdf.heading("6. 권고 조치")
+    for i, a in enumerate(result["recommended_actions"], 1):
+        pdf.para(f"{i}. {a}", indent=2)
+    pdf.heading("7. 재심사 성공 가능성")
+    pdf.para(f"{sp['band']} (추정 {sp['probability']:.0%})", 13)
+    pdf.para(sp["rationale"])
+    pdf.pdf.ln(4)
+    pdf.para(DISCLAIMER, 8.5)
