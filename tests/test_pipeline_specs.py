@@ -49,6 +49,8 @@ def test_composition_appends_the_step_stages() -> None:
     over = resolve_pipeline("bm25+preprocess")
     assert over.stages[0].kind == "ingest" and over.stages[0].name == "preprocess" and over.ingest_steps == ("preprocess",)
     assert resolve_pipeline("default") is PIPELINES.get(DEFAULT_PIPELINE)
+    assert resolve_pipeline("self_rag+rerank_llm").has_stage("self_rag") and not resolve_pipeline("default").has_stage("self_rag")
+    assert [n for n in PIPELINES if resolve_pipeline(n).has_stage("self_rag")] == ["self_rag"]
 
 
 def test_unknown_names_list_what_the_registries_hold() -> None:

@@ -55,6 +55,10 @@ class PipelineSpec:
     first_stage: bool = False
     stages: tuple[Stage, ...] = ()
 
+    def has_stage(self, name: str) -> bool:
+        """Whether a stage of this pipeline is ``name`` (e.g. "self_rag", whose answers ``ask`` checks)."""
+        return any(s.name == name for s in self.stages)
+
     def to_dict(self) -> dict:
         """A JSON-serialisable description: name, description, what it needs, its stages."""
         return {
