@@ -11,7 +11,8 @@ import pytest
 from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.retrieval.retrievers.crag import REJECTED, CorrectiveRetriever, grades_schema
+from yakgwan.llm.prompts.crag import grades_schema
+from yakgwan.retrieval.retrievers.crag import REJECTED, CorrectiveRetriever
 from yakgwan.text.registry import make_tokenizer
 from yakgwan.websearch.offline import OfflineSearch
 from yakgwan.websearch.provider import SearchConfig

@@ -13,7 +13,7 @@ from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.records import REFUSAL, Generated, Sentence
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
-from yakgwan.retrieval.retrievers.self_rag import YesNo
+from yakgwan.llm.prompts.self_rag import YesNo
 
 
 def support_messages(answer: str, quotes: list[str]) -> list[Message]:

@@ -10,21 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel, Field
-
-from yakgwan.llm import LLM, Message, StructuredOutputError
+from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit, HitStatus
-from yakgwan.llm.prompts.common import SYSTEM
+from yakgwan.llm.prompts.compress import Keep, compress_messages
 from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.text.sentences import sentence_spans
 
 
 COMPRESS_TOP_N = 3  # one LLM call per hit, ~5 s each on a CPU
-
-
-class Keep(BaseModel):
-    keep: list[int] = Field(max_length=40)
 
 
 @dataclass
@@ -50,10 +44,8 @@ class Compressor:
     def _ask_llm(self, query: str, sents: list[str]) -> tuple[list[int] | None, HitStatus]:
         """Sentence indices chosen by the LLM, or None (and the fallback's status) without one."""
         if self.llm is not None:
-            listing = "\n".join(f"[{i}] {s}" for i, s in enumerate(sents, 1))
-            msgs = [Message("system", SYSTEM + " 질문과 관련된 문장의 번호만 고르세요."), Message("user", f"질문: {query}\n\n문장:\n{listing}")]
             try:
-                answer = self.llm.complete(msgs, schema=Keep, step="compress")
+                answer = self.llm.complete(compress_messages(query, sents), schema=Keep, step="compress")
                 return [i - 1 for i in answer.keep if 1 <= i <= len(sents)], HitStatus.RANKED
             except StructuredOutputError:
                 pass

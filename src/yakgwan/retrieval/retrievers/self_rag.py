@@ -17,30 +17,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel
-
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.llm.types import Message
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit, HitStatus
 from yakgwan.llm.prompts.rerank import RELEVANCE_OPTIONS, relevance_messages
+from yakgwan.llm.prompts.self_rag import YesNo, need_messages
 from yakgwan.retrieval.hit_lists import rejected
 
 SELF_RAG_TOP_N = 5
 RELEVANT_FROM = 0.5
 STEP = "self_rag"  # what rejected hits are labelled, whatever the pipeline is called
 REJECTED = f"{STEP}({HitStatus.REJECTED.value})"  # their label
-
-
-class YesNo(BaseModel):
-    yes: bool
-
-
-def need_messages(question: str) -> list[Message]:
-    return [
-        Message("system", "회사·상품·약관 문서에서 찾아야 답할 수 있는 질문이면 yes=true, 인사나 잡담처럼 문서가 필요 없으면 yes=false."),
-        Message("user", question),
-    ]
 
 
 @dataclass
