@@ -101,3 +101,20 @@ def test_retrieval_rerank_and_query_never_import_pipelines() -> None:
             for node in ast.walk(ast.parse(path.read_text("utf-8"))):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
                 assert not any(n.startswith("yakgwan.pipelines") for n in names), path
+
+
+def test_a_rejected_hit_stays_rejected_through_later_steps() -> None:
+    from yakgwan.rerank.listwise_llm import LLMListwiseReranker
+    from yakgwan.rerank.yesno import GatedPointwiseReranker
+    from yakgwan.retrieval.hit_lists import rejected
+    from yakgwan.retrieval.retrievers.compress import Compressor
+    from yakgwan.text.registry import make_tokenizer
+
+    chunks = [Chunk(f"c{i}", "d", "d", "t", f"환불 규정 {i}입니다. 여권은 구청에서 발급합니다.", 0, 10) for i in range(3)]
+    hits = [Hit(chunks[0], 1.0, 1, "crag"), rejected("crag", Hit(chunks[1], 0.9, 2, "hybrid_cc"), {}), rejected("crag", Hit(chunks[2], 0.8, 3, "hybrid_cc"), {})]
+    assert [h.produced_by for h in hits] == ["crag", "crag(rejected)", "crag(rejected)"] and [h.rejected for h in hits] == [False, True, True]
+    for out in (LLMListwiseReranker(None).rerank("환불", hits, 3), GatedPointwiseReranker(None).rerank("환불", hits, 3)):
+        assert [h.rejected for h in out] == [False, True, True] and all(h.status is HitStatus.NO_LLM_FIRST_STAGE_ORDER for h in out)
+        assert [bool(h.components.get("rejected")) for h in out] == [False, True, True]
+    squeezed = Compressor(None, make_tokenizer("mecab")).compress("환불", hits[1])
+    assert squeezed.rejected and squeezed.produced_by == "crag(rejected)>compress(no LLM: shared content words)"
