@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from yakgwan.core.errors import InputError
+
 from yakgwan.answer.anchors import Anchor, AnchorFinder
 from yakgwan.answer.compare import side_queries
 from yakgwan.answer.extract import ExtractiveAnswerer
@@ -65,7 +67,7 @@ def test_an_unknown_rule_name_lists_the_registered_ones() -> None:
     with pytest.raises(UnknownName):
         RuleSet(frozenset({"nope"}))
     for bad in ("", " ", "all,,compare"):
-        with pytest.raises(ValueError, match="answer rules"):
+        with pytest.raises(InputError, match="answer rules"):
             RuleSet.parse(bad)
 
 
@@ -150,3 +152,47 @@ def test_titles_and_arithmetic_off() -> None:
     claim = [{"text": "연봉 차이는 60,000,000원입니다.", "cite": ["1", "2"]}]
     assert claim_problems(claim, by) == claim_problems(claim, by, None, RuleSet.all()) == {}
     assert claim_problems(claim, by, None, RuleSet.parse("all,-arithmetic")) == {1: "claim 1 states 60,000,000, which its cited sentences do not contain"}
+
+
+@pytest.mark.unit
+def test_the_cli_switches_rules_off_by_name_and_names_them_on_a_typo(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import os
+    import subprocess
+    import sys
+
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# 회사\n\n하늘여행사의 대표는 김하늘입니다.\n", "utf-8")
+    env = dict(os.environ, YAKGWAN_INDEX=str(tmp_path / "i"), YAKGWAN_CACHE_DIR=str(tmp_path / "c"), YAKGWAN_EMBEDDER="hashing")
+    env.pop("YAKGWAN_LLM", None)
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "yakgwan.cli", *args, "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+
+    assert cli("ingest", str(kb)).returncode == 0
+    # a year no document contains: the anchors rule refuses before retrieval; without it, retrieval runs
+    on = json.loads(cli("ask", "2031년 대표는 누구인가요?", "--json").stdout)
+    off = json.loads(cli("ask", "2031년 대표는 누구인가요?", "--json", "--rules", "all,-anchors").stdout)
+    assert on["outcome"] == "refused" and on["missing"]
+    assert not off["missing"]
+    bad = cli("ask", "대표는 누구인가요?", "--rules", "all,-anchorz")
+    assert bad.returncode == 2 and "unknown answer rule 'anchorz'; available:" in bad.stderr and "anchors" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    tests = tmp_path / "t.jsonl"
+    tests.write_text(json.dumps({"question": "대표는 누구인가요?", "keywords": ["김하늘"], "category": "direct_fact", "source_docs": ["a.md"]}, ensure_ascii=False) + "\n", "utf-8")
+    alone = cli("eval", "--corpus", str(kb), "--tests", str(tests), "--rules", "none")
+    assert alone.returncode == 2 and "--rules is used with --answers" in alone.stderr
+    answered = cli("eval", "--corpus", str(kb), "--tests", str(tests), "--answers", "--rules", "all,-anchors", "--json", str(tmp_path / "r.json"))
+    assert answered.returncode == 0, answered.stderr
+    assert json.loads((tmp_path / "r.json").read_text("utf-8"))[0]["answers"]["rules"] == "all,-anchors"
+
+
+@pytest.mark.unit
+def test_every_rule_is_documented() -> None:
+    from pathlib import Path
+
+    from yakgwan.answer.ko_rules.ruleset import RULES
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "answers.md").read_text("utf-8")
+    assert [n for n in RULES.names() if f"| `{n}` |" not in page] == [], "add the rule to the table in docs/answers.md"

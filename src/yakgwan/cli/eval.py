@@ -8,6 +8,7 @@ import sys
 
 from yakgwan.cli.output import err
 from yakgwan.config import Settings
+from yakgwan.services.ask import RuleSet
 from yakgwan.services.evaluate import METRIC_KEYS, EvalRequest, evaluate, load_evalset, load_unanswerable
 from yakgwan.services.ingest import fallback_lines
 from yakgwan.services.report import combine_results, render_report
@@ -18,7 +19,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
     req = EvalRequest(
         load_evalset(args.corpus, args.tests, args.beir), tuple(args.pipelines or ["default"]), args.k, args.limit, args.answers,
-        tuple(unanswerable), args.answer_mode, args.judge_runs, command,
+        tuple(unanswerable), args.answer_mode, args.judge_runs, command, RuleSet.parse(args.rules),
     )
     results = evaluate(settings, req, on_result=print_result_line, on_warning=lambda message: err(f"warning: {message}"))
     if args.json_out:
@@ -84,7 +85,8 @@ def _llm_cost(res: dict) -> str:
 
 def _print_answers(a: dict) -> None:
     shown = "  ".join(f"{k}={v:.4f}" for k, v in a["metrics"].items() if v is not None)
-    print(f"  answers ({a['mode']}, {a['n_answerable']} answerable + {a['n_unanswerable']} unanswerable): {shown}")
+    rules = f", rules {a['rules']}" if a.get("rules", "all") != "all" else ""
+    print(f"  answers ({a['mode']}{rules}, {a['n_answerable']} answerable + {a['n_unanswerable']} unanswerable): {shown}")
     for key, v in (a.get("judge") or {}).get("scores", {}).items():
         print(f"    judge {key} {v['mean']:.2f} ± {v['spread']:.2f} over {v['runs']} runs ({a['judge']['model']})")
     if a.get("note"):

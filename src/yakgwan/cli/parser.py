@@ -6,6 +6,10 @@ import argparse
 from pathlib import Path
 
 
+RULES_HELP = ("which answer rules are on: all (default), none, names (compare,titles), or changes read left to right "
+              "(all,-compare); an unknown name lists them all (docs/answers.md)")
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--index", type=Path, help="index folder (default: $YAKGWAN_INDEX or the per-user data folder)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -53,6 +57,7 @@ def _ask(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", default="auto", choices=("auto", "generate", "extract"),
                    help="generate: the LLM writes short cited claims; extract: the best supporting sentences themselves; auto (default): generate when an LLM is configured")
     p.add_argument("--k", type=int, default=5, help="passages read (default 5)")
+    p.add_argument("--rules", default="all", help=RULES_HELP)
     p.add_argument("--json", action="store_true", help="print the answer object as JSON")
     p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
     _common(p)
@@ -68,6 +73,7 @@ def _eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--answers", action="store_true", help="also answer every question (ask) and score the answers")
     p.add_argument("--unanswerable", type=Path, help="with --answers: JSONL of questions the documents cannot answer (refusal is correct)")
     p.add_argument("--answer-mode", default="auto", choices=("auto", "generate", "extract"), help="with --answers: how ask answers")
+    p.add_argument("--rules", default="all", help="with --answers: " + RULES_HELP)
     p.add_argument("--judge-runs", type=int, default=3, help="with --answers and an LLM: LLM-as-judge runs per answer (0: none)")
     p.add_argument("--limit", type=int, help="only the first N questions (in file order), e.g. for a costly query-side LLM step; the whole corpus is still indexed")
     p.add_argument("--json", type=Path, dest="json_out", help="write results (a list, one object per pipeline)")

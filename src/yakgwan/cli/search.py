@@ -7,7 +7,7 @@ import json
 
 from yakgwan.cli.output import err, print_hits
 from yakgwan.config import Settings
-from yakgwan.services.ask import ask_index
+from yakgwan.services.ask import RuleSet, ask_index
 from yakgwan.services.pipelines import pipeline_rows, pipeline_specs_json
 from yakgwan.services.search import search_index
 
@@ -27,7 +27,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
-    res = ask_index(settings, args.question, args.pipeline, args.mode, args.k)
+    res = ask_index(settings, args.question, args.pipeline, args.mode, args.k, RuleSet.parse(args.rules))
     if args.json:
         print(json.dumps(res.to_json(), ensure_ascii=False, indent=2))
         return 0

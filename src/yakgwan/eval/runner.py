@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Retriever
 from yakgwan.eval import metrics as M
+from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.eval.answers import Unanswerable, evaluate_answers
 from yakgwan.eval.datasets import EvalQuery, EvalSet
 from yakgwan.llm import LLM, UsageStats
@@ -165,6 +166,7 @@ class EvalRequest:
     answer_mode: str = "auto"
     judge_runs: int = 3
     command: str | None = None
+    rules: RuleSet = RuleSet.all()  # with ``answers``: which answer rules are on
 
     def __post_init__(self) -> None:
         if self.k <= 0:
@@ -173,6 +175,8 @@ class EvalRequest:
             raise InputError(None, f"--limit must be > 0, got {self.limit}")
         if self.unanswerable and not self.answers:
             raise InputError(None, "--unanswerable is used with --answers")
+        if self.rules != RuleSet.all() and not self.answers:
+            raise InputError(None, "--rules is used with --answers")
         if self.judge_runs < 0:
             raise InputError(None, f"--judge-runs must be >= 0, got {self.judge_runs}")
         if not self.pipelines:
@@ -188,7 +192,7 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
     if llm is not None:
         llm.stats = UsageStats()
     runs = req.judge_runs if llm is not None else 0
-    asker = Asker(ctx, pipeline=pipeline, mode=req.answer_mode)
+    asker = Asker(ctx, pipeline=pipeline, mode=req.answer_mode, rules=req.rules)
     bar = Bar(f"answers {pipeline}", len(evalset.queries) + len(req.unanswerable), quiet, unit="q", sink=sink)
     last = [0]
 
@@ -204,6 +208,7 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
         out["note"] = "no LLM configured (YAKGWAN_LLM): extractive answers by word overlap, no judge"
     if llm is not None:
         out["llm"] = {"model": llm.name, **llm.stats.as_dict()}
+    out["rules"] = req.rules.spec()
     return out
 
 

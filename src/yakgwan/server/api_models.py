@@ -97,6 +97,7 @@ class AskIn(BaseModel):
     pipeline: str = DEFAULT_PIPELINE
     mode: Literal["auto", "generate", "extract"] = "auto"
     k: int = Field(default=5, ge=1, le=10)
+    rules: str = Field(default="all", max_length=500, description="which answer rules are on: all, none, names, or changes such as all,-compare")
 
 
 class CitationOut(BaseModel):

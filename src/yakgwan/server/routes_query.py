@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from yakgwan.core.errors import YakgwanError
 from yakgwan.server.api_models import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
-from yakgwan.services.ask import Asker
+from yakgwan.services.ask import Asker, RuleSet
 from yakgwan.services.pipelines import pipeline_name, pipeline_rows
 from yakgwan.services.search import hit_json
 from yakgwan.services.search import search as run_search
@@ -44,7 +44,7 @@ def router(service: Service) -> APIRouter:
     def _ask(name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
         col = service.collections.get(name)
         ctx = service.collections.context(col)
-        asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, anchors=service.models.anchor_finder(),
+        asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, rules=RuleSet.parse(body.rules), anchors=service.models.anchor_finder(),
                       corpus=service.collections.corpus_text(ctx.view))
         res = asker.ask(body.question, on_stage).to_json()
         names = col.display_names()
@@ -67,6 +67,7 @@ def router(service: Service) -> APIRouter:
         def check() -> None:
             service.collections.view(service.collections.get(name))
             pipeline_name(body.pipeline)
+            RuleSet.parse(body.rules)
 
         await run_in_threadpool(check)  # an index may load from disk: not on the event loop
         box: queue.Queue[tuple[str, Any]] = queue.Queue()

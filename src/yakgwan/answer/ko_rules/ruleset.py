@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from yakgwan.core.errors import InputError
 from yakgwan.core.registry import Registry
 
 
@@ -97,7 +98,7 @@ class RuleSet:
         to right (``"all,-compare"``, ``"none,compare"``; a first ``-name`` starts from all)."""
         words = [w.strip() for w in spec.split(",")]
         if not spec.strip() or not all(words):
-            raise ValueError(f"answer rules {spec!r}: give 'all', 'none', or names separated by commas (e.g. 'all,-compare')")
+            raise InputError(None, f"answer rules {spec!r}: give 'all', 'none', or names separated by commas (e.g. 'all,-compare')")
         on = set(RULES.names()) if words[0].startswith("-") else set()
         for word in words:
             if word in ("all", "none"):
