@@ -35,7 +35,7 @@ SIDE_PASSAGES = 3  # per side of a question about two named things
 def evidence_hits(hits: list[Hit]) -> list[Hit]:
     """The hits an answer may use: not those corrective RAG or Self-RAG rejected, whatever step
     (a reranker, compression) came after them."""
-    return [h for h in hits if not h.components.get("rejected")]
+    return [h for h in hits if not h.rejected]
 
 
 @dataclass
@@ -99,7 +99,7 @@ class Asker:
         say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode == "generate" or llm.supports_logprobs) else "rules"})
         if mode == "generate" and llm is not None:
-            checked = name.split("+")[0] == "self_rag"  # Self-RAG also checks its answer
+            checked = resolve_pipeline(self.pipeline).has_stage("self_rag")  # Self-RAG also checks its answer
             unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self._index_text())), self.anchors.terms
             answerer = SelfCheckingAnswerer(llm, unknown, terms, self.rules) if checked else GenerativeAnswerer(llm, unknown, terms, self.rules)
             done = answerer.answer(question, sentences)

@@ -45,5 +45,5 @@ def interleave(lists: list[list[Hit]]) -> list[tuple[str, float]]:
 
 def rejected(step: str, h: Hit, components: dict[str, float]) -> Hit:
     """``h`` as a hit that ``step`` judged no evidence, unranked (0) until the caller ranks it;
-    ``components["rejected"]`` stays until every reader uses ``Hit.rejected``."""
+    readers use ``Hit.rejected``; ``components["rejected"]`` shows it in ``search --json``."""
     return Hit(h.chunk, h.score, 0, step, components | {"rejected": 1.0}, h.evidence, HitStatus.REJECTED, True)
