@@ -14,7 +14,7 @@ from yakgwan.server.app import create_app
 
 pytestmark = pytest.mark.integration
 
-NOTICES = Path(__file__).parent / "data" / "appeal" / "notices"
+NOTICES = Path(__file__).resolve().parents[1] / "data" / "appeal" / "notices"
 
 
 def test_appeal_over_http(tmp_path: Path, kb_policy_pdf: Path) -> None:

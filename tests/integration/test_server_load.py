@@ -25,7 +25,7 @@ from yakgwan.server.datasets import SAMPLE
 pytestmark = pytest.mark.integration
 
 KEY = "load-test-key"
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 
 def _request(base: str, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None, timeout: float = 120) -> tuple[int, dict[str, Any], float]:

@@ -26,7 +26,7 @@ from yakgwan.llm import LLM, LLMConfig
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk
 
-DATA = Path(__file__).parent / "data" / "appeal"
+DATA = Path(__file__).resolve().parents[1] / "data" / "appeal"
 SCENARIOS = {json.loads(line)["id"]: json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()}
 PERFECT = {"schema_completeness": 1.0, "provenance_coverage": 1.0, "band_validity": 1.0, "quote_validity": 1.0}
 

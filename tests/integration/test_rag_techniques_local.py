@@ -1,7 +1,7 @@
 """Every query-time LLM technique with the real bundled model on a small knowledge base: the
 query-side and reranking steps (rewrite, multiquery, fusion, expansion, hyde, reverse_hyde,
 hybrid_hyde, rerank_llm, rerank_yesno, compress) and crag, self_rag, multihop, agentic and
-raptor (the ingest steps llm_chunk and preprocess are in tests/test_local_llm.py). Each runs
+raptor (the ingest steps llm_chunk and preprocess are in tests/unit/llm/test_local_llm.py). Each runs
 end to end, returns k real chunks, used the model, and its model output is well-formed."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from yakgwan.text.registry import TOKENIZERS, make_tokenizer
 from yakgwan.text.terms import apply_domain_terms, terms_from_morphs
 from yakgwan.text.tokenizer import Morph, Tokenizer, TokenizerConfig
 
-CASES = [json.loads(line) for line in (Path(__file__).parent / "data" / "negation_cases.jsonl").read_text("utf-8").splitlines() if line.strip()]
+CASES = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "negation_cases.jsonl").read_text("utf-8").splitlines() if line.strip()]
 ON = TokenizerConfig()
 OFF = TokenizerConfig(attach_prefixes=False)
 

@@ -18,7 +18,7 @@ from yakgwan.core.errors import InputError
 
 pytestmark = pytest.mark.integration
 
-DATA = Path(__file__).parent / "data" / "appeal"
+DATA = Path(__file__).resolve().parents[1] / "data" / "appeal"
 SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
 
 

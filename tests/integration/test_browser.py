@@ -19,8 +19,8 @@ from yakgwan.server.app import create_app
 pytestmark = pytest.mark.integration
 
 CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
-NOTICE = Path(__file__).parent / "data" / "appeal" / "notices" / "01_fine_drunk_driving.txt"
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+NOTICE = Path(__file__).resolve().parents[1] / "data" / "appeal" / "notices" / "01_fine_drunk_driving.txt"
 # what a browser in a closed network needs not to stall on background connections
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
