@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol
+from typing import Callable, Iterable, Protocol
 
 from yakgwan.answer.ko_rules.lexicon import ASPECT, OPERATION, PARTICLE_END, YEAR_SUFFIX
+from yakgwan.text.registry import make_tagger
+from yakgwan.text.tokenizer import Morph, Tagger
 
 ANCHOR_TAGS = frozenset({"NNP", "SL", "SN"})
 TERM_TAGS = frozenset({"NNG", "NNP", "SL"})
@@ -69,16 +71,15 @@ def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:
 
 @dataclass
 class AnchorFinder:
-    """Anchors of a question with Kiwi (loaded on first use)."""
+    """Anchors of a question, read from the tags of the text registry's tagging analyser
+    (Kiwi; made and loaded on first use unless ``tagger`` is given)."""
 
-    _kiwi: Any = field(default=None, repr=False)
+    tagger: Tagger | None = field(default=None, repr=False)
 
-    def _tokens(self, text: str) -> list[Any]:
-        if self._kiwi is None:
-            from kiwipiepy import Kiwi
-
-            self._kiwi = Kiwi()
-        return self._kiwi.tokenize(text)
+    def _tokens(self, text: str) -> list[Morph]:
+        if self.tagger is None:
+            self.tagger = make_tagger()
+        return self.tagger.tagged(text)
 
     def anchors(self, question: str) -> list[Anchor]:
         toks = self._tokens(question)

@@ -12,7 +12,7 @@ from yakgwan.core.registry import Registry
 from yakgwan.text.analyzers.kiwi import KiwiTokenizer
 from yakgwan.text.analyzers.mecab import MecabTokenizer
 from yakgwan.text.analyzers.union import UnionTokenizer
-from yakgwan.text.tokenizer import Tokenizer, TokenizerConfig
+from yakgwan.text.tokenizer import Tagger, Tokenizer, TokenizerConfig
 
 
 def _union(config: TokenizerConfig) -> Tokenizer:
@@ -30,3 +30,14 @@ DEFAULT_TOKENIZER = "mecab+kiwi"
 def make_tokenizer(name: str = DEFAULT_TOKENIZER, config: TokenizerConfig | None = None) -> Tokenizer:
     """Builds a registered tokenizer (cheap: the analyser loads on first use)."""
     return TOKENIZERS.get(name)(config or TokenizerConfig())
+
+
+TAGGER = "kiwi"  # the analyser whose tags question analysis reads (NNP, SL, SN …)
+
+
+def make_tagger() -> Tagger:
+    """The registered analyser that tags question words (cheap: it loads on first use)."""
+    tagger = make_tokenizer(TAGGER)
+    if not isinstance(tagger, Tagger):
+        raise TypeError(f"tokenizer {TAGGER!r} gives no tagged morphemes")
+    return tagger

@@ -25,6 +25,14 @@ class Tokenizer(Protocol):
     def tokenize_many(self, texts: Sequence[str]) -> list[list[str]]: ...
 
 
+@runtime_checkable
+class Tagger(Protocol):
+    """Gives the morphemes of a text with the analyser's own part-of-speech tags (question
+    analysis reads proper nouns, foreign words and years from them)."""
+
+    def tagged(self, text: str) -> list["Morph"]: ...
+
+
 @dataclass(frozen=True)
 class TokenizerConfig:
     """Options shared by every analyser.

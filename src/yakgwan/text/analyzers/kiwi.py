@@ -78,6 +78,12 @@ class KiwiTokenizer:
             morphs.append(Morph(t.form, tag, t.start, t.start + t.len, parts))
         return apply_domain_terms(text, morphs)
 
+    def tagged(self, text: str) -> list[Morph]:
+        """Kiwi's morphemes of ``text`` with its tags as it gives them (no Sejong normalisation,
+        no compound parts, no domain terms): what question analysis reads."""
+        self.load()
+        return [Morph(t.form, str(t.tag), t.start, t.start + t.len) for t in self._kiwi.tokenize(text)]
+
     def tokenize(self, text: str) -> list[str]:
         self.load()
         if not text.strip():
