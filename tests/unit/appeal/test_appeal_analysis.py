@@ -16,7 +16,7 @@ from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, Issue, Provenance
 from yakgwan.appeal.validate import validate
 from yakgwan.core.records import Chunk
 
-DATA = Path(__file__).parent / "data" / "appeal"
+DATA = Path(__file__).resolve().parents[2] / "data" / "appeal"
 SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
 
 

@@ -16,7 +16,7 @@ from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, POST_STEPS, PipelineS
 from yakgwan.rerank.registry import RERANKERS
 
 pytestmark = pytest.mark.unit
-SRC = Path(__file__).resolve().parents[1] / "src" / "yakgwan"
+SRC = Path(__file__).resolve().parents[3] / "src" / "yakgwan"
 
 
 def _params(spec: PipelineSpec, kind: str, name: str) -> dict:

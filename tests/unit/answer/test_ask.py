@@ -31,7 +31,7 @@ from yakgwan.llm import LLM
 from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk
 
-DATA = Path(__file__).parent / "data" / "answers"
+DATA = Path(__file__).resolve().parents[2] / "data" / "answers"
 
 
 @pytest.mark.unit

@@ -12,7 +12,7 @@ import pytest
 
 from yakgwan.pipelines import PIPELINES
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _run(args: list[str], tmp: Path, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -194,5 +194,5 @@ def test_every_rule_is_documented() -> None:
 
     from yakgwan.answer.ko_rules.ruleset import RULES
 
-    page = (Path(__file__).resolve().parents[1] / "docs" / "answers.md").read_text("utf-8")
+    page = (Path(__file__).resolve().parents[3] / "docs" / "answers.md").read_text("utf-8")
     assert [n for n in RULES.names() if f"| `{n}` |" not in page] == [], "add the rule to the table in docs/answers.md"

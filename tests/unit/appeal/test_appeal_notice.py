@@ -13,7 +13,7 @@ from yakgwan.core.errors import InputError
 
 pytestmark = pytest.mark.unit
 
-DATA = Path(__file__).parent / "data" / "appeal"
+DATA = Path(__file__).resolve().parents[2] / "data" / "appeal"
 SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
 # 약관 names as printed in the policy (names only; the policy itself is never in the repository)
 KNOWN = [
