@@ -13,7 +13,7 @@ import pytest
 
 pytestmark = pytest.mark.unit
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "yakgwan"
+SRC = Path(__file__).resolve().parents[3] / "src" / "yakgwan"
 
 # lowest first; a package may import its own layer and those below, never one above
 LAYERS: tuple[frozenset[str], ...] = (
@@ -130,7 +130,7 @@ def layer_of(package: str) -> int:
     for i, members in enumerate(LAYERS):
         if package in members:
             return i
-    raise AssertionError(f"package yakgwan.{package} is in no layer of tests/test_architecture.py: add it (and to docs/architecture.md)")
+    raise AssertionError(f"package yakgwan.{package} is in no layer of tests/unit/project/test_architecture.py: add it (and to docs/architecture.md)")
 
 
 def test_the_circle_finder_finds_circles() -> None:

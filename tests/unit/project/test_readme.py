@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 README = REPO / "README.md"
 MARK = "<!-- runs-in-test -->"
 LINK = re.compile(r"\]\(([^)#:\s]+\.md)(#[^)]*)?\)")
