@@ -20,7 +20,7 @@ from live_server import live_server
 
 from yakgwan.config import ServerConfig, Settings
 from yakgwan.server.app import create_app
-from yakgwan.server.datasets import SAMPLE
+from yakgwan.server.runtime.datasets import SAMPLE
 
 pytestmark = pytest.mark.integration
 

@@ -13,11 +13,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from yakgwan import __version__
-from yakgwan.server import problems, routes_appeal, routes_collections, routes_eval, routes_query
-from yakgwan.server.api_models import Health
+from yakgwan.server import problems, routes_eval
+from yakgwan.server.routes import appeal as routes_appeal
+from yakgwan.server.routes import collections as routes_collections
+from yakgwan.server.routes import query as routes_query
+from yakgwan.server.schemas import Health
 from yakgwan.config import ServerConfig
-from yakgwan.server.service import Service
-from yakgwan.server.uploads import BODY_OVERHEAD, BodyLimit
+from yakgwan.server.runtime.service import Service
+from yakgwan.server.runtime.uploads import BODY_OVERHEAD, BodyLimit
 
 WEB = Path(__file__).resolve().parent / "web"
 OPEN_PATHS = ("/api/health",)  # API routes answered without a key even when one is required

@@ -201,7 +201,7 @@ def test_uploads_are_judged_by_content_and_names_never_become_paths(filled: Clie
 def test_a_full_queue_is_refused_and_dataset_names_may_hold_a_slash(tmp_path: Path) -> None:
     import threading
 
-    from yakgwan.server.jobs import MAX_WAITING
+    from yakgwan.server.runtime.jobs import MAX_WAITING
 
     sets = tmp_path / "sets" / "mini"
     (sets / "knowledge_base").mkdir(parents=True)

@@ -14,11 +14,11 @@ from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, Res
 
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import ProgressSink
-from yakgwan.server.api_models import JobOut
+from yakgwan.server.schemas import JobOut
 from yakgwan.server.problems import Problem
-from yakgwan.server.routes_collections import read_upload
-from yakgwan.server.service import Service
-from yakgwan.server.uploads import sniff
+from yakgwan.server.routes.collections import read_upload
+from yakgwan.server.runtime.service import Service
+from yakgwan.server.runtime.uploads import sniff
 from yakgwan.services.appeal import AppealOptions, appeal, evidence_pack_text, write_evidence_pack
 
 NOTICE_KINDS = ("pdf", "text", "markdown")

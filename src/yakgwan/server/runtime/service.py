@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.server.collections import Collections
+from yakgwan.server.runtime.collections import Collections
 from yakgwan.config import ServerConfig
-from yakgwan.server.jobs import JobRunner
+from yakgwan.server.runtime.jobs import JobRunner
 from yakgwan.services.models import SharedModels
 
 

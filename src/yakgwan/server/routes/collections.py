@@ -8,11 +8,11 @@ from fastapi import APIRouter, File, UploadFile
 
 from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.core.protocols import ProgressSink
-from yakgwan.server.api_models import CollectionIn, CollectionOut, DocumentOut, JobOut
-from yakgwan.server.collections import Collection
+from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, JobOut
+from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.problems import Problem
-from yakgwan.server.service import Service
-from yakgwan.server.uploads import sniff
+from yakgwan.server.runtime.service import Service
+from yakgwan.server.runtime.uploads import sniff
 from yakgwan.services.context import open_store
 from yakgwan.services.ingest import ingest
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from yakgwan.services.evaluate import EvalSet, load_beir, load_seed
 from yakgwan.server.problems import Problem
 
-SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "workbench"
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "workbench"
 
 
 @dataclass(frozen=True)

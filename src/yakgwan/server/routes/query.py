@@ -14,13 +14,13 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from yakgwan.core.errors import YakgwanError
-from yakgwan.server.api_models import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
+from yakgwan.server.schemas import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
 from yakgwan.services.ask import Asker, RuleSet
 from yakgwan.services.pipelines import pipeline_name, pipeline_rows
 from yakgwan.services.search import hit_json
 from yakgwan.services.search import search as run_search
 from yakgwan.server.problems import Problem, from_yakgwan, log
-from yakgwan.server.service import Service
+from yakgwan.server.runtime.service import Service
 
 STREAM_PIECE = 12  # characters per answer event: the validated answer is sent in small pieces
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from yakgwan.core.errors import IndexStoreError
 from yakgwan.server.problems import Problem
-from yakgwan.server.uploads import Sniffed
+from yakgwan.server.runtime.uploads import Sniffed
 from yakgwan.services.ask import normalise
 from yakgwan.services.context import IndexView, PipelineContext, open_store
 from yakgwan.services.models import SharedModels, shared_context

@@ -1,0 +1,1 @@
+"""The HTTP API's routes, one module per area; each ``router(service)`` builds its APIRouter."""
