@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable
 
 from yakgwan.core.errors import UnknownName, YakgwanError
 from yakgwan.llm.cache import ResponseCache
@@ -36,27 +36,6 @@ class LLMConfig:
     api_key: str | None = field(default=None, repr=False)
     use_cache: bool = True
     logprobs: bool = True
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> "LLMConfig":
-        return cls(
-            provider=env.get("YAKGWAN_LLM", "none"),
-            model=env.get("YAKGWAN_LLM_MODEL"),
-            base_url=env.get("YAKGWAN_LLM_BASE_URL"),
-            api_key=env.get("YAKGWAN_LLM_API_KEY"),
-            logprobs=_flag(env, "YAKGWAN_LLM_LOGPROBS", True),
-        )
-
-
-def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    if raw.lower() in ("1", "true", "yes", "on"):
-        return True
-    if raw.lower() in ("0", "false", "no", "off"):
-        return False
-    raise YakgwanError(f"{name} must be 1 or 0, got {raw!r}")
 
 
 def _local(cfg: LLMConfig, cache_dir: Path) -> ChatProvider:

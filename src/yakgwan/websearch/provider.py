@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Protocol
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,3 @@ class SearchConfig:
     api_key: str | None = field(default=None, repr=False)
     base_url: str | None = None
     folder: Path | None = None
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> "SearchConfig":
-        folder = env.get("YAKGWAN_SEARCH_DIR")
-        return cls(env.get("YAKGWAN_SEARCH", "none"), env.get("YAKGWAN_SEARCH_API_KEY"), env.get("YAKGWAN_SEARCH_BASE_URL"), Path(folder) if folder else None)

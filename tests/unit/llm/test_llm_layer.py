@@ -16,6 +16,7 @@ from yakgwan.llm import LLM, LLMConfig, GenParams, Message, StructuredOutputErro
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.openai_chat import OpenAIChatProvider
 from yakgwan.llm.scripted import ScriptedProvider
+from yakgwan.config import env as config_env
 
 pytestmark = pytest.mark.unit
 
@@ -126,11 +127,11 @@ def test_registry_names_available() -> None:
 
 def test_logprobs_switch_from_the_environment() -> None:
     env = {"YAKGWAN_LLM": "openai", "YAKGWAN_LLM_BASE_URL": "http://127.0.0.1:9/v1", "YAKGWAN_LLM_MODEL": "m"}
-    assert LLMConfig.from_env(env).logprobs is True
-    off = LLMConfig.from_env({**env, "YAKGWAN_LLM_LOGPROBS": "0"})
+    assert config_env.llm(env).logprobs is True
+    off = config_env.llm({**env, "YAKGWAN_LLM_LOGPROBS": "0"})
     assert off.logprobs is False and make_llm(off, Path("/nonexistent")).supports_logprobs is False  # type: ignore[union-attr]
     with pytest.raises(YakgwanError, match="YAKGWAN_LLM_LOGPROBS must be 1 or 0"):
-        LLMConfig.from_env({**env, "YAKGWAN_LLM_LOGPROBS": "maybe"})
+        config_env.llm({**env, "YAKGWAN_LLM_LOGPROBS": "maybe"})
 
 
 class _Chat(JsonHandler):

@@ -20,8 +20,6 @@ READS = re.compile(r"os\.environ|getenv\(|\benv(?:\.get\(|\[)\s*[\"']YAKGWAN_")
 # local_llama sets OMP_WAIT_POLICY for libgomp before llama_cpp loads: a write, not configuration.
 PENDING = {
     "embedders/e5_numpy.py": "OPENBLAS_NUM_THREADS/OMP_NUM_THREADS → config.env.blas_threads()",
-    "llm/__init__.py": "LLMConfig.from_env, unused in src → config.env.llm()",
-    "websearch/provider.py": "SearchConfig.from_env, unused in src → config.env.search()",
     "llm/local_llama.py": "sets OMP_WAIT_POLICY for libgomp (a write)",
 }
 
