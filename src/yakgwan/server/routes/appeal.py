@@ -7,7 +7,7 @@ import os
 import tempfile
 import uuid
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Callable, Literal
 
 from fastapi import APIRouter, File, Form, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
@@ -17,8 +17,9 @@ from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.schemas import JobOut
 from yakgwan.server.problems import Problem
 from yakgwan.server.routes.collections import read_upload
+from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.runtime.service import Service
-from yakgwan.server.runtime.uploads import sniff
+from yakgwan.server.runtime.uploads import Sniffed, sniff
 from yakgwan.services.appeal import AppealOptions, appeal, evidence_pack_text, write_evidence_pack
 
 NOTICE_KINDS = ("pdf", "text", "markdown")
@@ -27,7 +28,12 @@ NOTICE_KINDS = ("pdf", "text", "markdown")
 def router(service: Service) -> APIRouter:
     r = APIRouter(prefix="/api", tags=["appeal"])
     root = service.config.data_dir / "appeals"
+    _start_route(r, service, root)
+    _pack_route(r, service, root)
+    return r
 
+
+def _start_route(r: APIRouter, service: Service, root: Path) -> None:
     @r.post("/collections/{name}/appeals", response_model=JobOut, status_code=202,
             summary="Analyse a denial notice (PDF or text) against the policy in this collection, in the background")
     def start_appeal(
@@ -48,24 +54,32 @@ def router(service: Service) -> APIRouter:
         folder = Path(tempfile.mkdtemp(prefix="appeal-", dir=root))
         path = folder / f"notice{'.pdf' if sniffed.kind == 'pdf' else '.txt'}"
         path.write_bytes(data)
-        settings = service.config.settings.with_(quiet=True)
-
-        def work(sink: ProgressSink) -> dict[str, Any]:
-            sink("analysing the notice against the policy", 0, 1)
-            try:
-                opts = AppealOptions(mode=mode, analysis=analysis, llm_findings=llm_findings, search=search)
-                result = appeal(path, col.index_dir, settings, opts, make_context=lambda _dir: service.collections.context(col)).to_json()
-            except InputError as exc:  # named by what the client called the notice, not where it is kept
-                where = sniffed.display_name if exc.path in (str(path), None) else f"collection {col.name!r}"
-                raise Problem(422, f"{where}: {exc.reason}", "unusable-notice") from None
-            sink("analysing the notice against the policy", 1, 1)
-            result["notice_name"] = sniffed.display_name
-            result["denial"]["source"] = sniffed.display_name  # not where the server keeps it
-            result["collection"] = col.name
-            return result
-
+        work = _appeal_job(service, col, path, sniffed, lambda: AppealOptions(mode=mode, analysis=analysis, llm_findings=llm_findings, search=search))
         return JobOut(**service.jobs.snapshot(service.jobs.submit("appeal", work, col.name).id))
 
+
+def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed, options: Callable[[], AppealOptions]) -> Callable[[ProgressSink], dict[str, Any]]:
+    """The background job that analyses the stored notice ``path`` against ``col``'s policy; an
+    unusable notice fails it with the name the client gave the notice."""
+    settings = service.config.settings.with_(quiet=True)
+
+    def work(sink: ProgressSink) -> dict[str, Any]:
+        sink("analysing the notice against the policy", 0, 1)
+        try:
+            result = appeal(path, col.index_dir, settings, options(), make_context=lambda _dir: service.collections.context(col)).to_json()
+        except InputError as exc:  # named by what the client called the notice, not where it is kept
+            where = sniffed.display_name if exc.path in (str(path), None) else f"collection {col.name!r}"
+            raise Problem(422, f"{where}: {exc.reason}", "unusable-notice") from None
+        sink("analysing the notice against the policy", 1, 1)
+        result["notice_name"] = sniffed.display_name
+        result["denial"]["source"] = sniffed.display_name  # not where the server keeps it
+        result["collection"] = col.name
+        return result
+
+    return work
+
+
+def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
     @r.get("/appeals/{job_id}/pack.{fmt}", summary="The evidence pack of a finished appeal job (md, html or pdf)",
            responses={200: {"content": {"text/markdown": {}, "text/html": {}, "application/pdf": {}}}})
     def pack(job_id: str, fmt: Literal["md", "html", "pdf"]) -> Response:
@@ -89,5 +103,3 @@ def router(service: Service) -> APIRouter:
             finally:
                 tmp.unlink(missing_ok=True)
         return FileResponse(out, media_type="application/pdf", filename=f"evidence-pack-{job_id}.pdf")
-
-    return r

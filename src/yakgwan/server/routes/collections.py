@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 from fastapi import APIRouter, File, UploadFile
 
@@ -12,7 +12,7 @@ from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, Job
 from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.problems import Problem
 from yakgwan.server.runtime.service import Service
-from yakgwan.server.runtime.uploads import sniff
+from yakgwan.server.runtime.uploads import Sniffed, sniff
 from yakgwan.services.context import open_store
 from yakgwan.services.ingest import ingest
 
@@ -38,7 +38,13 @@ def collection_out(service: Service, col: Collection) -> CollectionOut:
 
 def router(service: Service) -> APIRouter:
     r = APIRouter(prefix="/api", tags=["collections"])
+    _collection_routes(r, service)
+    _document_routes(r, service)
+    _job_routes(r, service)
+    return r
 
+
+def _collection_routes(r: APIRouter, service: Service) -> None:
     @r.get("/collections", response_model=list[CollectionOut], summary="List collections")
     def list_collections() -> list[CollectionOut]:
         return [collection_out(service, c) for c in service.collections.list()]
@@ -59,6 +65,8 @@ def router(service: Service) -> APIRouter:
                 raise Problem(409, f"collection {name!r} has a job queued or running; delete it when the job has finished", "busy")
             service.collections.delete(name)
 
+
+def _document_routes(r: APIRouter, service: Service) -> None:
     @r.get("/collections/{name}/documents", response_model=list[DocumentOut], summary="Documents in a collection")
     def list_documents(name: str) -> list[DocumentOut]:
         col = service.collections.get(name)
@@ -78,32 +86,7 @@ def router(service: Service) -> APIRouter:
         data = read_upload(service, file)
         sniffed = sniff(data, file.filename)
         col = service.collections.get(name)
-        settings = service.config.settings.with_(index_dir=col.index_dir, quiet=True)
-        path = col.files_dir / sniffed.stored_name
-
-        def work(sink: ProgressSink) -> dict[str, Any]:
-            if not (col.root / "collection.json").is_file():
-                raise Problem(409, f"collection {col.name!r} was deleted before its ingest started", "deleted")
-            known = col.files()
-            try:
-                report = ingest(settings, [path], embedder=service.models.ingest_embedder(), sink=sink)
-            except Exception as exc:
-                if not _indexed(col, sniffed.stored_name):
-                    service.collections.forget_upload(col, sniffed.stored_name)
-                if isinstance(exc, InputError):  # named by what the client called the file, not where it is stored
-                    raise Problem(422, f"{sniffed.display_name}: {exc.reason}", "unreadable") from None
-                if isinstance(exc, YakgwanError):
-                    raise YakgwanError(str(exc).replace(str(path), sniffed.display_name)) from None
-                raise
-            if report.failed:  # the file could not be read: the index is as it was
-                service.collections.forget_upload(col, sniffed.stored_name)
-                reason = getattr(report.failed[0], "reason", str(report.failed[0]))
-                raise Problem(422, f"{sniffed.display_name}: {reason}", "unreadable")
-            return {"document": sniffed.stored_name, "name": sniffed.display_name, "kind": sniffed.kind, "added": len(report.added),
-                    "replaced": len(report.replaced), "unchanged": len(report.unchanged), "chunks": report.new_chunks,
-                    "pages": report.new_pages, "seconds": round(report.seconds_total, 2), "dense_ready": report.dense_ready,
-                    "already_uploaded": sniffed.stored_name in known and not report.added and not report.replaced}
-
+        work = _ingest_job(service, col, sniffed)
         with service.collections.lock_for(name):  # a delete waits until the job is queued, then sees it busy
             service.collections.get(name)
             service.collections.store_upload(col, data, sniffed)
@@ -111,6 +94,39 @@ def router(service: Service) -> APIRouter:
         return JobOut(**service.jobs.snapshot(job.id))
 
 
+def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable[[ProgressSink], dict[str, Any]]:
+    """The background job that ingests one stored upload into ``col``; a file that cannot be
+    read is forgotten again and fails the job with the name the client gave it."""
+    settings = service.config.settings.with_(index_dir=col.index_dir, quiet=True)
+    path = col.files_dir / sniffed.stored_name
+
+    def work(sink: ProgressSink) -> dict[str, Any]:
+        if not (col.root / "collection.json").is_file():
+            raise Problem(409, f"collection {col.name!r} was deleted before its ingest started", "deleted")
+        known = col.files()
+        try:
+            report = ingest(settings, [path], embedder=service.models.ingest_embedder(), sink=sink)
+        except Exception as exc:
+            if not _indexed(col, sniffed.stored_name):
+                service.collections.forget_upload(col, sniffed.stored_name)
+            if isinstance(exc, InputError):  # named by what the client called the file, not where it is stored
+                raise Problem(422, f"{sniffed.display_name}: {exc.reason}", "unreadable") from None
+            if isinstance(exc, YakgwanError):
+                raise YakgwanError(str(exc).replace(str(path), sniffed.display_name)) from None
+            raise
+        if report.failed:  # the file could not be read: the index is as it was
+            service.collections.forget_upload(col, sniffed.stored_name)
+            reason = getattr(report.failed[0], "reason", str(report.failed[0]))
+            raise Problem(422, f"{sniffed.display_name}: {reason}", "unreadable")
+        return {"document": sniffed.stored_name, "name": sniffed.display_name, "kind": sniffed.kind, "added": len(report.added),
+                "replaced": len(report.replaced), "unchanged": len(report.unchanged), "chunks": report.new_chunks,
+                "pages": report.new_pages, "seconds": round(report.seconds_total, 2), "dense_ready": report.dense_ready,
+                "already_uploaded": sniffed.stored_name in known and not report.added and not report.replaced}
+
+    return work
+
+
+def _job_routes(r: APIRouter, service: Service) -> None:
     @r.get("/jobs", response_model=list[JobOut], summary="Recent jobs, newest first (without results)")
     def list_jobs() -> list[JobOut]:
         return [JobOut(**j) for j in service.jobs.snapshots()]
@@ -118,8 +134,6 @@ def router(service: Service) -> APIRouter:
     @r.get("/jobs/{job_id}", response_model=JobOut, summary="A job's status, progress and (when finished) result")
     def get_job(job_id: str) -> JobOut:
         return JobOut(**service.jobs.snapshot(job_id))
-
-    return r
 
 
 def _indexed(col: Collection, doc_id: str) -> bool:

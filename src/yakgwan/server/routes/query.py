@@ -27,7 +27,12 @@ STREAM_PIECE = 12  # characters per answer event: the validated answer is sent i
 
 def router(service: Service) -> APIRouter:
     r = APIRouter(prefix="/api", tags=["query"])
+    _search_routes(r, service)
+    _ask_routes(r, service)
+    return r
 
+
+def _search_routes(r: APIRouter, service: Service) -> None:
     @r.get("/pipelines", response_model=list[PipelineOut], summary="Every pipeline by name")
     def pipelines() -> list[PipelineOut]:
         return [PipelineOut(name=p.name, description=p.description, needs_llm=p.needs_llm) for p in pipeline_rows()]
@@ -41,20 +46,36 @@ def router(service: Service) -> APIRouter:
         out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in res.hits]
         return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note, dense=res.dense, hits=out)
 
-    def _ask(name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
+    @r.get("/collections/{name}/chunks/{chunk_id}", response_model=ChunkOut, summary="One chunk's full text and provenance")
+    def chunk(name: str, chunk_id: str) -> ChunkOut:
         col = service.collections.get(name)
-        ctx = service.collections.context(col)
-        asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, rules=RuleSet.parse(body.rules), anchors=service.models.anchor_finder(),
-                      corpus=service.collections.corpus_text(ctx.view))
-        res = asker.ask(body.question, on_stage).to_json()
+        view = service.collections.view(col)
+        found = next((c for c in view.chunks if c.chunk_id == chunk_id), None)
+        if found is None:
+            raise Problem(404, f"no chunk {chunk_id!r} in collection {name!r}", "unknown-chunk")
         names = col.display_names()
-        for c in res["citations"]:
-            c["doc_name"] = names.get(c["doc"], c["doc"])
-        return res
+        return ChunkOut(chunk_id=found.chunk_id, doc=found.doc_id, doc_name=names.get(found.doc_id, found.doc_id), title=found.title,
+                        pages=list(found.pages), yakgwan=found.yakgwan, article=found.article, article_title=found.article_title,
+                        paragraph=found.paragraph, section=found.section, text=found.text)
 
+
+def _answer(service: Service, name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
+    """The answer's JSON, its citations naming each document as it was uploaded."""
+    col = service.collections.get(name)
+    ctx = service.collections.context(col)
+    asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, rules=RuleSet.parse(body.rules), anchors=service.models.anchor_finder(),
+                  corpus=service.collections.corpus_text(ctx.view))
+    res = asker.ask(body.question, on_stage).to_json()
+    names = col.display_names()
+    for c in res["citations"]:
+        c["doc_name"] = names.get(c["doc"], c["doc"])
+    return res
+
+
+def _ask_routes(r: APIRouter, service: Service) -> None:
     @r.post("/collections/{name}/ask", response_model=AskOut, summary="Answer from the collection's documents, with citations, or refuse")
     def ask(name: str, body: AskIn) -> AskOut:
-        return AskOut(**_ask(name, body))
+        return AskOut(**_answer(service, name, body))
 
     @r.post(
         "/collections/{name}/ask/stream",
@@ -74,7 +95,7 @@ def router(service: Service) -> APIRouter:
 
         def work() -> None:  # the answer runs in its own thread; its stages come through the queue
             try:
-                box.put(("result", _ask(name, body, lambda stage, facts: box.put(("status", {"stage": stage, **facts})))))
+                box.put(("result", _answer(service, name, body, lambda stage, facts: box.put(("status", {"stage": stage, **facts})))))
             except (Problem, YakgwanError) as exc:
                 p = exc if isinstance(exc, Problem) else from_yakgwan(exc)
                 box.put(("error", {"status": p.status, "detail": p.detail}))
@@ -82,45 +103,34 @@ def router(service: Service) -> APIRouter:
                 log.exception("ask stream failed")
                 box.put(("error", {"status": 500, "detail": "the server failed on this request; its log has the details"}))
 
-        async def events() -> AsyncIterator[str]:
-            threading.Thread(target=work, name="yakgwan-ask", daemon=True).start()
-            yield _event("status", {"stage": "retrieving"})
-            while True:
-                try:
-                    kind, data = box.get_nowait()
-                except queue.Empty:
-                    if await request.is_disconnected():  # the reader left: stop waiting (the answer finishes unseen)
-                        return
-                    await asyncio.sleep(0.05)
-                    continue
-                if kind != "result":
-                    yield _event(kind, data)
-                    if kind == "error":
-                        return
-                    continue
-                # the answer is checked (citations verbatim, claims supported) before any of it is sent
-                text = data["answer"]
-                for i in range(0, len(text), STREAM_PIECE):
-                    yield _event("answer", {"delta": text[i : i + STREAM_PIECE]})
-                yield _event("citations", {"citations": data["citations"]})
-                yield _event("done", {k: v for k, v in data.items() if k not in ("answer", "citations")})
+        return StreamingResponse(_events(work, box, request), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def _events(work: Callable[[], None], box: "queue.Queue[tuple[str, Any]]", request: Request) -> AsyncIterator[str]:
+    """Runs ``work`` in a thread and sends what it puts in ``box``: its stages, then the checked
+    answer in small pieces, its citations and the rest; or the error."""
+    threading.Thread(target=work, name="yakgwan-ask", daemon=True).start()
+    yield _event("status", {"stage": "retrieving"})
+    while True:
+        try:
+            kind, data = box.get_nowait()
+        except queue.Empty:
+            if await request.is_disconnected():  # the reader left: stop waiting (the answer finishes unseen)
                 return
-
-        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-
-    @r.get("/collections/{name}/chunks/{chunk_id}", response_model=ChunkOut, summary="One chunk's full text and provenance")
-    def chunk(name: str, chunk_id: str) -> ChunkOut:
-        col = service.collections.get(name)
-        view = service.collections.view(col)
-        found = next((c for c in view.chunks if c.chunk_id == chunk_id), None)
-        if found is None:
-            raise Problem(404, f"no chunk {chunk_id!r} in collection {name!r}", "unknown-chunk")
-        names = col.display_names()
-        return ChunkOut(chunk_id=found.chunk_id, doc=found.doc_id, doc_name=names.get(found.doc_id, found.doc_id), title=found.title,
-                        pages=list(found.pages), yakgwan=found.yakgwan, article=found.article, article_title=found.article_title,
-                        paragraph=found.paragraph, section=found.section, text=found.text)
-
-    return r
+            await asyncio.sleep(0.05)
+            continue
+        if kind != "result":
+            yield _event(kind, data)
+            if kind == "error":
+                return
+            continue
+        # the answer is checked (citations verbatim, claims supported) before any of it is sent
+        text = data["answer"]
+        for i in range(0, len(text), STREAM_PIECE):
+            yield _event("answer", {"delta": text[i : i + STREAM_PIECE]})
+        yield _event("citations", {"citations": data["citations"]})
+        yield _event("done", {k: v for k, v in data.items() if k not in ("answer", "citations")})
+        return
 
 
 def _event(kind: str, data: dict[str, Any]) -> str:
