@@ -238,6 +238,31 @@ def _provenance(s: Sentence) -> Provenance:
     return Provenance(doc=c.doc_id, yakgwan=use.yakgwan, article=label or (c.article or ""), page=c.pages[0] if c.pages else None, chunk_id=c.chunk_id, quote=s.text)
 
 
+class _Merge:
+    """What the draft adds, kept only in the model's own words and never twice, and the evidence
+    items its additions cite."""
+
+    def __init__(self, shown: list[Sentence], notice_text: str, pack: list[EvidenceItem]) -> None:
+        self.shown, self.notice_text, self.pack = shown, notice_text, pack
+        self.dropped = 0
+        self.used: set[str] = set()
+        self.in_pack = {(i.provenance.chunk_id, i.provenance.quote) for i in pack}
+
+    def own(self, *texts: str) -> bool:
+        """The texts are the model's own words, and not ones it already wrote elsewhere."""
+        keys = ["".join(t.split()) for t in texts]
+        if any(copied(t, self.shown, self.notice_text) for t in texts) or any(k in self.used for k in keys) or len(set(keys)) < len(keys):
+            self.dropped += 1
+            return False
+        self.used.update(keys)
+        return True
+
+    def cite(self, s: Sentence, claim: str) -> None:
+        if (s.use.chunk.chunk_id, s.text) not in self.in_pack:
+            self.in_pack.add((s.use.chunk.chunk_id, s.text))
+            self.pack.append(EvidenceItem(claim=claim, provenance=_provenance(s), by="llm"))
+
+
 def merge(
     base: Analysis, draft: dict[str, Any], by_number: dict[str, Sentence], notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy,
     apply_findings: bool = False,
@@ -247,59 +272,45 @@ def merge(
     otherwise listed after the rationale as advice that moved nothing. Items whose text is copied
     clause text, or repeats what the draft already said, are left out; their number is returned
     with the analysis."""
-    shown = list(by_number.values())
-    dropped = 0
-    used: set[str] = set()
-
-    def own(*texts: str) -> bool:
-        """The texts are the model's own words, and not ones it already wrote elsewhere."""
-        nonlocal dropped
-        keys = ["".join(t.split()) for t in texts]
-        if any(copied(t, shown, notice.text) for t in texts) or any(k in used for k in keys) or len(set(keys)) < len(keys):
-            dropped += 1
-            return False
-        used.update(keys)
-        return True
-
+    m = _Merge(list(by_number.values()), notice.text, list(base.evidence_pack))
     issues = [i.model_copy(deep=True) for i in base.issue_tree]
     gaps = list(base.gap_analysis)
-    pack = list(base.evidence_pack)
-    in_pack = {(i.provenance.chunk_id, i.provenance.quote) for i in pack}
-
-    def cite(s: Sentence, claim: str) -> None:
-        if (s.use.chunk.chunk_id, s.text) not in in_pack:
-            in_pack.add((s.use.chunk.chunk_id, s.text))
-            pack.append(EvidenceItem(claim=claim, provenance=_provenance(s), by="llm"))
-
     for r in draft["reasons"]:
         issue = issues[r["reason"] - 1]
-        for sub in (x for x in r["sub_issues"] if own(x["question"])):
+        for sub in (x for x in r["sub_issues"] if m.own(x["question"])):
             s = by_number[sub["sentence"]]
             issue.sub_issues.append(SubIssue(kind=sub["kind"], question=sub["question"], clauses=[clause_name(s.use)], by="llm"))
-            cite(s, f"쟁점 근거: {sub['question']}")
-        for g in (x for x in r["gaps"] if own(x["shown"], x["to_close"])):
+            m.cite(s, f"쟁점 근거: {sub['question']}")
+        for g in (x for x in r["gaps"] if m.own(x["shown"], x["to_close"])):
             s = by_number[g["sentence"]]
             gaps.append(Gap(requirement=f"{clause_name(s.use)}: “{s.text}”", shown=g["shown"], to_close=g["to_close"], by="llm"))
-            cite(s, f"약관이 요구하는 바: {clause_name(s.use)}")
-    moves: list[B.Finding] = []
-    seen_kinds: set[str] = set()
-    for f in draft["findings"]:
-        if f["kind"] in seen_kinds or not own(f["explanation"]):  # one move per kind; the model's own words only
-            dropped += f["kind"] in seen_kinds
-            continue
-        seen_kinds.add(f["kind"])
-        s = by_number[f["sentence"]]
-        label, weight = B.LLM_FINDINGS[f["kind"]]
-        moves.append(B.Finding(f"[모델 판단] {label}: {f['explanation']} (근거: 「{clause_name(s.use)}」 “{s.text[:80]}”)", weight))
-        cite(s, f"판단 근거: {f['explanation']}")
+            m.cite(s, f"약관이 요구하는 바: {clause_name(s.use)}")
+    moves = _llm_moves(draft, by_number, m)
     rule = findings_for(notice, evidence, policy)
     findings = [*rule, *B.cap_llm_moves(moves)] if apply_findings else rule
     p = B.probability(findings)
     rationale = B.rationale(findings, p)
     if moves and not apply_findings:
         rationale += " 참고(모델 판단, 밴드에 반영하지 않음): " + " ".join(f"{f.text} ({f.logit:+.1f})" for f in moves)
-    actions = list(dict.fromkeys([*base.recommended_actions[:-1], *(a for a in draft["actions"] if a.strip() and own(a)), base.recommended_actions[-1]]))
+    actions = list(dict.fromkeys([*base.recommended_actions[:-1], *(a for a in draft["actions"] if a.strip() and m.own(a)), base.recommended_actions[-1]]))
     return base.model_copy(update={
-        "issue_tree": issues, "gap_analysis": gaps, "evidence_pack": pack, "recommended_actions": actions,
+        "issue_tree": issues, "gap_analysis": gaps, "evidence_pack": m.pack, "recommended_actions": actions,
         "success_probability": SuccessProbability(band=B.band_of(p), rationale=rationale, probability=round(p, 4)),
-    }), dropped
+    }), m.dropped
+
+
+def _llm_moves(draft: dict[str, Any], by_number: dict[str, Sentence], m: _Merge) -> list[B.Finding]:
+    """The draft's findings as band moves: one per kind, in the model's own words, each citing
+    the sentence it rests on."""
+    moves: list[B.Finding] = []
+    seen_kinds: set[str] = set()
+    for f in draft["findings"]:
+        if f["kind"] in seen_kinds or not m.own(f["explanation"]):  # one move per kind; the model's own words only
+            m.dropped += f["kind"] in seen_kinds
+            continue
+        seen_kinds.add(f["kind"])
+        s = by_number[f["sentence"]]
+        label, weight = B.LLM_FINDINGS[f["kind"]]
+        moves.append(B.Finding(f"[모델 판단] {label}: {f['explanation']} (근거: 「{clause_name(s.use)}」 “{s.text[:80]}”)", weight))
+        m.cite(s, f"판단 근거: {f['explanation']}")
+    return moves
