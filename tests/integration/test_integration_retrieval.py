@@ -35,7 +35,7 @@ def _run_all(settings: Settings, evalset) -> dict[str, dict]:  # type: ignore[no
     for name in ("bm25", "dense", DEFAULT_PIPELINE):
         retriever, note = build_pipeline(name, ctx)
         assert note is None
-        out[name] = score_retriever(retriever, name, evalset, EvalOptions(k=10), quiet=True)["metrics"]
+        out[name] = score_retriever(retriever, name, evalset, EvalOptions(k=10), quiet=True).metrics
     return out
 
 

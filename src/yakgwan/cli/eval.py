@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 
 from yakgwan.cli.output import err
 from yakgwan.config import Settings
 from yakgwan.services.ask import RuleSet
 from yakgwan.services.evaluate import METRIC_KEYS, EvalRequest, evaluate, load_evalset, load_unanswerable
 from yakgwan.services.ingest import fallback_lines
-from yakgwan.services.report import combine_results, render_report
+from yakgwan.services.report import EvalResult, combine_results, render_report
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -24,7 +25,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     results = evaluate(settings, req, on_result=print_result_line, on_warning=lambda message: err(f"warning: {message}"))
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
-        args.json_out.write_text(json.dumps(results, ensure_ascii=False, indent=1), "utf-8")
+        args.json_out.write_text(json.dumps([r.to_json() for r in results], ensure_ascii=False, indent=1), "utf-8")
     if args.report:
         render_report(results, args.report, title=f"yakgwan eval — {req.evalset.name}")
     return 0
@@ -45,45 +46,49 @@ def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def print_result_line(res: dict) -> None:
-    """One result's metrics, latency and LLM cost on one line, then what the run should know."""
-    m = res["metrics"]
-    parts = "  ".join(f"{k}@{res['k']}={v:.4f}" if k in METRIC_KEYS else f"{k}={v:.4f}" for k, v in m.items())
-    lat = res["latency_ms"]
-    print(f"{res['pipeline']:<16} {res['dataset']} n={res['n']}  {parts}  p50={lat['p50']:.1f}ms p95={lat['p95']:.1f}ms{_llm_cost(res)}")
-    index = res.get("index") or {}
-    for line in fallback_lines(index.get("step_fallbacks") or {}, index.get("step_fallback_reasons") or {}):
-        print(f"  {line}")
-    if b := res.get("built"):
+def print_result_line(res: EvalResult | Mapping) -> None:
+    """One result's metrics, latency and LLM cost on one line, then what the run should know.
+    ``res`` may also be its JSON (``eval --json``'s object)."""
+    if not isinstance(res, EvalResult):
+        res = EvalResult.from_json(res)
+    parts = "  ".join(f"{k}@{res.k}={v:.4f}" if k in METRIC_KEYS else f"{k}={v:.4f}" for k, v in res.metrics.items())
+    lat = res.latency_ms
+    print(f"{res.pipeline:<16} {res.dataset} n={res.n}  {parts}  p50={lat.p50:.1f}ms p95={lat.p95:.1f}ms{_llm_cost(res)}")
+    if res.index is not None:
+        build = res.index.build
+        for line in fallback_lines(build.step_fallbacks or {}, build.step_fallback_reasons or {}):
+            print(f"  {line}")
+    if b := res.built:
         cost = f", built with {b['llm_calls']} LLM calls in {b['seconds']:.0f} s" if "llm_calls" in b else ""
         print(f"  built beside the index: {b['structure']}, {b['mb']:.2f} MB{cost}")
-    short = res.get("short_lists") or {}
-    if short.get("under_k"):
-        print(f"  warning: fewer than k={res['k']} hits on {short['under_k']} question(s), none at all on {short.get('empty', 0)}")
-    if res.get("note"):
-        print(f"  note: {res['note']}")
-    if res.get("answers"):
-        _print_answers(res["answers"])
+    short = res.short_lists
+    if short is not None and short.under_k:
+        print(f"  warning: fewer than k={res.k} hits on {short.under_k} question(s), none at all on {short.empty}")
+    if res.note:
+        print(f"  note: {res.note}")
+    if res.answers:
+        _print_answers(res.answers)
 
 
-def _llm_cost(res: dict) -> str:
+def _llm_cost(res: EvalResult) -> str:
     """What the LLM work of the questions and of building the index cost, as recorded."""
     out = ""
-    if res.get("llm"):
-        u = res["llm"]
-        out = f"  llm calls={u['calls']} cached={u['cache_hits']} tokens={u['prompt_tokens']}/{u['completion_tokens']} llm_ms/q={res['stage_ms']['llm']:.0f}"
+    if res.llm:
+        u = res.llm
+        stage = res.stage_ms or {}
+        out = f"  llm calls={u['calls']} cached={u['cache_hits']} tokens={u['prompt_tokens']}/{u['completion_tokens']} llm_ms/q={stage['llm']:.0f}"
         if u.get("cache_hits") and "ms_per_q_as_recorded" in u:  # what the cached answers cost when they were made
             untimed = f", {u['cached_untimed']} hits untimed" if u.get("cached_untimed") else ""
             out += f" (as recorded, cache included: {u['ms_per_q_as_recorded']:.0f}{untimed})"
-    if (res.get("index") or {}).get("llm"):
-        u = res["index"]["llm"]
-        when = " (recorded when the index was built)" if res["index"].get("reused") else ""
+    if res.index is not None and res.index.build.llm:
+        u = res.index.build.llm
+        when = " (recorded when the index was built)" if res.index.build.reused else ""
         recorded = f" ({(u.get('latency_ms', 0) + u['cached_ms']) / 1000:.0f}s as recorded, cache included)" if u.get("cached_ms") else ""
-        out += f"  ingest({', '.join(res['index']['ingest_steps'])}) llm calls={u['calls']} cached={u.get('cache_hits', 0)} {u['seconds']:.0f}s{recorded}{when}"
+        out += f"  ingest({', '.join(res.index.ingest_steps)}) llm calls={u['calls']} cached={u.get('cache_hits', 0)} {u['seconds']:.0f}s{recorded}{when}"
     return out
 
 
-def _print_answers(a: dict) -> None:
+def _print_answers(a: Mapping) -> None:
     shown = "  ".join(f"{k}={v:.4f}" for k, v in a["metrics"].items() if v is not None)
     rules = f", rules {a['rules']}" if a.get("rules", "all") != "all" else ""
     print(f"  answers ({a['mode']}{rules}, {a['n_answerable']} answerable + {a['n_unanswerable']} unanswerable): {shown}")

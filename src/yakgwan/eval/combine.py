@@ -8,17 +8,17 @@ text), small enough to keep beside the code as evidence.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from yakgwan.core.errors import InputError
+from yakgwan.eval.result import EvalResult
 from yakgwan.eval.rows import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
 from yakgwan.ingest.steps.fallbacks import left_as_was
 
-# what makes two results comparable: the same questions, corpus and cut-off
-SAME_SET_KEYS = ("dataset", "n", "k", "questions_sha256", "corpus_sha256")
 # rows that quote the test set or the documents; a summary leaves them out
 PER_ROW_KEYS = ("per_query", "per_question")
 REASONS_KEPT = 20  # ingest-step fallback reasons a summary keeps per step
@@ -29,7 +29,7 @@ class Loaded:
     """One eval result and the file it was read from."""
 
     path: Path
-    result: dict
+    result: EvalResult
 
 
 def load_results(paths: Sequence[Path]) -> list[Loaded]:
@@ -48,8 +48,16 @@ def load_results(paths: Sequence[Path]) -> list[Loaded]:
         for i, item in enumerate(items):
             if not isinstance(item, dict) or not isinstance(item.get("pipeline"), str) or not isinstance(item.get("metrics"), dict):
                 raise InputError(str(path), f"item {i} is not an eval result (needs 'pipeline' and 'metrics')")
-            out.append(Loaded(Path(path), item))
+            try:
+                out.append(Loaded(Path(path), EvalResult.from_json(item)))
+            except (ValueError, TypeError, KeyError, AttributeError) as e:
+                raise InputError(str(path), f"item {i} is not an eval result ({e})") from None
     return out
+
+
+def same_set(r: EvalResult) -> dict[str, object]:
+    """What makes two results comparable: the same questions, corpus and cut-off."""
+    return {"dataset": r.dataset, "n": r.n, "k": r.k, "questions_sha256": r.questions_sha256, "corpus_sha256": r.corpus_sha256}
 
 
 def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
@@ -60,17 +68,18 @@ def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
     first = loaded[0]
     warnings = []
     for other in loaded[1:]:
-        for key in SAME_SET_KEYS:
-            a, b = first.result.get(key), other.result.get(key)
+        theirs = same_set(other.result)
+        for key, a in same_set(first.result).items():
+            b = theirs[key]
             if a is None or b is None:
                 if key.endswith("sha256"):
                     missing = first if a is None else other
-                    warnings.append(f"{missing.path}: {missing.result['pipeline']} records no {key}; its test set is matched by name, n and k only")
+                    warnings.append(f"{missing.path}: {missing.result.pipeline} records no {key}; its test set is matched by name, n and k only")
                     continue
             if a != b:
                 raise InputError(
                     str(other.path),
-                    f"{other.result['pipeline']} has {key} = {b!r}, {first.result['pipeline']} in {first.path} has {key} = {a!r}: "
+                    f"{other.result.pipeline} has {key} = {b!r}, {first.result.pipeline} in {first.path} has {key} = {a!r}: "
                     "results of different test sets or k do not go in one table",
                 )
     seen: dict[tuple[object, ...], Path] = {}
@@ -82,20 +91,19 @@ def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
     return list(dict.fromkeys(warnings))
 
 
-def summarise(result: Mapping, reasons_kept: int = REASONS_KEPT) -> dict:
-    """``result`` without its per-question rows (the questions, the answers, the documents), and
-    with at most ``reasons_kept`` ingest-step fallback reasons per step (the rest counted)."""
-    out = {k: v for k, v in result.items() if k not in PER_ROW_KEYS}
-    if isinstance(out.get("answers"), Mapping):
-        out["answers"] = {k: v for k, v in out["answers"].items() if k not in PER_ROW_KEYS}
-    index = out.get("index")
-    if isinstance(index, Mapping) and isinstance(index.get("step_fallback_reasons"), Mapping):
+def summarise(result: EvalResult, reasons_kept: int = REASONS_KEPT) -> dict:
+    """``result``'s JSON without its per-question rows (the questions, the answers, the
+    documents), and with at most ``reasons_kept`` ingest-step fallback reasons per step (the rest
+    counted)."""
+    answers = {k: v for k, v in result.answers.items() if k not in PER_ROW_KEYS} if isinstance(result.answers, Mapping) else result.answers
+    index = result.index
+    if index is not None and index.build.step_fallback_reasons is not None:
         cut = {
-            step: list(why[:reasons_kept]) + ([f"… and {len(why) - reasons_kept} more"] if len(why) > reasons_kept else [])
-            for step, why in index["step_fallback_reasons"].items()
+            step: tuple(why[:reasons_kept]) + ((f"… and {len(why) - reasons_kept} more",) if len(why) > reasons_kept else ())
+            for step, why in index.build.step_fallback_reasons.items()
         }
-        out["index"] = {**index, "step_fallback_reasons": cut}
-    return out
+        index = dataclasses.replace(index, build=dataclasses.replace(index.build, step_fallback_reasons=cut))
+    return dataclasses.replace(result, per_query=None, answers=answers, index=index).to_json()
 
 
 def _cell(value: object, digits: int = 4) -> str:
@@ -110,23 +118,22 @@ def _cell(value: object, digits: int = 4) -> str:
     return str(value).replace("|", "\\|")
 
 
-def _llm_calls(r: Mapping) -> object:
+def _llm_calls(usage: Mapping | None) -> object:
     """Calls made to answer the questions: live calls plus cache hits (what a cold run makes)."""
-    llm = r.get("llm")
-    if not isinstance(llm, Mapping):
+    if not isinstance(usage, Mapping):
         return 0
-    return int(llm.get("calls", 0)) + int(llm.get("cache_hits", 0))
+    return int(usage.get("calls", 0)) + int(usage.get("cache_hits", 0))
 
 
-def _load(r: Mapping) -> str:
+def _load(r: EvalResult) -> str:
     """The mean 1-minute load average over the run's questions against the core count: above it,
     another process shared the cores and the latencies are inflated."""
-    mean, cores = value_at(r, "load_1m", "mean"), value_at(r, "load_1m", "cores")
-    return "–" if mean is None else f"{mean:.2f} / {cores}"
+    load = r.load_1m
+    return "–" if load is None or load.mean is None else f"{load.mean:.2f} / {load.cores}"
 
 
-def _built(r: Mapping) -> str:
-    built = r.get("built")
+def _built(r: EvalResult) -> str:
+    built = r.built
     if not isinstance(built, Mapping):
         return "–"
     bits = [str(built.get("structure", ""))]
@@ -139,63 +146,69 @@ def _built(r: Mapping) -> str:
     return ", ".join(b for b in bits if b)
 
 
-def _ingest(r: Mapping) -> str:
+def _ingest(r: EvalResult) -> str:
     """What the LLM ingest steps cost when the row's index was built: calls (live and from the
     cache), seconds as recorded (cache hits at the time they took), and what each step left as
     it was."""
-    index = r.get("index")
-    if not isinstance(index, Mapping) or not index.get("ingest_steps"):
+    index = r.index
+    if index is None or not index.ingest_steps:
         return "–"
-    bits = [", ".join(map(str, index["ingest_steps"]))]
-    llm = index.get("llm")
+    bits = [", ".join(map(str, index.ingest_steps))]
+    llm = index.build.llm
     if isinstance(llm, Mapping):
         live, hits = int(llm.get("calls") or 0), int(llm.get("cache_hits") or 0)
         seconds = (float(llm.get("latency_ms") or 0) + float(llm.get("cached_ms") or 0)) / 1000
         bits.append(f"{live + hits} LLM calls ({hits} from the cache), {seconds:,.0f} s as recorded")
-    for step, n in (index.get("step_fallbacks") or {}).items():
+    for step, n in (index.build.step_fallbacks or {}).items():
         if n:
             bits.append(f"{step}: {left_as_was(step, n)}")
     return "; ".join(bits)
 
 
-def markdown_table(results: Sequence[Mapping]) -> str:
+def _or(value: object, missing: str = "?") -> object:
+    return missing if value is None else value
+
+
+def markdown_table(results: Sequence[EvalResult]) -> str:
     """The side-by-side table as Markdown: metrics, latency, LLM calls, what was built, and when
     and on what each row was measured. Its caption names the test set."""
-    metric_keys = [m for m in ("recall", "ndcg", "mrr", "precision", "keyword_coverage") if any(value_at(r, "metrics", m) is not None for r in results)]
+    metric_keys = [m for m in ("recall", "ndcg", "mrr", "precision", "keyword_coverage") if any(r.metrics.get(m) is not None for r in results)]
     label = {"recall": "Recall", "ndcg": "nDCG", "mrr": "MRR", "precision": "P", "keyword_coverage": "keyword coverage"}
-    k = results[0].get("k", "?") if results else "?"
+    k = _or(results[0].k) if results else "?"
     head = ["pipeline"] + [f"{label[m]}@{k}" if m != "keyword_coverage" else label[m] for m in metric_keys]
     head += ["p50 ms", "p95 ms", "load (mean / cores)", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "LLM ingest steps", "measured"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in retrieval_rows(results):
-        name = str(r.get("pipeline")) + (f" (with answers: {value_at(r, 'answers', 'mode')})" if r.get("answers") else "")
-        cells = [name] + [_cell(value_at(r, "metrics", m)) for m in metric_keys]
-        cells += [_cell(value_at(r, "latency_ms", "p50"), 0), _cell(value_at(r, "latency_ms", "p95"), 0), _load(r), _cell(_llm_calls(r)),
-                  _cell(value_at(r, "llm", "ms_per_q_as_recorded"), 0), _cell(value_at(r, "short_lists", "empty")),
-                  _cell(value_at(r, "short_lists", "under_k")), _built(r), _ingest(r), _cell(r.get("measured_at", "–"))]
+        name = r.pipeline + (f" (with answers: {r.answers.get('mode')})" if r.answers else "")
+        lat, short = r.latency_ms, r.short_lists
+        cells = [name] + [_cell(r.metrics.get(m)) for m in metric_keys]
+        cells += [_cell(lat.p50 if lat else None, 0), _cell(lat.p95 if lat else None, 0), _load(r), _cell(_llm_calls(r.llm)),
+                  _cell(value_at(r.llm, "ms_per_q_as_recorded"), 0), _cell(short.empty if short else None),
+                  _cell(short.under_k if short else None), _built(r), _ingest(r), _cell(_or(r.measured_at, "–"))]
         rows.append("| " + " | ".join(cells) + " |")
-    sets = dict.fromkeys(f"{r.get('dataset')} (n={r.get('n')}, k={r.get('k')})" for r in results)
-    machines = dict.fromkeys(str(r.get("machine", "?")) for r in results)
+    sets = dict.fromkeys(f"{r.dataset} (n={r.n}, k={r.k})" for r in results)
+    machines = dict.fromkeys(str(_or(r.machine)) for r in results)
     caption = f"Source: {'; '.join(sets)}; machine: {'; '.join(machines)}."
     return "\n".join(rows) + "\n\n" + caption + "\n"
 
 
-def markdown_floor(results: Sequence[Mapping]) -> str:
+def markdown_floor(results: Sequence[EvalResult]) -> str:
     """:func:`~yakgwan.eval.rows.recall_floor_text` of the retrieval rows, as a paragraph."""
     text = recall_floor_text(retrieval_rows(results))
     return text + "\n" if text else ""
 
 
-def markdown_deltas(results: Sequence[Mapping], metric: str = "recall") -> str:
+def markdown_deltas(results: Sequence[EvalResult], metric: str = "recall") -> str:
     """:func:`~yakgwan.eval.rows.category_deltas` of the retrieval rows as Markdown; empty
     without categories."""
     d = category_deltas(retrieval_rows(results), metric)
     if d is None:
         return ""
-    head = "| pipeline | " + " | ".join(f"{c} (n={d.base['by_category'][c].get('n', '?')})" for c in d.categories) + " |"
+    cats = d.base.by_category or {}
+    head = "| pipeline | " + " | ".join(f"{c} (n={cats[c].get('n', '?')})" for c in d.categories) + " |"
     rows = [head, "|" + "---|" * (len(d.categories) + 1)]
-    rows += [f"| {r.get('pipeline')} | " + " | ".join("–" if x is None else f"{x:+.3f}" for x in deltas) + " |" for r, deltas in d.rows]
-    return f"{metric}@{d.base.get('k', '?')} by category, minus {d.base.get('pipeline')}:\n\n" + "\n".join(rows) + "\n"
+    rows += [f"| {r.pipeline} | " + " | ".join("–" if x is None else f"{x:+.3f}" for x in deltas) + " |" for r, deltas in d.rows]
+    return f"{metric}@{_or(d.base.k)} by category, minus {d.base.pipeline}:\n\n" + "\n".join(rows) + "\n"
 
 
 ANSWER_COLUMNS = (
@@ -206,10 +219,10 @@ ANSWER_COLUMNS = (
 )
 
 
-def markdown_answers(results: Sequence[Mapping]) -> str:
+def markdown_answers(results: Sequence[EvalResult]) -> str:
     """The answers runs as Markdown: outcome rates, citation checks, keyword recall, and the
     judge's mean ± spread over its runs, the judge named. Empty without an answers run."""
-    rows = [r for r in results if isinstance(r.get("answers"), Mapping)]
+    rows = [r for r in results if isinstance(r.answers, Mapping)]
     if not rows:
         return ""
     judged = ("accuracy", "completeness", "relevance")
@@ -217,19 +230,19 @@ def markdown_answers(results: Sequence[Mapping]) -> str:
     head += [f"judge {j}" for j in judged] + ["judge", "LLM calls (live + cached)"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
-        a = r["answers"]
-        cells = [str(r.get("pipeline")), _cell(a.get("mode")), _cell(value_at(a, "llm", "model") or "rules"),
+        a = r.answers
+        cells = [r.pipeline, _cell(a.get("mode")), _cell(value_at(a, "llm", "model") or "rules"),
                  _cell(a.get("n_answerable")), _cell(a.get("n_unanswerable"))]
         cells += [_cell(value_at(a, *path)) for _, path in ANSWER_COLUMNS]
         for j in judged:
             mean, spread = value_at(a, "judge", "scores", j, "mean"), value_at(a, "judge", "scores", j, "spread")
             cells.append("–" if mean is None else f"{mean:.2f} ± {spread:.2f}")
         runs = value_at(a, "judge", "runs")
-        cells += [f"{value_at(a, 'judge', 'model')} ({runs} runs)" if runs else "–", _cell(_llm_calls(a))]
+        cells += [f"{value_at(a, 'judge', 'model')} ({runs} runs)" if runs else "–", _cell(_llm_calls(a.get("llm")))]
         out.append("| " + " | ".join(cells) + " |")
     return "Answers (judge: mean ± spread of the run means, 1–5):\n\n" + "\n".join(out) + "\n"
 
 
-def write_summary(results: Sequence[Mapping], path: Path) -> None:
+def write_summary(results: Sequence[EvalResult], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps([summarise(r) for r in results], ensure_ascii=False, indent=1) + "\n", "utf-8")

@@ -9,6 +9,7 @@ published figures. Every result names its dataset, k, pipeline and the command t
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections import Counter
@@ -20,6 +21,7 @@ from yakgwan.eval import metrics as M
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.eval.answers import Unanswerable, evaluate_answers
 from yakgwan.eval.datasets import EvalQuery, EvalSet
+from yakgwan.eval.result import EvalResult, Latency, LoadAverage, QueryResult, ShortLists
 from yakgwan.llm import LLM, UsageStats
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext
 from yakgwan.progress import ProgressSink, progress
@@ -59,7 +61,7 @@ def score_retriever(
     note: str | None = None,
     llm: LLM | None = None,
     sink: ProgressSink | None = None,
-) -> dict:
+) -> EvalResult:
     """Run ``retriever`` over every question and score it. With ``llm`` (the facade the
     pipeline calls), each query's latency is split into LLM time and the rest (retrieval,
     embedding, fusion), and the LLM's usage is reported per step."""
@@ -76,18 +78,17 @@ def score_retriever(
         per_query.append(_run_query(retriever, q, depth, opts.k, has_keywords, llm))
         if hasattr(os, "getloadavg"):  # not on Windows
             load.append(os.getloadavg()[0])
-    result = _summary(name, evalset, opts.k, per_query, has_keywords, llm)
-    result["load_1m"] = {"mean": round(sum(load) / len(load), 2) if load else None, "max": round(max(load), 2) if load else None, "cores": os.cpu_count()}
-    if note:
-        result["note"] = note
+    usage = None
     if llm is not None:
         # what the LLM work cost when it was done: live calls, and cache hits at their recorded time
         as_recorded = (llm.stats.latency_ms + llm.stats.cached_ms) / max(len(per_query), 1)
-        result["llm"] = {"model": llm.name, **llm.stats.as_dict(), "ms_per_q_as_recorded": round(as_recorded, 1)}
-    return result
+        usage = {"model": llm.name, **llm.stats.as_dict(), "ms_per_q_as_recorded": round(as_recorded, 1)}
+    # above the core count, another process shared the cores and the latencies are inflated
+    load_1m = LoadAverage(round(sum(load) / len(load), 2) if load else None, round(max(load), 2) if load else None, os.cpu_count())
+    return dataclasses.replace(_summary(name, evalset, opts.k, tuple(per_query), has_keywords, llm), load_1m=load_1m, note=note or None, llm=usage)
 
 
-def _run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywords: bool, llm: LLM | None) -> dict:
+def _run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywords: bool, llm: LLM | None) -> QueryResult:
     """One question: its hits (``depth`` of them), scores, and timings."""
     before = llm.stats.latency_ms if llm is not None else 0.0
     t0 = time.perf_counter()
@@ -96,51 +97,40 @@ def _run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywo
     llm_ms = llm.stats.latency_ms - before if llm is not None else 0.0
     # keyword coverage reads what a reader would get: the compressed evidence where there is one
     m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.evidence_text for h in hits], k, has_keywords)
-    return {
-        "qid": q.qid,
-        "query": q.text,
-        "category": q.category,
-        "relevant": sorted(q.relevant),
-        "retrieved": M.dedupe_docs([h.chunk.doc_id for h in hits])[:k],
-        "metrics": m,
-        "seed_metrics": seed,
-        "latency_ms": latency,
-        "llm_ms": llm_ms,
-        "top_produced_by": hits[0].produced_by if hits else None,
-        "hits": len(hits),
-    }
+    return QueryResult(
+        qid=q.qid, query=q.text, category=q.category, relevant=tuple(sorted(q.relevant)),
+        retrieved=tuple(M.dedupe_docs([h.chunk.doc_id for h in hits])[:k]), metrics=m, seed_metrics=seed,
+        latency_ms=latency, llm_ms=llm_ms, top_produced_by=hits[0].produced_by if hits else None, hits=len(hits),
+    )
 
 
-def _summary(name: str, evalset: EvalSet, k: int, per_query: list[dict], has_keywords: bool, llm: LLM | None) -> dict:
+def _summary(name: str, evalset: EvalSet, k: int, per_query: tuple[QueryResult, ...], has_keywords: bool, llm: LLM | None) -> EvalResult:
     """The aggregate result of one pipeline over its per-question rows."""
     keys = list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
-    seed_keys = sorted({key for p in per_query for key in p["seed_metrics"]})
-    latencies = [p["latency_ms"] for p in per_query]
-    result = {
-        "pipeline": name,
-        "dataset": evalset.name,
-        "n": len(per_query),
-        "k": k,
-        "metrics": M.aggregate([p["metrics"] for p in per_query], keys),
-        "seed_metrics": M.aggregate([p["seed_metrics"] for p in per_query], seed_keys),
-        "latency_ms": M.latency_summary(latencies),
-        # above the core count, another process shared the cores and the latencies are inflated
-        "load_1m": None,
-        "stage_ms": stage_breakdown(latencies, [p["llm_ms"] for p in per_query], llm.stats.by_step_ms if llm is not None else {}),
-        "per_query": per_query,
-        "source": evalset.source,
-        # what produced each question's first hit: shows fallbacks, padding, how often a gate opened
-        "top_produced_by": dict(Counter(str(p["top_produced_by"]) for p in per_query).most_common()),
-        # a technique must never silently return nothing, nor fewer than k hits
-        "short_lists": {"empty": sum(p["hits"] == 0 for p in per_query), "under_k": sum(p["hits"] < k for p in per_query)},
+    seed_keys = sorted({key for p in per_query for key in p.seed_metrics})
+    latencies = [p.latency_ms for p in per_query]
+    lat = M.latency_summary(latencies)
+    cats = sorted({p.category for p in per_query if p.category})
+    by_category = {
+        c: M.aggregate([p.metrics for p in per_query if p.category == c], keys) | {"n": sum(p.category == c for p in per_query)} for c in cats
     }
-    cats = {p["category"] for p in per_query if p["category"]}
-    if cats:
-        result["by_category"] = {
-            c: M.aggregate([p["metrics"] for p in per_query if p["category"] == c], keys) | {"n": sum(p["category"] == c for p in per_query)}
-            for c in sorted(cats)
-        }
-    return result
+    return EvalResult(
+        pipeline=name,
+        dataset=evalset.name,
+        n=len(per_query),
+        k=k,
+        metrics=M.aggregate([p.metrics for p in per_query], keys),
+        seed_metrics=M.aggregate([p.seed_metrics for p in per_query], seed_keys),
+        latency_ms=Latency(lat["p50"], lat["p95"]),
+        stage_ms=stage_breakdown(latencies, [p.llm_ms for p in per_query], llm.stats.by_step_ms if llm is not None else {}),
+        per_query=per_query,
+        source=evalset.source,
+        # what produced each question's first hit: shows fallbacks, padding, how often a gate opened
+        top_produced_by=dict(Counter(str(p.top_produced_by) for p in per_query).most_common()),
+        # a technique must never silently return nothing, nor fewer than k hits
+        short_lists=ShortLists(sum(p.hits == 0 for p in per_query), sum(p.hits < k for p in per_query)),
+        by_category=by_category or None,
+    )
 
 
 def stage_breakdown(total_ms: list[float], llm_ms: list[float], by_step_ms: dict[str, float]) -> dict:

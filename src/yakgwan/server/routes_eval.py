@@ -3,6 +3,7 @@ maps of chunk embeddings."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from typing import Any
@@ -11,15 +12,23 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
 from yakgwan.core.protocols import ProgressSink
-from yakgwan.server import datasets as ds
-from yakgwan.server.api_models import DatasetOut, EvalIn, JobOut, MapOut, MapPoint
-from yakgwan.server.embedding_map import project_2d, sample_rows
+from yakgwan.server.runtime import datasets as ds
+from yakgwan.server.schemas import DatasetOut, EvalIn, JobOut, MapOut, MapPoint
+from yakgwan.server.runtime.embedding_map import project_2d, sample_rows
 from yakgwan.server.problems import Problem, log
-from yakgwan.server.service import Service
+from yakgwan.server.runtime.service import Service
 from yakgwan.services.context import IndexView, open_store
-from yakgwan.services.evaluate import EvalRequest, EvalSet, eval_index_dir, evaluate
+from yakgwan.services.evaluate import EvalRequest, EvalResult, EvalSet, eval_index_dir, evaluate
 from yakgwan.services.pipelines import pipeline_name
 from yakgwan.services.report import build_html
+
+
+QUESTIONS = "questions"  # in a job's summary of a result: how many questions its rows had
+
+
+def job_summary(res: EvalResult) -> dict[str, Any]:
+    """A result as a finished job reports it: its JSON without the per-question rows, and their count."""
+    return dataclasses.replace(res, per_query=None).to_json() | {QUESTIONS: len(res.per_query or ())}
 
 
 def router(service: Service) -> APIRouter:
@@ -56,9 +65,8 @@ def router(service: Service) -> APIRouter:
         def work(sink: ProgressSink) -> dict[str, Any]:
             results = evaluate(settings, req, sink=sink, make_llm_once=service.models.llm, on_warning=lambda message: log.warning(message))
             runs.mkdir(parents=True, exist_ok=True)
-            (runs / f"{job_id}.json").write_text(json.dumps(results, ensure_ascii=False, indent=1), "utf-8")
-            summary = [{k: v for k, v in res.items() if k != "per_query"} | {"questions": len(res.get("per_query", []))} for res in results]
-            return {"dataset": ref.name, "results": summary}
+            (runs / f"{job_id}.json").write_text(json.dumps([res.to_json() for res in results], ensure_ascii=False, indent=1), "utf-8")
+            return {"dataset": ref.name, "results": [job_summary(res) for res in results]}
 
         return JobOut(**service.jobs.snapshot(service.jobs.submit("eval", work, job_id=job_id).id))
 
@@ -70,7 +78,10 @@ def router(service: Service) -> APIRouter:
         if job["status"] != "succeeded" or job["result"] is None:
             raise Problem(409, f"evaluation {job_id!r} is {job['status']}: the report exists once it has succeeded", "not-ready")
         saved = runs / f"{job_id}.json"
-        results = json.loads(saved.read_text("utf-8")) if saved.is_file() else job["result"]["results"]
+        if saved.is_file():
+            results = [EvalResult.from_json(d) for d in json.loads(saved.read_text("utf-8"))]
+        else:  # the job's summaries: without their rows, with the count of questions
+            results = [EvalResult.from_json({k: v for k, v in d.items() if k != QUESTIONS}) for d in job["result"]["results"]]
         return HTMLResponse(build_html(results, title=f"yakgwan eval — {job['result']['dataset']}"))
 
     def _map(key: str, view: IndexView, source: str) -> MapOut:

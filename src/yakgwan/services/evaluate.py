@@ -23,6 +23,7 @@ from yakgwan.core.files import atomic_write_text
 from yakgwan.core.records import sha256_hex
 from yakgwan.eval.answers import load_unanswerable
 from yakgwan.eval.datasets import EvalSet, corpus_sha256, load_beir, load_seed, questions_sha256
+from yakgwan.eval.result import BuildRecord, EvalResult, IndexInfo
 from yakgwan.eval.runner import METRIC_KEYS, EvalOptions, EvalRequest, answer_eval, check_judged_documents, score_retriever
 from yakgwan.ingest.run import IngestReport
 from yakgwan.ingest.steps.registry import make_steps
@@ -33,7 +34,7 @@ from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
 
 # what the CLI and the server need beside the service itself
-__all__ = ["METRIC_KEYS", "EvalRequest", "EvalSet", "eval_index_dir", "evaluate", "load_beir", "load_evalset", "load_seed", "load_unanswerable"]
+__all__ = ["METRIC_KEYS", "EvalRequest", "EvalResult", "EvalSet", "eval_index_dir", "evaluate", "load_beir", "load_evalset", "load_seed", "load_unanswerable"]
 
 BUILD_RECORD = "eval-build.json"  # beside an eval index: what building it cost
 Warn = Callable[[str], None]
@@ -63,10 +64,10 @@ def evaluate(
     settings: Settings,
     req: EvalRequest,
     sink: ProgressSink | None = None,
-    on_result: Callable[[dict], None] | None = None,
+    on_result: Callable[[EvalResult], None] | None = None,
     make_llm_once: Callable[[], LLM | None] | None = None,
     on_warning: Warn | None = None,
-) -> list[dict]:
+) -> list[EvalResult]:
     """Index the corpus (once per set of ingest steps), run every pipeline, score it; one result
     per pipeline. ``sink`` receives the progress of each stage; ``on_result`` each result as it
     is ready; ``make_llm_once`` makes the run's LLM (default: from ``settings``); ``on_warning``
@@ -77,7 +78,7 @@ def evaluate(
     # what makes results of separate runs comparable (``yakgwan report`` checks it)
     same_set = {"questions_sha256": questions_sha256(evalset.queries), "corpus_sha256": corpus_sha256(evalset.corpus)}
     about = {"command": req.command, "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
-    contexts: dict[tuple[str, ...], tuple[PipelineContext, dict]] = {}
+    contexts: dict[tuple[str, ...], tuple[PipelineContext, BuildRecord]] = {}
     shared: list[LLM | None] = []
 
     def get_llm() -> LLM | None:  # one model for every index and pipeline of this run
@@ -91,11 +92,13 @@ def evaluate(
             needs_dense = any(s.needs_dense for s in specs)
             contexts[spec.ingest_steps] = _eval_index(settings, evalset, spec.ingest_steps, needs_dense, get_llm, sink, warn)
         ctx, built_index = contexts[spec.ingest_steps]
-        res = _run_pipeline(spec, ctx, evalset, req, settings.quiet, sink)
-        res |= about | same_set | {"measured_at": time.strftime("%Y-%m-%d", time.gmtime()), "yakgwan": __version__}
-        res["index"] = {"chunks": len(ctx.view.chunks), "ingest_steps": list(ctx.view.ingest_steps), **built_index}
+        res = dataclasses.replace(
+            _run_pipeline(spec, ctx, evalset, req, settings.quiet, sink), **about, **same_set,
+            measured_at=time.strftime("%Y-%m-%d", time.gmtime()), yakgwan=__version__,
+            index=IndexInfo(len(ctx.view.chunks), tuple(ctx.view.ingest_steps), built_index),
+        )
         if req.answers:
-            res["answers"] = answer_eval(req, ctx, spec.name, evalset, settings.quiet, sink)
+            res = dataclasses.replace(res, answers=answer_eval(req, ctx, spec.name, evalset, settings.quiet, sink))
         results.append(res)
         if on_result is not None:
             on_result(res)
@@ -109,7 +112,7 @@ def _limited(evalset: EvalSet, limit: int | None) -> EvalSet:
     return dataclasses.replace(evalset, queries=evalset.queries[:limit], source=evalset.source + note)
 
 
-def _run_pipeline(spec: PipelineSpec, ctx: PipelineContext, evalset: EvalSet, req: EvalRequest, quiet: bool, sink: ProgressSink | None) -> dict:
+def _run_pipeline(spec: PipelineSpec, ctx: PipelineContext, evalset: EvalSet, req: EvalRequest, quiet: bool, sink: ProgressSink | None) -> EvalResult:
     """One pipeline's scores over the set, with what it built beside the index."""
     llm = ctx.llm if spec.needs_llm else None
     if llm is not None:
@@ -119,13 +122,14 @@ def _run_pipeline(spec: PipelineSpec, ctx: PipelineContext, evalset: EvalSet, re
     res = score_retriever(retriever, spec.name, evalset, EvalOptions(k=req.k), quiet, note, llm, sink)
     built = getattr(retriever, "built", None)
     if callable(built) and (what := built()):  # what the pipeline built beside the index (RAPTOR's tree, late's token vectors)
-        res["built"] = what
+        return dataclasses.replace(res, built=what)
     return res
 
 
 def built_record(report: IngestReport, ingest_llm: dict | None) -> dict:
-    """What building (or updating) an eval index cost: seconds, the documents the ingest steps
-    saw, what they left as it was and why, and their LLM usage."""
+    """What building (or updating) an eval index cost, as ``BUILD_RECORD`` keeps it (the JSON
+    of a :class:`BuildRecord`): seconds, the documents the ingest steps saw, what they left as it
+    was and why, and their LLM usage."""
     out: dict = {"ingest_seconds": round(report.seconds_total, 2), "documents": len(report.added) + len(report.replaced)}
     if report.unchanged:  # an update of an index built before: the cost of this update only
         out["incremental"] = True
@@ -141,7 +145,7 @@ def built_record(report: IngestReport, ingest_llm: dict | None) -> dict:
 def _eval_index(
     settings: Settings, evalset: EvalSet, steps: tuple[str, ...], needs_dense: bool, get_llm: Callable[[], LLM | None],
     sink: ProgressSink | None, warn: Warn,
-) -> tuple[PipelineContext, dict]:
+) -> tuple[PipelineContext, BuildRecord]:
     """The eval index for ``steps`` (built, updated or reused) and what building it cost. A
     reused index reports the cost recorded when it was built (``BUILD_RECORD`` in its folder;
     none for an index built before records were kept), marked ``reused``."""
@@ -168,4 +172,4 @@ def _eval_index(
     ctx.make_llm, ctx.sink = get_llm, sink
     for message in check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks}):
         warn(message)
-    return ctx, built
+    return ctx, BuildRecord.from_json(built)

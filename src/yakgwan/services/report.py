@@ -8,8 +8,9 @@ from typing import Sequence
 
 from yakgwan.eval import combine
 from yakgwan.eval.report import build_html, render_report
+from yakgwan.eval.result import EvalResult
 
-__all__ = ["Combined", "build_html", "combine_results", "render_report"]
+__all__ = ["Combined", "EvalResult", "build_html", "combine_results", "render_report"]
 
 
 @dataclass(frozen=True)
@@ -18,7 +19,7 @@ class Combined:
     they may not compare (other questions, corpus or k); ``markdown`` is the table with the
     recall floor, per-category deltas and the answer rows."""
 
-    results: tuple[dict, ...]
+    results: tuple[EvalResult, ...]
     warnings: tuple[str, ...]
     markdown: str
 
@@ -32,7 +33,8 @@ class Combined:
 
     def write_html(self, path: Path, title: str | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        render_report(list(self.results), path, title=title or f"yakgwan eval — {self.results[0].get('dataset', '?')}")
+        dataset = self.results[0].dataset
+        render_report(list(self.results), path, title=title or f"yakgwan eval — {'?' if dataset is None else dataset}")
 
 
 def combine_results(paths: Sequence[Path]) -> Combined:

@@ -10,6 +10,7 @@ import pytest
 from yakgwan.core.errors import InputError
 from yakgwan.eval.combine import check_same_set, load_results, markdown_answers, markdown_deltas, markdown_floor, markdown_table, summarise
 from yakgwan.eval.datasets import EvalQuery, corpus_sha256, questions_sha256
+from yakgwan.eval.result import EvalResult
 
 pytestmark = pytest.mark.unit
 
@@ -20,8 +21,14 @@ def _result(pipeline: str, **extra: object) -> dict:
         "questions_sha256": "a" * 64, "corpus_sha256": "b" * 64, "machine": "x86_64, 2 cores",
         "metrics": {"recall": 0.95, "ndcg": 0.875, "mrr": 0.5}, "latency_ms": {"p50": 1234.4, "p95": 2000.0},
         "short_lists": {"empty": 0, "under_k": 1},
-        "per_query": [{"qid": "1", "query": "하늘여행사는 언제 설립되었나요?"}], **extra,
+        "per_query": [{"qid": "1", "query": "하늘여행사는 언제 설립되었나요?", "category": None, "relevant": ["a.md"], "retrieved": ["a.md"],
+                       "metrics": {"recall": 1.0}, "seed_metrics": {}, "latency_ms": 1234.4, "llm_ms": 0.0, "top_produced_by": "crag", "hits": 9}],
+        **extra,
     }
+
+
+def _rec(pipeline: str, **extra: object) -> EvalResult:
+    return EvalResult.from_json(_result(pipeline, **extra))
 
 
 def _write(tmp_path: Path, name: str, data: object) -> Path:
@@ -33,7 +40,7 @@ def _write(tmp_path: Path, name: str, data: object) -> Path:
 def test_load_reads_lists_and_single_objects_and_names_the_bad_file(tmp_path: Path) -> None:
     a = _write(tmp_path, "a.json", [_result("crag"), _result("late")])
     b = _write(tmp_path, "b.json", _result("agentic"))
-    assert [(x.path.name, x.result["pipeline"]) for x in load_results([a, b])] == [("a.json", "crag"), ("a.json", "late"), ("b.json", "agentic")]
+    assert [(x.path.name, x.result.pipeline) for x in load_results([a, b])] == [("a.json", "crag"), ("a.json", "late"), ("b.json", "agentic")]
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", "utf-8")
     with pytest.raises(InputError, match="bad.json.*not a JSON file"):
@@ -72,25 +79,25 @@ def test_an_older_result_without_fingerprints_is_matched_by_name_with_a_warning(
 
 
 def test_summary_drops_every_per_question_row() -> None:
-    r = _result("crag", answers={"metrics": {"answer_rate": 0.9}, "per_question": [{"question": "q", "answer": "a"}]})
+    r = _rec("crag", answers={"metrics": {"answer_rate": 0.9}, "per_question": [{"question": "q", "answer": "a"}]})
     s = summarise(r)
     assert "per_query" not in s and s["answers"] == {"metrics": {"answer_rate": 0.9}}
-    assert "per_query" in r and "per_question" in r["answers"]  # the input is left as it was
+    assert r.per_query and "per_question" in r.answers  # the input is left as it was
 
 
 def test_summary_keeps_the_first_fallback_reasons_and_counts_the_rest() -> None:
     why = [f"d{i}.md: no section starts at sentence 1" for i in range(5)]
-    r = _result("llm_chunk", index={"ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 5}, "step_fallback_reasons": {"llm_chunk": why}})
+    r = _rec("llm_chunk", index={"ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 5}, "step_fallback_reasons": {"llm_chunk": why}})
     assert summarise(r, reasons_kept=2)["index"]["step_fallback_reasons"] == {"llm_chunk": why[:2] + ["… and 3 more"]}
     assert summarise(r, reasons_kept=5)["index"]["step_fallback_reasons"] == {"llm_chunk": why}
-    assert len(r["index"]["step_fallback_reasons"]["llm_chunk"]) == 5  # the input is left as it was
+    assert len(r.index.build.step_fallback_reasons["llm_chunk"]) == 5  # the input is left as it was
 
 
 def test_markdown_table_by_hand() -> None:
     rows = [
-        _result("crag", llm={"calls": 100, "cache_hits": 2, "ms_per_q_as_recorded": 26600.4}, measured_at="2026-11-30", load_1m={"mean": 3.5, "max": 4.1, "cores": 2}),
-        _result("late", built={"structure": "token vectors", "mb": 12.5, "seconds": 40.1}, metrics={"recall": 1.0, "ndcg": 0.5, "mrr": 0.25}),
-        _result("llm_chunk", index={"chunks": 9, "ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 3},
+        _rec("crag", llm={"calls": 100, "cache_hits": 2, "ms_per_q_as_recorded": 26600.4}, measured_at="2026-11-30", load_1m={"mean": 3.5, "max": 4.1, "cores": 2}),
+        _rec("late", built={"structure": "token vectors", "mb": 12.5, "seconds": 40.1}, metrics={"recall": 1.0, "ndcg": 0.5, "mrr": 0.25}),
+        _rec("llm_chunk", index={"chunks": 9, "ingest_steps": ["llm_chunk"], "step_fallbacks": {"llm_chunk": 3},
                                     "llm": {"calls": 1, "cache_hits": 43, "latency_ms": 27013.3, "cached_ms": 1348885.9}}),
     ]
     lines = markdown_table(rows).splitlines()
@@ -126,7 +133,7 @@ def test_fingerprints_change_with_the_questions_and_the_corpus(tmp_path: Path) -
 
 def test_markdown_deltas_by_hand() -> None:
     cats = lambda a, b: {"direct": {"recall": a, "mrr": a, "n": 2}, "numeric": {"recall": b, "mrr": b, "n": 1}}  # noqa: E731
-    rows = [_result("crag", by_category=cats(1.0, 0.5)), _result("hybrid_cc", by_category=cats(0.75, 0.75)), _result("late", by_category=cats(0.5, 1.0))]
+    rows = [_rec("crag", by_category=cats(1.0, 0.5)), _rec("hybrid_cc", by_category=cats(0.75, 0.75)), _rec("late", by_category=cats(0.5, 1.0))]
     assert markdown_deltas(rows, "recall").splitlines() == [
         "recall@10 by category, minus hybrid_cc:", "", "| pipeline | direct (n=2) | numeric (n=1) |", "|---|---|---|",
         "| crag | +0.250 | -0.250 |", "| late | -0.250 | +0.250 |",
@@ -135,8 +142,8 @@ def test_markdown_deltas_by_hand() -> None:
 
 
 def test_recall_floor_against_plain_hybrid_by_hand() -> None:
-    def row(name: str, recall: float, **extra: object) -> dict:
-        return _result(name, metrics={"recall": recall}, **extra)
+    def row(name: str, recall: float, **extra: object) -> EvalResult:
+        return _rec(name, metrics={"recall": recall}, **extra)
 
     # hybrid 0.95: fusion -0.01 (inside), raptor -0.03 (below), rewrite +0.01; bm25 and dense are first stages, not techniques
     rows = [row("bm25", 0.5), row("fusion", 0.94), row("hybrid", 0.95), row("raptor", 0.92), row("dense", 0.6), row("rewrite", 0.96)]
@@ -144,7 +151,7 @@ def test_recall_floor_against_plain_hybrid_by_hand() -> None:
         "Overall Recall@10 of each technique against plain hybrid (0.9500): the lowest is raptor (-0.0300); "
         "more than 0.02 below: raptor (-0.0300).\n"
     )
-    assert markdown_floor([r for r in rows if r["pipeline"] != "raptor"]) == (
+    assert markdown_floor([r for r in rows if r.pipeline != "raptor"]) == (
         "Overall Recall@10 of each technique against plain hybrid (0.9500): the lowest is fusion (-0.0100); none is more than 0.02 below.\n"
     )
     # the boundary as printed: 0.10 - 0.08 is -0.020000000000000004 in floats, shown as -0.0200, which is not more than 0.02 below;
@@ -163,7 +170,7 @@ def test_recall_floor_against_plain_hybrid_by_hand() -> None:
     )
     assert markdown_floor([row("fusion", 0.5), row("hybrid_cc", 0.9)]) == ""  # no plain hybrid to hold to
     assert markdown_floor([row("hybrid", 0.9), row("bm25", 0.5)]) == ""  # no technique beside it
-    assert markdown_floor([_result("hybrid", metrics={"recall": "n/a"}), row("hyde", 0.5)]) == ""  # a base without a usable recall
+    assert markdown_floor([_rec("hybrid", metrics={"recall": "n/a"}), row("hyde", 0.5)]) == ""  # a base without a usable recall
 
 
 def test_first_stages_are_the_registry_s() -> None:
@@ -180,7 +187,7 @@ def test_markdown_answers_by_hand() -> None:
                "judge": {"model": "local:qwen", "runs": 3, "scores": {"accuracy": {"mean": 3.4712, "spread": 0.1}, "completeness": {"mean": 3.48, "spread": 0.09},
                                                                      "relevance": {"mean": 3.6, "spread": 0.19}}},
                "latency_ms": {"p50": 21000.4, "p95": 40000.0}}
-    rows = [_result("hybrid_cc"), _result("hybrid_cc", answers=answers)]
+    rows = [_rec("hybrid_cc"), _rec("hybrid_cc", answers=answers)]
     lines = markdown_answers(rows).splitlines()
     assert lines[2].startswith("| pipeline | mode | answered by | answerable | unanswerable | answer rate |")
     assert lines[4] == ("| hybrid_cc | generate | local:qwen | 102 | 45 | 0.9020 | 0.0196 | 0.9556 | 0.9778 | 1.0000 | 0.9571 | 0.5526 "

@@ -8,10 +8,26 @@ from pathlib import Path
 
 import pytest
 
-from yakgwan.eval.report import render_report
+from yakgwan.eval.report import build_html, render_report
 from yakgwan.eval.report.charts import PLOT_H
+from yakgwan.eval.result import EvalResult
 
 pytestmark = pytest.mark.unit
+
+
+def _records(results: list) -> list[EvalResult]:
+    """Results given as their ``eval --json`` objects, read as records (records pass as they are)."""
+    return [r if isinstance(r, EvalResult) else EvalResult.from_json(r) for r in results]
+
+
+def _html(results: list, title: str) -> str:
+    return build_html(_records(results), title)
+
+
+def _row(query: str, category: str, mrr: float | None, retrieved: list[str]) -> dict:
+    """One per_query row as ``eval --json`` writes it."""
+    return {"qid": query[:8], "query": query, "category": category, "relevant": ["company/overview.md"], "retrieved": retrieved,
+            "metrics": {"mrr": mrr}, "seed_metrics": {}, "latency_ms": 12.0, "llm_ms": 0.0, "top_produced_by": "dense", "hits": len(retrieved)}
 
 
 def _result(pipeline: str, scale: float, command: str | None = None) -> dict:
@@ -30,10 +46,9 @@ def _result(pipeline: str, scale: float, command: str | None = None) -> dict:
         },
         "latency_ms": {"p50": 12.5 * scale * 4, "p95": 40.0 * scale * 4},
         "per_query": [
-            {"query": "하늘여행사는 언제 설립되었나요?", "category": "direct_fact", "mrr": 1.0,
-             "retrieved": ["company/overview.md", "company/history.md"]},
-            {"query": "<script>alert(1)</script>", "category": "비교<질문>", "mrr": 0.5, "retrieved": []},
-            {"query": "q3", "category": "direct_fact", "mrr": None, "retrieved": []},
+            _row("하늘여행사는 언제 설립되었나요?", "direct_fact", 1.0, ["company/overview.md", "company/history.md"]),
+            _row("<script>alert(1)</script>", "비교<질문>", 0.5, []),
+            _row("q3", "direct_fact", None, []),
         ],
         **({"command": command} if command else {}),
     }
@@ -59,7 +74,7 @@ def report(tmp_path: Path) -> tuple[str, _Collector]:
         _result("<b>bm25 & co</b>", 0.5),
     ]
     out = tmp_path / "report.html"
-    render_report(results, out, "하늘여행사 검색 비교 <v1>")
+    render_report(_records(results), out, "하늘여행사 검색 비교 <v1>")
     page = out.read_text(encoding="utf-8")
     parser = _Collector()
     parser.feed(page)
@@ -142,9 +157,9 @@ def test_sources_name_dataset_n_k_and_command(report):
 def test_missing_sections_render(tmp_path: Path):
     bare = {"pipeline": "bm25", "dataset": "beir/autorag_ko", "n": 2, "k": 5,
             "metrics": {"mrr": 0.5, "ndcg": float("nan"), "precision": 0.1, "recall": 0.2},
-            "seed_metrics": {}, "by_category": {}, "latency_ms": {}, "per_query": []}
+            "seed_metrics": {}, "by_category": {}, "per_query": []}
     out = tmp_path / "r.html"
-    render_report([bare], out, "BEIR")
+    render_report(_records([bare]), out, "BEIR")
     page = out.read_text(encoding="utf-8")
     parser = _Collector()
     parser.feed(page)
@@ -155,30 +170,28 @@ def test_missing_sections_render(tmp_path: Path):
 
 
 def test_llm_usage_rows_when_present(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from yakgwan.eval.report import build_html
 
     base = {"dataset": "d", "n": 1, "k": 10, "metrics": {"mrr": 1.0}, "latency_ms": {"p50": 1.0, "p95": 2.0}, "per_query": []}
     llm = {"model": "local:q", "calls": 0, "cache_hits": 7, "ms_per_q_as_recorded": 4321.5, "cached_untimed": 2}
-    html = build_html([{**base, "pipeline": "bm25"}, {**base, "pipeline": "fusion", "llm": llm}], "t")
+    html = _html([{**base, "pipeline": "bm25"}, {**base, "pipeline": "fusion", "llm": llm}], "t")
     assert "<th>LLM calls</th>" in html and "<td>7</td>" in html and "local:q" in html
     # a rerun from the cache still shows what the LLM work cost, and how many hits had no recorded time
     assert "<th>mean ms: LLM as recorded (cache hits at the time they took)</th>" in html and "<td>4321.5</td><td>2</td>" in html
     # what a pipeline built beside the index: RAPTOR's tree with its LLM cost, late's token vectors
     tree = {"structure": "RAPTOR tree (55 summaries, 2 level(s))", "nodes": 55, "llm_calls": 55, "seconds": 2600.0, "bytes": 300000, "mb": 0.29}
-    html = build_html([{**base, "pipeline": "raptor", "built": tree}, {**base, "pipeline": "late", "built": {"structure": "token vectors (float16)", "mb": 12.5}}], "t")
+    html = _html([{**base, "pipeline": "raptor", "built": tree}, {**base, "pipeline": "late", "built": {"structure": "token vectors (float16)", "mb": 12.5}}], "t")
     assert "<th>built beside the index</th>" in html and "RAPTOR tree (55 summaries, 2 level(s))" in html and "<td>55</td><td>2600.0</td>" in html
     assert "token vectors (float16)" in html and "<td>12.50</td>" in html
 
 
 def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from yakgwan.eval.report import build_html
 
     def res(name: str, recall: dict, **extra):  # type: ignore[no-untyped-def]
         cats = {c: {"recall": v, "mrr": 1.0, "n": 2} for c, v in recall.items()}
         return {"pipeline": name, "dataset": "d", "n": 4, "k": 10, "metrics": {"recall": sum(recall.values()) / 2},
                 "by_category": cats, "latency_ms": {"p50": 1.0, "p95": 2.0}, "per_query": [], **extra}
 
-    page = build_html([
+    page = _html([
         res("hybrid_cc", {"a": 0.5, "b": 1.0}),
         res("hyde", {"a": 0.75, "b": 0.9}, llm={"model": "local:q", "calls": 4}, stage_ms={"total": 9.0, "llm": 8.0, "retrieval": 1.0, "llm:hyde_lay": 8.0}),
         res("preprocess", {"a": 0.5, "b": 1.0}, index={"ingest_steps": ["preprocess"], "llm": {"calls": 30, "seconds": 12.5}}),
@@ -198,12 +211,12 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
     assert ".wide th:first-child { position: sticky; left: 0;" in page  # scrolled sideways, each row keeps its name
     assert ">1.0</td>" in side and ">2.0</td>" in side and ">1.0000<" not in side  # latency in ms to one decimal
     assert "against plain hybrid" not in page  # no plain hybrid row: no floor to state
-    page = build_html([res("hybrid", {"a": 0.5, "b": 1.0}), res("hyde", {"a": 0.75, "b": 0.7})], "t")
+    page = _html([res("hybrid", {"a": 0.5, "b": 1.0}), res("hyde", {"a": 0.75, "b": 0.7})], "t")
     floor = page.split("<h2>Where each technique helps or hurts</h2>")[1]
     assert floor.lstrip().startswith("<p>Overall Recall@10 of each technique against plain hybrid (0.7500): the lowest is hyde (-0.0250); more than 0.02 below: hyde (-0.0250).</p>")
     # an answers run of a pipeline measured on its own is a row of the answers table only
     answers = {"mode": "generate", "n_answerable": 4, "n_unanswerable": 2, "metrics": {"answer_rate": 0.75}}
-    page = build_html([res("hybrid_cc", {"a": 0.5, "b": 1.0}),
+    page = _html([res("hybrid_cc", {"a": 0.5, "b": 1.0}),
                        res("hybrid_cc", {"a": 0.5, "b": 1.0}, answers=answers, llm={"model": "local:q", "calls": 6}, stage_ms={"llm:answer": 40.0}),
                        res("hyde", {"a": 0.75, "b": 0.9})], "t")
     side, rest = page.split("<h2>Answers</h2>")
@@ -220,7 +233,7 @@ def test_side_by_side_rows_deltas_and_steps(tmp_path) -> None:  # type: ignore[n
 
 def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:
     from yakgwan.eval.datasets import EvalQuery, EvalSet
-    from yakgwan.eval.report import build_html
+    from yakgwan.eval.result import ShortLists
     from yakgwan.eval.runner import EvalOptions, score_retriever
     from yakgwan.core.records import Chunk, Hit
 
@@ -236,20 +249,19 @@ def test_short_hit_lists_are_counted_and_shown(tmp_path: Path) -> None:
 
     qs = [EvalQuery(str(i), f"질문 {i}", {"d0.md": 1}) for i in range(3)]
     res = score_retriever(Dwindling(), "fake", EvalSet("s", tmp_path, qs), EvalOptions(k=10), quiet=True)
-    assert res["short_lists"] == {"empty": 1, "under_k": 2} and [p["hits"] for p in res["per_query"]] == [12, 3, 0]
-    page = build_html([res], "t")
+    assert res.short_lists == ShortLists(empty=1, under_k=2) and [p.hits for p in res.per_query] == [12, 3, 0]
+    page = _html([res], "t")
     assert "<th>questions with no hit</th><th>with fewer than k hits</th>" in page and "<td>1</td><td>2</td>" in page
 
 
 def test_bold_follows_the_figures_shown_and_the_test_set_is_said_once_only_when_known() -> None:
-    from yakgwan.eval.report import build_html
 
     def res(name: str, p50: float, **extra):  # type: ignore[no-untyped-def]
         return {"pipeline": name, "dataset": "d", "n": 4, "k": 10, "metrics": {"recall": 0.5},
                 "latency_ms": {"p50": p50, "p95": 30.0}, "per_query": [], **extra}
 
-    side = build_html([res("a", 17.04), res("b", 16.96)], "t").split("<h2>Side by side</h2>")[1].split("</table>")[0]
+    side = _html([res("a", 17.04), res("b", 16.96)], "t").split("<h2>Side by side</h2>")[1].split("</table>")[0]
     assert side.count('<td class="best">17.0</td>') == 2  # both show 17.0: both are the best shown
     unknown = [{k: v for k, v in res(n, 1.0).items() if k not in ("dataset", "n")} for n in ("a", "b")]
-    side = build_html(unknown, "t").split("<h2>Side by side</h2>")[1].split("</table>")[0]
+    side = _html(unknown, "t").split("<h2>Side by side</h2>")[1].split("</table>")[0]
     assert "Every row:" not in side and "<th>dataset</th>" in side  # not "Every row: None, n = None"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from yakgwan.eval.report.charts import LABELS, bar_chart, escape, legend, nice_ceiling
+from yakgwan.eval.result import EvalResult
 from yakgwan.eval.rows import category_deltas, num, recall_floor_text, retrieval_rows, row_label, value_at
 from yakgwan.ingest.steps.fallbacks import left_as_was_head
 
@@ -51,38 +52,45 @@ def _fmt(value: object, digits: int = 4) -> str:
     return str(value) if isinstance(value, int) else f"{number:.{digits}f}"
 
 
-def _provenance(results: Sequence[Mapping]) -> str:
+def _or(value: object, missing: str = "?") -> object:
+    return missing if value is None else value
+
+
+def _provenance(results: Sequence[EvalResult]) -> str:
     """One line naming the data behind a figure: each distinct dataset with its n and k."""
-    seen = dict.fromkeys(f"{r.get('dataset', '?')} (n={r.get('n', '?')}, k={r.get('k', '?')})" for r in results)
+    seen = dict.fromkeys(f"{_or(r.dataset)} (n={_or(r.n)}, k={_or(r.k)})" for r in results)
     return "Source: " + "; ".join(_e(s) for s in seen) + ". Commands under “Sources”."
 
 
-def _figure(svg: str, caption: str, results: Sequence[Mapping]) -> str:
+def _figure(svg: str, caption: str, results: Sequence[EvalResult]) -> str:
     return f"<figure>{svg}<figcaption>{_e(caption)} {_provenance(results)}</figcaption></figure>"
 
 
-def _present(results: Sequence[Mapping], section: str) -> list[str]:
-    return [m for m in METRICS if any(num((r.get(section) or {}).get(m)) is not None for r in results)]
+Table = Callable[[EvalResult], "Mapping[str, object] | None"]  # a metric table of a result (metrics, seed_metrics)
 
 
-def _metric_chart(results: Sequence[Mapping], section: str, caption: str) -> str:
-    names = [str(r.get("pipeline", "?")) for r in results]
-    metrics = _present(results, section)
+def _present(results: Sequence[EvalResult], table: Table) -> list[str]:
+    return [m for m in METRICS if any(num((table(r) or {}).get(m)) is not None for r in results)]
+
+
+def _metric_chart(results: Sequence[EvalResult], table: Table, caption: str) -> str:
+    names = [r.pipeline for r in results]
+    metrics = _present(results, table)
     if not metrics:
         return ""
-    values = {(m, n): (r.get(section) or {}).get(m) for r, n in zip(results, names) for m in metrics}
+    values = {(m, n): (table(r) or {}).get(m) for r, n in zip(results, names) for m in metrics}
     ymax = max([1.0] + [v for v in map(num, values.values()) if v is not None])
     return _figure(bar_chart(metrics, names, values, ymax, caption), caption, results)
 
 
-def _category_charts(results: Sequence[Mapping]) -> str:
-    names = [str(r.get("pipeline", "?")) for r in results]
-    cats = sorted({c for r in results for c in (r.get("by_category") or {})})
+def _category_charts(results: Sequence[EvalResult]) -> str:
+    names = [r.pipeline for r in results]
+    cats = sorted({c for r in results for c in (r.by_category or {})})
     if not cats:
         return '<p class="note">The test set has no categories.</p>'
     out = []
     for metric in METRICS:
-        values = {(c, n): ((r.get("by_category") or {}).get(c) or {}).get(metric)
+        values = {(c, n): ((r.by_category or {}).get(c) or {}).get(metric)
                   for r, n in zip(results, names) for c in cats}
         if all(num(v) is None for v in values.values()):
             continue
@@ -92,9 +100,13 @@ def _category_charts(results: Sequence[Mapping]) -> str:
     return "".join(out)
 
 
-def _latency_chart(results: Sequence[Mapping]) -> str:
-    names = [str(r.get("pipeline", "?")) for r in results]
-    values = {(p, n): (r.get("latency_ms") or {}).get(p) for r, n in zip(results, names) for p in ("p50", "p95")}
+def _latency(r: EvalResult) -> dict[str, float]:
+    return r.latency_ms.to_json() if r.latency_ms is not None else {}
+
+
+def _latency_chart(results: Sequence[EvalResult]) -> str:
+    names = [r.pipeline for r in results]
+    values = {(p, n): _latency(r).get(p) for r, n in zip(results, names) for p in ("p50", "p95")}
     present = [v for v in map(num, values.values()) if v is not None]
     if not present:
         return '<p class="note">No latency was recorded.</p>'
@@ -104,17 +116,17 @@ def _latency_chart(results: Sequence[Mapping]) -> str:
 
 
 class Column(NamedTuple):
-    """A table column: its label, the path of its value in a result, the best-of function for
+    """A table column: its label, how to read its value from a result, the best-of function for
     bold (None: no best), and the decimals shown."""
 
     label: str
-    path: tuple[str, ...]
+    get: Callable[[EvalResult], object]
     best: Callable[[list[float]], float] | None = None
     digits: int = 4
 
 
-def _table(results: Sequence[Mapping], columns: Sequence[Column | tuple],
-           name_of: Callable[[Mapping], str] | None = None, css: str = "wide") -> str:
+def _table(results: Sequence[EvalResult], columns: Sequence[Column | tuple],
+           name_of: Callable[[EvalResult], str] | None = None, css: str = "wide") -> str:
     """Pipelines as rows (named by ``name_of``; by the pipeline when None), one column per
     :class:`Column` (or a tuple of its fields); the best value of each numeric column in bold,
     compared as shown (rounded to the column's decimals). The table sits in a ``div`` of class
@@ -123,25 +135,25 @@ def _table(results: Sequence[Mapping], columns: Sequence[Column | tuple],
     head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(c.label)}</th>" for c in cols) + "</tr>"
     tops = []
     for c in cols:
-        nums = [round(v, c.digits) for v in (num(value_at(r, *c.path)) for r in results) if v is not None]
+        nums = [round(v, c.digits) for v in (num(c.get(r)) for r in results) if v is not None]
         tops.append(c.best(nums) if c.best and len(nums) > 1 else None)
     body = []
     for r in results:
         tds = []
         for c, top in zip(cols, tops):
-            v = value_at(r, *c.path)
+            v = c.get(r)
             shown = num(v)
             best_attr = ' class="best"' if top is not None and shown is not None and round(shown, c.digits) == top else ""
             tds.append(f"<td{best_attr}>{_fmt(v, c.digits)}</td>")
-        name = name_of(r) if name_of is not None else r.get("pipeline", "?")
+        name = name_of(r) if name_of is not None else r.pipeline
         body.append(f"<tr><th>{_e(name)}</th>{''.join(tds)}</tr>")
     return f'<div class="{css}"><table>{head}{"".join(body)}</table></div>'
 
 
-def _shared_set(results: Sequence[Mapping]) -> str | None:
+def _shared_set(results: Sequence[EvalResult]) -> str | None:
     """"dataset, n = …, k = …" when every result has the same three, all given (said once above
     the table, not in each row); None otherwise."""
-    sets = {tuple(str(r.get(key)) if r.get(key) is not None else None for key in ("dataset", "n", "k")) for r in results}
+    sets = {tuple(None if v is None else str(v) for v in (r.dataset, r.n, r.k)) for r in results}
     if len(sets) != 1:
         return None
     dataset, n, k = next(iter(sets))
@@ -150,48 +162,62 @@ def _shared_set(results: Sequence[Mapping]) -> str | None:
     return f"{dataset}, n = {n}, k = {k}"
 
 
-def _summary_table(results: Sequence[Mapping]) -> str:
+def _in(section: Callable[[EvalResult], Mapping | None], *path: str) -> Callable[[EvalResult], object]:
+    """A column's reader: the value at ``path`` in one of a result's mappings (metrics, LLM usage, answers)."""
+    return lambda r: value_at(section(r), *path)
+
+
+def _index_llm(r: EvalResult) -> Mapping | None:
+    return r.index.build.llm if r.index is not None else None
+
+
+def _summary_table(results: Sequence[EvalResult]) -> str:
     """One row per pipeline: metrics, latency (and its LLM share), LLM calls and tokens, and
     what LLM ingest steps cost."""
     shared = _shared_set(results)
-    columns: list[tuple] = [] if shared else [("dataset", ("dataset",), None), ("n", ("n",), None), ("k", ("k",), None)]
-    columns += [(LABELS[m], ("metrics", m), max) for m in _present(results, "metrics")]
-    columns += [(f"latency {p} (ms)", ("latency_ms", p), min, 1) for p in ("p50", "p95")]
-    if any(r.get("load_1m") for r in results):  # above the core count the latencies were taken on shared cores
-        columns += [("load average (1 min, mean)", ("load_1m", "mean"), None, 2), ("cores", ("load_1m", "cores"), None)]
-    if any(r.get("short_lists") for r in results):
-        columns += [("questions with no hit", ("short_lists", "empty"), None), ("with fewer than k hits", ("short_lists", "under_k"), None)]
-    if any(r.get("stage_ms") for r in results):
-        columns += [("mean ms: retrieval", ("stage_ms", "retrieval"), min, 1), ("mean ms: LLM", ("stage_ms", "llm"), None, 1)]
-    if any(r.get("llm") for r in results):
+    columns: list[tuple] = [] if shared else [("dataset", lambda r: r.dataset, None), ("n", lambda r: r.n, None), ("k", lambda r: r.k, None)]
+    columns += [(LABELS[m], _in(lambda r: r.metrics, m), max) for m in _present(results, lambda r: r.metrics)]
+    columns += [(f"latency {p} (ms)", _in(_latency, p), min, 1) for p in ("p50", "p95")]
+    if any(r.load_1m for r in results):  # above the core count the latencies were taken on shared cores
+        columns += [("load average (1 min, mean)", lambda r: r.load_1m and r.load_1m.mean, None, 2), ("cores", lambda r: r.load_1m and r.load_1m.cores, None)]
+    if any(r.short_lists for r in results):
+        columns += [("questions with no hit", lambda r: r.short_lists and r.short_lists.empty, None),
+                    ("with fewer than k hits", lambda r: r.short_lists and r.short_lists.under_k, None)]
+    if any(r.stage_ms for r in results):
+        stage = lambda r: r.stage_ms  # noqa: E731
+        columns += [("mean ms: retrieval", _in(stage, "retrieval"), min, 1), ("mean ms: LLM", _in(stage, "llm"), None, 1)]
+    if any(r.llm for r in results):
+        usage = lambda r: r.llm  # noqa: E731
         columns += [
-            ("LLM", ("llm", "model"), None),
-            ("LLM calls", ("llm", "calls"), None),
-            ("LLM cache hits", ("llm", "cache_hits"), None),
-            ("mean ms: LLM as recorded (cache hits at the time they took)", ("llm", "ms_per_q_as_recorded"), None, 1),
-            ("cache hits with no recorded time", ("llm", "cached_untimed"), None),
-            ("cached prompt tokens", ("llm", "cached_prompt_tokens"), None),
-            ("cached completion tokens", ("llm", "cached_completion_tokens"), None),
-            ("LLM prompt tokens", ("llm", "prompt_tokens"), None),
-            ("LLM completion tokens", ("llm", "completion_tokens"), None),
+            ("LLM", _in(usage, "model"), None),
+            ("LLM calls", _in(usage, "calls"), None),
+            ("LLM cache hits", _in(usage, "cache_hits"), None),
+            ("mean ms: LLM as recorded (cache hits at the time they took)", _in(usage, "ms_per_q_as_recorded"), None, 1),
+            ("cache hits with no recorded time", _in(usage, "cached_untimed"), None),
+            ("cached prompt tokens", _in(usage, "cached_prompt_tokens"), None),
+            ("cached completion tokens", _in(usage, "cached_completion_tokens"), None),
+            ("LLM prompt tokens", _in(usage, "prompt_tokens"), None),
+            ("LLM completion tokens", _in(usage, "completion_tokens"), None),
         ]
-    if any(r.get("built") for r in results):
+    if any(r.built for r in results):
+        built = lambda r: r.built  # noqa: E731
         columns += [
-            ("built beside the index", ("built", "structure"), None),
-            ("built: MB", ("built", "mb"), None, 2),
-            ("built: LLM calls", ("built", "llm_calls"), None),
-            ("built: s", ("built", "seconds"), None, 1),
+            ("built beside the index", _in(built, "structure"), None),
+            ("built: MB", _in(built, "mb"), None, 2),
+            ("built: LLM calls", _in(built, "llm_calls"), None),
+            ("built: s", _in(built, "seconds"), None, 1),
         ]
-    if any(value_at(r, "index", "llm") for r in results):
+    if any(_index_llm(r) for r in results):
         columns += [
-            ("ingest steps", ("index", "ingest_steps"), None),
-            ("ingest LLM calls", ("index", "llm", "calls"), None),
-            ("ingest s", ("index", "llm", "seconds"), None, 1),
-            ("ingest LLM cache hits", ("index", "llm", "cache_hits"), None),
-            ("ingest ms of cache hits, as recorded", ("index", "llm", "cached_ms"), None, 0),
+            ("ingest steps", lambda r: r.index.ingest_steps if r.index is not None else None, None),
+            ("ingest LLM calls", _in(_index_llm, "calls"), None),
+            ("ingest s", _in(_index_llm, "seconds"), None, 1),
+            ("ingest LLM cache hits", _in(_index_llm, "cache_hits"), None),
+            ("ingest ms of cache hits, as recorded", _in(_index_llm, "cached_ms"), None, 0),
         ]
-    fell_back = dict.fromkeys(s for r in results for s in (value_at(r, "index", "step_fallbacks") or {}))
-    columns += [(left_as_was_head(step), ("index", "step_fallbacks", step), None) for step in fell_back]
+    fallbacks = lambda r: r.index.build.step_fallbacks if r.index is not None else None  # noqa: E731
+    fell_back = dict.fromkeys(s for r in results for s in (fallbacks(r) or {}))
+    columns += [(left_as_was_head(step), _in(fallbacks, step), None) for step in fell_back]
     table = _table(results, columns, css="wide summary")
     return f'<p class="note">Every row: {_e(shared)}.</p>{table}' if shared else table
 
@@ -203,17 +229,19 @@ ANSWER_LABELS = {
 }
 
 
-def _answers_table(results: Sequence[Mapping]) -> str:
+def _answers_table(results: Sequence[EvalResult]) -> str:
     """``eval --answers``: outcome rates, citation checks, keyword recall and judge scores."""
-    rows = [r for r in results if r.get("answers")]
+    rows = [r for r in results if r.answers]
     if not rows:
         return ""
-    columns: list[tuple] = [("mode", ("answers", "mode"), None), ("answerable", ("answers", "n_answerable"), None),
-                            ("unanswerable", ("answers", "n_unanswerable"), None)]
-    columns += [(label, ("answers", "metrics", key), None) for key, label in ANSWER_LABELS.items()]
-    columns += [(f"judge {k} (mean)", ("answers", "judge", "scores", k, "mean"), max) for k in ("accuracy", "completeness", "relevance")]
-    columns += [(f"judge {k} (spread)", ("answers", "judge", "scores", k, "spread"), None) for k in ("accuracy", "completeness", "relevance")]
-    columns += [("judge", ("answers", "judge", "model"), None), ("latency p50 (ms)", ("answers", "latency_ms", "p50"), min, 1), ("LLM calls", ("answers", "llm_calls"), None)]
+    answers = lambda r: r.answers  # noqa: E731
+    columns: list[tuple] = [("mode", _in(answers, "mode"), None), ("answerable", _in(answers, "n_answerable"), None),
+                            ("unanswerable", _in(answers, "n_unanswerable"), None)]
+    columns += [(label, _in(answers, "metrics", key), None) for key, label in ANSWER_LABELS.items()]
+    columns += [(f"judge {k} (mean)", _in(answers, "judge", "scores", k, "mean"), max) for k in ("accuracy", "completeness", "relevance")]
+    columns += [(f"judge {k} (spread)", _in(answers, "judge", "scores", k, "spread"), None) for k in ("accuracy", "completeness", "relevance")]
+    columns += [("judge", _in(answers, "judge", "model"), None), ("latency p50 (ms)", _in(answers, "latency_ms", "p50"), min, 1),
+                ("LLM calls", _in(answers, "llm_calls"), None)]
     return _table(rows, columns) + (
         '<p class="note">Answer rate: answerable questions answered. Refusal rate: unanswerable questions refused (the next column also '
         "counts partial answers, which say the documents lack the point asked). Citation validity: quotes found verbatim in the cited chunk, "
@@ -222,45 +250,47 @@ def _answers_table(results: Sequence[Mapping]) -> str:
     )
 
 
-def _seed_table(results: Sequence[Mapping]) -> str:
-    present = _present(results, "seed_metrics")
+def _seed_table(results: Sequence[EvalResult]) -> str:
+    seed = lambda r: r.seed_metrics  # noqa: E731
+    present = _present(results, seed)
     if not present:
         return ""
-    return _table(results, [(LABELS[m] + " (seed)", ("seed_metrics", m), max) for m in present])
+    return _table(results, [(LABELS[m] + " (seed)", _in(seed, m), max) for m in present])
 
 
-def _step_table(results: Sequence[Mapping]) -> str:
+def _step_table(results: Sequence[EvalResult]) -> str:
     """Mean LLM milliseconds per query, by step (rewrite, hyde_lay, rerank_llm …)."""
-    steps = sorted({k for r in results for k in (r.get("stage_ms") or {}) if k.startswith("llm:")})
+    steps = sorted({k for r in results for k in (r.stage_ms or {}) if k.startswith("llm:")})
     if not steps:
         return ""
-    return _table([r for r in results if r.get("llm")], [(k[4:], ("stage_ms", k), min, 1) for k in steps], row_label)
+    return _table([r for r in results if r.llm], [(k[4:], _in(lambda r: r.stage_ms, k), min, 1) for k in steps], row_label)
 
 
-def _delta_tables(results: Sequence[Mapping]) -> str:
+def _delta_tables(results: Sequence[EvalResult]) -> str:
     """Recall@K and MRR@K by category against the baseline (:func:`category_deltas`)."""
     out = []
     for metric in ("recall", "mrr"):
         d = category_deltas(results, metric)
         if d is None:
             return ""
-        head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(c)} (n={_e(d.base['by_category'][c].get('n', '?'))})</th>" for c in d.categories) + "</tr>"
+        cats = d.base.by_category or {}
+        head = "<tr><th>pipeline</th>" + "".join(f"<th>{_e(c)} (n={_e(cats[c].get('n', '?'))})</th>" for c in d.categories) + "</tr>"
         body = []
         for r, deltas in d.rows:
             cells = "".join("<td>—</td>" if x is None else f"<td>{x:+.3f}</td>" for x in deltas)
-            body.append(f"<tr><th>{_e(r.get('pipeline', '?'))}</th>{cells}</tr>")
-        out.append(f"<p>{_e(LABELS[metric])} by category, minus {_e(d.base.get('pipeline'))}:</p><table>{head}{''.join(body)}</table>")
+            body.append(f"<tr><th>{_e(r.pipeline)}</th>{cells}</tr>")
+        out.append(f"<p>{_e(LABELS[metric])} by category, minus {_e(d.base.pipeline)}:</p><table>{head}{''.join(body)}</table>")
     return "".join(out)
 
 
-def _sources(results: Sequence[Mapping]) -> str:
+def _sources(results: Sequence[EvalResult]) -> str:
     items = []
     for r in results:
-        bits = [f"<strong>{_e(row_label(r))}</strong>: dataset <code>{_e(r.get('dataset', '?'))}</code>",
-                f"n = {_e(r.get('n', '?'))}", f"k = {_e(r.get('k', '?'))}"]
-        for key in ("source", "machine", "command", "note"):
-            if r.get(key):
-                bits.append(f"{key} <code>{_e(r[key])}</code>")
+        bits = [f"<strong>{_e(row_label(r))}</strong>: dataset <code>{_e(_or(r.dataset))}</code>",
+                f"n = {_e(_or(r.n))}", f"k = {_e(_or(r.k))}"]
+        for key, value in (("source", r.source), ("machine", r.machine), ("command", r.command), ("note", r.note)):
+            if value:
+                bits.append(f"{key} <code>{_e(value)}</code>")
         items.append("<li>" + ", ".join(bits) + "</li>")
     return "<ul>" + "".join(items) + "</ul>"
 
@@ -279,25 +309,25 @@ def _flatten(row: Mapping) -> dict[str, object]:
     return out
 
 
-def _per_query(results: Sequence[Mapping]) -> str:
+def _per_query(results: Sequence[EvalResult]) -> str:
     out = []
     for r in results:
-        rows = [_flatten(q) for q in r.get("per_query") or [] if isinstance(q, Mapping)]
+        rows = [_flatten(q.to_json()) for q in r.per_query or ()]
         if not rows:
             continue
         cols = list(dict.fromkeys(c for row in rows for c in row if not isinstance(row[c], Mapping)))
         head = "<tr>" + "".join(f"<th>{_e(c)}</th>" for c in cols) + "</tr>"
         body = "".join("<tr>" + "".join(f"<td>{_fmt(row.get(c))}</td>" for c in cols) + "</tr>" for row in rows)
-        out.append(f"<details><summary>{_e(r.get('pipeline', '?'))}: {len(rows)} queries</summary>"
+        out.append(f"<details><summary>{_e(r.pipeline)}: {len(rows)} queries</summary>"
                    f"<table>{head}{body}</table></details>")
     return "".join(out) or '<p class="note">No per-query rows.</p>'
 
 
-def build_html(results: Sequence[Mapping], title: str) -> str:
+def build_html(results: Sequence[EvalResult], title: str) -> str:
     """The report as one HTML string (see :func:`render_report`)."""
     answered = results
     results = retrieval_rows(results)  # an answers run of a pipeline measured on its own adds no retrieval row
-    names = [str(r.get("pipeline", "?")) for r in results]
+    names = [r.pipeline for r in results]
     floor = recall_floor_text(results)
     sections = [
         f"<h1>{_e(title)}</h1>",
@@ -310,12 +340,12 @@ def build_html(results: Sequence[Mapping], title: str) -> str:
         '<p class="note">“(seed)” columns are computed exactly as the seed tutorial does (chunk-level '
         "relevance by source document; its nDCG is normalised over the retrieved list, so it is higher "
         "than standard nDCG).</p>",
-        "<h2>Answers</h2>" if any(r.get("answers") for r in answered) else "", _answers_table(answered),
+        "<h2>Answers</h2>" if any(r.answers for r in answered) else "", _answers_table(answered),
         "<h2>Where each technique helps or hurts</h2>", f"<p>{_e(floor)}</p>" if floor else "", _delta_tables(results),
         "<h2>LLM time by step</h2>", _step_table(answered),
         "<h2>Retrieval metrics</h2>", legend(names),
-        _metric_chart(results, "metrics", "Standard retrieval metrics (document level, trec_eval definitions)."),
-        _metric_chart(results, "seed_metrics", "The same metrics as the seed tutorial computes them."),
+        _metric_chart(results, lambda r: r.metrics, "Standard retrieval metrics (document level, trec_eval definitions)."),
+        _metric_chart(results, lambda r: r.seed_metrics, "The same metrics as the seed tutorial computes them."),
         "<h2>By category</h2>", legend(names), _category_charts(results),
         "<h2>Latency</h2>", legend(names), _latency_chart(results),
         "<h2>Sources</h2>", _sources(answered),
@@ -330,12 +360,10 @@ def build_html(results: Sequence[Mapping], title: str) -> str:
     )
 
 
-def render_report(results: list[dict], path: Path, title: str) -> None:
+def render_report(results: Sequence[EvalResult], path: Path, title: str) -> None:
     """Write a single self-contained HTML file comparing the pipelines in ``results``.
 
-    ``results`` holds one ``eval --json`` object per pipeline (``pipeline``, ``dataset``, ``n``,
-    ``k``, ``metrics``, ``seed_metrics``, ``by_category``, ``latency_ms``, ``per_query`` and
-    optionally ``command``). The page has a side-by-side table, grouped bar charts of the overall
+    ``results`` holds one :class:`~yakgwan.eval.result.EvalResult` per pipeline. The page has a side-by-side table, grouped bar charts of the overall
     and per-category metrics and of latency, the source of every figure, and the per-query rows.
     """
     Path(path).write_text(build_html(results, title), encoding="utf-8")
