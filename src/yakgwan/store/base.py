@@ -101,10 +101,15 @@ class Store(Protocol):
 
     def read(self) -> IndexData: ...
 
-    def commit(self, data: IndexData) -> None: ...
+    def commit(self, data: IndexData) -> None:
+        """Replace the index with ``data``. ``IndexStoreError`` (naming the counts), and the store
+        left as it was, when its tokens, vectors or dense_mask do not have one row per chunk."""
+        ...
 
     def writer(self, on_wait: Callable[[], None] | None = None) -> ContextManager[None]:
-        """Exclusive write access for a whole read–plan–commit cycle (re-entrant in-process)."""
+        """Exclusive write access for a whole read–plan–commit cycle: across processes, handles
+        and the threads sharing one handle (``on_wait`` is called once when it has to wait);
+        re-entrant only in the thread that holds it."""
         ...
 
     def view(self) -> IndexView: ...

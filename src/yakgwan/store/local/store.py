@@ -12,7 +12,8 @@ index or the new one, never a mix. A failed commit removes its temporary folder 
 folder itself when the writer had made it). Writers hold an exclusive ``flock`` on the
 index folder for the whole read–plan–commit cycle (``writer()``), so two ingests into one index
 never lose each other's documents, ingests into different indexes never wait for each other, and
-no lock file is left behind. Only names this store writes (``gNNNNNNNN``,
+no lock file is left behind. Threads sharing one handle also take turns (a lock per handle, taken
+before the ``flock``); only the thread holding ``writer()`` may enter it again. Only names this store writes (``gNNNNNNNN``,
 ``.gNNNNNNNN.xxxxxx.tmp``) are ever removed.
 """
 
@@ -24,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import threading
 import time
 import uuid
 from contextlib import contextmanager
@@ -48,7 +50,8 @@ _TEMPORARY = re.compile(r"^\.g\d{8}\.[0-9a-f]{6}\.tmp$")
 class LocalStore:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self._writing = False
+        self._threads = threading.Lock()  # one thread of this handle in writer() at a time
+        self._owner: int | None = None  # the thread holding writer() (it may nest writer() calls)
 
     @property
     def location(self) -> str:
@@ -101,23 +104,38 @@ class LocalStore:
 
         The lock is an ``flock`` on the index folder itself, so writers of other indexes in the
         same parent folder never wait. A folder made only to hold the lock is removed again when
-        nothing was committed into it. Readers never take it.
+        nothing was committed into it. Readers never take it. Threads sharing this handle wait
+        for each other too (``on_wait`` is called once when this one has to wait, for either
+        lock); the thread holding it may call ``writer()`` (or ``commit``) again inside.
         """
-        if self._writing:
+        if self._owner == threading.get_ident():
             yield
             return
-        fd, made = self._lock(on_wait)
+        if not self._threads.acquire(blocking=False):
+            if on_wait is not None:
+                on_wait()
+                on_wait = None
+            self._threads.acquire()
         try:
-            self._writing = True
-            yield
+            fd, made = self._lock(on_wait)
+            self._owner = threading.get_ident()
+            try:
+                yield
+            finally:
+                self._owner = None
+                self._unlock(fd, made)
         finally:
-            self._writing = False
-            if made:
-                with _parent_locked(self.root):  # a writer creating the folder waits for its removal
-                    _remove_if_empty(self.root)
-                    os.close(fd)
-            else:
-                os.close(fd)  # closing the descriptor releases the lock
+            self._threads.release()
+
+    def _unlock(self, fd: int, made: bool) -> None:
+        """Release the ``flock`` (closing its descriptor), removing the folder ``_lock`` made
+        when nothing was committed into it."""
+        if made:
+            with _parent_locked(self.root):  # a writer creating the folder waits for its removal
+                _remove_if_empty(self.root)
+                os.close(fd)
+        else:
+            os.close(fd)
 
     def _lock(self, on_wait: Callable[[], None] | None) -> tuple[int, bool]:
         """An exclusive ``flock`` on the index folder, made first (under a brief lock on its
@@ -209,7 +227,18 @@ def _remove_if_empty(folder: Path) -> None:
         pass
 
 
+def _check_rows(root: Path, data: IndexData) -> None:
+    """Refuse ``data`` whose tokens, vectors or dense_mask do not have one row per chunk: its
+    searches would return the wrong chunks."""
+    n = len(data.chunks)
+    rows = {"tokens": len(data.tokens), "vectors": len(data.vectors), "dense_mask": len(data.dense_mask)}
+    bad = [f"{count} rows of {name}" for name, count in rows.items() if count != n]
+    if bad:
+        raise IndexStoreError(f"{root}: refusing to commit {n} chunks with {', '.join(bad)}; each needs one row per chunk")
+
+
 def _write_generation(gen: Path, data: IndexData) -> None:
+    _check_rows(gen.parent, data)  # before anything is written
     gen.mkdir()
     with open(gen / "chunks.jsonl", "w", encoding="utf-8") as fh:
         for c in data.chunks:
