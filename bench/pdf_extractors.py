@@ -4,7 +4,7 @@
 
 Extractors: pypdf ``extract_text``, pdfplumber ``extract_text``, pypdfium2 ``get_text_range``
 (pdfium's own reading order) and ``yakgwan`` (pdfium text rectangles regrouped into visual lines,
-the way ``yakgwan.loaders.pdf`` reads a PDF, before page furniture is stripped).
+the way ``yakgwan.ingest.loaders.pdf`` reads a PDF, before page furniture is stripped).
 
 Columns:
   ms/page     wall time per page, single process, file already in the OS cache.
@@ -61,7 +61,7 @@ def run_pdfium(path: Path, n: int) -> list[str]:
 def run_yakgwan(path: Path, n: int) -> list[str]:
     import pypdfium2 as pdfium
 
-    from yakgwan.loaders.pdf import extract_lines, glue_wrapped_words, right_margin
+    from yakgwan.ingest.loaders.pdf import extract_lines, glue_wrapped_words, right_margin
 
     pdf = pdfium.PdfDocument(path)
     pages = extract_lines(pdf)[:n]

@@ -15,7 +15,7 @@ from yakgwan.appeal.result import AppealResult, PolicyRef
 from yakgwan.appeal.retrieve import MODES, evidence_for
 from yakgwan.appeal.validate import validate
 from yakgwan.core.errors import InputError
-from yakgwan.loaders import SourceFile, load_file
+from yakgwan.ingest.loaders import SourceFile, load_file
 
 ANALYSES = ("auto", "rules", "llm")
 SEARCHES = ("single", "fused")

@@ -14,12 +14,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from yakgwan.chunking.registry import chunker_for
+from yakgwan.ingest.chunkers.registry import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.core.errors import InputError, ProviderError, YakgwanError
 from yakgwan.ingest.indexing import index_text
 from yakgwan.ingest.plan import Plan, plan_ingest
-from yakgwan.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
+from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
 from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.core.protocols import ChunkStep, Embedder
 from yakgwan.core.records import Chunk, Document, sha256_hex

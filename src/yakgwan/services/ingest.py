@@ -15,7 +15,7 @@ from yakgwan.ingest.run import Ingestor, IngestReport
 from yakgwan.ingest.steps.fallbacks import fallback_lines
 from yakgwan.ingest.steps.registry import make_steps
 from yakgwan.llm import LLM, make_llm
-from yakgwan.loaders.textdecode import decode_text, looks_binary
+from yakgwan.ingest.loaders.textdecode import decode_text, looks_binary
 from yakgwan.progress import ProgressSink
 from yakgwan.store import IndexData, open_store
 from yakgwan.text.registry import make_tokenizer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from yakgwan.chunking.recursive import trim_span
+from yakgwan.text.spans import trim_span
 
 _SENTENCE_END = re.compile(r"(?<=[.?!。])\s+|(?<=다\.)\s*|\n+")
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yakgwan.chunking.markdown import header_sections
-from yakgwan.chunking.recursive import split_spans
+from yakgwan.ingest.chunkers.markdown import header_sections
+from yakgwan.ingest.chunkers.recursive import split_spans
 from yakgwan.core.errors import InputError
 from yakgwan.websearch.provider import WebResult
 

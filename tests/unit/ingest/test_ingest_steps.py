@@ -153,7 +153,7 @@ def test_a_cut_off_window_is_asked_again_in_halves() -> None:
 
 
 def app_chunks(doc: Document):  # type: ignore[no-untyped-def]
-    from yakgwan.chunking.registry import chunker_for
+    from yakgwan.ingest.chunkers.registry import chunker_for
 
     return chunker_for(doc).split(doc)
 

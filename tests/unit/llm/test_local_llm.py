@@ -428,7 +428,7 @@ def test_llm_chunk_and_preprocess_with_the_real_model():
     doc = Document("t.md", "t.md", "t", text, "markdown", "h")
     llm = LLM(_provider("qwen2.5-coder-1.5b"))
     chunker = LLMChunker(llm)
-    from yakgwan.chunking.registry import chunker_for
+    from yakgwan.ingest.chunkers.registry import chunker_for
 
     chunks = chunker.apply(doc, chunker_for(doc).split(doc))
     print(f"\nllm_chunk: {[(c.section, c.text[:20]) for c in chunks]} fallbacks={chunker.fallbacks} {chunker.reasons}")

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 import yakgwan
-from yakgwan.chunking.markdown import MarkdownChunker
-from yakgwan.chunking.recursive import RecursiveChunker
-from yakgwan.chunking.registry import CHUNKERS, chunker_for, chunker_name_for
-from yakgwan.chunking.yakgwan_structure import YakgwanChunker
+from yakgwan.ingest.chunkers.markdown import MarkdownChunker
+from yakgwan.ingest.chunkers.recursive import RecursiveChunker
+from yakgwan.ingest.chunkers.registry import CHUNKERS, chunker_for, chunker_name_for
+from yakgwan.ingest.chunkers.yakgwan_structure import YakgwanChunker
 from yakgwan.config import EmbedderConfig
 from yakgwan.core.errors import InputError, UnknownName
 from yakgwan.core.records import Document
 from yakgwan.embedders import EMBEDDERS, make_embedder
-from yakgwan.loaders import unsupported_reason
-from yakgwan.loaders.registry import LOADERS
+from yakgwan.ingest.loaders import unsupported_reason
+from yakgwan.ingest.loaders.registry import LOADERS
 from yakgwan.text.registry import DEFAULT_TOKENIZER, TOKENIZERS, make_tokenizer
 from yakgwan.websearch.provider import SearchConfig
 from yakgwan.websearch.registry import SEARCH_PROVIDERS, make_search

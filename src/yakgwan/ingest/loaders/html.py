@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from yakgwan.core.errors import InputError
-from yakgwan.loaders.text import doc_type_of, relative_id
-from yakgwan.loaders.textdecode import DecodeFailure, decode_text
+from yakgwan.ingest.loaders.text import doc_type_of, relative_id
+from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_text
 from yakgwan.core.records import Document, sha256_hex
 
 _BLOCK = {"p", "div", "li", "br", "section", "article", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"}

@@ -15,37 +15,37 @@ from yakgwan.core.registry import Registry
 
 
 def _pdf() -> Loader:
-    from yakgwan.loaders.pdf import PdfLoader
+    from yakgwan.ingest.loaders.pdf import PdfLoader
 
     return PdfLoader()
 
 
 def _markdown() -> Loader:
-    from yakgwan.loaders.text import MarkdownLoader
+    from yakgwan.ingest.loaders.text import MarkdownLoader
 
     return MarkdownLoader()
 
 
 def _text() -> Loader:
-    from yakgwan.loaders.text import TextLoader
+    from yakgwan.ingest.loaders.text import TextLoader
 
     return TextLoader()
 
 
 def _docx() -> Loader:
-    from yakgwan.loaders.docx import DocxLoader
+    from yakgwan.ingest.loaders.docx import DocxLoader
 
     return DocxLoader()
 
 
 def _html() -> Loader:
-    from yakgwan.loaders.html import HtmlLoader
+    from yakgwan.ingest.loaders.html import HtmlLoader
 
     return HtmlLoader()
 
 
 def _beir() -> Loader:
-    from yakgwan.loaders.beir import BeirCorpusLoader
+    from yakgwan.ingest.loaders.beir import BeirCorpusLoader
 
     return BeirCorpusLoader()
 
@@ -63,7 +63,7 @@ def _docx_content(path: Path, head: bytes) -> str | None:
 
 
 def _beir_content(path: Path, head: bytes) -> str | None:
-    from yakgwan.loaders.beir import is_beir_corpus
+    from yakgwan.ingest.loaders.beir import is_beir_corpus
 
     return None if is_beir_corpus(path) else "a .jsonl file is read only as a BEIR corpus (rows with '_id' and 'text')"
 

@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path
 
 from yakgwan.core.errors import InputError
-from yakgwan.loaders.text import doc_type_of, relative_id
+from yakgwan.ingest.loaders.text import doc_type_of, relative_id
 from yakgwan.core.records import Document, sha256_hex
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from yakgwan.chunking.markdown import MarkdownChunker, header_sections
-from yakgwan.chunking.recursive import RecursiveChunker, split_spans
+from yakgwan.ingest.chunkers.markdown import MarkdownChunker, header_sections
+from yakgwan.ingest.chunkers.recursive import RecursiveChunker, split_spans
 from yakgwan.core.records import Document
 
 pytestmark = pytest.mark.unit

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from yakgwan.core.errors import InputError
 from yakgwan.core.records import Document
-from yakgwan.loaders.registry import LOADERS
+from yakgwan.ingest.loaders.registry import LOADERS
 
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
 

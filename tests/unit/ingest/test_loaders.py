@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from yakgwan.core.errors import InputError
-from yakgwan.loaders import SourceFile, collect_files, load_file
-from yakgwan.loaders.textdecode import decode_text, repair_mojibake
+from yakgwan.ingest.loaders import SourceFile, collect_files, load_file
+from yakgwan.ingest.loaders.textdecode import decode_text, repair_mojibake
 
 pytestmark = pytest.mark.unit
 

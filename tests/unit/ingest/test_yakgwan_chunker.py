@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import yakgwan
-from yakgwan.chunking.yakgwan_structure import (
+from yakgwan.ingest.chunkers.yakgwan_structure import (
     YakgwanChunker,
     classify_line,
     looks_like_yakgwan,
@@ -247,7 +247,7 @@ def test_constructor_names_bad_values():
 
 @pytest.fixture(scope="module")
 def kb_chunks(kb_policy_pdf):
-    from yakgwan.loaders.pdf import PdfLoader
+    from yakgwan.ingest.loaders.pdf import PdfLoader
 
     doc = PdfLoader().load(kb_policy_pdf, kb_policy_pdf.parent)[0]
     started = time.perf_counter()

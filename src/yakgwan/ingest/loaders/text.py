@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from yakgwan.core.errors import InputError
-from yakgwan.loaders.textdecode import DecodeFailure, decode_text
+from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_text
 from yakgwan.core.records import Document, sha256_hex
 
 _MD_TITLE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", re.MULTILINE)

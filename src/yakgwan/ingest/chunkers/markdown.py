@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from yakgwan.chunking.recursive import chunks_from_spans, split_spans
+from yakgwan.ingest.chunkers.recursive import chunks_from_spans, split_spans
 from yakgwan.core.records import Chunk, Document
 
 _HEADER = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)

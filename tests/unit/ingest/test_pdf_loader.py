@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from yakgwan.core.errors import InputError
-from yakgwan.loaders.pdf import PdfLoader
+from yakgwan.ingest.loaders.pdf import PdfLoader
 from yakgwan.core.protocols import Loader
 from yakgwan.core.records import sha256_hex
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from yakgwan.chunking.recursive import trim_span, split_spans
-from yakgwan.chunking.yakgwan_lines import (
+from yakgwan.ingest.chunkers.recursive import split_spans
+from yakgwan.text.spans import trim_span
+from yakgwan.ingest.chunkers.yakgwan_lines import (
     LineTag,
     classify_line,
     looks_like_yakgwan,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from yakgwan.chunking.markdown import MarkdownChunker
-from yakgwan.chunking.recursive import RecursiveChunker
-from yakgwan.chunking.yakgwan_structure import YakgwanChunker, looks_like_yakgwan
+from yakgwan.ingest.chunkers.markdown import MarkdownChunker
+from yakgwan.ingest.chunkers.recursive import RecursiveChunker
+from yakgwan.ingest.chunkers.yakgwan_structure import YakgwanChunker, looks_like_yakgwan
 from yakgwan.core.protocols import Chunker
 from yakgwan.core.records import Document
 from yakgwan.core.registry import Registry

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yakgwan.core.records import Chunk, Document, make_chunk_id
+from yakgwan.text.spans import trim_span
 
 SEPARATORS = ("\n\n", "\n", ". ", "다. ", "? ", "! ", " ")
 
@@ -51,15 +52,6 @@ def _skip_space(text: str, pos: int, end: int) -> int:
     while pos < end and text[pos].isspace():
         pos += 1
     return pos
-
-
-def trim_span(text: str, s: int, e: int) -> tuple[int, int]:
-    """``(s, e)`` moved inwards past leading and trailing whitespace of ``text[s:e]``."""
-    while s < e and text[s].isspace():
-        s += 1
-    while e > s and text[e - 1].isspace():
-        e -= 1
-    return s, e
 
 
 @dataclass(frozen=True)
