@@ -21,7 +21,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 
-from yakgwan.chunking.recursive import chunks_from_spans
+from yakgwan.ingest.chunkers.recursive import chunks_from_spans
 from yakgwan.llm import LLM, GenParams, StructuredOutputError, step_fingerprint
 from yakgwan.core.records import Chunk, Document
 from yakgwan.llm.prompts.ingest import HEADLINE_CHARS, SUMMARY_CHARS, Section, Sections, llm_chunk_messages
