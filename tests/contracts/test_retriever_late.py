@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from contract_e5 import loaded_e5
 from contract_kb import ingest_kb
-from retriever_contract import NEGATIVE_K, RetrieverContract
+from retriever_contract import RetrieverContract
 
 from yakgwan.config import Settings
 from yakgwan.core.protocols import Embedder
@@ -20,7 +20,6 @@ def e5_kb(tmp_path_factory: pytest.TempPathFactory) -> Settings:
 @pytest.mark.integration
 class TestLateInteractionRetriever(RetrieverContract):
     PIPELINE = "late"
-    KNOWN_DEFECTS = {"test_k_below_one[-1]": NEGATIVE_K}
 
     def make_embedder(self) -> Embedder:
         return loaded_e5()

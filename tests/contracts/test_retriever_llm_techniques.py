@@ -1,19 +1,20 @@
 """The LLM-technique pipelines, each run with a scripted LLM whose answers fit its schemas,
 pass the Retriever contract. ``ASKS_LLM``: the technique must have asked the LLM (so the
-contract ran the technique, not its no-LLM fallback). ``KNOWN_DEFECTS``: what each fails today."""
+contract ran the technique, not its no-LLM fallback). ``ORDERS_BY_OWN_SCORE`` is False for the
+stages that reorder the first stage's hits by an LLM's judgement without scoring them: their
+hits keep the first stage's scores (``Hit.score``)."""
 
 from __future__ import annotations
 
 import pytest
 from contract_llm import scripted_llm
-from retriever_contract import KEEPS_FIRST_STAGE_SCORES, NEGATIVE_K, RetrieverContract
+from retriever_contract import RetrieverContract
 
 from yakgwan.config import Settings
 
 
 class LLMRetrieverContract(RetrieverContract):
     ASKS_LLM = True
-    KNOWN_DEFECTS = {"test_k_below_one[-1]": NEGATIVE_K}
 
     def make_llm(self):  # type: ignore[no-untyped-def]
         self.llm = scripted_llm()
@@ -24,9 +25,6 @@ class LLMRetrieverContract(RetrieverContract):
         retriever.retrieve(self.QUERY, 3)
         asked = self.llm.stats.calls + len(self.llm.provider.calls)
         assert (asked > 0) is self.ASKS_LLM, f"{self.PIPELINE}: {self.llm.stats.as_dict()}"
-
-
-REORDERS = {f"test_at_most_k_hits_ranked_from_1_best_first_from_the_index[{k}]": KEEPS_FIRST_STAGE_SCORES for k in (3, 50)}
 
 
 @pytest.mark.unit
@@ -47,7 +45,7 @@ class TestFusion(LLMRetrieverContract):
 @pytest.mark.unit
 class TestExpansion(LLMRetrieverContract):
     PIPELINE = "expansion"
-    KNOWN_DEFECTS = {**LLMRetrieverContract.KNOWN_DEFECTS, **REORDERS, "test_empty_query": KEEPS_FIRST_STAGE_SCORES}
+    ORDERS_BY_OWN_SCORE = False  # the merged list reranked by the listwise LLM
 
 
 @pytest.mark.unit
@@ -68,13 +66,13 @@ class TestHybridHyde(LLMRetrieverContract):
 @pytest.mark.unit
 class TestRerankLLM(LLMRetrieverContract):
     PIPELINE = "rerank_llm"
-    KNOWN_DEFECTS = {**LLMRetrieverContract.KNOWN_DEFECTS, **REORDERS}
+    ORDERS_BY_OWN_SCORE = False  # the listwise LLM's permutation
 
 
 @pytest.mark.unit
 class TestRerankYesNo(LLMRetrieverContract):
     PIPELINE = "rerank_yesno"
-    KNOWN_DEFECTS = {**LLMRetrieverContract.KNOWN_DEFECTS, **REORDERS}
+    ORDERS_BY_OWN_SCORE = False  # the LLM's P(yes), when the gate opens
 
 
 @pytest.mark.unit
@@ -85,6 +83,7 @@ class TestCompress(LLMRetrieverContract):
 @pytest.mark.unit
 class TestCorrectiveRAG(LLMRetrieverContract):
     PIPELINE = "crag"
+    ORDERS_BY_OWN_SCORE = False  # kept hits by the LLM's grade, then the rejected ones
 
 
 @pytest.mark.unit
@@ -95,7 +94,7 @@ class TestMultiHop(LLMRetrieverContract):
 @pytest.mark.unit
 class TestSelfRAG(LLMRetrieverContract):
     PIPELINE = "self_rag"
-    KNOWN_DEFECTS = {**LLMRetrieverContract.KNOWN_DEFECTS, **REORDERS}
+    ORDERS_BY_OWN_SCORE = False  # relevant hits first, most probable first
 
 
 @pytest.mark.unit

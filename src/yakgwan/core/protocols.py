@@ -5,8 +5,9 @@ A new backend implements one of these in one file and registers itself in the ma
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Callable, Literal, Protocol, Sequence, runtime_checkable
+from typing import Callable, Literal, Protocol, Sequence, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -65,9 +66,29 @@ class Embedder(Protocol):
 
 @runtime_checkable
 class Retriever(Protocol):
+    """``retrieve(query, k)`` returns at most ``k`` hits in rank order (``Hit.rank`` 1..n), each
+    chunk once. A ``k`` below 1 returns ``[]``: every retriever's ``retrieve`` is wrapped in
+    :func:`k_below_one_finds_nothing`. ``Hit.score`` is the score of the stage that scored the
+    hit (see there): best-first where a retriever orders by its own score, not always where it
+    reorders without scoring."""
+
     name: str
 
     def retrieve(self, query: str, k: int) -> list[Hit]: ...
+
+
+_R = TypeVar("_R")
+
+
+def k_below_one_finds_nothing(retrieve: Callable[[_R, str, int], list[Hit]]) -> Callable[[_R, str, int], list[Hit]]:
+    """The ``Retriever`` rule for ``k`` < 1, in one place: wraps a ``retrieve`` method so that it
+    returns ``[]`` without running (no search, no LLM call); otherwise it runs as written."""
+
+    @functools.wraps(retrieve)
+    def checked(self: _R, query: str, k: int) -> list[Hit]:
+        return [] if k < 1 else retrieve(self, query, k)
+
+    return checked
 
 
 @runtime_checkable

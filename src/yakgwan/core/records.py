@@ -139,6 +139,13 @@ class HitStatus(Enum):
 class Hit:
     """One retrieved chunk: its score and 1-based rank in the list that produced it.
 
+    Hits come in rank order (ranks 1..n). ``score`` is the score of the stage that scored the
+    hit: non-increasing down a list from a retriever that orders by its own score (first stages,
+    fusion, late interaction's MaxSim over the hits it reranks); a stage that reorders hits
+    without scoring them (the listwise and gated LLM rerankers, expansion's rerank, corrective
+    RAG's grading, Self-RAG's relevance) keeps the first stage's score, so there it need not be
+    best-first.
+
     ``step`` names what produced it (a retriever, a reranker, a chain such as
     ``"crag(rejected)>compress"``), ``status`` what that step did with it. ``rejected`` says a
     grader (corrective RAG, Self-RAG) judged it no evidence; later steps keep that.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.prompts.agentic import Action, agent_messages
-from yakgwan.core.protocols import Retriever
+from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit, HitStatus
 from yakgwan.retrieval.hit_lists import fuse_hit_lists
 from yakgwan.retrieval.retrievers.crag import web_chunk
@@ -47,6 +47,7 @@ class AgenticRetriever:
     token_budget: int = TOKEN_BUDGET
     traces: list[list[Step]] = field(default_factory=list)
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         direct = self.first.retrieve(query, max(k, 20))
         if self.llm is None:

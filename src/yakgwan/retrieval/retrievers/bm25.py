@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from yakgwan.core.protocols import k_below_one_finds_nothing
 from yakgwan.core.records import Hit
 from yakgwan.store import IndexView
 from yakgwan.text.tokenizer import Tokenizer
@@ -16,6 +17,7 @@ class BM25Retriever:
         self.view = view
         self.tokenizer = tokenizer
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         pairs = self.view.lexical_search(self.tokenizer.tokenize(query), k)
         return [Hit(self.view.chunks[i], s, r, self.name) for r, (i, s) in enumerate(pairs, 1)]

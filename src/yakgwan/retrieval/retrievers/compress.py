@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.core.protocols import Retriever
+from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Hit, HitStatus
 from yakgwan.llm.prompts.compress import Keep, compress_messages
 from yakgwan.text.tokenizer import Tokenizer
@@ -66,6 +66,7 @@ class CompressingRetriever:
     compressor: Compressor
     top_n: int = COMPRESS_TOP_N
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, k)
         return [self.compressor.compress(query, h) if i < self.top_n else h for i, h in enumerate(hits)]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.prompts.crag import Verdict, grade_messages, grades_schema, verify_messages
-from yakgwan.core.protocols import Retriever
+from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit, HitStatus, sha256_hex
 from yakgwan.query.expander import QueryExpander
 from yakgwan.retrieval.hit_lists import rejected
@@ -68,6 +68,7 @@ class CorrectiveRetriever:
     min_kept: int = CRAG_MIN_KEPT
     decisions: list[CragDecision] = field(default_factory=list)
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, max(k, self.top_n))
         if self.llm is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yakgwan.core.protocols import EmbedKind, Embedder
+from yakgwan.core.protocols import EmbedKind, Embedder, k_below_one_finds_nothing
 from yakgwan.core.records import Hit
 from yakgwan.store import IndexView
 
@@ -18,6 +18,7 @@ class DenseRetriever:
         self.kind: EmbedKind = kind  # "passage" for a hypothetical document (HyDE)
         self.name = name
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         qvec = self.embedder.embed([query], self.kind)[0]
         pairs = self.view.dense_search(qvec, k)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from yakgwan.core.protocols import Retriever
+from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.retrieval.scoring.fusion import RRF_K, minmax, ranked, rrf, weighted_sum
 
@@ -42,6 +42,7 @@ class FusionRetriever:
         if self.method not in ("rrf", "minmax"):
             raise ValueError(f"{self.name}: unknown fusion method {self.method!r}; available: minmax, rrf")
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         lists = [r.retrieve(query, max(k, self.depth)) for r in self.retrievers]
         chunks: dict[str, Chunk] = {}

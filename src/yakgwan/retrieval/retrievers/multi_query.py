@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.core.protocols import QueryTransform, Retriever
+from yakgwan.core.protocols import QueryTransform, Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.retrieval.hit_lists import fuse_hit_lists, interleave, pad_to_k
 
@@ -25,6 +25,7 @@ class MultiQueryRetriever:
     depth: int = MULTI_QUERY_DEPTH
     original_weight: float = 1.0
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         queries = self.transform.transform(query)
         lists = [self.base.retrieve(q, max(k, self.depth)) for q in queries]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.prompts.multihop import NextHop, SubQuestions, decompose_messages, next_hop_messages
-from yakgwan.core.protocols import Retriever
+from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Hit, HitStatus
 from yakgwan.query.expander import shares_content_word
 from yakgwan.retrieval.hit_lists import fuse_hit_lists, interleave
@@ -39,6 +39,7 @@ class MultiHopRetriever:
     max_hops: int = MAX_HOPS
     chains: list[list[Hop]] = field(default_factory=list)
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         direct = self.first.retrieve(query, max(k, HOP_DEPTH))
         if self.llm is None:

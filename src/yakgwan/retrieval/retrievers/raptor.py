@@ -28,7 +28,7 @@ from yakgwan.llm import LLM
 from yakgwan.llm.prompts.raptor import CHILD_CHARS, summary_messages
 from yakgwan.llm.types import GenParams
 from yakgwan.progress import Bar, ProgressSink
-from yakgwan.core.protocols import Embedder, Retriever
+from yakgwan.core.protocols import Embedder, Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit, sha256_hex
 from yakgwan.retrieval.hit_lists import fuse_hit_lists
 
@@ -162,6 +162,7 @@ class RaptorRetriever:
         return {"structure": f"RAPTOR tree ({len(t.nodes)} summaries, {levels} level(s))", "nodes": len(t.nodes), "llm_calls": t.llm_calls,
                 "seconds": round(t.build_seconds, 1), "bytes": t.size_bytes, "mb": round(t.size_bytes / 2**20, 2)}
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         direct = self.first.retrieve(query, max(k, 20))
         if not self.tree.nodes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yakgwan.core.protocols import Reranker, Retriever
+from yakgwan.core.protocols import Reranker, Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Hit
 
 RERANK_DEPTH = 20  # first-stage hits a reranker reorders, unless its registry entry says otherwise
@@ -24,6 +24,7 @@ class RerankedRetriever:
         built = getattr(self.reranker, "built", None)
         return built() if callable(built) else None
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, max(k, self.depth))
         head = self.reranker.rerank(query, hits[: self.depth], self.depth)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yakgwan.llm import LLM, StructuredOutputError
-from yakgwan.core.protocols import Retriever
+from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Hit, HitStatus
 from yakgwan.llm.prompts.rerank import RELEVANCE_OPTIONS, relevance_messages
 from yakgwan.llm.prompts.self_rag import YesNo, need_messages
@@ -45,6 +45,7 @@ class SelfRagRetriever:
     top_n: int = SELF_RAG_TOP_N
     decisions: list[SelfRagDecision] = field(default_factory=list)
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, max(k, self.top_n))
         if self.llm is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from yakgwan.core.protocols import Retriever
+from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Hit, HitStatus
 
 
@@ -18,5 +18,6 @@ class TransformedQueryRetriever:
     rewrite: Callable[[str], str]
     status: HitStatus = HitStatus.RANKED  # what the hits say of this step (a fallback's)
 
+    @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
         return [Hit(h.chunk, h.score, h.rank, self.name, status=self.status) for h in self.base.retrieve(self.rewrite(query), k)]
