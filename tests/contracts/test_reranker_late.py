@@ -13,8 +13,6 @@ from yakgwan.core.protocols import Reranker
 @pytest.mark.integration
 class TestLateInteractionReranker(RerankerContract):
     REGISTERED = "late"
-    KNOWN_DEFECTS = {"test_keeps_each_hits_evidence": "rebuilds each Hit without its evidence spans, so a compressed hit "
-                     "loses the sentences it kept"}
 
     def make_reranker(self) -> Reranker:
         return registered_reranker("late", embedder=loaded_e5())

@@ -10,9 +10,6 @@ from reranker_contract import QUERY, RerankerContract, first_stage_hits, registe
 
 from yakgwan.core.protocols import Reranker
 
-DROPS_EVIDENCE = "rebuilds each Hit without its evidence spans, so a compressed hit loses the sentences it kept"
-
-
 class _AsksTheLLM:
     def test_the_llm_reordered_the_hits(self, reranker: Reranker) -> None:
         hits = first_stage_hits()
@@ -23,7 +20,6 @@ class _AsksTheLLM:
 @pytest.mark.unit
 class TestListwiseLLMReranker(RerankerContract, _AsksTheLLM):
     REGISTERED = "rerank_llm"
-    KNOWN_DEFECTS = {"test_keeps_each_hits_evidence": DROPS_EVIDENCE}
 
     def make_reranker(self) -> Reranker:
         return registered_reranker("rerank_llm", llm=scripted_llm())
@@ -31,8 +27,6 @@ class TestListwiseLLMReranker(RerankerContract, _AsksTheLLM):
 
 @pytest.mark.unit
 class TestListwiseRerankerWithoutLLM(RerankerContract):
-    KNOWN_DEFECTS = {"test_keeps_each_hits_evidence": DROPS_EVIDENCE}
-
     def make_reranker(self) -> Reranker:
         return registered_reranker("rerank_llm", llm=None)
 

@@ -21,6 +21,7 @@ import numpy as np
 from yakgwan.core.errors import YakgwanError
 from yakgwan.core.records import Hit, sha256_hex
 from yakgwan.rerank.sources import RerankerSources
+from yakgwan.retrieval.hit_lists import at_rank
 from yakgwan.sqlite_kv import open_shared_db
 
 LATE_DEPTH = 30
@@ -96,7 +97,7 @@ class LateInteractionReranker:
             self._shapes[sha256_hex(t)] = d.shape  # type: ignore[union-attr]
         scores = [maxsim(q, d) for d in docs]  # type: ignore[arg-type]
         order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-        return [Hit(hits[i].chunk, scores[i], r, "late", hits[i].components | {"maxsim": scores[i]}, rejected=hits[i].rejected) for r, i in enumerate(order[:k], 1)]
+        return [at_rank(hits[i], r, "late", score=scores[i], components=hits[i].components | {"maxsim": scores[i]}) for r, i in enumerate(order[:k], 1)]
 
 
 def late_reranker(src: RerankerSources) -> LateInteractionReranker:

@@ -15,6 +15,7 @@ from typing import Sequence
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.core.records import Hit, HitStatus
 from yakgwan.llm.prompts.rerank import Ranking, rerank_messages
+from yakgwan.retrieval.hit_lists import at_rank
 
 
 def apply_permutation(order: Sequence[int], n: int) -> tuple[list[int], int]:
@@ -62,4 +63,4 @@ class LLMListwiseReranker:
         if status is HitStatus.RANKED and order == list(range(len(head))):
             status = HitStatus.ORDER_UNCHANGED  # the model kept the first-stage order: the eval counts these
         reordered = [head[i] for i in order] + tail
-        return [Hit(h.chunk, h.score, r, "rerank_llm", h.components, status=status, rejected=h.rejected) for r, h in enumerate(reordered[:k], 1)]
+        return [at_rank(h, r, "rerank_llm", status) for r, h in enumerate(reordered[:k], 1)]

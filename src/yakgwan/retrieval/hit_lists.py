@@ -1,5 +1,5 @@
 """Merging hit lists by chunk id: weighted RRF into ``k`` hits, turn-taking, padding to ``k``;
-marking a hit rejected.
+a hit at a new rank; marking a hit rejected.
 
 The maths is :func:`yakgwan.retrieval.scoring.fusion.rrf`; these carry the hits' chunks and labels."""
 
@@ -41,6 +41,15 @@ def interleave(lists: list[list[Hit]]) -> list[tuple[str, float]]:
                 seen.add(hits[rank].chunk.chunk_id)
                 out.append((hits[rank].chunk.chunk_id, 1.0 / (rank + 1)))
     return out
+
+
+def at_rank(
+    h: Hit, rank: int, step: str, status: HitStatus = HitStatus.RANKED, score: float | None = None, components: dict[str, float] | None = None
+) -> Hit:
+    """``h`` at ``rank`` in the list ``step`` returns, with the ``status`` that step gives it (and
+    its ``score`` and ``components``, when it gives new ones); the chunk, the evidence spans and
+    the rejected mark go along unchanged."""
+    return Hit(h.chunk, h.score if score is None else score, rank, step, h.components if components is None else components, h.evidence, status, h.rejected)
 
 
 def rejected(step: str, h: Hit, components: dict[str, float]) -> Hit:
