@@ -30,8 +30,6 @@ def base_url() -> Iterator[str]:
 class TestOpenAIEmbedder(EmbedderContract):
     REGISTERED = "openai"
     BATCH_ATOL = 0.0
-    KNOWN_DEFECTS = {"test_knows_its_dimension_before_embedding": "dim is 0 until the first request answers (the ingest "
-                     "probes it); embed([]) before that gives shape (0, 0)"}
 
     @pytest.fixture()
     def embedder(self, base_url: str) -> Embedder:

@@ -12,7 +12,13 @@ from yakgwan.openai_http import post_json
 from yakgwan.core.protocols import EmbedKind
 
 
+DIM_PROBE = "dimension probe"  # the text embedded (as a passage) to learn an endpoint's dimension
+
+
 class OpenAIEmbedder:
+    """``dim`` 0 (the registry's): the dimension is learnt from the endpoint, with one request,
+    the first time it is asked for (``dim``, or ``embed([])``), or from the first embeddings."""
+
     def __init__(
         self,
         base_url: str,
@@ -34,10 +40,21 @@ class OpenAIEmbedder:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key
-        self.dim = dim
+        self._dim = dim
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
         self.timeout_s, self.retries, self.batch_size = timeout_s, retries, batch_size
         self.model_id = f"openai:{model}@{self.base_url}|q={query_prefix}|p={passage_prefix}"
+
+    @property
+    def dim(self) -> int:
+        """The vectors' length: as configured, or as the endpoint answered (one probe request
+        the first time, when nothing has been embedded yet). ``ProviderError`` when the probe
+        gives no usable vector."""
+        if not self._dim:
+            probe = self.embed([DIM_PROBE], "passage")
+            if not self._dim:
+                raise ProviderError(f"{self.model_id}: returned no usable vector (shape {probe.shape})")
+        return self._dim
 
     def embed(self, texts: Sequence[str], kind: EmbedKind) -> np.ndarray:
         prefix = self.query_prefix if kind == "query" else self.passage_prefix
@@ -46,7 +63,7 @@ class OpenAIEmbedder:
             rows.extend(self._post([prefix + t for t in texts[i : i + self.batch_size]]))
         out = np.asarray(rows, dtype=np.float32).reshape(len(rows), -1) if rows else np.zeros((0, self.dim), np.float32)
         if out.size:
-            self.dim = out.shape[1]
+            self._dim = out.shape[1]
             out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return out
 

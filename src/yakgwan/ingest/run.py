@@ -101,7 +101,6 @@ class Ingestor:
                 report.index, report.dense_ready = old, True
                 report.seconds_total = time.perf_counter() - t0
                 return report
-            self._resolve_dim()
             data = self._assemble(plan, old, fresh, report)
             self.store.commit(data)
             report.seconds_lexical = time.perf_counter() - t0
@@ -118,22 +117,15 @@ class Ingestor:
             print("another ingest is writing to this index; waiting for it to finish …", file=sys.stderr)
 
     def _compatible(self, old: IndexData) -> bool:
+        """Whether ``old``'s tokens and vectors can be kept. Equal ``model_id``s give
+        interchangeable vectors (``Embedder``), so of the same dimension: a served embedder's
+        ``dim`` (a request) is not asked here, only by an ingest that embeds."""
         return (
             old.tokenizer == self.tokenizer.name
             and old.extra.get("tokenizer_spec") == self.tokenizer.spec
             and old.embedder == self.embedder.model_id
-            and (not self.embedder.dim or old.dim == self.embedder.dim)
             and old.extra.get("ingest_fingerprints", []) == [st.fingerprint for st in self.chunk_steps]
         )
-
-    def _resolve_dim(self) -> None:
-        """Embedders that learn their dimension from the first response (served endpoints) are
-        asked once here, so vectors can be allocated."""
-        if not self.embedder.dim:
-            probe = self.embedder.embed(["dimension probe"], "passage")
-            if probe.ndim != 2 or probe.shape[1] == 0:
-                raise ProviderError(f"{self.embedder.model_id}: returned no usable vector (shape {probe.shape})")
-            self.embedder.dim = int(probe.shape[1])
 
     def _dense_phase(self, data: IndexData, report: IngestReport) -> None:
         t1 = time.perf_counter()

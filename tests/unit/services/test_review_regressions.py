@@ -114,7 +114,7 @@ def fake_endpoint():  # type: ignore[no-untyped-def]
 def test_served_embedder_learns_its_dimension_and_ingests(tmp_path: Path, fake_endpoint: str) -> None:
     s = _settings(tmp_path)
     emb = OpenAIEmbedder(fake_endpoint, "fake-model", api_key="k", retries=0)
-    assert emb.dim == 0
+    assert emb.dim == 8  # learnt with one request before anything is embedded
     r = ingest(s, [_md(tmp_path / "a.md", "# 보험\n\n상해 보험금을 지급합니다.")], embedder=emb)
     assert r.dense_ready and emb.dim == 8
     data = open_store(s.index_dir).read()
