@@ -12,7 +12,7 @@ from yakgwan.config import Settings
 from yakgwan.services.ask import RuleSet
 from yakgwan.services.evaluate import METRIC_KEYS, EvalRequest, evaluate, load_evalset, load_unanswerable
 from yakgwan.services.ingest import fallback_lines
-from yakgwan.services.report import EvalResult, combine_results, render_report
+from yakgwan.services.report import AnswersResult, EvalResult, combine_results, render_report
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -88,11 +88,12 @@ def _llm_cost(res: EvalResult) -> str:
     return out
 
 
-def _print_answers(a: Mapping) -> None:
-    shown = "  ".join(f"{k}={v:.4f}" for k, v in a["metrics"].items() if v is not None)
-    rules = f", rules {a['rules']}" if a.get("rules", "all") != "all" else ""
-    print(f"  answers ({a['mode']}{rules}, {a['n_answerable']} answerable + {a['n_unanswerable']} unanswerable): {shown}")
-    for key, v in (a.get("judge") or {}).get("scores", {}).items():
-        print(f"    judge {key} {v['mean']:.2f} ± {v['spread']:.2f} over {v['runs']} runs ({a['judge']['model']})")
-    if a.get("note"):
-        print(f"  note: {a['note']}")
+def _print_answers(a: AnswersResult) -> None:
+    shown = "  ".join(f"{k}={v:.4f}" for k, v in (a.metrics or {}).items() if v is not None)
+    rules = f", rules {a.rules}" if a.rules is not None and a.rules != "all" else ""
+    print(f"  answers ({a.mode}{rules}, {a.n_answerable} answerable + {a.n_unanswerable} unanswerable): {shown}")
+    judge = a.judge or {}
+    for key, v in judge.get("scores", {}).items():
+        print(f"    judge {key} {v['mean']:.2f} ± {v['spread']:.2f} over {v['runs']} runs ({judge['model']})")
+    if a.note:
+        print(f"  note: {a.note}")

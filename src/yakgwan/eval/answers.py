@@ -31,6 +31,7 @@ from yakgwan.answer.records import AskResult
 from yakgwan.core.errors import InputError
 from yakgwan.eval.datasets import EvalQuery
 from yakgwan.eval.metrics import latency_summary
+from yakgwan.eval.result import AnswersResult, Latency
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
 
@@ -127,7 +128,7 @@ def evaluate_answers(
     judge_llm: LLM | None,
     judge_runs: int,
     progress: Callable[[int, int], None] | None = None,
-) -> dict:
+) -> AnswersResult:
     """Ask every question with ``asker`` and score the answers (see the module docstring)."""
     chunk_text = {c.chunk_id: c.text for c in asker.ctx.view.chunks}
     rows: list[dict] = []
@@ -162,21 +163,23 @@ def evaluate_answers(
             progress(j, total)
     ans = [r for r in rows if r["set"] == "answerable"]
     un = [r for r in rows if r["set"] == "unanswerable"]
-    out = {
-        "n_answerable": len(ans),
-        "n_unanswerable": len(un),
-        "mode": rows[0]["mode"] if rows else asker.mode,  # what "auto" resolved to
-        "metrics": answer_metrics(ans, un, valid, support),
-        "unanswerable_by_kind": unanswerable_by_kind(un),
-        "latency_ms": latency_summary([r["latency_ms"] for r in rows]),
-        "llm_calls": sum(r["llm_calls"] for r in rows),
-        "web_citations": sum(c["chunk_id"].startswith("web:") for r in rows for c in r["citations"]),
-        "per_question": rows,
-    }
+    latency = latency_summary([r["latency_ms"] for r in rows])
+    judged = None
     if runs:
-        out["judge"] = {"model": judge_llm.name, "runs": len(runs), "temperature": JUDGE_TEMPERATURE,  # type: ignore[union-attr]
-                        "scores": judge_summary(runs), "failed_judgements": failed_judgements}
-    return out
+        judged = {"model": judge_llm.name, "runs": len(runs), "temperature": JUDGE_TEMPERATURE,  # type: ignore[union-attr]
+                  "scores": judge_summary(runs), "failed_judgements": failed_judgements}
+    return AnswersResult(
+        n_answerable=len(ans),
+        n_unanswerable=len(un),
+        mode=rows[0]["mode"] if rows else asker.mode,  # what "auto" resolved to
+        metrics=answer_metrics(ans, un, valid, support),
+        unanswerable_by_kind=unanswerable_by_kind(un),
+        latency_ms=Latency(latency["p50"], latency["p95"]),
+        llm_calls=sum(r["llm_calls"] for r in rows),
+        web_citations=sum(c["chunk_id"].startswith("web:") for r in rows for c in r["citations"]),
+        per_question=tuple(rows),
+        judge=judged,
+    )
 
 
 def answer_metrics(ans: list[dict], un: list[dict], valid: list[bool], support: list[bool]) -> dict[str, float | None]:

@@ -95,7 +95,7 @@ def summarise(result: EvalResult, reasons_kept: int = REASONS_KEPT) -> dict:
     """``result``'s JSON without its per-question rows (the questions, the answers, the
     documents), and with at most ``reasons_kept`` ingest-step fallback reasons per step (the rest
     counted)."""
-    answers = {k: v for k, v in result.answers.items() if k not in PER_ROW_KEYS} if isinstance(result.answers, Mapping) else result.answers
+    answers = dataclasses.replace(result.answers, per_question=None) if result.answers is not None else None
     index = result.index
     if index is not None and index.build.step_fallback_reasons is not None:
         cut = {
@@ -179,7 +179,7 @@ def markdown_table(results: Sequence[EvalResult]) -> str:
     head += ["p50 ms", "p95 ms", "load (mean / cores)", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "LLM ingest steps", "measured"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in retrieval_rows(results):
-        name = r.pipeline + (f" (with answers: {r.answers.get('mode')})" if r.answers else "")
+        name = r.pipeline + (f" (with answers: {r.answers.mode})" if r.answers else "")
         lat, short = r.latency_ms, r.short_lists
         cells = [name] + [_cell(r.metrics.get(m)) for m in metric_keys]
         cells += [_cell(lat.p50 if lat else None, 0), _cell(lat.p95 if lat else None, 0), _load(r), _cell(_llm_calls(r.llm)),
@@ -211,18 +211,17 @@ def markdown_deltas(results: Sequence[EvalResult], metric: str = "recall") -> st
     return f"{metric}@{_or(d.base.k)} by category, minus {d.base.pipeline}:\n\n" + "\n".join(rows) + "\n"
 
 
-ANSWER_COLUMNS = (
-    ("answer rate", ("metrics", "answer_rate")), ("partial rate", ("metrics", "partial_rate")),
-    ("refusal rate (unanswerable)", ("metrics", "refusal_rate")), ("refused or partial (unanswerable)", ("metrics", "non_answer_rate")),
-    ("citation validity", ("metrics", "citation_validity")), ("citation support", ("metrics", "citation_support")),
-    ("keyword recall", ("metrics", "keyword_recall")),
+ANSWER_COLUMNS = (  # (label, answer metric)
+    ("answer rate", "answer_rate"), ("partial rate", "partial_rate"), ("refusal rate (unanswerable)", "refusal_rate"),
+    ("refused or partial (unanswerable)", "non_answer_rate"), ("citation validity", "citation_validity"),
+    ("citation support", "citation_support"), ("keyword recall", "keyword_recall"),
 )
 
 
 def markdown_answers(results: Sequence[EvalResult]) -> str:
     """The answers runs as Markdown: outcome rates, citation checks, keyword recall, and the
     judge's mean ± spread over its runs, the judge named. Empty without an answers run."""
-    rows = [r for r in results if isinstance(r.answers, Mapping)]
+    rows = [r for r in results if r.answers is not None]
     if not rows:
         return ""
     judged = ("accuracy", "completeness", "relevance")
@@ -231,14 +230,13 @@ def markdown_answers(results: Sequence[EvalResult]) -> str:
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         a = r.answers
-        cells = [r.pipeline, _cell(a.get("mode")), _cell(value_at(a, "llm", "model") or "rules"),
-                 _cell(a.get("n_answerable")), _cell(a.get("n_unanswerable"))]
-        cells += [_cell(value_at(a, *path)) for _, path in ANSWER_COLUMNS]
+        cells = [r.pipeline, _cell(a.mode), _cell(value_at(a.llm, "model") or "rules"), _cell(a.n_answerable), _cell(a.n_unanswerable)]
+        cells += [_cell(value_at(a.metrics, key)) for _, key in ANSWER_COLUMNS]
         for j in judged:
-            mean, spread = value_at(a, "judge", "scores", j, "mean"), value_at(a, "judge", "scores", j, "spread")
+            mean, spread = value_at(a.judge, "scores", j, "mean"), value_at(a.judge, "scores", j, "spread")
             cells.append("–" if mean is None else f"{mean:.2f} ± {spread:.2f}")
-        runs = value_at(a, "judge", "runs")
-        cells += [f"{value_at(a, 'judge', 'model')} ({runs} runs)" if runs else "–", _cell(_llm_calls(a.get("llm")))]
+        runs = value_at(a.judge, "runs")
+        cells += [f"{value_at(a.judge, 'model')} ({runs} runs)" if runs else "–", _cell(_llm_calls(a.llm))]
         out.append("| " + " | ".join(cells) + " |")
     return "Answers (judge: mean ± spread of the run means, 1–5):\n\n" + "\n".join(out) + "\n"
 

@@ -173,8 +173,55 @@ class IndexInfo:
         return cls(d.get("chunks"), tuple(d.get("ingest_steps") or ()), BuildRecord.from_json({k: v for k, v in d.items() if k in BUILD_KEYS}))
 
 
+ANSWER_KEYS = ("n_answerable", "n_unanswerable", "mode", "metrics", "unanswerable_by_kind", "latency_ms", "llm_calls", "web_citations",
+               "per_question", "judge", "note", "llm", "rules")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswersResult:
+    """``eval --answers`` for one pipeline (``eval.answers.evaluate_answers``): how many questions
+    of each set, the answer mode ``auto`` resolved to, the outcome rates and citation checks
+    (``metrics``), refusals per way an unanswerable question was made, latency, LLM calls, web
+    citations, the per-question rows (None in a summary), the judge's scores, a note, the LLM's
+    usage and the answer rules that were on. Every field is absent from the JSON when None."""
+
+    n_answerable: int | None = None
+    n_unanswerable: int | None = None
+    mode: str | None = None
+    metrics: Mapping[str, float | None] | None = None
+    unanswerable_by_kind: Mapping[str, Mapping[str, int]] | None = None
+    latency_ms: Latency | None = None
+    llm_calls: int | None = None
+    web_citations: int | None = None
+    per_question: tuple[Mapping[str, Any], ...] | None = None  # AskResult.to_json() with the question's set, id and scores
+    judge: Mapping[str, Any] | None = None  # model, runs, temperature, scores (mean, spread, runs per key), failed_judgements
+    note: str | None = None
+    llm: Mapping[str, Any] | None = None
+    rules: str | None = None  # RuleSet.spec()
+
+    def to_json(self) -> dict:
+        out: dict = {}
+        for key in ANSWER_KEYS:
+            _put(out, key, getattr(self, key))
+        if self.latency_ms is not None:  # in place: the keys keep their order
+            out["latency_ms"] = self.latency_ms.to_json()
+        if self.per_question is not None:
+            out["per_question"] = list(self.per_question)
+        return _plain(out)
+
+    @classmethod
+    def from_json(cls, d: Mapping) -> AnswersResult:
+        _check_keys(d, ANSWER_KEYS, "answers")
+        values = {key: _plain(d[key]) for key in ANSWER_KEYS if d.get(key) is not None}
+        if "latency_ms" in values:
+            values["latency_ms"] = Latency.from_json(values["latency_ms"])
+        if "per_question" in values:
+            values["per_question"] = tuple(values["per_question"])
+        return cls(**values)
+
+
 # (key, record type or None for a plain JSON value), in the order ``eval --json`` writes them
-_RECORDS: dict[str, Any] = {"latency_ms": Latency, "load_1m": LoadAverage, "short_lists": ShortLists, "index": IndexInfo}
+_RECORDS: dict[str, Any] = {"latency_ms": Latency, "load_1m": LoadAverage, "short_lists": ShortLists, "index": IndexInfo, "answers": AnswersResult}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -209,7 +256,7 @@ class EvalResult:
     measured_at: str | None = None
     yakgwan: str | None = None
     index: IndexInfo | None = None
-    answers: Mapping[str, Any] | None = None  # ``eval --answers`` (``evaluate_answers``' object)
+    answers: AnswersResult | None = None
 
     def to_json(self) -> dict:
         """The object ``eval --json`` writes for this result."""

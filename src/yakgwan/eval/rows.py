@@ -44,7 +44,7 @@ def run_key(result: EvalResult) -> tuple[object, ...]:
     answer mode and its LLM (a run of the same pipeline that also answered is another row)."""
     answers = result.answers
     return (result.pipeline, llm_model(result) or "no LLM",
-            f"answers {answers.get('mode')} by {value_at(answers, 'llm', 'model') or 'rules'}" if answers else "retrieval")
+            f"answers {answers.mode} by {value_at(answers.llm, 'model') or 'rules'}" if answers is not None else "retrieval")
 
 
 def retrieval_rows(results: Sequence[EvalResult]) -> list[EvalResult]:
@@ -63,7 +63,7 @@ def retrieval_rows(results: Sequence[EvalResult]) -> list[EvalResult]:
 
 def row_label(r: EvalResult) -> str:
     """A row's name: the pipeline, and for an answers run its mode ("hybrid_cc · answers (generate)")."""
-    return f"{r.pipeline} · answers ({r.answers.get('mode', '?')})" if r.answers is not None else r.pipeline
+    return f"{r.pipeline} · answers ({r.answers.mode or '?'})" if r.answers is not None else r.pipeline
 
 
 @dataclass(frozen=True)

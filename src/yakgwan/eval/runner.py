@@ -21,7 +21,7 @@ from yakgwan.eval import metrics as M
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.eval.answers import Unanswerable, evaluate_answers
 from yakgwan.eval.datasets import EvalQuery, EvalSet
-from yakgwan.eval.result import EvalResult, Latency, LoadAverage, QueryResult, ShortLists
+from yakgwan.eval.result import AnswersResult, EvalResult, Latency, LoadAverage, QueryResult, ShortLists
 from yakgwan.llm import LLM, UsageStats
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext
 from yakgwan.progress import ProgressSink, progress
@@ -173,7 +173,7 @@ class EvalRequest:
             raise InputError(None, "no pipeline to evaluate")
 
 
-def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: EvalSet, quiet: bool, sink: ProgressSink | None) -> dict:
+def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: EvalSet, quiet: bool, sink: ProgressSink | None) -> AnswersResult:
     """Answer evaluation for one pipeline (``--answers``); the judge is the configured LLM."""
     from yakgwan.answer.ask import Asker
     from yakgwan.progress import Bar
@@ -194,12 +194,9 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
         out = evaluate_answers(asker, evalset.queries, req.unanswerable, llm if runs else None, runs, step)
     finally:
         bar.close()
-    if llm is None:
-        out["note"] = "no LLM configured (YAKGWAN_LLM): extractive answers by word overlap, no judge"
-    if llm is not None:
-        out["llm"] = {"model": llm.name, **llm.stats.as_dict()}
-    out["rules"] = req.rules.spec()
-    return out
+    note = "no LLM configured (YAKGWAN_LLM): extractive answers by word overlap, no judge" if llm is None else None
+    usage = {"model": llm.name, **llm.stats.as_dict()} if llm is not None else None
+    return dataclasses.replace(out, note=note, llm=usage, rules=req.rules.spec())
 
 
 def check_judged_documents(evalset: EvalSet, indexed: set[str]) -> list[str]:

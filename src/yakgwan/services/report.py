@@ -8,9 +8,9 @@ from typing import Sequence
 
 from yakgwan.eval import combine
 from yakgwan.eval.report import build_html, render_report
-from yakgwan.eval.result import EvalResult
+from yakgwan.eval.result import AnswersResult, EvalResult
 
-__all__ = ["Combined", "EvalResult", "build_html", "combine_results", "render_report"]
+__all__ = ["AnswersResult", "Combined", "EvalResult", "build_html", "combine_results", "render_report"]
 
 
 @dataclass(frozen=True)

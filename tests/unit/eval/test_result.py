@@ -13,7 +13,7 @@ from yakgwan.core.errors import InputError
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.eval.combine import load_results
 from yakgwan.eval.datasets import EvalQuery, EvalSet
-from yakgwan.eval.result import BuildRecord, EvalResult, IndexInfo, QueryResult
+from yakgwan.eval.result import AnswersResult, BuildRecord, EvalResult, IndexInfo, QueryResult
 from yakgwan.eval.runner import EvalOptions, score_retriever
 
 pytestmark = pytest.mark.unit
@@ -53,7 +53,7 @@ def test_a_scored_result_reads_back_as_it_was_written(tmp_path: Path) -> None:
     full = dataclasses.replace(res, command=None, machine="x86_64, 2 cores", questions_sha256="a" * 64, corpus_sha256="b" * 64,
                                measured_at="2026-12-02", yakgwan="0.1", built={"structure": "tree", "mb": 0.5},
                                index=IndexInfo(9, ("llm_chunk",), BuildRecord(ingest_seconds=1.5, documents=2, step_fallback_reasons={"llm_chunk": ("a.md: cut",)})),
-                               answers={"mode": "extract", "metrics": {"answer_rate": 1.0}, "rules": "all"})
+                               answers=AnswersResult(mode="extract", metrics={"answer_rate": 1.0}, rules="all"))
     out = full.to_json()
     assert out["command"] is None and list(out)[-9:] == ["built", "command", "machine", "questions_sha256", "corpus_sha256", "measured_at",
                                                          "yakgwan", "index", "answers"]

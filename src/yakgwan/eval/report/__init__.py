@@ -234,14 +234,18 @@ def _answers_table(results: Sequence[EvalResult]) -> str:
     rows = [r for r in results if r.answers]
     if not rows:
         return ""
-    answers = lambda r: r.answers  # noqa: E731
-    columns: list[tuple] = [("mode", _in(answers, "mode"), None), ("answerable", _in(answers, "n_answerable"), None),
-                            ("unanswerable", _in(answers, "n_unanswerable"), None)]
-    columns += [(label, _in(answers, "metrics", key), None) for key, label in ANSWER_LABELS.items()]
-    columns += [(f"judge {k} (mean)", _in(answers, "judge", "scores", k, "mean"), max) for k in ("accuracy", "completeness", "relevance")]
-    columns += [(f"judge {k} (spread)", _in(answers, "judge", "scores", k, "spread"), None) for k in ("accuracy", "completeness", "relevance")]
-    columns += [("judge", _in(answers, "judge", "model"), None), ("latency p50 (ms)", _in(answers, "latency_ms", "p50"), min, 1),
-                ("LLM calls", _in(answers, "llm_calls"), None)]
+    def judge(r: EvalResult) -> Mapping | None:
+        return r.answers.judge if r.answers is not None else None
+
+    def latency(r: EvalResult) -> object:
+        return r.answers.latency_ms.p50 if r.answers is not None and r.answers.latency_ms is not None else None
+
+    columns: list[tuple] = [("mode", lambda r: r.answers.mode, None), ("answerable", lambda r: r.answers.n_answerable, None),
+                            ("unanswerable", lambda r: r.answers.n_unanswerable, None)]
+    columns += [(label, _in(lambda r: r.answers.metrics, key), None) for key, label in ANSWER_LABELS.items()]
+    columns += [(f"judge {k} (mean)", _in(judge, "scores", k, "mean"), max) for k in ("accuracy", "completeness", "relevance")]
+    columns += [(f"judge {k} (spread)", _in(judge, "scores", k, "spread"), None) for k in ("accuracy", "completeness", "relevance")]
+    columns += [("judge", _in(judge, "model"), None), ("latency p50 (ms)", latency, min, 1), ("LLM calls", lambda r: r.answers.llm_calls, None)]
     return _table(rows, columns) + (
         '<p class="note">Answer rate: answerable questions answered. Refusal rate: unanswerable questions refused (the next column also '
         "counts partial answers, which say the documents lack the point asked). Citation validity: quotes found verbatim in the cited chunk, "
