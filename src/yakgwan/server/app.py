@@ -13,7 +13,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from yakgwan import __version__
-from yakgwan.server import problems, routes_eval
+from yakgwan.server import problems
+from yakgwan.server.routes import eval as routes_eval
 from yakgwan.server.routes import appeal as routes_appeal
 from yakgwan.server.routes import collections as routes_collections
 from yakgwan.server.routes import query as routes_query
