@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from yakgwan.core.errors import InputError
-from yakgwan.ingest.loaders.text import doc_type_of, relative_id
-from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_text
+from yakgwan.ingest.loaders.text import doc_type_of, read_decoded, relative_id
 from yakgwan.core.records import Document, sha256_hex
 
 _BLOCK = {"p", "div", "li", "br", "section", "article", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"}
@@ -14,13 +13,7 @@ _BLOCK = {"p", "div", "li", "br", "section", "article", "tr", "h1", "h2", "h3", 
 
 class HtmlLoader:
     def load(self, path: Path, root: Path) -> list[Document]:
-        data = path.read_bytes()
-        if not data.strip():
-            raise InputError(str(path), "empty file")
-        try:
-            raw, _ = decode_text(data)
-        except DecodeFailure as exc:
-            raise InputError(str(path), str(exc)) from None
+        data, raw = read_decoded(path)
         from bs4 import BeautifulSoup
 
         soup = BeautifulSoup(raw, "html.parser")

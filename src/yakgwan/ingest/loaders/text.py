@@ -12,7 +12,9 @@ from yakgwan.core.records import Document, sha256_hex
 _MD_TITLE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
-def read_text_document(path: Path, root: Path, kind: str) -> Document:
+def read_decoded(path: Path) -> tuple[bytes, str]:
+    """A text file's bytes and its decoded text; an empty or undecodable file is an ``InputError``
+    naming it."""
     data = path.read_bytes()
     if not data.strip():
         raise InputError(str(path), "empty file")
@@ -20,6 +22,11 @@ def read_text_document(path: Path, root: Path, kind: str) -> Document:
         text, _encoding = decode_text(data)
     except DecodeFailure as exc:
         raise InputError(str(path), str(exc)) from None
+    return data, text
+
+
+def read_text_document(path: Path, root: Path, kind: str) -> Document:
+    data, text = read_decoded(path)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise InputError(str(path), "no text after decoding")
