@@ -1,4 +1,4 @@
-"""The retrieval-only first stages (BM25, dense, hybrid RRF, hybrid min-max) pass the Retriever
+"""The retrieval-only first stages (BM25, dense, hybrid RRF, hybrid min-max, clause, auto) pass the Retriever
 contract over an index built with the hashing embedder."""
 
 from __future__ import annotations
@@ -26,3 +26,13 @@ class TestHybridRRFRetriever(RetrieverContract):
 @pytest.mark.unit
 class TestHybridMinMaxRetriever(RetrieverContract):
     PIPELINE = "hybrid_cc"
+
+
+@pytest.mark.unit
+class TestClauseRetriever(RetrieverContract):
+    PIPELINE = "clause"
+
+
+@pytest.mark.unit
+class TestAutoRetriever(RetrieverContract):
+    PIPELINE = "auto"

@@ -108,7 +108,7 @@ class ScopedRetriever:
 
     def retrieve(self, query: str, k: int) -> list[Hit]:
         kept = [h for h in self.base.retrieve(query, max(k, self.depth)) if h.chunk.yakgwan in self.scope]
-        return [Hit(h.chunk, h.score, r, f"{self.name}:{h.produced_by}", h.components) for r, h in enumerate(kept[:k], 1)]
+        return [Hit(h.chunk, h.score, r, f"{self.name}:{h.produced_by}", h.components, members=h.members) for r, h in enumerate(kept[:k], 1)]
 
 
 def mode_retriever(policy: Policy, mode: str) -> Retriever:

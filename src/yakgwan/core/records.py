@@ -148,7 +148,8 @@ class Hit:
 
     ``step`` names what produced it (a retriever, a reranker, a chain such as
     ``"crag(rejected)>compress"``), ``status`` what that step did with it. ``rejected`` says a
-    grader (corrective RAG, Self-RAG) judged it no evidence; later steps keep that.
+    grader (corrective RAG, Self-RAG) judged it no evidence; later steps keep that. ``members``
+    are the chunks a grouping step folded into this hit (``yakgwan.retrieval.grouping``).
     """
 
     chunk: Chunk
@@ -161,6 +162,9 @@ class Hit:
     evidence: tuple[tuple[int, int], ...] = ()
     status: HitStatus = HitStatus.RANKED
     rejected: bool = False
+    # the chunks this hit stands for beside its own: the same clause text in other 약관 (one
+    # 조 copied across 특약 variants) and further pieces of the same 조; each keeps its provenance
+    members: tuple[Chunk, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         # until nothing writes ``components["rejected"]`` (answers and ``search --json`` read it)
@@ -177,3 +181,18 @@ class Hit:
         if not self.evidence:
             return self.chunk.text
         return " ".join(self.chunk.text[s:e] for s, e in self.evidence)
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a question was sent inside a policy: ``kind`` is ``named`` (it names or implies
+    the 약관 in ``scopes``, each with the share of its name the question carries), ``base``
+    (no 특약 named: the 보통약관 ``scopes[0]`` is preferred) or ``all`` (no preference).
+    ``added`` lists the clause terms the thesaurus added to the question's own words."""
+
+    kind: str
+    scopes: tuple[tuple[str, float], ...] = ()
+    added: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "scopes": [{"yakgwan": n, "coverage": round(c, 3)} for n, c in self.scopes], "added": list(self.added)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from yakgwan.core.errors import YakgwanError
 from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Route
 from yakgwan.pipelines.context import PipelineContext
 from yakgwan.pipelines.registry import PIPELINES, resolve_pipeline
 from yakgwan.pipelines.spec import PipelineSpec
@@ -21,6 +22,23 @@ def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | No
     if spec.needs_dense and not ctx.view.dense_ready and spec.name != "dense":
         return PIPELINES.get("bm25").build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
     return spec.build(ctx), llm_fallback_note(spec, ctx)
+
+
+def ran_as(name: str, ctx: PipelineContext) -> str:
+    """The registered name of what pipeline ``name`` runs over ``ctx``'s documents: ``auto``
+    (and "default") is ``clause`` on a policy and ``hybrid_cc`` on other documents."""
+    spec = resolve_pipeline(name)
+    if spec.name == "auto":
+        return "clause" if ctx.profile == "policy" else "hybrid_cc"
+    return spec.name
+
+
+def route_of(name: str, query: str, ctx: PipelineContext) -> Route | None:
+    """Where the ``route`` step sends ``query`` when pipeline ``name`` routes (the clause stage,
+    alone or as the first stage of a technique on a policy); None when it does not."""
+    spec = resolve_pipeline(name)
+    routes = ran_as(name, ctx) == "clause" or (ctx.profile == "policy" and any(st.name == "auto" for st in spec.stages))
+    return ctx.clause().route(query) if routes else None
 
 
 def llm_fallback_note(spec: PipelineSpec, ctx: PipelineContext) -> str | None:

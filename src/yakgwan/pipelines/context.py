@@ -10,7 +10,9 @@ from yakgwan.core.errors import YakgwanError
 from yakgwan.core.protocols import Embedder, Retriever
 from yakgwan.llm import LLM
 from yakgwan.progress import ProgressSink
+from yakgwan.retrieval.clause_map import ClauseMap, is_policy
 from yakgwan.retrieval.retrievers.bm25 import BM25Retriever
+from yakgwan.retrieval.retrievers.clause import ClauseRetriever
 from yakgwan.retrieval.retrievers.dense import DenseRetriever
 from yakgwan.retrieval.retrievers.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.store import IndexView
@@ -34,6 +36,7 @@ class PipelineContext:
     _embedder: Embedder | None = field(default=None, repr=False)
     _llm: tuple[LLM | None] | None = field(default=None, repr=False)
     _search: tuple[SearchProvider | None] | None = field(default=None, repr=False)
+    _clause_map: ClauseMap | None = field(default=None, repr=False)
 
     @property
     def llm(self) -> LLM | None:
@@ -48,9 +51,27 @@ class PipelineContext:
             self._search = (self.make_search(),)
         return self._search[0]
 
+    @property
+    def profile(self) -> str:
+        """``policy`` when the documents are 약관 (the structure chunker named the 약관 of most
+        chunks), else ``general``: decided from the documents, never from a flag."""
+        return "policy" if is_policy(self.view.chunks) else "general"
+
     def first_stage(self) -> Retriever:
-        """The default first stage that query-side techniques build on."""
-        return self.hybrid_cc()
+        """The default first stage that query-side techniques build on: the clause-aware stage
+        on a policy, ``hybrid_cc`` on other documents."""
+        return self.clause() if self.profile == "policy" else self.hybrid_cc()
+
+    @property
+    def clause_map(self) -> ClauseMap:
+        """The index's 약관 structure, built on first use and kept."""
+        if self._clause_map is None:
+            self._clause_map = ClauseMap.build(self.view.chunks, self.tokenizer)
+        return self._clause_map
+
+    def clause(self) -> ClauseRetriever:
+        """Route, ``hybrid_cc``, structure priors, clone grouping (the ``clause`` pipeline)."""
+        return ClauseRetriever("clause", self.hybrid_cc(), self.clause_map, self.tokenizer)
 
     @property
     def tokenizer(self) -> Tokenizer:

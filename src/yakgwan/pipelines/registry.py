@@ -31,7 +31,7 @@ from yakgwan.retrieval.retrievers.raptor import CLUSTER_SIZE as RAPTOR_CLUSTER, 
 from yakgwan.retrieval.retrievers.self_rag import SELF_RAG_TOP_N
 from yakgwan.retrieval.scoring.fusion import RRF_K
 
-DEFAULT_PIPELINE = "hybrid_cc"
+DEFAULT_PIPELINE = "auto"
 PIPELINES: Registry[PipelineSpec] = Registry("pipeline")
 
 
@@ -46,6 +46,11 @@ _add(PipelineSpec("hybrid", "dense + BM25 fused by Reciprocal Rank Fusion (k=60,
                   stages=(S.DENSE, S.BM25, S.RRF)))
 _add(PipelineSpec("hybrid_cc", "dense + BM25 scores min-max normalised over each top-100 list, 0.3*dense + 0.7*BM25", lambda c: c.hybrid_cc(), True,
                   first_stage=True, stages=(S.DENSE, S.BM25, S.MINMAX)))
+_add(PipelineSpec("clause", "on a policy: route the question to the 약관 it names (else the 보통약관), hybrid_cc, title/scope priors, "
+                  "copies of one clause grouped into one hit", lambda c: c.clause(), True, first_stage=True,
+                  stages=(S.ROUTE, S.DENSE, S.BM25, S.MINMAX, S.CLAUSE, S.GROUP)))
+_add(PipelineSpec("auto", "the documents decide: clause on 약관 (the structure chunker found them), hybrid_cc on other documents",
+                  lambda c: c.first_stage(), True, first_stage=True, stages=(S.FIRST,)))
 _add(PipelineSpec("rewrite", "LLM keyword rewrite of the query, fused with the original by RRF", R.rewrite, True, True,
                   stages=(S.rewrite(1), S.FIRST, S.query_rrf())))
 _add(PipelineSpec("multiquery", "original + 3 LLM query variants, hit lists interleaved", R.multiquery, True, True,
@@ -67,9 +72,9 @@ _add(PipelineSpec(
     lambda c: R.reranked(c, "rerank_yesno"), True, True, stages=(S.FIRST, S.reranker("rerank_yesno")),
 ))
 _add(PipelineSpec("llm_chunk", "default retrieval over an index chunked by the LLM (headline + summary indexed, original text cited)",
-                  lambda c: c.hybrid_cc(), True, True, ("llm_chunk",), stages=(S.ingest("llm_chunk"), S.FIRST)))
+                  lambda c: c.first_stage(), True, True, ("llm_chunk",), stages=(S.ingest("llm_chunk"), S.FIRST)))
 _add(PipelineSpec("preprocess", "default retrieval over an index whose chunks the LLM rewrote for search (original text cited)",
-                  lambda c: c.hybrid_cc(), True, True, ("preprocess",), stages=(S.ingest("preprocess"), S.FIRST)))
+                  lambda c: c.first_stage(), True, True, ("preprocess",), stages=(S.ingest("preprocess"), S.FIRST)))
 _add(PipelineSpec("compress", f"default first stage, each of the top {COMPRESS_TOP_N} hits cut to the sentences that bear on the question",
                   R.compress, True, True, stages=(S.FIRST, S.COMPRESS)))
 _add(PipelineSpec(

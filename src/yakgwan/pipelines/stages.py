@@ -7,7 +7,10 @@ from yakgwan.ingest.steps.registry import INGEST_STEPS
 from yakgwan.query.hyde import HYDE_MAX_TOKENS
 from yakgwan.rerank.registry import RERANKERS
 from yakgwan.retrieval.retrievers import agentic, crag, multihop, raptor, self_rag
+from yakgwan.retrieval.grouping import SHINGLE
+from yakgwan.retrieval.retrievers.clause import CLAUSE_DEPTH, TITLE_POOL, ClauseWeights
 from yakgwan.retrieval.retrievers.compress import COMPRESS_TOP_N
+from yakgwan.retrieval.route import NAMED
 from yakgwan.retrieval.retrievers.hybrid import CC_DENSE_WEIGHT, FUSION_DEPTH
 from yakgwan.retrieval.retrievers.multi_query import MULTI_QUERY_DEPTH
 from yakgwan.retrieval.scoring.bm25 import B, K1
@@ -20,8 +23,14 @@ DENSE = Stage("first_stage", "dense", {"similarity": "cosine"})
 DENSE_PASSAGE = Stage("first_stage", "dense", {"similarity": "cosine", "embed_as": "passage"})
 RRF = Stage("fusion", "rrf", {"k": RRF_K, "dense_weight": 1.0, "bm25_weight": 1.0, "depth": FUSION_DEPTH})
 MINMAX = Stage("fusion", "minmax", {"dense_weight": CC_DENSE_WEIGHT, "bm25_weight": 1.0 - CC_DENSE_WEIGHT, "depth": FUSION_DEPTH})
-# the default first stage every technique builds on (the hybrid_cc pipeline)
-FIRST = Stage("first_stage", "hybrid_cc")
+# the default first stage every technique builds on: the documents' profile decides (the auto pipeline)
+FIRST = Stage("first_stage", "auto", {"policy": "clause", "general": "hybrid_cc"})
+ROUTE = Stage("query", "route", {"named_share": NAMED})
+CLAUSE = Stage("post", "clause_priors", {
+    "title": ClauseWeights.title, "scope": ClauseWeights.scope, "base": ClauseWeights.base, "none": ClauseWeights.none,
+    "depth": CLAUSE_DEPTH, "title_pool": TITLE_POOL,
+})
+GROUP = Stage("post", "group", {"clone_jaccard": ClauseWeights.group, "shingle": SHINGLE})
 
 
 def query_rrf(original_weight: float = 1.0) -> Stage:

@@ -64,12 +64,12 @@ class GatedPointwiseReranker:
         except StructuredOutputError:  # no usable judgement (e.g. no option among an endpoint's top tokens)
             return _relabel(list(hits)[:k], HitStatus.FAILED)
         order = sorted(range(len(head)), key=lambda i: (-p_yes[i], i))  # ties keep the first-stage order
-        judged = [Hit(head[i].chunk, head[i].score, 0, LABEL, head[i].components | {"p_yes": p_yes[i]}, head[i].evidence, rejected=head[i].rejected) for i in order]
+        judged = [Hit(head[i].chunk, head[i].score, 0, LABEL, head[i].components | {"p_yes": p_yes[i]}, head[i].evidence, rejected=head[i].rejected, members=head[i].members) for i in order]
         return _relabel(judged + tail, None)[:k]
 
 
 def _relabel(hits: list[Hit], status: HitStatus | None) -> list[Hit]:
     """``hits`` ranked 1.. in order; with a ``status``, labelled as this step's (else as they were)."""
     if status is None:
-        return [Hit(h.chunk, h.score, r, h.step, h.components, h.evidence, h.status, h.rejected) for r, h in enumerate(hits, 1)]
-    return [Hit(h.chunk, h.score, r, LABEL, h.components, h.evidence, status, h.rejected) for r, h in enumerate(hits, 1)]
+        return [Hit(h.chunk, h.score, r, h.step, h.components, h.evidence, h.status, h.rejected, h.members) for r, h in enumerate(hits, 1)]
+    return [Hit(h.chunk, h.score, r, LABEL, h.components, h.evidence, status, h.rejected, h.members) for r, h in enumerate(hits, 1)]

@@ -18,7 +18,7 @@ def pad_to_k(hits: list[Hit], backup: list[Hit], k: int, name: str) -> list[Hit]
             break
         if h.chunk.chunk_id not in seen:
             seen.add(h.chunk.chunk_id)
-            out.append(Hit(h.chunk, 0.0, len(out) + 1, name, status=HitStatus.PADDED))
+            out.append(Hit(h.chunk, 0.0, len(out) + 1, name, status=HitStatus.PADDED, members=h.members))
     return out
 
 
@@ -26,9 +26,20 @@ def fuse_hit_lists(name: str, lists: list[list[Hit]], weights: list[float], k: i
     """Weighted RRF of hit lists (by chunk id) as ``k`` hits labelled ``name`` carrying ``info``,
     padded from ``lists[0]`` (the original query's list) so that never fewer than k come back."""
     chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
+    members = members_by_id(lists)
     order = ranked(rrf([[h.chunk.chunk_id for h in hits] for hits in lists], weights=weights))
-    out = [Hit(chunks[cid], s, r, name, dict(info)) for r, (cid, s) in enumerate(order[:k], 1)]
+    out = [Hit(chunks[cid], s, r, name, dict(info), members=members.get(cid, ())) for r, (cid, s) in enumerate(order[:k], 1)]
     return pad_to_k(out, lists[0], k, name)
+
+
+def members_by_id(lists: list[list[Hit]]) -> dict[str, tuple[Chunk, ...]]:
+    """What a grouping stage folded into each hit, by chunk id (its first list's grouping)."""
+    out: dict[str, tuple[Chunk, ...]] = {}
+    for hits in lists:
+        for h in hits:
+            if h.members:
+                out.setdefault(h.chunk.chunk_id, h.members)
+    return out
 
 
 def interleave(lists: list[list[Hit]]) -> list[tuple[str, float]]:
@@ -49,10 +60,10 @@ def at_rank(
     """``h`` at ``rank`` in the list ``step`` returns, with the ``status`` that step gives it (and
     its ``score`` and ``components``, when it gives new ones); the chunk, the evidence spans and
     the rejected mark go along unchanged."""
-    return Hit(h.chunk, h.score if score is None else score, rank, step, h.components if components is None else components, h.evidence, status, h.rejected)
+    return Hit(h.chunk, h.score if score is None else score, rank, step, h.components if components is None else components, h.evidence, status, h.rejected, h.members)
 
 
 def rejected(step: str, h: Hit, components: dict[str, float]) -> Hit:
     """``h`` as a hit that ``step`` judged no evidence, unranked (0) until the caller ranks it;
     readers use ``Hit.rejected``; ``components["rejected"]`` shows it in ``search --json``."""
-    return Hit(h.chunk, h.score, 0, step, components | {"rejected": 1.0}, h.evidence, HitStatus.REJECTED, True)
+    return Hit(h.chunk, h.score, 0, step, components | {"rejected": 1.0}, h.evidence, HitStatus.REJECTED, True, h.members)

@@ -78,10 +78,24 @@ class ChunkFields(BaseModel):
     text: str
 
 
+class MemberOut(BaseModel):
+    """A chunk folded into a hit: the same clause in another 약관, or another piece of its 조."""
+
+    chunk_id: str
+    doc: str
+    pages: list[int]
+    yakgwan: str | None
+    article: str | None
+    article_title: str | None
+    paragraph: str | None
+    section: str | None
+
+
 class HitOut(ChunkFields):
     rank: int
     score: float
     produced_by: str
+    members: list[MemberOut] = Field(default_factory=list, description="every variant of the clause this hit stands for, with its provenance")
 
 
 class SearchOut(BaseModel):
@@ -90,6 +104,7 @@ class SearchOut(BaseModel):
     note: str | None
     dense: str = Field(description="'ready', or how many chunks are embedded so far")
     hits: list[HitOut]
+    route: dict | None = Field(default=None, description="on a policy: the 약관 the question was routed to (kind, scopes, thesaurus terms added)")
 
 
 class AskIn(BaseModel):

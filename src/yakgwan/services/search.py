@@ -8,8 +8,8 @@ from typing import Any
 
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError
-from yakgwan.core.records import Hit
-from yakgwan.pipelines import PipelineContext, build_pipeline, resolve_pipeline
+from yakgwan.core.records import Chunk, Hit, Route
+from yakgwan.pipelines import PipelineContext, build_pipeline, ran_as, route_of
 from yakgwan.services.context import open_context
 
 
@@ -26,6 +26,7 @@ class SearchResult:
     dense: str
     note: str | None
     latency_ms: float
+    route: Route | None = None  # where the route step sent the question (a policy's clause stage)
 
     def to_json(self) -> dict[str, Any]:
         """The ``search --json`` object."""
@@ -35,6 +36,7 @@ class SearchResult:
             "note": self.note,
             "latency_ms": self.latency_ms,
             "query": self.query,
+            "route": self.route.to_json() if self.route is not None else None,
             "hits": [hit_json(h) for h in self.hits],
         }
 
@@ -62,7 +64,8 @@ def search(ctx: PipelineContext, query: str, pipeline: str, k: int) -> SearchRes
     ms = (time.perf_counter() - t0) * 1000
     view = ctx.view
     dense = "ready" if view.dense_ready else f"pending ({view.dense_embedded}/{len(view.chunks)} chunks embedded)"
-    return SearchResult(query, resolve_pipeline(pipeline).name, tuple(hits), "ready", dense, note, ms)
+    route = route_of(pipeline, query, ctx) if view.dense_ready else None
+    return SearchResult(query, ran_as(pipeline, ctx), tuple(hits), "ready", dense, note, ms, route)
 
 
 def hit_json(h: Hit) -> dict[str, Any]:
@@ -86,4 +89,15 @@ def hit_json(h: Hit) -> dict[str, Any]:
         "section": c.section,
         "span": [c.start, c.end],
         "text": c.text,
+        # the same clause in other 약관 and further pieces of the same 조, each with its provenance
+        "members": [member_json(m) for m in h.members],
+    }
+
+
+def member_json(c: Chunk) -> dict[str, Any]:
+    """A chunk folded into a hit by grouping: where it is, so that every variant can be cited."""
+    return {
+        "chunk_id": c.chunk_id, "doc": c.doc_id, "source": c.source, "pages": list(c.pages), "yakgwan": c.yakgwan,
+        "article": c.article, "article_title": c.article_title, "paragraph": c.paragraph, "section": c.section,
+        "span": [c.start, c.end],
     }

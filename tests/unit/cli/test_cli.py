@@ -48,7 +48,7 @@ def test_pipelines_json_gives_every_spec_with_stages_and_parameters(tmp_path: Pa
     specs = json.loads(p.stdout)
     pipelines = [s for s in specs if s["type"] == "pipeline"]
     assert [s["name"] for s in pipelines] == list(PIPELINES)
-    assert [s["name"] for s in pipelines if s["default"]] == ["hybrid_cc"]
+    assert [s["name"] for s in pipelines if s["default"]] == ["auto"]
     for s in pipelines:
         assert s["stages"] and all(st["kind"] and st["name"] and isinstance(st["params"], dict) for st in s["stages"]), s
     hybrid = next(s for s in pipelines if s["name"] == "hybrid")

@@ -51,7 +51,7 @@ class AgenticRetriever:
     def retrieve(self, query: str, k: int) -> list[Hit]:
         direct = self.first.retrieve(query, max(k, 20))
         if self.llm is None:
-            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, status=HitStatus.NO_LLM_FIRST_STAGE, rejected=h.rejected) for h in direct[:k]]
+            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, status=HitStatus.NO_LLM_FIRST_STAGE, rejected=h.rejected, members=h.members) for h in direct[:k]]
         tools = ["kb_search", "article_lookup", "finish"] + (["web_search"] if self.search else [])
         trace: list[tuple[Step, list[str]]] = []
         steps: list[Step] = []

@@ -39,7 +39,7 @@ class Compressor:
             if not keep:
                 keep = [max(range(len(sents)), key=overlaps.__getitem__)]
         kept = tuple(spans[i] for i in sorted(set(keep)))
-        return Hit(hit.chunk, hit.score, hit.rank, f"{hit.produced_by}>compress", hit.components, kept, status, hit.rejected)
+        return Hit(hit.chunk, hit.score, hit.rank, f"{hit.produced_by}>compress", hit.components, kept, status, hit.rejected, hit.members)
 
     def _ask_llm(self, query: str, sents: list[str]) -> tuple[list[int] | None, HitStatus]:
         """Sentence indices chosen by the LLM, or None (and the fallback's status) without one."""

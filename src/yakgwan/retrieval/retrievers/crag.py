@@ -72,7 +72,7 @@ class CorrectiveRetriever:
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, max(k, self.top_n))
         if self.llm is None:
-            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, h.evidence, HitStatus.NO_LLM_UNGRADED, h.rejected) for h in hits[:k]]
+            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, h.evidence, HitStatus.NO_LLM_UNGRADED, h.rejected, h.members) for h in hits[:k]]
         d = CragDecision(query)
         self.decisions.append(d)
         kept, d.grades = self._grade(query, hits)
@@ -101,7 +101,7 @@ class CorrectiveRetriever:
         rest = [rejected(STEP, h, h.components) for h in hits if h.chunk.chunk_id not in chosen]
         out = [*kept, *web, *rest][:k]
         info = {"crag_kept": float(d.kept), "crag_rewritten": float(d.rewritten is not None), "crag_web": float(len(web))}
-        return [Hit(h.chunk, h.score, r, h.step, h.components | info, h.evidence, h.status, h.rejected) for r, h in enumerate(out, 1)]
+        return [Hit(h.chunk, h.score, r, h.step, h.components | info, h.evidence, h.status, h.rejected, h.members) for r, h in enumerate(out, 1)]
 
     def _grade(self, query: str, hits: list[Hit]) -> tuple[list[Hit], list[tuple[str, int]]]:
         head = hits[: self.top_n]
@@ -114,4 +114,4 @@ class CorrectiveRetriever:
             return list(head), [(h.chunk.chunk_id, -1) for h in head]
         graded = [(h.chunk.chunk_id, s) for h, s in zip(head, scores)]
         good = sorted((i for i, s in enumerate(scores) if s >= self.threshold), key=lambda i: (-scores[i], i))
-        return [Hit(head[i].chunk, head[i].score, 0, self.name, head[i].components | {"crag_grade": float(scores[i])}, head[i].evidence, rejected=head[i].rejected) for i in good], graded
+        return [Hit(head[i].chunk, head[i].score, 0, self.name, head[i].components | {"crag_grade": float(scores[i])}, head[i].evidence, rejected=head[i].rejected, members=head[i].members) for i in good], graded

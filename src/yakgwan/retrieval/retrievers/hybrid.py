@@ -7,6 +7,7 @@ from typing import Literal, Sequence
 
 from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit
+from yakgwan.retrieval.hit_lists import members_by_id
 from yakgwan.retrieval.scoring.fusion import RRF_K, minmax, ranked, rrf, weighted_sum
 
 FusionMethod = Literal["rrf", "minmax"]
@@ -49,6 +50,7 @@ class FusionRetriever:
         for hits in lists:
             for h in hits:
                 chunks.setdefault(h.chunk.chunk_id, h.chunk)
+        members = members_by_id(lists)  # what a grouping stage folded into a hit stays with it
         if self.method == "rrf":
             fused = rrf([[h.chunk.chunk_id for h in hits] for hits in lists], k=self.rrf_k, weights=self.weights)
         else:
@@ -57,5 +59,5 @@ class FusionRetriever:
         out: list[Hit] = []
         for rank, (cid, score) in enumerate(ranked(fused)[:k], start=1):
             comps = {r.name: pl[cid] for r, pl in zip(self.retrievers, per_list) if cid in pl}
-            out.append(Hit(chunks[cid], score, rank, self.name, comps))
+            out.append(Hit(chunks[cid], score, rank, self.name, comps, members=members.get(cid, ())))
         return out

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from yakgwan.core.protocols import QueryTransform, Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.retrieval.hit_lists import fuse_hit_lists, interleave, pad_to_k
+from yakgwan.retrieval.hit_lists import fuse_hit_lists, interleave, members_by_id, pad_to_k
 
 MULTI_QUERY_DEPTH = 50  # hits searched per query
 
@@ -33,5 +33,6 @@ class MultiQueryRetriever:
         if self.merge == "rrf":
             return fuse_hit_lists(self.name, lists, [self.original_weight] + [1.0] * (len(lists) - 1), k, info)
         chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for hits in lists for h in hits}
-        out = [Hit(chunks[cid], s, r, self.name, info) for r, (cid, s) in enumerate(interleave(lists)[:k], 1)]
+        members = members_by_id(lists)
+        out = [Hit(chunks[cid], s, r, self.name, info, members=members.get(cid, ())) for r, (cid, s) in enumerate(interleave(lists)[:k], 1)]
         return pad_to_k(out, lists[0], k, self.name)

@@ -43,7 +43,7 @@ class MultiHopRetriever:
     def retrieve(self, query: str, k: int) -> list[Hit]:
         direct = self.first.retrieve(query, max(k, HOP_DEPTH))
         if self.llm is None:
-            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, status=HitStatus.NO_LLM_ONE_HOP, rejected=h.rejected) for h in direct[:k]]
+            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, status=HitStatus.NO_LLM_ONE_HOP, rejected=h.rejected, members=h.members) for h in direct[:k]]
         chain = [Hop(query, [h.chunk.chunk_id for h in direct])]
         self.chains.append(chain)
         lists = [direct]

@@ -28,4 +28,4 @@ class RerankedRetriever:
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, max(k, self.depth))
         head = self.reranker.rerank(query, hits[: self.depth], self.depth)
-        return (head + [Hit(h.chunk, h.score, len(head) + i + 1, h.step, status=h.status) for i, h in enumerate(hits[self.depth :])])[:k]
+        return (head + [Hit(h.chunk, h.score, len(head) + i + 1, h.step, status=h.status, members=h.members) for i, h in enumerate(hits[self.depth :])])[:k]

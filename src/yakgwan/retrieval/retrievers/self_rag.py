@@ -49,7 +49,7 @@ class SelfRagRetriever:
     def retrieve(self, query: str, k: int) -> list[Hit]:
         hits = self.first.retrieve(query, max(k, self.top_n))
         if self.llm is None:
-            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, status=HitStatus.NO_LLM_UNFILTERED, rejected=h.rejected) for h in hits[:k]]
+            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, status=HitStatus.NO_LLM_UNFILTERED, rejected=h.rejected, members=h.members) for h in hits[:k]]
         try:
             needed = self.llm.complete(need_messages(query), schema=YesNo, step="self_rag_need").yes
         except StructuredOutputError:
@@ -57,16 +57,16 @@ class SelfRagRetriever:
         d = SelfRagDecision(query, needed)
         self.decisions.append(d)
         if not needed:
-            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, status=HitStatus.RETRIEVAL_UNNEEDED, rejected=h.rejected) for h in hits[:k]]
+            return [Hit(h.chunk, h.score, h.rank, self.name, h.components, status=HitStatus.RETRIEVAL_UNNEEDED, rejected=h.rejected, members=h.members) for h in hits[:k]]
         head, tail = hits[: self.top_n], hits[self.top_n :]
         p = [self._relevance(query, h.chunk.text) for h in head]
         d.relevance = [(h.chunk.chunk_id, round(x, 4)) for h, x in zip(head, p)]
         good = sorted((i for i in range(len(head)) if p[i] >= RELEVANT_FROM), key=lambda i: (-p[i], i))
         bad = [i for i in range(len(head)) if p[i] < RELEVANT_FROM]
-        out = [Hit(head[i].chunk, head[i].score, 0, self.name, head[i].components | {"p_relevant": p[i]}, rejected=head[i].rejected) for i in good]
+        out = [Hit(head[i].chunk, head[i].score, 0, self.name, head[i].components | {"p_relevant": p[i]}, rejected=head[i].rejected, members=head[i].members) for i in good]
         out += [rejected(STEP, head[i], head[i].components | {"p_relevant": p[i]}) for i in bad]
         out += [rejected(STEP, h, h.components) for h in tail]  # not judged: not evidence either
-        return [Hit(h.chunk, h.score, r, h.step, h.components, h.evidence, h.status, h.rejected) for r, h in enumerate(out[:k], 1)]
+        return [Hit(h.chunk, h.score, r, h.step, h.components, h.evidence, h.status, h.rejected, h.members) for r, h in enumerate(out[:k], 1)]
 
     def _relevance(self, query: str, text: str) -> float:
         msgs = relevance_messages(query, text)

@@ -20,4 +20,4 @@ class TransformedQueryRetriever:
 
     @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
-        return [Hit(h.chunk, h.score, h.rank, self.name, status=self.status) for h in self.base.retrieve(self.rewrite(query), k)]
+        return [Hit(h.chunk, h.score, h.rank, self.name, status=self.status, members=h.members) for h in self.base.retrieve(self.rewrite(query), k)]

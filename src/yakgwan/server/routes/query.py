@@ -44,7 +44,8 @@ def _search_routes(r: APIRouter, service: Service) -> None:
         names = col.display_names()
         fields = HitOut.model_fields
         out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in res.hits]
-        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note, dense=res.dense, hits=out)
+        route = res.route.to_json() if res.route is not None else None
+        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note, dense=res.dense, hits=out, route=route)
 
     @r.get("/collections/{name}/chunks/{chunk_id}", response_model=ChunkOut, summary="One chunk's full text and provenance")
     def chunk(name: str, chunk_id: str) -> ChunkOut:

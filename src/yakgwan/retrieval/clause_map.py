@@ -1,0 +1,92 @@
+"""The structure of a 약관 index that clause-aware retrieval reads: which 약관 the chunks belong
+to, each chunk's title field, and whether the index is a policy at all.
+
+Everything comes from the chunks the structure chunker wrote (``Chunk.yakgwan``, ``article``,
+``article_title``, ``section``); nothing is configured. Built once per index view (a few
+hundred milliseconds for a 168-page policy) and kept by the pipeline context.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from yakgwan.core.records import Chunk
+from yakgwan.retrieval.grouping import shingles
+from yakgwan.retrieval.scoring.bm25 import BM25Index
+from yakgwan.text.tokenizer import Tokenizer
+
+# a collection is a policy when at least this share of its chunks sit inside a named 약관
+POLICY_SHARE = 0.5
+# the base terms are printed as 보통약관 (the standard name in Korean policies; 표준약관 names it so)
+BASE_MARK = "보통약관"
+
+
+def title_field(c: Chunk) -> str:
+    """What a chunk is called: its 약관 name and its 조 title, or its table's or section's
+    heading (``<별표1> 장해분류표``, ``자동차사고부상등급표``)."""
+    return f"{c.yakgwan or ''} {c.article_title or c.section or ''}".strip()
+
+
+def lucene_idf(df: int, n: int) -> float:
+    """``ln(1 + (n - df + 0.5) / (df + 0.5))``, the idf of :mod:`yakgwan.retrieval.scoring.bm25`."""
+    if not 0 <= df <= n:
+        raise ValueError(f"df must be in [0, {n}], got {df}")
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def is_policy(chunks: Sequence[Chunk]) -> bool:
+    """The documents are 약관: most chunks sit inside a 약관 the structure chunker named."""
+    return bool(chunks) and sum(1 for c in chunks if c.yakgwan) >= POLICY_SHARE * len(chunks)
+
+
+@dataclass
+class ClauseMap:
+    """The 약관 of an index and the title field of every chunk, as the clause stage scores them.
+
+    ``names``: every 약관 name, in order of first appearance; ``name_terms``: each name's index
+    terms with their idf over the names (a term every name shares, 특별약관, weighs little);
+    ``titles``: a BM25 index over the chunks' title fields (row = chunk position).
+    """
+
+    chunks: Sequence[Chunk]
+    names: tuple[str, ...]
+    name_terms: tuple[dict[str, float], ...]
+    titles: BM25Index
+    base: str | None
+    _shingles: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, chunks: Sequence[Chunk], tokenizer: Tokenizer) -> "ClauseMap":
+        names = tuple(dict.fromkeys(c.yakgwan for c in chunks if c.yakgwan))
+        terms = [set(t) for t in tokenizer.tokenize_many(list(names))]
+        df = Counter(t for ts in terms for t in ts)
+        name_terms = tuple({t: lucene_idf(df[t], len(names)) for t in ts} for ts in terms)
+        titles = BM25Index.build(tokenizer.tokenize_many([title_field(c) for c in chunks]))
+        base = next((n for n in names if BASE_MARK in n.replace(" ", "")), None)
+        return cls(chunks, names, name_terms, titles, base)
+
+    def coverage(self, query_terms: Sequence[str]) -> dict[str, float]:
+        """For each 약관, the share of its name's idf mass that the query's terms carry: 1 when
+        the question names it in full, near 0 when it shares only the generic words."""
+        q = set(query_terms)
+        out: dict[str, float] = {}
+        for name, terms in zip(self.names, self.name_terms):
+            total = sum(terms.values())
+            out[name] = sum(w for t, w in terms.items() if t in q) / total if total > 0 else 0.0
+        return out
+
+    def title_scores(self, query_terms: Sequence[str]) -> np.ndarray:
+        """BM25 of the query against every chunk's title field."""
+        return self.titles.scores(query_terms)
+
+    def shingles_of(self, c: Chunk) -> frozenset[str]:
+        """The chunk's text shingles for clone grouping, computed once per chunk."""
+        got = self._shingles.get(c.chunk_id)
+        if got is None:
+            got = self._shingles[c.chunk_id] = shingles(c.text)
+        return got

@@ -1,0 +1,105 @@
+"""Clause-aware retrieval over a policy: route, first stage, structure priors, grouping.
+
+1. ``expand``: the question with the clause terms the thesaurus maps its everyday words to.
+2. ``route``: which 약관 the question names or implies (:mod:`yakgwan.retrieval.route`).
+3. the first stage (``hybrid_cc``) on the expanded question; its top ``depth`` hits, plus the
+   chunks whose title field (약관 name + 조 title, or a table's heading) matches best.
+4. each candidate's score is the first stage's plus structure priors (weights in
+   :class:`ClauseWeights`)::
+
+       s = first + w_title · title + w_scope · coverage(약관) + w_base · [보통약관] · (1 − min(1, 2 · top))
+             − w_none · [no 약관]
+
+   ``title``: BM25 of the question on the title field, min–max normalised over the candidates;
+   ``coverage``: the share of the chunk's 약관 name the question carries; ``top``: the highest
+   coverage of any 특약 (a question that names a 특약 gets no 보통약관 prior); chunks outside any
+   약관 (the front matter, the appendix of cited laws) are pushed down.
+5. grouping (:mod:`yakgwan.retrieval.grouping`): pieces of one 조 and copies of one clause across
+   특약 variants become one hit listing every member, so the top k covers distinct clauses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
+from yakgwan.core.records import Chunk, Hit, Route
+from yakgwan.retrieval.clause_map import ClauseMap
+from yakgwan.retrieval.grouping import CLONE_JACCARD, group_hits
+from yakgwan.retrieval.route import route_query
+from yakgwan.retrieval.scoring.fusion import minmax
+from yakgwan.text.tokenizer import Tokenizer
+
+CLAUSE_DEPTH = 100  # first-stage hits scored
+TITLE_POOL = 30  # chunks added from the title field's own ranking
+
+Expand = Callable[[str], tuple[str, tuple[str, ...]]]
+
+
+def no_expansion(query: str) -> tuple[str, tuple[str, ...]]:
+    return query, ()
+
+
+@dataclass(frozen=True)
+class ClauseWeights:
+    """The priors' weights (step 4 of the module docstring); the first stage's score is in [0, 1]."""
+
+    title: float = 0.3
+    scope: float = 0.3
+    base: float = 0.15
+    none: float = 0.3
+    group: float = CLONE_JACCARD  # 1.0 groups pieces of one 조 and exact copies only
+
+    def __post_init__(self) -> None:
+        for name in ("title", "scope", "base", "none"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"ClauseWeights.{name} must be >= 0, got {getattr(self, name)}")
+
+
+@dataclass
+class ClauseRetriever:
+    name: str
+    first: Retriever
+    cmap: ClauseMap
+    tokenizer: Tokenizer
+    weights: ClauseWeights = ClauseWeights()
+    expand: Expand = no_expansion
+    depth: int = CLAUSE_DEPTH
+
+    def route(self, query: str) -> Route:
+        """Where the question goes (shown by ``search --json``)."""
+        expanded, added = self.expand(query)
+        return route_query(self.tokenizer.tokenize(expanded), self.cmap, added)
+
+    @k_below_one_finds_nothing
+    def retrieve(self, query: str, k: int) -> list[Hit]:
+        expanded, added = self.expand(query)
+        terms = self.tokenizer.tokenize(expanded)
+        route = route_query(terms, self.cmap, added)
+        first = self.first.retrieve(expanded, max(k, self.depth))
+        chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for h in first}
+        base = {h.chunk.chunk_id: h.score for h in first}
+        title_all = self.cmap.title_scores(terms)
+        row = {c.chunk_id: i for i, c in enumerate(self.cmap.chunks)} if len(title_all) else {}
+        for i in title_all.argsort()[::-1][:TITLE_POOL]:
+            if title_all[i] > 0:
+                c = self.cmap.chunks[int(i)]
+                chunks.setdefault(c.chunk_id, c)
+        title = minmax({cid: float(title_all[row[cid]]) for cid in chunks if cid in row})
+        cov = dict(route.scopes) if route.kind == "named" else self.cmap.coverage(terms)
+        top = max((c for n, c in cov.items() if n != self.cmap.base), default=0.0)
+        w = self.weights
+        scored: dict[str, tuple[float, dict[str, float]]] = {}
+        for cid, c in chunks.items():
+            parts = {"first": base.get(cid, 0.0), "title": w.title * title.get(cid, 0.0)}
+            if c.yakgwan:
+                parts["scope"] = w.scope * cov.get(c.yakgwan, 0.0)
+                if c.yakgwan == self.cmap.base:
+                    parts["base"] = w.base * (1.0 - min(1.0, 2.0 * top))
+            else:
+                parts["none"] = -w.none
+            scored[cid] = (sum(parts.values()), parts)
+        order = sorted(scored, key=lambda cid: -scored[cid][0])
+        hits = [Hit(chunks[cid], scored[cid][0], r, self.name, scored[cid][1]) for r, cid in enumerate(order, 1)]
+        return group_hits(hits, k, w.group, self.cmap.shingles_of)

@@ -1,0 +1,136 @@
+"""Clause-aware retrieval: grouping (every variant keeps its provenance), the 약관 map's
+coverage with hand-computed idf, the route, and the profile decided from document structure."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from yakgwan.core.records import Chunk, Hit
+from yakgwan.retrieval.clause_map import ClauseMap, is_policy, lucene_idf, title_field
+from yakgwan.retrieval.grouping import group_hits, jaccard, shingles
+from yakgwan.retrieval.route import route_query
+
+pytestmark = pytest.mark.unit
+
+SAMPLE = Path(__file__).resolve().parents[3] / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+
+
+class WordTokenizer:
+    """Whitespace and brackets split the words; enough for names like 교통사고처리지원금(Ⅰ)."""
+
+    name = "words"
+    spec = "words"
+
+    def tokenize(self, text: str) -> list[str]:
+        return text.replace("(", " ").replace(")", " ").split()
+
+    def tokenize_many(self, texts: list[str]) -> list[list[str]]:
+        return [self.tokenize(t) for t in texts]
+
+
+def chunk(cid: str, text: str, yakgwan: str | None = None, article: str | None = None, pages: tuple[int, ...] = (1,), title: str | None = None) -> Chunk:
+    return Chunk(cid, "policy.pdf", "policy.pdf", "policy", text, 0, len(text), pages, yakgwan=yakgwan, article=article, article_title=title)
+
+
+CLAUSE = "회사는 피보험자가 자동차를 운전하던 중 교통사고로 타인을 다치게 하여 형사합의를 한 경우 처리지원금을 지급합니다."
+
+
+def test_shingles_and_jaccard_by_hand() -> None:
+    assert shingles("가 나다라마") == frozenset({"가나다라", "나다라마"})
+    assert shingles("가나") == frozenset({"가나"}) and shingles("  ") == frozenset()
+    a, b = frozenset({"x", "y", "z"}), frozenset({"y", "z", "w"})
+    assert jaccard(a, b) == 2 / 4 and jaccard(frozenset(), frozenset()) == 0.0
+    with pytest.raises(ValueError, match="n must be"):
+        shingles("가나다", 0)
+
+
+def test_grouping_keeps_every_variants_provenance() -> None:
+    one = chunk("c1", CLAUSE, "교통사고처리지원금(Ⅰ) 특별약관", "제1조", (76,))
+    two = chunk("c2", CLAUSE, "교통사고처리지원금(Ⅱ) 특별약관", "제1조", (79,))
+    three = chunk("c3", CLAUSE + " ", "가족교통사고처리지원금(Ⅰ) 특별약관", "제1조", (97,))
+    piece = chunk("c4", "② 제1항의 처리지원금은 피해자 1인당 한도로 지급합니다.", "교통사고처리지원금(Ⅰ) 특별약관", "제1조", (76,))
+    other = chunk("c5", "회사는 보험증권을 받은 날부터 15일 이내에 청약을 철회할 수 있습니다.", "보통약관", "제18조", (19,))
+    hits = [Hit(c, 1.0 - i / 10, i + 1, "first") for i, c in enumerate([one, two, piece, other, three])]
+    grouped = group_hits(hits, k=5)
+    assert [h.chunk.chunk_id for h in grouped] == ["c1", "c5"] and [h.rank for h in grouped] == [1, 2]
+    members = grouped[0].members
+    assert [m.chunk_id for m in members] == ["c2", "c4", "c3"]
+    assert [(m.yakgwan, m.article, m.pages) for m in members] == [
+        ("교통사고처리지원금(Ⅱ) 특별약관", "제1조", (79,)), ("교통사고처리지원금(Ⅰ) 특별약관", "제1조", (76,)), ("가족교통사고처리지원금(Ⅰ) 특별약관", "제1조", (97,)),
+    ]
+    assert grouped[1].members == ()
+    # k counts groups; a later copy still joins its group after k groups are full
+    assert [h.chunk.chunk_id for h in group_hits(hits, k=1)] == ["c1"] and len(group_hits(hits, k=1)[0].members) == 3
+    # exact copies only: a different text stays apart even in the same 약관 when it is another 조
+    strict = group_hits([Hit(one, 1.0, 1, "f"), Hit(other, 0.5, 2, "f")], k=5, threshold=1.0)
+    assert [h.chunk.chunk_id for h in strict] == ["c1", "c5"]
+    with pytest.raises(ValueError, match="threshold"):
+        group_hits(hits, 5, threshold=0.0)
+
+
+def test_the_clause_map_weighs_name_terms_by_their_idf() -> None:
+    chunks = [
+        chunk("a", "청약 철회", "보통약관", "제18조", title="청약의 철회"),
+        chunk("b", "벌금 보상", "벌금 특별약관", "제1조", title="보험금의 지급사유"),
+        chunk("c", "지원금", "교통사고처리지원금(Ⅰ) 특별약관", "제1조", title="보험금의 지급사유"),
+        chunk("d", "가입자 유의사항"),
+    ]
+    cmap = ClauseMap.build(chunks, WordTokenizer())
+    assert cmap.names == ("보통약관", "벌금 특별약관", "교통사고처리지원금(Ⅰ) 특별약관") and cmap.base == "보통약관"
+    # 3 names; 특별약관 in 2 of them, every other term in 1
+    rare, shared = lucene_idf(1, 3), lucene_idf(2, 3)
+    assert rare == pytest.approx(math.log(1 + 2.5 / 1.5)) and shared == pytest.approx(math.log(1 + 1.5 / 2.5))
+    cov = cmap.coverage(["벌금", "특약"])
+    assert cov["벌금 특별약관"] == pytest.approx(rare / (rare + shared)) and cov["보통약관"] == 0.0
+    assert cmap.coverage(["교통사고처리지원금", "Ⅰ"])["교통사고처리지원금(Ⅰ) 특별약관"] == pytest.approx(2 * rare / (2 * rare + shared))
+    assert title_field(chunks[0]) == "보통약관 청약의 철회" and title_field(chunks[3]) == ""
+    assert cmap.title_scores(["철회"]).argmax() == 0
+
+
+def test_the_route_names_a_special_term_or_falls_back_to_the_base_terms() -> None:
+    chunks = [chunk("a", "x", "보통약관", "제1조"), chunk("b", "y", "벌금 특별약관", "제1조"), chunk("c", "z", "교통사고처리지원금(Ⅰ) 특별약관", "제1조")]
+    cmap = ClauseMap.build(chunks, WordTokenizer())
+    named = route_query(["벌금", "특별약관", "한도"], cmap, added=("벌금",))
+    assert named.kind == "named" and [n for n, _ in named.scopes] == ["벌금 특별약관"] and named.to_json()["added"] == ["벌금"]
+    assert route_query(["청약", "철회"], cmap).kind == "base" and route_query(["청약"], cmap).scopes[0][0] == "보통약관"
+    no_base = ClauseMap.build(chunks[1:], WordTokenizer())
+    assert route_query(["청약"], no_base).kind == "all"
+
+
+def test_is_policy_needs_most_chunks_inside_a_named_yakgwan() -> None:
+    inside, outside = chunk("a", "x", "보통약관"), chunk("b", "y")
+    assert is_policy([inside, inside, outside]) and is_policy([inside, outside])
+    assert not is_policy([inside, outside, outside]) and not is_policy([])
+
+
+def test_the_profile_is_decided_from_document_structure(tmp_path: Path) -> None:
+    """A Markdown wiki and a 약관 in separate collections: the 약관 gets the clause stage, the wiki
+    hybrid_cc, with no flag set anywhere."""
+    from yakgwan.config import EmbedderConfig, Settings
+    from yakgwan.embedders.hashing import HashingEmbedder
+    from yakgwan.pipelines import build_pipeline, ran_as
+    from yakgwan.services.context import open_context
+    from yakgwan.services.ingest import ingest
+    from yakgwan.services.search import search
+
+    wiki = tmp_path / "wiki"
+    wiki.mkdir()
+    (wiki / "onboarding.md").write_text("# 입사 안내\n\n## 휴가\n\n연차는 입사 1년 후 15일입니다.\n\n## 장비\n\n노트북은 첫날 받습니다.\n", "utf-8")
+    profiles = {}
+    for name, path in (("wiki", wiki), ("policy", SAMPLE)):
+        settings = Settings(index_dir=tmp_path / f"index-{name}", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+        ingest(settings, [path], sync=True, embedder=HashingEmbedder())
+        ctx = open_context(settings, embedder=HashingEmbedder())
+        retriever, _ = build_pipeline("default", ctx)
+        profiles[name] = (ctx.profile, ran_as("default", ctx), retriever.name)
+        res = search(ctx, "보험금 청구 서류", "default", 3)
+        assert res.pipeline == ran_as("default", ctx)
+        if name == "policy":
+            assert res.route is not None and res.route.kind in ("base", "named") and res.to_json()["route"]["kind"] == res.route.kind
+            assert all("members" in h for h in res.to_json()["hits"])
+        else:
+            assert res.route is None and res.to_json()["route"] is None
+    assert profiles == {"wiki": ("general", "hybrid_cc", "hybrid_cc"), "policy": ("policy", "clause", "clause")}
