@@ -5,7 +5,7 @@ A 약관 repeats clauses: the same 조 text is printed in every variant of a 특
 grouping, five copies of one clause fill the top 5. Two rules fold a hit into a better one above
 it, which keeps it as a member (with its own provenance, so that every variant stays citable):
 
-- the same unit: the same 약관 and the same 조 (pieces of one article);
+- the same unit: the same 약관 and the same 조 (pieces of one article), or the same table;
 - the same text: character 4-gram shingles (whitespace removed) with a Jaccard similarity of at
   least ``threshold`` (Broder, "On the resemblance and containment of documents", 1997).
 
@@ -45,8 +45,13 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def same_unit(a: Chunk, b: Chunk) -> bool:
-    """Pieces of one 조 of one 약관 (chunks without a 조 are never the same unit)."""
-    return bool(a.article and a.yakgwan and a.yakgwan == b.yakgwan and a.article == b.article)
+    """Pieces of one 조 of one 약관, or of one table (a 별표 printed under one heading in one
+    약관); chunks outside any 약관 are never the same unit."""
+    if not a.yakgwan or a.yakgwan != b.yakgwan:
+        return False
+    if a.article or b.article:
+        return a.article == b.article
+    return a.kind == b.kind == "table" and bool(a.section) and a.section == b.section
 
 
 def group_hits(hits: list[Hit], k: int, threshold: float = CLONE_JACCARD, shingles_of: Shingles | None = None) -> list[Hit]:

@@ -134,3 +134,13 @@ def test_the_profile_is_decided_from_document_structure(tmp_path: Path) -> None:
         else:
             assert res.route is None and res.to_json()["route"] is None
     assert profiles == {"wiki": ("general", "hybrid_cc", "hybrid_cc"), "policy": ("policy", "clause", "clause")}
+
+
+def test_pieces_of_one_table_are_one_unit_and_text_outside_any_yakgwan_never_is() -> None:
+    def table(cid: str, section: str, yakgwan: str | None = "전세버스 보장 추가특별약관") -> Chunk:
+        return Chunk(cid, "p.pdf", "p.pdf", "p", f"{cid} 등급 내용", 0, 9, (128,), kind="table", section=section, yakgwan=yakgwan)
+
+    hits = [Hit(c, 1.0, i + 1, "f") for i, c in enumerate([table("t1", "자동차사고부상등급표"), table("t2", "자동차사고부상등급표"), table("t3", "[별표]"),
+                                                          table("t4", "주요 민원", None), table("t5", "주요 민원", None)])]
+    grouped = group_hits(hits, 10, threshold=1.0)
+    assert [h.chunk.chunk_id for h in grouped] == ["t1", "t3", "t4", "t5"] and [m.chunk_id for m in grouped[0].members] == ["t2"]
