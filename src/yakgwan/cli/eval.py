@@ -19,7 +19,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     unanswerable = load_unanswerable(args.unanswerable) if args.unanswerable else []
     command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
     req = EvalRequest(
-        load_evalset(args.corpus, args.tests, args.beir), tuple(args.pipelines or ["default"]), args.k, args.limit, args.answers,
+        load_evalset(args.corpus, args.tests, args.beir, args.half), tuple(args.pipelines or ["default"]), args.k, args.limit, args.answers,
         tuple(unanswerable), args.answer_mode, args.judge_runs, command, RuleSet.parse(args.rules),
     )
     results = evaluate(settings, req, on_result=print_result_line, on_warning=lambda message: err(f"warning: {message}"))
@@ -51,9 +51,12 @@ def print_result_line(res: EvalResult | Mapping) -> None:
     ``res`` may also be its JSON (``eval --json``'s object)."""
     if not isinstance(res, EvalResult):
         res = EvalResult.from_json(res)
-    parts = "  ".join(f"{k}@{res.k}={v:.4f}" if k in METRIC_KEYS else f"{k}={v:.4f}" for k, v in res.metrics.items())
+    cut = ("mrr", "any_mrr") if res.level == "clause" else METRIC_KEYS
+    parts = "  ".join(f"{k}@{res.k}={v:.4f}" if k in cut else f"{k}={v:.4f}" for k, v in res.metrics.items())
     lat = res.latency_ms
-    print(f"{res.pipeline:<16} {res.dataset} n={res.n}  {parts}  p50={lat.p50:.1f}ms p95={lat.p95:.1f}ms{_llm_cost(res)}")
+    n = f"n={res.n}" + (f" (+{res.n_unanswerable} unanswerable, not scored)" if res.n_unanswerable else "")
+    units = " (약관, 조) units:" if res.level == "clause" else ""
+    print(f"{res.pipeline:<16} {res.dataset} {n}{units}  {parts}  p50={lat.p50:.1f}ms p95={lat.p95:.1f}ms{_llm_cost(res)}")
     if res.index is not None:
         build = res.index.build
         for line in fallback_lines(build.step_fallbacks or {}, build.step_fallback_reasons or {}):

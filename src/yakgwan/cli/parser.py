@@ -65,10 +65,13 @@ def _ask(sub: argparse._SubParsersAction) -> None:
 
 def _eval(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="evaluate pipelines on a test set")
-    p.add_argument("--corpus", type=Path, help="seed format: the knowledge-base folder")
-    p.add_argument("--tests", type=Path, help="seed format: the questions (JSONL)")
+    p.add_argument("--corpus", type=Path, help="seed format: the knowledge-base folder; clause-level format: the policy PDF or its folder")
+    p.add_argument("--tests", type=Path, help="the questions (JSONL): seed format, or clause-level when its rows have 'governing'")
     p.add_argument("--beir", type=Path, help="BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv)")
     p.add_argument("--pipeline", action="append", dest="pipelines", help="repeatable; default: the default pipeline")
+    p.add_argument("--pipelines", nargs="+", action="extend", dest="pipelines", metavar="NAME", help="several pipelines at once (with --pipeline too)")
+    p.add_argument("--half", choices=("tune", "check"),
+                   help="clause-level format: only the tuning half (rows at even 0-based positions in the file) or the checking half (odd)")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--answers", action="store_true", help="also answer every question (ask) and score the answers")
     p.add_argument("--unanswerable", type=Path, help="with --answers: JSONL of questions the documents cannot answer (refusal is correct)")

@@ -172,10 +172,11 @@ def _or(value: object, missing: str = "?") -> object:
 def markdown_table(results: Sequence[EvalResult]) -> str:
     """The side-by-side table as Markdown: metrics, latency, LLM calls, what was built, and when
     and on what each row was measured. Its caption names the test set."""
-    metric_keys = [m for m in ("recall", "ndcg", "mrr", "precision", "keyword_coverage") if any(r.metrics.get(m) is not None for r in results)]
-    label = {"recall": "Recall", "ndcg": "nDCG", "mrr": "MRR", "precision": "P", "keyword_coverage": "keyword coverage"}
+    label = {"recall": "Recall@K", "ndcg": "nDCG@K", "mrr": "MRR@K", "precision": "P@K", "keyword_coverage": "keyword coverage",
+             "hit@1": "hit@1", "hit@5": "hit@5", "any_hit@1": "any hit@1", "any_hit@5": "any hit@5", "any_mrr": "any MRR@K"}
+    metric_keys = [m for m in label if any(r.metrics.get(m) is not None for r in results)]
     k = _or(results[0].k) if results else "?"
-    head = ["pipeline"] + [f"{label[m]}@{k}" if m != "keyword_coverage" else label[m] for m in metric_keys]
+    head = ["pipeline"] + [label[m].replace("@K", f"@{k}") for m in metric_keys]
     head += ["p50 ms", "p95 ms", "load (mean / cores)", "LLM calls", "LLM ms/q (as recorded)", "no hit", "< k hits", "built beside the index", "LLM ingest steps", "measured"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in retrieval_rows(results):
@@ -200,7 +201,9 @@ def markdown_floor(results: Sequence[EvalResult]) -> str:
 
 def markdown_deltas(results: Sequence[EvalResult], metric: str = "recall") -> str:
     """:func:`~yakgwan.eval.rows.category_deltas` of the retrieval rows as Markdown; empty
-    without categories."""
+    without categories. A clause-level set has no recall: its primary hit@5 stands in."""
+    if metric == "recall" and any(r.level == "clause" for r in results):
+        metric = "hit@5"
     d = category_deltas(retrieval_rows(results), metric)
     if d is None:
         return ""
@@ -208,7 +211,8 @@ def markdown_deltas(results: Sequence[EvalResult], metric: str = "recall") -> st
     head = "| pipeline | " + " | ".join(f"{c} (n={cats[c].get('n', '?')})" for c in d.categories) + " |"
     rows = [head, "|" + "---|" * (len(d.categories) + 1)]
     rows += [f"| {r.pipeline} | " + " | ".join("–" if x is None else f"{x:+.3f}" for x in deltas) + " |" for r, deltas in d.rows]
-    return f"{metric}@{_or(d.base.k)} by category, minus {d.base.pipeline}:\n\n" + "\n".join(rows) + "\n"
+    name = metric if "@" in metric else f"{metric}@{_or(d.base.k)}"
+    return f"{name} by category, minus {d.base.pipeline}:\n\n" + "\n".join(rows) + "\n"
 
 
 ANSWER_COLUMNS = (  # (label, answer metric)

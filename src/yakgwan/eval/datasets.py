@@ -1,4 +1,5 @@
-"""Test sets: the seed format (a folder of documents + JSONL questions) and the BEIR format."""
+"""Test sets: the seed format (a folder of documents + JSONL questions), the BEIR format, and
+the clause-level format (questions over a 약관 PDF, each with its governing (약관, 조) units)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from yakgwan.core.errors import InputError
+from yakgwan.eval.clauses import GoverningUnit
+
+HALVES = ("tune", "check")
 
 
 @dataclass(frozen=True)
@@ -19,14 +23,27 @@ class EvalQuery:
     keywords: tuple[str, ...] = ()
     category: str | None = None
     reference_answer: str | None = None
+    topic: str | None = None
+    # clause-level sets: the units a good answer cites, the primary one first
+    governing: tuple[GoverningUnit, ...] = ()
 
 
 @dataclass(frozen=True)
 class EvalSet:
+    """A test set: its name, corpus (a folder, or a file), the questions scored and where they
+    come from. ``unanswerable`` holds a clause-level set's questions the policy does not answer:
+    kept, but not scored for retrieval."""
+
     name: str
     corpus: Path
     queries: list[EvalQuery] = field(default_factory=list)
     source: str = ""
+    unanswerable: tuple[EvalQuery, ...] = ()
+
+    @property
+    def clause_level(self) -> bool:
+        """Whether the questions are judged by (약관, 조) units (``yakgwan.eval.clauses``)."""
+        return any(q.governing for q in self.queries)
 
 
 def load_seed(corpus: Path, tests: Path) -> EvalSet:
@@ -55,6 +72,80 @@ def load_seed(corpus: Path, tests: Path) -> EvalSet:
     if not queries:
         raise InputError(str(tests), "no questions")
     return EvalSet(name=f"{corpus.parent.name or corpus.name}/{tests.name}", corpus=corpus, queries=queries, source=str(tests))
+
+
+def is_clause_file(tests: Path) -> bool:
+    """Whether ``tests`` is in the clause-level format: its first row has ``governing``."""
+    for _, row in _jsonl(tests):
+        return isinstance(row, dict) and "governing" in row
+    return False
+
+
+def load_clauses(corpus: Path, tests: Path, half: str | None = None) -> EvalSet:
+    """Clause-level format: ``corpus`` is the policy (a PDF, or a folder holding it), ``tests``
+    has one ``{"id", "question", "style", "topic", "governing": [{"yakgwan", "article",
+    "article_title", "page"}, ...], "answer", "keywords", "answerable"}`` object per line.
+    ``style`` becomes the question's category. Rows with ``"answerable": false`` are kept apart
+    (``EvalSet.unanswerable``).
+
+    ``half`` keeps one half by a fixed rule that reads no content: ``"tune"`` the rows at even
+    0-based positions in the file (blank lines aside: 0, 2, 4, …), ``"check"`` those at odd
+    positions; None keeps every row."""
+    if half is not None and half not in HALVES:
+        raise InputError(None, f"--half must be one of {', '.join(HALVES)}, got {half!r}")
+    if not corpus.exists():
+        raise InputError(str(corpus), "no such file or folder (--corpus: the policy PDF or its folder)")
+    answerable, unanswerable = [], []
+    for position, (lineno, row) in enumerate(_jsonl(tests)):
+        q, is_answerable = _clause_row(tests, lineno, row)
+        if half is not None and position % 2 != HALVES.index(half):
+            continue
+        (answerable if is_answerable else unanswerable).append(q)
+    if not answerable:
+        raise InputError(str(tests), "no answerable questions" + (f" in the {half} half" if half else ""))
+    name, source = f"{tests.parent.name or tests.name}/{tests.name}", str(tests)
+    if half is not None:
+        name += f" ({half} half)"
+        source += f"; {half} half: rows at {'even' if half == 'tune' else 'odd'} 0-based positions in the file"
+    return EvalSet(name=name, corpus=corpus, queries=answerable, source=source, unanswerable=tuple(unanswerable))
+
+
+def _clause_row(path: Path, lineno: int, row: object) -> tuple[EvalQuery, bool]:
+    """One row of the clause-level format, or an InputError naming the file, line and field."""
+    def bad(why: str) -> InputError:
+        return InputError(str(path), f"line {lineno}: {why}")
+
+    if not isinstance(row, dict):
+        raise bad("not a JSON object")
+    q = row.get("question")
+    if not isinstance(q, str) or not q.strip():
+        raise bad("needs 'question' (text)")
+    for key in ("id", "style", "topic", "answer"):
+        if row.get(key) is not None and not isinstance(row[key], str):
+            raise bad(f"'{key}' must be text")
+    keywords = row.get("keywords") or []
+    if not _str_list(keywords):
+        raise bad("'keywords' must be a list of strings")
+    answerable = row.get("answerable", True)
+    if not isinstance(answerable, bool):
+        raise bad("'answerable' must be true or false")
+    governing = row.get("governing")
+    if not isinstance(governing, list) or not governing:
+        raise bad("needs 'governing': a non-empty list of {yakgwan, article, article_title, page}")
+    units = []
+    for i, g in enumerate(governing):
+        ok = (isinstance(g, dict) and isinstance(g.get("yakgwan"), str) and g["yakgwan"].strip()
+              and isinstance(g.get("article"), str) and g["article"].strip()
+              and isinstance(g.get("page"), int) and not isinstance(g["page"], bool) and g["page"] >= 1
+              and (g.get("article_title") is None or isinstance(g["article_title"], str)))
+        if not ok:
+            raise bad(f"governing[{i}] needs 'yakgwan' and 'article' (text), 'page' (a number >= 1) and 'article_title' (text or null)")
+        units.append(GoverningUnit(g["yakgwan"], g["article"], g.get("article_title"), g["page"]))
+    query = EvalQuery(
+        qid=row.get("id") or str(lineno), text=q, relevant={u.label(): 1 for u in units}, keywords=tuple(keywords),
+        category=row.get("style"), reference_answer=row.get("answer"), topic=row.get("topic"), governing=tuple(units),
+    )
+    return query, answerable
 
 
 def load_beir(folder: Path, split_file: str = "qrels.tsv") -> EvalSet:

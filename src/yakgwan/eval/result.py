@@ -35,22 +35,24 @@ def _put(out: dict, key: str, value: object) -> None:
 
 
 class _Flat:
-    """A record whose JSON object is its fields, in order, every one present; ``KEY`` names it
-    in errors."""
+    """A record whose JSON object is its fields, in order, every one present but those named in
+    ``OPTIONAL`` (absent when None: keys newer runs write); ``KEY`` names it in errors."""
 
     KEY = "a record"
+    OPTIONAL: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+        values = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+        return {k: v for k, v in values.items() if v is not None or k not in self.OPTIONAL}
 
     @classmethod
     def _fields_of(cls, d: Mapping) -> dict[str, Any]:
         names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
         _check_keys(d, names, cls.KEY)
-        missing = [n for n in names if n not in d]
+        missing = [n for n in names if n not in d and n not in cls.OPTIONAL]
         if missing:
             raise ValueError(f"{cls.KEY} lacks {', '.join(missing)}")
-        return {n: _plain(d[n]) for n in names}
+        return {n: _plain(d.get(n)) for n in names}
 
     @classmethod
     def from_json(cls, d: Mapping) -> Any:
@@ -89,9 +91,12 @@ class ShortLists(_Flat):
 @dataclass(frozen=True)
 class QueryResult(_Flat):
     """One question: what was retrieved (documents, best first, cut at k), its scores and timings,
-    what produced its first hit, and how many hits came back."""
+    what produced its first hit, and how many hits came back. In a clause-level set, ``relevant``
+    are the governing units (primary first), ``retrieved`` the units retrieved, ``category`` the
+    question's style and ``topic`` its topic (absent elsewhere)."""
 
     KEY = "a per_query row"
+    OPTIONAL = ("topic",)
     qid: str
     query: str
     category: str | None
@@ -103,6 +108,7 @@ class QueryResult(_Flat):
     llm_ms: float
     top_produced_by: str | None
     hits: int
+    topic: str | None = None
 
     def to_json(self) -> dict:
         return super().to_json() | {"relevant": list(self.relevant), "retrieved": list(self.retrieved)}
@@ -235,7 +241,9 @@ class EvalResult:
     pipeline: str
     dataset: str | None = None
     n: int | None = None
+    n_unanswerable: int | None = None  # a clause-level set's questions the policy does not answer, not scored
     k: int | None = None
+    level: str | None = None  # "clause": the metrics rank (약관, 조) units (``eval.clauses``); None: documents
     metrics: Mapping[str, float]
     seed_metrics: Mapping[str, float] | None = None
     latency_ms: Latency | None = None
@@ -245,7 +253,8 @@ class EvalResult:
     source: str | None = None
     top_produced_by: Mapping[str, int] | None = None  # what produced each question's first hit, counted
     short_lists: ShortLists | None = None
-    by_category: Mapping[str, Mapping[str, float]] | None = None  # per category: metrics and "n"
+    by_category: Mapping[str, Mapping[str, float]] | None = None  # per category (a clause-level set: style): metrics and "n"
+    by_topic: Mapping[str, Mapping[str, float]] | None = None  # per topic (a clause-level set): metrics and "n"
     note: str | None = None
     llm: Mapping[str, Any] | None = None  # the LLM's usage (model, ``UsageStats.as_dict``, ms_per_q_as_recorded)
     built: Mapping[str, Any] | None = None  # what the pipeline built beside the index (its keys depend on what)

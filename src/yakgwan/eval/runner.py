@@ -13,12 +13,15 @@ import dataclasses
 import os
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Retriever
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.eval import metrics as M
 from yakgwan.answer.ko_rules.ruleset import RuleSet
+from yakgwan.eval import clauses as C
 from yakgwan.eval.answers import Unanswerable, evaluate_answers
 from yakgwan.eval.datasets import EvalQuery, EvalSet
 from yakgwan.eval.result import AnswersResult, EvalResult, Latency, LoadAverage, QueryResult, ShortLists
@@ -88,6 +91,11 @@ def score_retriever(
     return dataclasses.replace(_summary(name, evalset, opts.k, tuple(per_query), has_keywords, llm), load_1m=load_1m, note=note or None, llm=usage)
 
 
+def hit_places(hits: list[Hit]) -> list[list[C.Place]]:
+    """Each hit's chunk place, then those of the chunks it stands for (a grouping step's members)."""
+    return [[C.Place.of(h.chunk), *(C.Place.of(m) for m in h.members)] for h in hits]
+
+
 def _run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywords: bool, llm: LLM | None) -> QueryResult:
     """One question: its hits (``depth`` of them), scores, and timings."""
     before = llm.stats.latency_ms if llm is not None else 0.0
@@ -95,6 +103,13 @@ def _run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywo
     hits = retriever.retrieve(q.text, depth)
     latency = (time.perf_counter() - t0) * 1000
     llm_ms = llm.stats.latency_ms - before if llm is not None else 0.0
+    if q.governing:  # a clause-level set: (약관, 조) units instead of documents
+        units = C.rank_units(hit_places(hits))
+        return QueryResult(
+            qid=q.qid, query=q.text, category=q.category, relevant=tuple(g.label() for g in q.governing),
+            retrieved=tuple(u[0].label() for u in units[:k]), metrics=C.clause_metrics(units, q.governing, k), seed_metrics={},
+            latency_ms=latency, llm_ms=llm_ms, top_produced_by=hits[0].produced_by if hits else None, hits=len(hits), topic=q.topic,
+        )
     # keyword coverage reads what a reader would get: the compressed evidence where there is one
     m, seed = score_query(q, [h.chunk.doc_id for h in hits], [h.evidence_text for h in hits], k, has_keywords)
     return QueryResult(
@@ -104,23 +119,30 @@ def _run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywo
     )
 
 
+def _breakdown(per_query: tuple[QueryResult, ...], keys: list[str], field: str) -> dict[str, dict[str, float]]:
+    """The metrics per value of a row's ``field`` (category, topic), with each group's ``n``."""
+    rows = [{**p.metrics, field: getattr(p, field)} for p in per_query if getattr(p, field)]
+    counts = Counter(str(r[field]) for r in rows)
+    return {group: metrics | {"n": counts[group]} for group, metrics in M.by_category(rows, keys, field=field).items()}
+
+
 def _summary(name: str, evalset: EvalSet, k: int, per_query: tuple[QueryResult, ...], has_keywords: bool, llm: LLM | None) -> EvalResult:
     """The aggregate result of one pipeline over its per-question rows."""
-    keys = list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
+    clause = evalset.clause_level
+    keys = list(C.CLAUSE_KEYS) if clause else list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
     seed_keys = sorted({key for p in per_query for key in p.seed_metrics})
     latencies = [p.latency_ms for p in per_query]
     lat = M.latency_summary(latencies)
-    cats = sorted({p.category for p in per_query if p.category})
-    by_category = {
-        c: M.aggregate([p.metrics for p in per_query if p.category == c], keys) | {"n": sum(p.category == c for p in per_query)} for c in cats
-    }
+    by_category = _breakdown(per_query, keys, "category")
     return EvalResult(
         pipeline=name,
         dataset=evalset.name,
         n=len(per_query),
+        n_unanswerable=len(evalset.unanswerable) if clause else None,
         k=k,
+        level="clause" if clause else None,
         metrics=M.aggregate([p.metrics for p in per_query], keys),
-        seed_metrics=M.aggregate([p.seed_metrics for p in per_query], seed_keys),
+        seed_metrics=M.aggregate([p.seed_metrics for p in per_query], seed_keys) if seed_keys or not clause else None,
         latency_ms=Latency(lat["p50"], lat["p95"]),
         stage_ms=stage_breakdown(latencies, [p.llm_ms for p in per_query], llm.stats.by_step_ms if llm is not None else {}),
         per_query=per_query,
@@ -130,6 +152,7 @@ def _summary(name: str, evalset: EvalSet, k: int, per_query: tuple[QueryResult, 
         # a technique must never silently return nothing, nor fewer than k hits
         short_lists=ShortLists(sum(p.hits == 0 for p in per_query), sum(p.hits < k for p in per_query)),
         by_category=by_category or None,
+        by_topic=(_breakdown(per_query, keys, "topic") or None) if clause else None,
     )
 
 
@@ -199,9 +222,34 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
     return dataclasses.replace(out, note=note, llm=usage, rules=req.rules.spec())
 
 
+def _missing_judged(evalset: EvalSet, total: int, missing: list[str], what: str, absent: str, hint: str) -> list[str]:
+    """None of ``total`` judged items in the index is an error naming the corpus (with ``hint``);
+    some missing is a warning (returned)."""
+    if total and len(missing) == total:
+        raise InputError(str(evalset.corpus), f"none of the {total} {what} is in the corpus (e.g. {missing[0]}); {hint}")
+    return [f"{len(missing)} of {total} {what} {absent}, e.g. {missing[0]}"] if missing else []
+
+
+def check_governing_units(evalset: EvalSet, chunks: Sequence[Chunk]) -> list[str]:
+    """A clause-level set's governing units must be found in the index (``clauses.matches``),
+    or every metric on them silently reads 0: none found is an error; some missing is a warning
+    (returned)."""
+    governing = list(dict.fromkeys(g for q in evalset.queries for g in q.governing))
+    missing = [g.label() for g in C.missing_units(governing, list({C.Place.of(c) for c in chunks}))]
+    return _missing_judged(evalset, len(governing), missing, "governing units", "match no chunk of the corpus",
+                           "--corpus must be the policy the questions are about")
+
+
 def check_judged_documents(evalset: EvalSet, indexed: set[str]) -> list[str]:
     """Judged documents must be in the index, or every metric silently reads 0: none of them
-    there is an error; some missing is a warning (returned)."""
+    there is an error; some missing is a warning (returned). A clause-level set judges units,
+    not documents (:func:`check_governing_units`): nothing to check here."""
+    if evalset.clause_level:
+        return []
+    judged = {d for q in evalset.queries for d in q.relevant}
+    missing = [repr(d) for d in sorted(judged - indexed)]
+    return _missing_judged(evalset, len(judged), missing, "judged documents", "are not in the corpus",
+                           "for the seed format --corpus must be the folder the source_docs paths are relative to")
     judged = {d for q in evalset.queries for d in q.relevant}
     missing = judged - indexed
     if missing == judged:

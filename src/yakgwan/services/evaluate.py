@@ -22,9 +22,9 @@ from yakgwan.core.errors import InputError, ProviderError
 from yakgwan.core.files import atomic_write_text
 from yakgwan.core.records import sha256_hex
 from yakgwan.eval.answers import load_unanswerable
-from yakgwan.eval.datasets import EvalSet, corpus_sha256, load_beir, load_seed, questions_sha256
+from yakgwan.eval.datasets import HALVES, EvalSet, corpus_sha256, is_clause_file, load_beir, load_clauses, load_seed, questions_sha256
 from yakgwan.eval.result import BuildRecord, EvalResult, IndexInfo
-from yakgwan.eval.runner import METRIC_KEYS, EvalOptions, EvalRequest, answer_eval, check_judged_documents, score_retriever
+from yakgwan.eval.runner import METRIC_KEYS, EvalOptions, EvalRequest, answer_eval, check_governing_units, check_judged_documents, score_retriever
 from yakgwan.ingest.run import IngestReport
 from yakgwan.ingest.steps.registry import make_steps
 from yakgwan.llm import LLM, UsageStats, make_llm
@@ -34,20 +34,28 @@ from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
 
 # what the CLI and the server need beside the service itself
-__all__ = ["METRIC_KEYS", "EvalRequest", "EvalResult", "EvalSet", "eval_index_dir", "evaluate", "load_beir", "load_evalset", "load_seed", "load_unanswerable"]
+__all__ = ["HALVES", "METRIC_KEYS", "EvalRequest", "EvalResult", "EvalSet", "eval_index_dir", "evaluate", "load_beir", "load_evalset", "load_seed", "load_unanswerable"]
 
 BUILD_RECORD = "eval-build.json"  # beside an eval index: what building it cost
 Warn = Callable[[str], None]
 
 
-def load_evalset(corpus: Path | None, tests: Path | None, beir: Path | None) -> EvalSet:
-    """A seed-format set (``corpus`` folder + ``tests`` JSONL) or a BEIR folder, not both."""
+def load_evalset(corpus: Path | None, tests: Path | None, beir: Path | None, half: str | None = None) -> EvalSet:
+    """A seed-format set (``corpus`` folder + ``tests`` JSONL), a clause-level set (``corpus``
+    a policy PDF or its folder + ``tests`` JSONL whose rows have ``governing``; ``half`` keeps
+    its tuning or checking half) or a BEIR folder."""
     if beir:
         if corpus or tests:
             raise InputError(None, "give either --beir DIR or --corpus DIR --tests FILE, not both")
+        if half is not None:
+            raise InputError(None, "--half is for the clause-level format (--tests rows with 'governing')")
         return load_beir(beir)
     if not (corpus and tests):
-        raise InputError(None, "eval needs --corpus DIR --tests FILE.jsonl (seed format) or --beir DIR")
+        raise InputError(None, "eval needs --corpus DIR|PDF --tests FILE.jsonl (seed or clause-level format) or --beir DIR")
+    if is_clause_file(tests):
+        return load_clauses(corpus, tests, half)
+    if half is not None:
+        raise InputError(str(tests), "--half is for the clause-level format (rows with 'governing')")
     return load_seed(corpus, tests)
 
 
@@ -170,6 +178,7 @@ def _eval_index(
         built |= {"reused": True, "reuse_seconds": round(report.seconds_total, 2)}
     ctx = open_context(isettings)
     ctx.make_llm, ctx.sink = get_llm, sink
-    for message in check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks}):
+    problems = check_governing_units(evalset, ctx.view.chunks) if evalset.clause_level else check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks})
+    for message in problems:
         warn(message)
     return ctx, BuildRecord.from_json(built)

@@ -16,7 +16,7 @@ from yakgwan.eval.result import EvalResult
 from yakgwan.eval.rows import category_deltas, num, recall_floor_text, retrieval_rows, row_label, value_at
 from yakgwan.ingest.steps.fallbacks import left_as_was_head
 
-METRICS = ("mrr", "ndcg", "precision", "recall", "keyword_coverage")
+METRICS = ("mrr", "ndcg", "precision", "recall", "keyword_coverage", "hit@1", "hit@5", "any_hit@1", "any_hit@5", "any_mrr")
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans CJK KR", "Noto Sans KR",
   "Apple SD Gothic Neo", "Malgun Gothic", sans-serif; margin: 2rem auto; max-width: 1100px;
@@ -98,6 +98,40 @@ def _category_charts(results: Sequence[EvalResult]) -> str:
         caption = f"{LABELS[metric]} by category (mean over the questions of each category)."
         out.append(_figure(bar_chart(cats, names, values, ymax, caption), caption, results))
     return "".join(out)
+
+
+def _breakdown_table(results: Sequence[EvalResult], groups: Callable[[EvalResult], Mapping | None], what: str) -> str:
+    """Clause metrics per group (style, topic): one row per group with its n, per pipeline its
+    primary Hit@1, Hit@5, MRR@K and any-unit Hit@5. Empty when no result has the groups."""
+    rows = [r for r in results if groups(r)]
+    if not rows:
+        return ""
+    names = sorted({g for r in rows for g in groups(r) or {}})
+    keys = [m for m in ("hit@1", "hit@5", "mrr", "any_hit@5") if any(m in v for r in rows for v in (groups(r) or {}).values())]
+    head = (f"<tr><th>{_e(what)}</th><th>n</th>" + "".join(f"<th>{_e(r.pipeline)}: {_e(LABELS[m])}</th>" for r in rows for m in keys) + "</tr>")
+    body = []
+    for g in names:
+        n = next((v.get("n") for r in rows if (v := (groups(r) or {}).get(g))), None)
+        cells = "".join(f"<td>{_fmt(value_at(groups(r), g, m), 3)}</td>" for r in rows for m in keys)
+        body.append(f"<tr><th>{_e(g)}</th><td>{_fmt(n)}</td>{cells}</tr>")
+    return f'<div class="wide"><table>{head}{"".join(body)}</table></div>'
+
+
+def _clause_sections(results: Sequence[EvalResult]) -> list[str]:
+    """A clause-level set: what the units are, and the metrics per style and per topic."""
+    clause = [r for r in results if r.level == "clause"]
+    if not clause:
+        return []
+    unanswerable = next((r.n_unanswerable for r in clause if r.n_unanswerable), 0)
+    return [
+        "<h2>Clause-level metrics</h2>",
+        '<p class="note">The ranked items are (약관, 조) units: a chunk stands for its 약관 (whitespace aside) and 조, a chunk without '
+        "a 조 for its pages; a unit ranks as its best chunk. A 제N조 governing unit matches a chunk of the same 약관 and 조, a table "
+        "(별표, 부표, 분류표) a chunk on its page. Primary: the question's first governing unit; any: the first unit matching any of "
+        f"them. Means over the answerable questions{f'; {unanswerable} unanswerable question(s) not scored' if unanswerable else ''}.</p>",
+        "<h3>By style</h3>", _breakdown_table(clause, lambda r: r.by_category, "style"),
+        "<h3>By topic</h3>", _breakdown_table(clause, lambda r: r.by_topic, "topic"),
+    ]
 
 
 def _latency(r: EvalResult) -> dict[str, float]:
@@ -271,9 +305,10 @@ def _step_table(results: Sequence[EvalResult]) -> str:
 
 
 def _delta_tables(results: Sequence[EvalResult]) -> str:
-    """Recall@K and MRR@K by category against the baseline (:func:`category_deltas`)."""
+    """Recall@K (a clause-level set: primary Hit@5) and MRR@K by category against the baseline
+    (:func:`category_deltas`)."""
     out = []
-    for metric in ("recall", "mrr"):
+    for metric in ("hit@5" if any(r.level == "clause" for r in results) else "recall", "mrr"):
         d = category_deltas(results, metric)
         if d is None:
             return ""
@@ -343,12 +378,14 @@ def build_html(results: Sequence[EvalResult], title: str) -> str:
         _seed_table(results),
         '<p class="note">“(seed)” columns are computed exactly as the seed tutorial does (chunk-level '
         "relevance by source document; its nDCG is normalised over the retrieved list, so it is higher "
-        "than standard nDCG).</p>",
+        "than standard nDCG).</p>" if any(r.seed_metrics for r in results) else "",
+        *_clause_sections(results),
         "<h2>Answers</h2>" if any(r.answers for r in answered) else "", _answers_table(answered),
         "<h2>Where each technique helps or hurts</h2>", f"<p>{_e(floor)}</p>" if floor else "", _delta_tables(results),
         "<h2>LLM time by step</h2>", _step_table(answered),
         "<h2>Retrieval metrics</h2>", legend(names),
-        _metric_chart(results, lambda r: r.metrics, "Standard retrieval metrics (document level, trec_eval definitions)."),
+        _metric_chart(results, lambda r: r.metrics, "Clause-level retrieval metrics ((약관, 조) units)." if any(r.level == "clause" for r in results)
+                      else "Standard retrieval metrics (document level, trec_eval definitions)."),
         _metric_chart(results, lambda r: r.seed_metrics, "The same metrics as the seed tutorial computes them."),
         "<h2>By category</h2>", legend(names), _category_charts(results),
         "<h2>Latency</h2>", legend(names), _latency_chart(results),

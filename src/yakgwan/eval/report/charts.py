@@ -14,6 +14,11 @@ LABELS = {
     "precision": "Precision@K",
     "recall": "Recall@K",
     "keyword_coverage": "Keyword coverage",
+    "hit@1": "Hit@1 (primary unit)",
+    "hit@5": "Hit@5 (primary unit)",
+    "any_hit@1": "Hit@1 (any governing unit)",
+    "any_hit@5": "Hit@5 (any governing unit)",
+    "any_mrr": "MRR@K (any governing unit)",
     "p50": "p50",
     "p95": "p95",
 }
