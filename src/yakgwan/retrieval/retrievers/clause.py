@@ -47,7 +47,7 @@ class ClauseWeights:
 
     title: float = 0.3
     scope: float = 0.3
-    base: float = 0.15
+    base: float = 0.3
     none: float = 0.3
     group: float = CLONE_JACCARD  # 1.0 groups pieces of one 조 and exact copies only
 
