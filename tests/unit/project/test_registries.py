@@ -71,6 +71,6 @@ def test_loader_registry() -> None:
 
 
 def test_embedder_registry() -> None:
-    assert EMBEDDERS.names() == ["e5-small", "e5-small-native", "openai", "hashing"]
-    with pytest.raises(UnknownName, match=r"^unknown embedder 'nope'; available: e5-small, e5-small-native, hashing, openai$"):
+    assert EMBEDDERS.names() == ["e5-small", "e5-small-int8", "e5-small-native", "openai", "hashing"]
+    with pytest.raises(UnknownName, match=r"^unknown embedder 'nope'; available: e5-small, e5-small-int8, e5-small-native, hashing, openai$"):
         make_embedder(EmbedderConfig(name="nope"))
