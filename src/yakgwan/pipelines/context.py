@@ -10,6 +10,7 @@ from yakgwan.core.errors import YakgwanError
 from yakgwan.core.protocols import Embedder, Retriever
 from yakgwan.llm import LLM
 from yakgwan.progress import ProgressSink
+from yakgwan.query.thesaurus import Thesaurus
 from yakgwan.retrieval.clause_map import ClauseMap, is_policy
 from yakgwan.retrieval.retrievers.bm25 import BM25Retriever
 from yakgwan.retrieval.retrievers.clause import ClauseRetriever
@@ -37,6 +38,7 @@ class PipelineContext:
     _llm: tuple[LLM | None] | None = field(default=None, repr=False)
     _search: tuple[SearchProvider | None] | None = field(default=None, repr=False)
     _clause_map: ClauseMap | None = field(default=None, repr=False)
+    _thesaurus: Thesaurus | None = field(default=None, repr=False)
 
     @property
     def llm(self) -> LLM | None:
@@ -69,9 +71,16 @@ class PipelineContext:
             self._clause_map = ClauseMap.build(self.view.chunks, self.tokenizer)
         return self._clause_map
 
+    @property
+    def thesaurus(self) -> Thesaurus:
+        """The bundled insurance thesaurus (everyday words to clause terms), loaded on first use."""
+        if self._thesaurus is None:
+            self._thesaurus = Thesaurus.load()
+        return self._thesaurus
+
     def clause(self) -> ClauseRetriever:
-        """Route, ``hybrid_cc``, structure priors, clone grouping (the ``clause`` pipeline)."""
-        return ClauseRetriever("clause", self.hybrid_cc(), self.clause_map, self.tokenizer)
+        """Thesaurus, route, ``hybrid_cc``, structure priors, clone grouping (the ``clause`` pipeline)."""
+        return ClauseRetriever("clause", self.hybrid_cc(), self.clause_map, self.tokenizer, expand=self.thesaurus.expanded)
 
     @property
     def tokenizer(self) -> Tokenizer:

@@ -147,6 +147,12 @@ class Thesaurus:
         """The clause terms to add to ``query``, de-duplicated, in the order found."""
         return tuple(dict.fromkeys(t for x in self.expand(query) for t in x.targets))
 
+    def expanded(self, query: str) -> tuple[str, tuple[str, ...]]:
+        """``query`` followed by the clause terms its everyday words map to, and those terms
+        (the ``Expand`` of :class:`yakgwan.retrieval.retrievers.clause.ClauseRetriever`)."""
+        added = self.terms(query)
+        return (f"{query} {' '.join(added)}" if added else query), added
+
     def _longest_at(self, text: str, i: int) -> str | None:
         for term in self._by_first.get(text[i], ()):
             if text.startswith(term, i):
