@@ -15,7 +15,7 @@ class EmbedderConfig:
     name: str = env_field(EnvVar(
         "YAKGWAN_EMBEDDER",
         "`e5-small`: the bundled multilingual-e5-small weights on the fast numpy engine; "
-        "`e5-small-int8`: the same weights as an int8 onnxruntime graph, about 3.5 times faster, cosine ≥ 0.99 "
+        "`e5-small-int8`: the same weights as an int8 onnxruntime graph, about 3 times faster, cosine ≥ 0.999 "
         "to `e5-small` (needs the `onnx` extra); `e5-small-native`: the same weights on their own C runtime; `openai`: an OpenAI-compatible "
         "endpoint; `hashing`: a deterministic test fake",
         choices="embedder",

