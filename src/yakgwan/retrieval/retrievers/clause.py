@@ -7,13 +7,13 @@
 4. each candidate's score is the first stage's plus structure priors (weights in
    :class:`ClauseWeights`)::
 
-       s = first + w_title · title + w_scope · coverage(약관) + w_base · [보통약관] · (1 − min(1, 2 · top))
+       s = first + w_title · title + w_scope · [약관 named] · coverage(약관) + w_base · [보통약관, route base]
              − w_none · [no 약관]
 
    ``title``: BM25 of the question on the title field, min–max normalised over the candidates;
-   ``coverage``: the share of the chunk's 약관 name the question carries; ``top``: the highest
-   coverage of any 특약 (a question that names a 특약 gets no 보통약관 prior); chunks outside any
-   약관 (the front matter, the appendix of cited laws) are pushed down.
+   ``coverage``: the share of the chunk's 약관 name the question carries, for the 약관 the route
+   names; the 보통약관 prior applies when the route names no 특약; chunks outside any 약관 (the
+   front matter, the appendix of cited laws) are pushed down.
 5. grouping (:mod:`yakgwan.retrieval.grouping`): pieces of one 조 and copies of one clause across
    특약 variants become one hit listing every member, so the top k covers distinct clauses.
 """
@@ -87,16 +87,16 @@ class ClauseRetriever:
                 c = self.cmap.chunks[int(i)]
                 chunks.setdefault(c.chunk_id, c)
         title = minmax({cid: float(title_all[row[cid]]) for cid in chunks if cid in row})
-        cov = dict(route.scopes) if route.kind == "named" else self.cmap.coverage(terms)
-        top = max((c for n, c in cov.items() if n != self.cmap.base), default=0.0)
+        named = dict(route.scopes) if route.kind == "named" else {}
         w = self.weights
         scored: dict[str, tuple[float, dict[str, float]]] = {}
         for cid, c in chunks.items():
             parts = {"first": base.get(cid, 0.0), "title": w.title * title.get(cid, 0.0)}
             if c.yakgwan:
-                parts["scope"] = w.scope * cov.get(c.yakgwan, 0.0)
-                if c.yakgwan == self.cmap.base:
-                    parts["base"] = w.base * (1.0 - min(1.0, 2.0 * top))
+                if c.yakgwan in named:
+                    parts["scope"] = w.scope * named[c.yakgwan]
+                if c.yakgwan == self.cmap.base and route.kind == "base":
+                    parts["base"] = w.base
             else:
                 parts["none"] = -w.none
             scored[cid] = (sum(parts.values()), parts)
