@@ -7,13 +7,13 @@
 4. each candidate's score is the first stage's plus structure priors (weights in
    :class:`ClauseWeights`)::
 
-       s = first + w_title · title + w_scope · [약관 named] · coverage(약관) + w_base · [보통약관, route base]
-             − w_none · [no 약관]
+       s = first + w_title · title + w_scope · [약관 named] · coverage(약관) − w_none · [no 약관]
 
    ``title``: BM25 of the question on the title field, min–max normalised over the candidates;
    ``coverage``: the share of the chunk's 약관 name the question carries, for the 약관 the route
-   names; the 보통약관 prior applies when the route names no 특약; chunks outside any 약관 (the
-   front matter, the appendix of cited laws) are pushed down.
+   names; chunks outside any 약관 (the front matter, the appendix of cited laws) are pushed down.
+   A prior for the 보통약관 when the route names no 특약 was measured and dropped: with the
+   thesaurus on, it changed no hit@5 on either half of the policy_qa dev set and lowered MRR.
 5. grouping (:mod:`yakgwan.retrieval.grouping`): pieces of one 조 and copies of one clause across
    특약 variants become one hit listing every member, so the top k covers distinct clauses.
 """
@@ -47,12 +47,11 @@ class ClauseWeights:
 
     title: float = 0.3
     scope: float = 0.3
-    base: float = 0.3
     none: float = 0.3
     group: float = CLONE_JACCARD  # 1.0 groups pieces of one 조 and exact copies only
 
     def __post_init__(self) -> None:
-        for name in ("title", "scope", "base", "none"):
+        for name in ("title", "scope", "none"):
             if getattr(self, name) < 0:
                 raise ValueError(f"ClauseWeights.{name} must be >= 0, got {getattr(self, name)}")
 
@@ -95,8 +94,6 @@ class ClauseRetriever:
             if c.yakgwan:
                 if c.yakgwan in named:
                     parts["scope"] = w.scope * named[c.yakgwan]
-                if c.yakgwan == self.cmap.base and route.kind == "base":
-                    parts["base"] = w.base
             else:
                 parts["none"] = -w.none
             scored[cid] = (sum(parts.values()), parts)
