@@ -47,3 +47,20 @@ def print_hits(hits: Sequence[Hit], width: int = 160) -> None:
         snippet = " ".join(h.chunk.text.split())
         print(f"{h.rank:>3}. {h.score:.4f}  {h.chunk.citation()}")
         print(f"      {snippet[:width]}{'…' if len(snippet) > width else ''}")
+        if line := members_line(h):
+            print(f"      {line}")
+
+
+def members_line(h: Hit, shown: int = 4) -> str:
+    """The other 약관 a grouped hit's clause is printed in (and how many pieces of its own 조
+    it folds), e.g. ``same clause in: 교통사고처리지원금(Ⅱ) 특별약관 제1조 (p.79), … (+2 more)``."""
+    own = [m for m in h.members if m.yakgwan == h.chunk.yakgwan and m.article == h.chunk.article]
+    others = [m for m in h.members if m not in own]
+    parts = []
+    if others:
+        names = [f"{m.yakgwan or m.source} {m.article or m.section or ''} (p.{','.join(map(str, m.pages))})".replace("  ", " ") for m in others[:shown]]
+        more = f" (+{len(others) - shown} more)" if len(others) > shown else ""
+        parts.append(f"same clause in: {', '.join(names)}{more}")
+    if own:
+        parts.append(f"{len(own)} more piece{'s' if len(own) > 1 else ''} of this {'조' if h.chunk.article else 'section'}")
+    return "; ".join(parts)

@@ -5,7 +5,8 @@ A 약관 repeats clauses: the same 조 text is printed in every variant of a 특
 grouping, five copies of one clause fill the top 5. Two rules fold a hit into a better one above
 it, which keeps it as a member (with its own provenance, so that every variant stays citable):
 
-- the same unit: the same 약관 and the same 조 (pieces of one article), or the same table;
+- the same unit: the same 약관 and the same 조 (pieces of one article), or the same table, as
+  the group's first hit or any of its members (a unit is never split over two groups);
 - the same text: character 4-gram shingles (whitespace removed) with a Jaccard similarity of at
   least ``threshold`` (Broder, "On the resemblance and containment of documents", 1997).
 
@@ -65,7 +66,7 @@ def group_hits(hits: list[Hit], k: int, threshold: float = CLONE_JACCARD, shingl
     heads: list[Hit] = []
     folded: list[list[Chunk]] = []
     for h in hits:
-        target = _group_of(h.chunk, heads, threshold, of)
+        target = _group_of(h.chunk, heads, folded, threshold, of)
         if target is None:
             if len(heads) < k:
                 heads.append(h)
@@ -78,9 +79,11 @@ def group_hits(hits: list[Hit], k: int, threshold: float = CLONE_JACCARD, shingl
     return [replace(h, rank=r, members=tuple(m)) for r, (h, m) in enumerate(zip(heads, folded), 1)]
 
 
-def _group_of(c: Chunk, heads: list[Hit], threshold: float, of: Shingles) -> int | None:
-    for i, head in enumerate(heads):
-        if same_unit(c, head.chunk):
+def _group_of(c: Chunk, heads: list[Hit], folded: list[list[Chunk]], threshold: float, of: Shingles) -> int | None:
+    """The group ``c`` belongs to: one holding a piece of its unit (head or member), else one
+    whose head has its text; None for a new group."""
+    for i, (head, members) in enumerate(zip(heads, folded)):
+        if same_unit(c, head.chunk) or any(same_unit(c, m) for m in members):
             return i
     mine = of(c)
     for i, head in enumerate(heads):

@@ -144,3 +144,12 @@ def test_pieces_of_one_table_are_one_unit_and_text_outside_any_yakgwan_never_is(
                                                           table("t4", "주요 민원", None), table("t5", "주요 민원", None)])]
     grouped = group_hits(hits, 10, threshold=1.0)
     assert [h.chunk.chunk_id for h in grouped] == ["t1", "t3", "t4", "t5"] and [m.chunk_id for m in grouped[0].members] == ["t2"]
+
+
+def test_a_unit_is_never_split_over_two_groups() -> None:
+    """A piece of a 조 already folded into a group (as a copy of its head) joins that group."""
+    head = chunk("h", CLAUSE, "교통사고처리지원금(Ⅰ) 특별약관", "제1조", (76,))
+    copy = chunk("c", CLAUSE, "교통사고처리지원금(Ⅲ) 특별약관", "제1조", (82,))
+    piece = chunk("p", "② 회사는 형사합의금을 피해자에게 직접 지급할 수 있습니다.", "교통사고처리지원금(Ⅲ) 특별약관", "제1조", (82,))
+    grouped = group_hits([Hit(head, 1.0, 1, "f"), Hit(copy, 0.9, 2, "f"), Hit(piece, 0.8, 3, "f")], 5)
+    assert [h.chunk.chunk_id for h in grouped] == ["h"] and [m.chunk_id for m in grouped[0].members] == ["c", "p"]
