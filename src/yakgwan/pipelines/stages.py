@@ -27,7 +27,7 @@ MINMAX = Stage("fusion", "minmax", {"dense_weight": CC_DENSE_WEIGHT, "bm25_weigh
 FIRST = Stage("first_stage", "auto", {"policy": "clause", "general": "hybrid_cc"})
 ROUTE = Stage("query", "route", {"named_share": NAMED})
 CLAUSE = Stage("post", "clause_priors", {
-    "title": ClauseWeights.title, "scope": ClauseWeights.scope, "none": ClauseWeights.none,
+    "title": ClauseWeights.title, "expansion": ClauseWeights.expansion, "scope": ClauseWeights.scope, "none": ClauseWeights.none,
     "depth": CLAUSE_DEPTH, "title_pool": TITLE_POOL,
 })
 GROUP = Stage("post", "group", {"clone_jaccard": ClauseWeights.group, "shingle": SHINGLE})

@@ -2,8 +2,12 @@
 
 1. ``expand``: the question with the clause terms the thesaurus maps its everyday words to.
 2. ``route``: which 약관 the question names or implies (:mod:`yakgwan.retrieval.route`).
-3. the first stage (``hybrid_cc``) on the expanded question; its top ``depth`` hits, plus the
-   chunks whose title field (약관 name + 조 title, or a table's heading) matches best.
+3. the first stage (``hybrid_cc``) on the question and, when the thesaurus added terms, on the
+   expanded question; each list min–max normalised and interpolated, ``(1 − λ) · own + λ ·
+   expanded`` (λ = ``ClauseWeights.expansion``, as RM3 interpolates a feedback model with the
+   query's), so that an added term can lift a clause but never drown the question's own words;
+   their top ``depth`` hits, plus the chunks whose title field (약관 name + 조 title, or a table's
+   heading) matches best.
 4. each candidate's score is the first stage's plus structure priors (weights in
    :class:`ClauseWeights`)::
 
@@ -28,7 +32,7 @@ from yakgwan.core.records import Chunk, Hit, Route
 from yakgwan.retrieval.clause_map import ClauseMap
 from yakgwan.retrieval.grouping import CLONE_JACCARD, group_hits
 from yakgwan.retrieval.route import route_query
-from yakgwan.retrieval.scoring.fusion import minmax
+from yakgwan.retrieval.scoring.fusion import minmax, weighted_sum
 from yakgwan.text.tokenizer import Tokenizer
 
 CLAUSE_DEPTH = 100  # first-stage hits scored
@@ -46,6 +50,7 @@ class ClauseWeights:
     """The priors' weights (step 4 of the module docstring); the first stage's score is in [0, 1]."""
 
     title: float = 0.3
+    expansion: float = 0.5  # the thesaurus-expanded question's share of the first-stage score
     scope: float = 0.3
     none: float = 0.3
     group: float = CLONE_JACCARD  # 1.0 groups pieces of one 조 and exact copies only
@@ -76,9 +81,14 @@ class ClauseRetriever:
         expanded, added = self.expand(query)
         terms = self.tokenizer.tokenize(expanded)
         route = route_query(terms, self.cmap, added)
-        first = self.first.retrieve(expanded, max(k, self.depth))
+        first = self.first.retrieve(query, max(k, self.depth))
         chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for h in first}
-        base = {h.chunk.chunk_id: h.score for h in first}
+        base = minmax({h.chunk.chunk_id: h.score for h in first})
+        if added:  # the expanded question's list, interpolated with the question's own
+            lam = self.weights.expansion
+            wider = self.first.retrieve(expanded, max(k, self.depth))
+            chunks |= {h.chunk.chunk_id: h.chunk for h in wider if h.chunk.chunk_id not in chunks}
+            base = weighted_sum([base, minmax({h.chunk.chunk_id: h.score for h in wider})], [1.0 - lam, lam])
         title_all = self.cmap.title_scores(terms)
         row = {c.chunk_id: i for i, c in enumerate(self.cmap.chunks)} if len(title_all) else {}
         for i in title_all.argsort()[::-1][:TITLE_POOL]:
