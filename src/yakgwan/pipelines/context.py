@@ -82,6 +82,13 @@ class PipelineContext:
         """Thesaurus, route, ``hybrid_cc``, structure priors, clone grouping (the ``clause`` pipeline)."""
         return ClauseRetriever("clause", self.hybrid_cc(), self.clause_map, self.tokenizer, expand=self.thesaurus.expanded)
 
+    def profiled(self, first: Retriever, name: str) -> Retriever:
+        """``first`` (a technique's own first stage, HyDE's) as the documents' profile wants it:
+        inside the clause stage on a policy (searched once, on the question), as it is elsewhere."""
+        if self.profile != "policy":
+            return first
+        return ClauseRetriever(name, first, self.clause_map, self.tokenizer, expand=self.thesaurus.expanded, search_expanded=False)
+
     @property
     def tokenizer(self) -> Tokenizer:
         if self._tokenizer is None:

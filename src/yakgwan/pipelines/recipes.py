@@ -54,7 +54,8 @@ def expansion(ctx: PipelineContext) -> Retriever:
 def _hyde(ctx: PipelineContext, name: str, mode: str) -> Retriever:
     passage_dense = DenseRetriever(ctx.view, ctx.embedder, kind="passage", name=f"{name}_dense")
     on_passage = TransformedQueryRetriever(f"{name}_dense", passage_dense, HydeWriter(ctx.llm, mode))
-    return FusionRetriever(name, [on_passage, ctx.bm25()], [CC_DENSE_WEIGHT, 1 - CC_DENSE_WEIGHT], method="minmax")
+    fused = FusionRetriever(name, [on_passage, ctx.bm25()], [CC_DENSE_WEIGHT, 1 - CC_DENSE_WEIGHT], method="minmax")
+    return ctx.profiled(fused, name)  # on a policy, inside the clause stage
 
 
 def hyde(ctx: PipelineContext) -> Retriever:

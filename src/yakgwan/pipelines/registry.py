@@ -58,9 +58,9 @@ _add(PipelineSpec("multiquery", "original + 3 LLM query variants, hit lists inte
 _add(PipelineSpec("fusion", "original + 3 LLM query variants, fused by RRF", R.fusion, True, True, stages=(S.multiquery(3), S.FIRST, S.query_rrf())))
 _add(PipelineSpec("expansion", "original + rewrite + 2 expansions -> RRF -> LLM listwise rerank", R.expansion, True, True,
                   stages=(S.rewrite(1), S.multiquery(2), S.FIRST, S.query_rrf(), S.reranker("rerank_llm"))))
-_add(PipelineSpec("hyde", "dense search with an LLM-written answer passage (HyDE) + BM25 of the query", R.hyde, True, True,
+_add(PipelineSpec("hyde", "dense search with an LLM-written answer passage (HyDE) + BM25 of the query (on a policy, inside the clause stage)", R.hyde, True, True,
                   stages=(S.hyde("lay"), S.DENSE_PASSAGE, S.BM25, S.MINMAX)))
-_add(PipelineSpec("reverse_hyde", "dense search with an LLM-written clause-style passage + BM25 of the query", R.reverse_hyde, True, True,
+_add(PipelineSpec("reverse_hyde", "dense search with an LLM-written clause-style passage + BM25 of the query (on a policy, inside the clause stage)", R.reverse_hyde, True, True,
                   stages=(S.hyde("clause"), S.DENSE_PASSAGE, S.BM25, S.MINMAX)))
 _add(PipelineSpec("hybrid_hyde", "default first stage on the query and on a HyDE passage, fused by RRF", R.hybrid_hyde, True, True,
                   stages=(S.FIRST, S.hyde("lay"), Stage("fusion", "rrf", {"k": RRF_K, "query_weight": 1.0, "hyde_weight": 1.0, "depth": FUSION_DEPTH}))))

@@ -125,7 +125,8 @@ def test_the_profile_is_decided_from_document_structure(tmp_path: Path) -> None:
         ingest(settings, [path], sync=True, embedder=HashingEmbedder())
         ctx = open_context(settings, embedder=HashingEmbedder())
         retriever, _ = build_pipeline("default", ctx)
-        profiles[name] = (ctx.profile, ran_as("default", ctx), retriever.name)
+        hyde, _ = build_pipeline("hyde", ctx)  # a technique's own first stage sits inside the clause stage on a policy
+        profiles[name] = (ctx.profile, ran_as("default", ctx), retriever.name, type(hyde).__name__)
         res = search(ctx, "보험금 청구 서류", "default", 3)
         assert res.pipeline == ran_as("default", ctx)
         if name == "policy":
@@ -133,7 +134,7 @@ def test_the_profile_is_decided_from_document_structure(tmp_path: Path) -> None:
             assert all("members" in h for h in res.to_json()["hits"])
         else:
             assert res.route is None and res.to_json()["route"] is None
-    assert profiles == {"wiki": ("general", "hybrid_cc", "hybrid_cc"), "policy": ("policy", "clause", "clause")}
+    assert profiles == {"wiki": ("general", "hybrid_cc", "hybrid_cc", "FusionRetriever"), "policy": ("policy", "clause", "clause", "ClauseRetriever")}
 
 
 def test_pieces_of_one_table_are_one_unit_and_text_outside_any_yakgwan_never_is() -> None:

@@ -70,6 +70,10 @@ class ClauseRetriever:
     weights: ClauseWeights = ClauseWeights()
     expand: Expand = no_expansion
     depth: int = CLAUSE_DEPTH
+    # run the first stage on the expanded question too (off over a first stage that calls an
+    # LLM on the question, HyDE: the passage already bridges the words, and a second passage
+    # would double the cost)
+    search_expanded: bool = True
 
     def route(self, query: str) -> Route:
         """Where the question goes (shown by ``search --json``)."""
@@ -84,7 +88,7 @@ class ClauseRetriever:
         first = self.first.retrieve(query, max(k, self.depth))
         chunks: dict[str, Chunk] = {h.chunk.chunk_id: h.chunk for h in first}
         base = minmax({h.chunk.chunk_id: h.score for h in first})
-        if added:  # the expanded question's list, interpolated with the question's own
+        if added and self.search_expanded:  # the expanded question's list, interpolated with the question's own
             lam = self.weights.expansion
             wider = self.first.retrieve(expanded, max(k, self.depth))
             chunks |= {h.chunk.chunk_id: h.chunk for h in wider if h.chunk.chunk_id not in chunks}
