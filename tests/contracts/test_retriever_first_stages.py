@@ -1,4 +1,4 @@
-"""The retrieval-only first stages (BM25, dense, hybrid RRF, hybrid min-max, clause, auto) pass the Retriever
+"""The retrieval-only first stages (BM25, dense, hybrid RRF, hybrid min-max, clause, route, auto) pass the Retriever
 contract over an index built with the hashing embedder."""
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ class TestHybridMinMaxRetriever(RetrieverContract):
 @pytest.mark.unit
 class TestClauseRetriever(RetrieverContract):
     PIPELINE = "clause"
+
+
+@pytest.mark.unit
+class TestRouteRetriever(RetrieverContract):
+    PIPELINE = "route"
 
 
 @pytest.mark.unit

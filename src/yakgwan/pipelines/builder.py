@@ -34,11 +34,10 @@ def ran_as(name: str, ctx: PipelineContext) -> str:
 
 
 def route_of(name: str, query: str, ctx: PipelineContext) -> Route | None:
-    """Where the ``route`` step sends ``query`` when pipeline ``name`` routes (the clause stage,
-    alone or as the first stage of a technique on a policy); None when it does not."""
+    """Where the ``route`` step sends ``query`` when pipeline ``name`` has that step; None when
+    it does not."""
     spec = resolve_pipeline(name)
-    routes = ran_as(name, ctx) == "clause" or (ctx.profile == "policy" and any(st.name == "auto" for st in spec.stages))
-    return ctx.clause().route(query) if routes else None
+    return ctx.clause().route(query) if any(st.name == "route" for st in spec.stages) else None
 
 
 def llm_fallback_note(spec: PipelineSpec, ctx: PipelineContext) -> str | None:

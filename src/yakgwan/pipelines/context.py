@@ -13,7 +13,7 @@ from yakgwan.progress import ProgressSink
 from yakgwan.query.thesaurus import Thesaurus
 from yakgwan.retrieval.clause_map import ClauseMap, is_policy
 from yakgwan.retrieval.retrievers.bm25 import BM25Retriever
-from yakgwan.retrieval.retrievers.clause import ClauseRetriever
+from yakgwan.retrieval.retrievers.clause import ClauseRetriever, ClauseWeights
 from yakgwan.retrieval.retrievers.dense import DenseRetriever
 from yakgwan.retrieval.retrievers.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.store import IndexView
@@ -78,9 +78,10 @@ class PipelineContext:
             self._thesaurus = Thesaurus.load()
         return self._thesaurus
 
-    def clause(self) -> ClauseRetriever:
-        """Thesaurus, route, ``hybrid_cc``, structure priors, clone grouping (the ``clause`` pipeline)."""
-        return ClauseRetriever("clause", self.hybrid_cc(), self.clause_map, self.tokenizer, expand=self.thesaurus.expanded)
+    def clause(self, name: str = "clause", weights: ClauseWeights = ClauseWeights()) -> ClauseRetriever:
+        """Thesaurus, ``hybrid_cc``, structure priors, clone grouping (the ``clause`` pipeline; with
+        ``ROUTE_WEIGHTS``, the ``route`` pipeline)."""
+        return ClauseRetriever(name, self.hybrid_cc(), self.clause_map, self.tokenizer, weights, expand=self.thesaurus.expanded)
 
     def profiled(self, first: Retriever, name: str) -> Retriever:
         """``first`` (a technique's own first stage, HyDE's) as the documents' profile wants it:

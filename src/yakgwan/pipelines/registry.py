@@ -25,6 +25,7 @@ from yakgwan.rerank.yesno import GATE_MARGIN, GATE_TOP_M
 from yakgwan.retrieval.retrievers.agentic import MAX_STEPS as AGENT_STEPS, TOKEN_BUDGET as AGENT_TOKENS
 from yakgwan.retrieval.retrievers.compress import COMPRESS_TOP_N
 from yakgwan.retrieval.retrievers.crag import CRAG_THRESHOLD, CRAG_TOP_N
+from yakgwan.retrieval.retrievers.clause import ROUTE_WEIGHTS, ClauseWeights
 from yakgwan.retrieval.retrievers.hybrid import FUSION_DEPTH
 from yakgwan.retrieval.retrievers.multihop import MAX_HOPS
 from yakgwan.retrieval.retrievers.raptor import CLUSTER_SIZE as RAPTOR_CLUSTER, NODES_SEARCHED as RAPTOR_NODES
@@ -46,9 +47,12 @@ _add(PipelineSpec("hybrid", "dense + BM25 fused by Reciprocal Rank Fusion (k=60,
                   stages=(S.DENSE, S.BM25, S.RRF)))
 _add(PipelineSpec("hybrid_cc", "dense + BM25 scores min-max normalised over each top-100 list, 0.3*dense + 0.7*BM25", lambda c: c.hybrid_cc(), True,
                   first_stage=True, stages=(S.DENSE, S.BM25, S.MINMAX)))
-_add(PipelineSpec("clause", "on a policy: route the question to the 약관 it names (else the 보통약관), hybrid_cc, title/scope priors, "
+_add(PipelineSpec("clause", "on a policy: the question and its thesaurus expansion through hybrid_cc, a title-field prior, "
                   "copies of one clause grouped into one hit", lambda c: c.clause(), True, first_stage=True,
-                  stages=(S.ROUTE, S.DENSE, S.BM25, S.MINMAX, S.CLAUSE, S.GROUP)))
+                  stages=(S.THESAURUS, S.DENSE, S.BM25, S.MINMAX, S.clause_priors(ClauseWeights()), S.GROUP)))
+_add(PipelineSpec("route", "clause, with the question routed to the 약관 it names and those 약관 lifted (the route is in search --json)",
+                  lambda c: c.clause("route", ROUTE_WEIGHTS), True, first_stage=True,
+                  stages=(S.THESAURUS, S.ROUTE, S.DENSE, S.BM25, S.MINMAX, S.clause_priors(ROUTE_WEIGHTS), S.GROUP)))
 _add(PipelineSpec("auto", "the documents decide: clause on 약관 (the structure chunker found them), hybrid_cc on other documents",
                   lambda c: c.first_stage(), True, first_stage=True, stages=(S.FIRST,)))
 _add(PipelineSpec("rewrite", "LLM keyword rewrite of the query, fused with the original by RRF", R.rewrite, True, True,

@@ -26,10 +26,12 @@ MINMAX = Stage("fusion", "minmax", {"dense_weight": CC_DENSE_WEIGHT, "bm25_weigh
 # the default first stage every technique builds on: the documents' profile decides (the auto pipeline)
 FIRST = Stage("first_stage", "auto", {"policy": "clause", "general": "hybrid_cc"})
 ROUTE = Stage("query", "route", {"named_share": NAMED})
-CLAUSE = Stage("post", "clause_priors", {
-    "title": ClauseWeights.title, "expansion": ClauseWeights.expansion, "scope": ClauseWeights.scope, "none": ClauseWeights.none,
-    "depth": CLAUSE_DEPTH, "title_pool": TITLE_POOL,
-})
+THESAURUS = Stage("query", "thesaurus", {"expanded_share": ClauseWeights.expansion})
+
+
+def clause_priors(w: ClauseWeights) -> Stage:
+    return Stage("post", "clause_priors", {"title": w.title, "scope": w.scope, "none": w.none, "depth": CLAUSE_DEPTH, "title_pool": TITLE_POOL})
+
 GROUP = Stage("post", "group", {"clone_jaccard": ClauseWeights.group, "shingle": SHINGLE})
 
 

@@ -128,12 +128,12 @@ def test_the_profile_is_decided_from_document_structure(tmp_path: Path) -> None:
         hyde, _ = build_pipeline("hyde", ctx)  # a technique's own first stage sits inside the clause stage on a policy
         profiles[name] = (ctx.profile, ran_as("default", ctx), retriever.name, type(hyde).__name__)
         res = search(ctx, "보험금 청구 서류", "default", 3)
-        assert res.pipeline == ran_as("default", ctx)
+        assert res.pipeline == ran_as("default", ctx) and res.route is None and res.to_json()["route"] is None
+        assert all("members" in h for h in res.to_json()["hits"])
+        routed = search(ctx, "벌금 특별약관 보험금 청구 서류", "route", 3)  # the route step is shown where it runs
+        assert routed.route is not None and routed.to_json()["route"]["kind"] == routed.route.kind
         if name == "policy":
-            assert res.route is not None and res.route.kind in ("base", "named") and res.to_json()["route"]["kind"] == res.route.kind
-            assert all("members" in h for h in res.to_json()["hits"])
-        else:
-            assert res.route is None and res.to_json()["route"] is None
+            assert routed.route.kind in ("base", "named")
     assert profiles == {"wiki": ("general", "hybrid_cc", "hybrid_cc", "FusionRetriever"), "policy": ("policy", "clause", "clause", "ClauseRetriever")}
 
 
