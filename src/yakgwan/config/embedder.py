@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from yakgwan.config.variables import EnvVar, env_field
 
 
+# the bundled e5 weights as int8 onnxruntime (``yakgwan.embedders.e5_onnx`` says why it is the default)
+DEFAULT_EMBEDDER = "e5-small-int8"
+
+
 @dataclass(frozen=True)
 class EmbedderConfig:
     """``name`` is an ``EMBEDDERS`` registry name, checked when the embedder is built; the other
@@ -14,12 +18,12 @@ class EmbedderConfig:
 
     name: str = env_field(EnvVar(
         "YAKGWAN_EMBEDDER",
-        "`e5-small`: the bundled multilingual-e5-small weights on the fast numpy engine; "
-        "`e5-small-int8`: the same weights as an int8 onnxruntime graph, about 3 times faster, cosine ≥ 0.999 "
-        "to `e5-small` (needs the `onnx` extra); `e5-small-native`: the same weights on their own C runtime; `openai`: an OpenAI-compatible "
+        "`e5-small-int8`: the bundled multilingual-e5-small weights as an int8 onnxruntime graph; "
+        "`e5-small`: the same weights in float32 numpy, about 3 times slower, cosine ≥ 0.999 to int8's; "
+        "`e5-small-native`: the same weights on their own C runtime; `openai`: an OpenAI-compatible "
         "endpoint; `hashing`: a deterministic test fake",
         choices="embedder",
-    ), "e5-small")
+    ), DEFAULT_EMBEDDER)
     base_url: str | None = env_field(EnvVar(
         "YAKGWAN_EMBED_BASE_URL", "for `openai`: the endpoint (needed)", values="a URL, e.g. `http://127.0.0.1:8080/v1`",
     ), None)

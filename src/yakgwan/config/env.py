@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Mapping
 
-from yakgwan.config.embedder import EmbedderConfig
+from yakgwan.config.embedder import DEFAULT_EMBEDDER, EmbedderConfig
 from yakgwan.config.runtime import RuntimeConfig
 from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.llm import LLMConfig
@@ -65,7 +65,7 @@ def tokenizer(env: Mapping[str, str]) -> str:
 
 def embedder(env: Mapping[str, str]) -> EmbedderConfig:
     return EmbedderConfig(
-        name=env.get("YAKGWAN_EMBEDDER", "e5-small"),
+        name=env.get("YAKGWAN_EMBEDDER", DEFAULT_EMBEDDER),
         base_url=env.get("YAKGWAN_EMBED_BASE_URL"),
         model=env.get("YAKGWAN_EMBED_MODEL"),
         api_key=env.get("YAKGWAN_EMBED_API_KEY"),

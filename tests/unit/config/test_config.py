@@ -17,7 +17,7 @@ def test_defaults_follow_home_and_xdg() -> None:
     s = Settings.from_env({"HOME": "/h"})
     assert s.index_dir == Path("/h/.local/share/yakgwan/index")
     assert s.cache_dir == Path("/h/.cache/yakgwan")
-    assert s.embedder == EmbedderConfig("e5-small")
+    assert s.embedder == EmbedderConfig("e5-small-int8")
     assert s.tokenizer == "mecab+kiwi"
     assert (s.llm.provider, s.llm.model, s.llm.logprobs, s.llm.use_cache) == ("none", None, True, True)
     assert (s.search.provider, s.search.folder) == ("none", None)
