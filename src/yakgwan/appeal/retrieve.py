@@ -31,6 +31,7 @@ from yakgwan.appeal.policy import Policy
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.pipelines import recipes as T
+from yakgwan.retrieval.grouping import restrict
 from yakgwan.retrieval.retrievers.multi_query import MultiQueryRetriever
 from yakgwan.query.expander import QueryExpander
 from yakgwan.retrieval.retrievers.reranked import RerankedRetriever
@@ -107,7 +108,8 @@ class ScopedRetriever:
     depth: int = 300
 
     def retrieve(self, query: str, k: int) -> list[Hit]:
-        kept = [h for h in self.base.retrieve(query, max(k, self.depth)) if h.chunk.yakgwan in self.scope]
+        within = (restrict(h, lambda c: c.yakgwan in self.scope) for h in self.base.retrieve(query, max(k, self.depth)))
+        kept = [h for h in within if h is not None]  # a grouped clause whose in-scope copy is a member keeps it
         return [Hit(h.chunk, h.score, r, f"{self.name}:{h.produced_by}", h.components, members=h.members) for r, h in enumerate(kept[:k], 1)]
 
 

@@ -90,3 +90,15 @@ def _group_of(c: Chunk, heads: list[Hit], folded: list[list[Chunk]], threshold: 
         if jaccard(mine, of(head.chunk)) >= threshold:
             return i
     return None
+
+
+def restrict(h: Hit, keep: Callable[[Chunk], bool]) -> Hit | None:
+    """``h`` cut to the chunks ``keep`` accepts: as it is when its own chunk is kept; else its
+    first kept member stands for it (the other kept members stay members); None when none is
+    kept. Scoping a grouped list must not lose the copy of a clause that lies in scope."""
+    if keep(h.chunk):
+        return replace(h, members=tuple(m for m in h.members if keep(m)))
+    kept = [m for m in h.members if keep(m)]
+    if not kept:
+        return None
+    return replace(h, chunk=kept[0], members=tuple(kept[1:]))

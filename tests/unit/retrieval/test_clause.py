@@ -154,3 +154,16 @@ def test_a_unit_is_never_split_over_two_groups() -> None:
     piece = chunk("p", "② 회사는 형사합의금을 피해자에게 직접 지급할 수 있습니다.", "교통사고처리지원금(Ⅲ) 특별약관", "제1조", (82,))
     grouped = group_hits([Hit(head, 1.0, 1, "f"), Hit(copy, 0.9, 2, "f"), Hit(piece, 0.8, 3, "f")], 5)
     assert [h.chunk.chunk_id for h in grouped] == ["h"] and [m.chunk_id for m in grouped[0].members] == ["c", "p"]
+
+
+def test_restricting_a_grouped_hit_keeps_its_in_scope_copy() -> None:
+    from yakgwan.retrieval.grouping import restrict
+
+    head = chunk("h", CLAUSE, "교통사고처리지원금(Ⅱ) 특별약관", "제1조", (79,))
+    mine = chunk("m", CLAUSE, "교통사고처리지원금(Ⅰ) 특별약관", "제1조", (76,))
+    other = chunk("o", CLAUSE, "가족교통사고처리지원금(Ⅰ) 특별약관", "제1조", (97,))
+    h = Hit(head, 0.9, 1, "clause", members=(other, mine))
+    scoped = restrict(h, lambda c: c.yakgwan == "교통사고처리지원금(Ⅰ) 특별약관")
+    assert scoped is not None and scoped.chunk.chunk_id == "m" and scoped.members == () and scoped.score == 0.9
+    assert restrict(h, lambda c: True) == h and restrict(h, lambda c: True).members == (other, mine)
+    assert restrict(h, lambda c: c.yakgwan == "보통약관") is None
