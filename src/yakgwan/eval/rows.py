@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from yakgwan.eval.result import EvalResult
 
 # the retrieval-only first stages (``first_stage`` in ``yakgwan.pipelines``): what techniques are measured against
-FIRST_STAGES = ("bm25", "dense", "hybrid", "hybrid_cc", "clause", "auto")
+FIRST_STAGES = ("bm25", "dense", "hybrid", "hybrid_cc", "clause", "route", "auto")
 RECALL_FLOOR_BASE = "hybrid"
 RECALL_FLOOR_MARGIN = 0.02
 
