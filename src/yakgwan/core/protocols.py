@@ -65,6 +65,14 @@ class Embedder(Protocol):
 
 
 @runtime_checkable
+class Loads(Protocol):
+    """A component whose model loads explicitly (``load()``, idempotent): an ingest starts it
+    while the documents are read and indexed lexically, so that embedding does not wait for it."""
+
+    def load(self) -> None: ...
+
+
+@runtime_checkable
 class Retriever(Protocol):
     """``retrieve(query, k)`` returns at most ``k`` hits in rank order (``Hit.rank`` 1..n), each
     chunk once. A ``k`` below 1 returns ``[]``: every retriever's ``retrieve`` is wrapped in

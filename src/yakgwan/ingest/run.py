@@ -7,6 +7,7 @@ cost itself (or, with ``strict``, the whole ingest) and never a half-written ind
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from yakgwan.ingest.indexing import index_text
 from yakgwan.ingest.plan import Plan, plan_ingest
 from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
 from yakgwan.progress import Bar, ProgressSink, progress
-from yakgwan.core.protocols import ChunkStep, Embedder
+from yakgwan.core.protocols import ChunkStep, Embedder, Loads
 from yakgwan.core.records import Chunk, Document, sha256_hex
 from yakgwan.store import DocRecord, IndexData, Store
 from yakgwan.text.tokenizer import Tokenizer
@@ -69,10 +70,12 @@ class Ingestor:
     chunk_steps: Sequence[ChunkStep] = ()
     sink: ProgressSink | None = None  # receives (stage, done, total) as the work advances
     debug: bool = False  # a parser's unexpected error propagates instead of failing its file
+    _model: "_Preload | None" = field(default=None, init=False, repr=False)  # set by run()
 
     def run(self, paths: list[Path]) -> IngestReport:
         t0 = time.perf_counter()
         report = IngestReport()
+        self._model = _Preload(self.embedder)  # the embedder's model loads while the documents are read and indexed
         loaded = self._load(paths, report)
         report.seconds_load = time.perf_counter() - t0
         with self.store.writer(on_wait=self._say_waiting):
@@ -132,6 +135,8 @@ class Ingestor:
         if data.dense_mask.all():
             return  # every vector came from the old index or the cache: the first commit was complete
         try:
+            if self._model is not None:
+                self._model.wait()
             self._embed_missing(data, report)
         except KeyboardInterrupt:
             self._commit_partial(data)
@@ -262,3 +267,27 @@ class Ingestor:
                 bar.update(len(rows))
         finally:
             bar.close()
+
+
+class _Preload:
+    """Loads a ``Loads`` embedder's model on a thread of its own; ``wait()`` joins it and raises
+    what loading raised (the dense phase reports it like any embedder failure)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        if isinstance(embedder, Loads):
+            self._thread = threading.Thread(target=self._run, args=(embedder,), name="embedder-load", daemon=True)
+            self._thread.start()
+
+    def _run(self, embedder: Loads) -> None:
+        try:
+            embedder.load()
+        except BaseException as exc:  # raised again in wait(), on the ingest's thread
+            self._error = exc
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
