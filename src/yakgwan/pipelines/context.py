@@ -33,6 +33,10 @@ class PipelineContext:
     cache_dir: Path | None = None  # where model caches live (late interaction's token vectors)
     quiet: bool = True  # no progress bar for the work a pipeline does before its first search (RAPTOR's tree)
     sink: ProgressSink | None = None  # hears that work's progress (the HTTP API's job status, eval's)
+    # the index's 약관 structure and the thesaurus, when a caller keeps them across contexts (the
+    # server builds a context per request); built on first use otherwise
+    make_clause_map: Callable[[], ClauseMap] | None = None
+    make_thesaurus: Callable[[], Thesaurus] | None = None
     _tokenizer: Tokenizer | None = field(default=None, repr=False)
     _embedder: Embedder | None = field(default=None, repr=False)
     _llm: tuple[LLM | None] | None = field(default=None, repr=False)
@@ -68,14 +72,14 @@ class PipelineContext:
     def clause_map(self) -> ClauseMap:
         """The index's 약관 structure, built on first use and kept."""
         if self._clause_map is None:
-            self._clause_map = ClauseMap.build(self.view.chunks, self.tokenizer)
+            self._clause_map = self.make_clause_map() if self.make_clause_map else ClauseMap.build(self.view.chunks, self.tokenizer)
         return self._clause_map
 
     @property
     def thesaurus(self) -> Thesaurus:
         """The bundled insurance thesaurus (everyday words to clause terms), loaded on first use."""
         if self._thesaurus is None:
-            self._thesaurus = Thesaurus.load()
+            self._thesaurus = self.make_thesaurus() if self.make_thesaurus else Thesaurus.load()
         return self._thesaurus
 
     def clause(self, name: str = "clause", weights: ClauseWeights = ClauseWeights()) -> ClauseRetriever:

@@ -22,12 +22,15 @@ from yakgwan.llm import LLM, PROVIDERS
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.core.protocols import EmbedKind, Embedder
 from yakgwan.pipelines import PipelineContext
+from yakgwan.query.thesaurus import Thesaurus
+from yakgwan.retrieval.clause_map import ClauseMap
 from yakgwan.store import IndexView
 from yakgwan.text.registry import make_tokenizer
 from yakgwan.websearch.registry import make_search
 from yakgwan.text.tokenizer import Tokenizer
 
 T = TypeVar("T")
+CLAUSE_MAPS_KEPT = 16  # 약관 maps of this many index views (collections, generations) stay built
 
 
 class Serialised(Generic[T]):
@@ -122,6 +125,8 @@ class SharedModels:
         self._ingest_embedder: Embedder | None = None
         self._anchors: AnchorFinder | None = None
         self._provider: object | None = None
+        self._thesaurus: Thesaurus | None = None
+        self._clause_maps: dict[int, tuple[IndexView, ClauseMap]] = {}  # by view; the views a server keeps
 
     def tokenizer(self, name: str) -> Tokenizer:
         with self._lock:
@@ -134,6 +139,27 @@ class SharedModels:
             if self._embedder is None:
                 self._embedder = BatchingEmbedder(make_embedder(self.settings.embedder))  # type: ignore[assignment]
             return self._embedder  # type: ignore[return-value]
+
+    def thesaurus(self) -> Thesaurus:
+        """The bundled insurance thesaurus, loaded once."""
+        with self._lock:
+            if self._thesaurus is None:
+                self._thesaurus = Thesaurus.load()
+            return self._thesaurus
+
+    def clause_map(self, view: IndexView) -> ClauseMap:
+        """The 약관 structure of ``view``, built once per view (a few hundred milliseconds for a
+        168-page policy); the maps of the last ``CLAUSE_MAPS_KEPT`` views are kept."""
+        with self._lock:
+            got = self._clause_maps.get(id(view))
+            if got is not None and got[0] is view:
+                return got[1]
+        built = ClauseMap.build(view.chunks, self.tokenizer(view.tokenizer))
+        with self._lock:
+            self._clause_maps[id(view)] = (view, built)
+            while len(self._clause_maps) > CLAUSE_MAPS_KEPT:
+                self._clause_maps.pop(next(iter(self._clause_maps)))
+        return built
 
     def anchor_finder(self) -> AnchorFinder:
         """The question analyser of ``ask`` (Kiwi takes about a second to load: once)."""
@@ -179,4 +205,6 @@ def shared_context(view: IndexView, models: SharedModels, make_embedder: Callabl
         make_llm=models.llm,
         make_search=lambda: make_search(settings.search),
         cache_dir=settings.cache_dir,
+        make_clause_map=lambda: models.clause_map(view),
+        make_thesaurus=models.thesaurus,
     )
