@@ -187,7 +187,8 @@ class Hit:
 class Route:
     """Where a question was sent inside a policy: ``kind`` is ``named`` (it names or implies
     the 약관 in ``scopes``, each with the share of its name the question carries), ``base``
-    (no 특약 named: the 보통약관 ``scopes[0]`` is preferred) or ``all`` (no preference).
+    (no 특약 named: the question is about the 보통약관, ``scopes[0]``) or ``all`` (the policy has
+    no 보통약관). Only ``named`` changes a ranking (the ``route`` pipeline's scope prior).
     ``added`` lists the clause terms the thesaurus added to the question's own words."""
 
     kind: str

@@ -28,9 +28,7 @@ def ran_as(name: str, ctx: PipelineContext) -> str:
     """The registered name of what pipeline ``name`` runs over ``ctx``'s documents: ``auto``
     (and "default") is ``clause`` on a policy and ``hybrid_cc`` on other documents."""
     spec = resolve_pipeline(name)
-    if spec.name == "auto":
-        return "clause" if ctx.profile == "policy" else "hybrid_cc"
-    return spec.name
+    return ctx.first_stage_name if spec.name == "auto" else spec.name
 
 
 def route_of(name: str, query: str, ctx: PipelineContext) -> Route | None:

@@ -43,6 +43,7 @@ class PipelineContext:
     _search: tuple[SearchProvider | None] | None = field(default=None, repr=False)
     _clause_map: ClauseMap | None = field(default=None, repr=False)
     _thesaurus: Thesaurus | None = field(default=None, repr=False)
+    _profile: str | None = field(default=None, repr=False)
 
     @property
     def llm(self) -> LLM | None:
@@ -60,13 +61,20 @@ class PipelineContext:
     @property
     def profile(self) -> str:
         """``policy`` when the documents are 약관 (the structure chunker named the 약관 of most
-        chunks), else ``general``: decided from the documents, never from a flag."""
-        return "policy" if is_policy(self.view.chunks) else "general"
+        chunks), else ``general``: decided from the documents, never from a flag (once per context)."""
+        if self._profile is None:
+            self._profile = "policy" if is_policy(self.view.chunks) else "general"
+        return self._profile
+
+    @property
+    def first_stage_name(self) -> str:
+        """The registered pipeline the default first stage is on these documents."""
+        return "clause" if self.profile == "policy" else "hybrid_cc"
 
     def first_stage(self) -> Retriever:
         """The default first stage that query-side techniques build on: the clause-aware stage
         on a policy, ``hybrid_cc`` on other documents."""
-        return self.clause() if self.profile == "policy" else self.hybrid_cc()
+        return self.clause() if self.first_stage_name == "clause" else self.hybrid_cc()
 
     @property
     def clause_map(self) -> ClauseMap:

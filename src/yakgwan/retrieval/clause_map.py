@@ -50,7 +50,7 @@ class ClauseMap:
 
     ``names``: every 약관 name, in order of first appearance; ``name_terms``: each name's index
     terms with their idf over the names (a term every name shares, 특별약관, weighs little);
-    ``titles``: a BM25 index over the chunks' title fields (row = chunk position).
+    ``titles``: a BM25 index over the chunks' title fields (row = chunk position, ``row`` by id).
     """
 
     chunks: Sequence[Chunk]
@@ -58,6 +58,7 @@ class ClauseMap:
     name_terms: tuple[dict[str, float], ...]
     titles: BM25Index
     base: str | None
+    row: dict[str, int] = field(default_factory=dict, repr=False)  # chunk id -> position (row of ``titles``)
     _shingles: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -68,7 +69,7 @@ class ClauseMap:
         name_terms = tuple({t: lucene_idf(df[t], len(names)) for t in ts} for ts in terms)
         titles = BM25Index.build(tokenizer.tokenize_many([title_field(c) for c in chunks]))
         base = next((n for n in names if BASE_MARK in n.replace(" ", "")), None)
-        return cls(chunks, names, name_terms, titles, base)
+        return cls(chunks, names, name_terms, titles, base, {c.chunk_id: i for i, c in enumerate(chunks)})
 
     def coverage(self, query_terms: Sequence[str]) -> dict[str, float]:
         """For each 약관, the share of its name's idf mass that the query's terms carry: 1 when

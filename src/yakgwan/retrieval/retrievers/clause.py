@@ -99,12 +99,10 @@ class ClauseRetriever:
             wider = self.first.retrieve(expanded, max(k, self.depth))
             chunks |= {h.chunk.chunk_id: h.chunk for h in wider if h.chunk.chunk_id not in chunks}
             base = weighted_sum([base, minmax({h.chunk.chunk_id: h.score for h in wider})], [1.0 - lam, lam])
-        title_all = self.cmap.title_scores(terms)
-        row = {c.chunk_id: i for i, c in enumerate(self.cmap.chunks)} if len(title_all) else {}
-        for i in title_all.argsort()[::-1][:TITLE_POOL]:
-            if title_all[i] > 0:
-                c = self.cmap.chunks[int(i)]
-                chunks.setdefault(c.chunk_id, c)
+        for i, _ in self.cmap.titles.search(terms, TITLE_POOL):  # the best title matches join the candidates
+            c = self.cmap.chunks[i]
+            chunks.setdefault(c.chunk_id, c)
+        title_all, row = self.cmap.title_scores(terms), self.cmap.row
         title = minmax({cid: float(title_all[row[cid]]) for cid in chunks if cid in row})
         named = dict(route.scopes) if route.kind == "named" else {}
         w = self.weights
