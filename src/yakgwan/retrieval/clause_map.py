@@ -9,6 +9,7 @@ hundred milliseconds for a 168-page policy) and kept by the pipeline context.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -39,6 +40,51 @@ def lucene_idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
+_SPACE = re.compile(r"\s+")
+_TABLE_MARK = re.compile(r"별표\s*\d*|부표|붙임")  # how a 약관 numbers its tables: <별표1>, 【별표】, <부표>
+_BRACKETS = re.compile(r"[<>【】\[\]〈〉()]")
+MIN_TABLE_NAME = 3  # a heading name shorter than this (표, 사례) is too common to count as a citation
+
+
+def is_table(c: Chunk) -> bool:
+    """A chunk of a table or appendix inside a 약관: no 조, a section heading."""
+    return bool(c.yakgwan and not c.article and c.section)
+
+
+def table_citations(chunks: Sequence[Chunk]) -> dict[str, tuple[str, ...]]:
+    """For each clause chunk that cites a table, the ids of that table's chunks.
+
+    A clause cites a table when its text (whitespace removed) carries the table's heading name
+    (``<별표1> 장해분류표`` → 장해분류표, from any 약관: 특약 cite the 보통약관's tables by name), or
+    the table's mark inside the same 약관 (``【별표】``, ``별표1``: "…(【별표】참조)에 해당되는 사고").
+    Pure; read from the structure chunker's fields and the text only.
+    """
+    tables: dict[tuple[str, str], list[str]] = {}
+    for c in chunks:
+        if is_table(c):
+            tables.setdefault((c.yakgwan or "", c.section or ""), []).append(c.chunk_id)
+    keys = []  # longest name first: 골절분류표II is read before the 골절분류표 it contains
+    for (yakgwan, section), ids in sorted(tables.items(), key=lambda kv: -len(kv[0][1])):
+        name = _SPACE.sub("", _BRACKETS.sub("", _TABLE_MARK.sub("", section)))
+        mark = _TABLE_MARK.search(section)
+        keys.append((yakgwan, name if len(name) >= MIN_TABLE_NAME else "", _SPACE.sub("", mark.group(0)) if mark else "", tuple(ids)))
+    out: dict[str, tuple[str, ...]] = {}
+    for c in chunks:
+        if not c.article:
+            continue
+        text = _SPACE.sub("", c.text)
+        cited: list[str] = []
+        for yakgwan, name, mark, ids in keys:
+            if name and name in text:
+                cited.extend(ids)
+                text = text.replace(name, "\x00")  # a shorter name inside this one is not a second citation
+            elif mark and c.yakgwan == yakgwan and mark in text:
+                cited.extend(ids)
+        if cited:
+            out[c.chunk_id] = tuple(cited)
+    return out
+
+
 def is_policy(chunks: Sequence[Chunk]) -> bool:
     """The documents are 약관: most chunks sit inside a 약관 the structure chunker named."""
     return bool(chunks) and sum(1 for c in chunks if c.yakgwan) >= POLICY_SHARE * len(chunks)
@@ -50,7 +96,8 @@ class ClauseMap:
 
     ``names``: every 약관 name, in order of first appearance; ``name_terms``: each name's index
     terms with their idf over the names (a term every name shares, 특별약관, weighs little);
-    ``titles``: a BM25 index over the chunks' title fields (row = chunk position, ``row`` by id).
+    ``titles``: a BM25 index over the chunks' title fields (row = chunk position, ``row`` by id);
+    ``cites``: the tables each clause cites (:func:`table_citations`).
     """
 
     chunks: Sequence[Chunk]
@@ -59,6 +106,7 @@ class ClauseMap:
     titles: BM25Index
     base: str | None
     row: dict[str, int] = field(default_factory=dict, repr=False)  # chunk id -> position (row of ``titles``)
+    cites: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _shingles: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -69,7 +117,8 @@ class ClauseMap:
         name_terms = tuple({t: lucene_idf(df[t], len(names)) for t in ts} for ts in terms)
         titles = BM25Index.build(tokenizer.tokenize_many([title_field(c) for c in chunks]))
         base = next((n for n in names if BASE_MARK in n.replace(" ", "")), None)
-        return cls(chunks, names, name_terms, titles, base, {c.chunk_id: i for i, c in enumerate(chunks)})
+        row = {c.chunk_id: i for i, c in enumerate(chunks)}
+        return cls(chunks, names, name_terms, titles, base, row, cites=table_citations(chunks))
 
     def coverage(self, query_terms: Sequence[str]) -> dict[str, float]:
         """For each 약관, the share of its name's idf mass that the query's terms carry: 1 when

@@ -167,3 +167,50 @@ def test_restricting_a_grouped_hit_keeps_its_in_scope_copy() -> None:
     assert scoped is not None and scoped.chunk.chunk_id == "m" and scoped.members == () and scoped.score == 0.9
     assert restrict(h, lambda c: True) == h and restrict(h, lambda c: True).members == (other, mine)
     assert restrict(h, lambda c: c.yakgwan == "보통약관") is None
+
+
+def _table(cid: str, section: str, yakgwan: str, page: int) -> Chunk:
+    return Chunk(cid, "p.pdf", "p.pdf", "p", f"{section} 1급 2급", 0, 9, (page,), kind="table", section=section, yakgwan=yakgwan)
+
+
+def test_a_clause_cites_a_table_by_its_name_anywhere_or_by_its_mark_in_its_own_yakgwan() -> None:
+    from yakgwan.retrieval.clause_map import table_citations
+
+    chunks = [
+        _table("jang", "<별표1> 장해분류표", "보통약관", 28),
+        _table("gol2", "골절분류표II", "골절발생위로금(II) 특별약관", 60),
+        _table("gol", "골절분류표", "교통상해 골절입원일당 특별약관", 61),
+        _table("byul", "【별표】", "교통사고처리지원금(Ⅰ) 특별약관", 78),
+        chunk("hu", "장해분류표 (보통약관 별표1 참조)에서 정한 지급률을 곱한 금액", "( )상해 후유장해 특별약관", "제1조"),
+        chunk("g2", "골절분류표II에서 정한 골절로 진단된 경우", "골절발생위로금(II) 특별약관", "제1조"),
+        chunk("tc", "교통사고처리특례법 제3조 제2항 단서(【별표】참조)에 해당되는 사고", "교통사고처리지원금(Ⅰ) 특별약관", "제1조"),
+        chunk("other", "【별표】참조", "벌금 특별약관", "제1조"),  # a mark means the citing 약관's own table
+        chunk("none", "회사는 보험금을 지급합니다.", "보통약관", "제3조"),
+    ]
+    cites = table_citations(chunks)
+    # 골절분류표II is read as one name: it does not also cite 골절분류표, which it contains
+    assert cites == {"hu": ("jang",), "g2": ("gol2",), "tc": ("byul",)}
+
+
+def test_a_cited_table_ranks_right_below_the_clause_that_cites_it() -> None:
+    from yakgwan.retrieval.retrievers.clause import ClauseRetriever, ClauseWeights
+
+    cite = chunk("c", "피보험자가 상해로 장해분류표에서 정한 장해상태가 되었을 때 지급률을 곱한 금액을 드립니다", "후유장해 특별약관", "제1조", title="보험금의 지급사유")
+    other = chunk("o", "피보험자가 상해로 입원하였을 때 입원일당을 드립니다", "입원일당 특별약관", "제1조", title="보험금의 지급사유")
+    far = chunk("f", "회사는 계약자에게 약관을 드립니다", "보통약관", "제19조", title="약관교부")
+    table = _table("t", "<별표1> 장해분류표", "보통약관", 28)
+
+    class Fixed:
+        name = "fixed"
+
+        def retrieve(self, query: str, k: int) -> list[Hit]:  # the table is not among the first stage's hits
+            return [Hit(c, s, i + 1, "fixed") for i, (c, s) in enumerate([(cite, 3.0), (other, 2.0), (far, 1.0)])][:k]
+
+    cmap = ClauseMap.build([cite, other, far, table], WordTokenizer())
+    on = ClauseRetriever("clause", Fixed(), cmap, WordTokenizer(), ClauseWeights(title=0.0, none=0.0)).retrieve("눈 실명", 4)
+    assert [h.chunk.chunk_id for h in on] == ["c", "t", "o", "f"]
+    assert on[1].score == on[0].score and on[1].components["cited"] == on[0].score
+    off = ClauseRetriever("clause", Fixed(), cmap, WordTokenizer(), ClauseWeights(title=0.0, none=0.0, cited=0.0)).retrieve("눈 실명", 4)
+    assert [h.chunk.chunk_id for h in off] == ["c", "o", "f"]
+    with pytest.raises(ValueError, match="cited"):
+        ClauseWeights(cited=-0.1)
