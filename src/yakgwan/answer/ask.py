@@ -5,6 +5,8 @@ Outcomes: ``answered``; ``partial`` (the documents speak to the topic but not to
 asked, and the answer says which point); ``refused`` (the documents do not contain it). A
 question naming something the documents never mention (a product, company, person or year
 absent from every chunk) is refused before any model runs, and the missing names are returned.
+Over a policy, a question about a 조 that the 약관 it names lacks is answered from the parsed
+structure (:mod:`yakgwan.answer.structure`): there is no such 조, and these are the ones there are.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from yakgwan.answer.generate import GenerativeAnswerer
 from yakgwan.answer.grounding.quotes import quote_is_verbatim
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.self_check import SelfCheckingAnswerer
+from yakgwan.answer.structure import missing_article_answer
 from yakgwan.answer.passages import number_sentences
 from yakgwan.answer.records import REFUSAL, AskResult
 from yakgwan.core.errors import InputError
@@ -86,6 +89,11 @@ class Asker:
         retriever, note = self._retriever
         notes = [note] if note else []
         name = resolve_pipeline(self.pipeline).name
+        if self.ctx.profile == "policy" and (done := missing_article_answer(question, self.ctx.view.chunks)) is not None:
+            by_id = {c.chunk_id: c.text for c in self.ctx.view.chunks}
+            if all(quote_is_verbatim(c, by_id.get(c.chunk_id, "")) for c in done.citations):
+                return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, "structure", [],
+                                 notes + done.notes, 0, done.claims_text)
         missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text())] if self.rules.on("anchors") else []
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"

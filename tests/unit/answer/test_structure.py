@@ -1,0 +1,83 @@
+"""Structure answers over a policy: a 조 the named 약관 lacks is answered from the parsed articles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yakgwan.answer.ask import Asker
+from yakgwan.answer.structure import articles_by_yakgwan, asked_articles, missing_article_answer, named_yakgwan
+from yakgwan.config import EmbedderConfig, Settings
+from yakgwan.core.records import Chunk
+from yakgwan.embedders.hashing import HashingEmbedder
+from yakgwan.services.context import open_context
+from yakgwan.services.ingest import ingest
+
+pytestmark = pytest.mark.unit
+
+SAMPLE = Path(__file__).resolve().parents[3] / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+
+
+def _article(cid: str, yakgwan: str, number: str, title: str, page: int) -> Chunk:
+    text = f"{number}({title})\n① 회사는 이 조에서 정한 바에 따릅니다."
+    return Chunk(cid, "p.pdf", "p.pdf", "p", text, 0, len(text), (page,), yakgwan=yakgwan, article=number, article_title=title)
+
+
+CHUNKS = [
+    _article("b1", "보통약관", "제1조", "목적", 1),
+    _article("b2", "보통약관", "제2조", "용어의 정의", 1),
+    _article("b2b", "보통약관", "제2조", "용어의 정의", 2),  # a second piece of 제2조
+    _article("f1", "벌금 특별약관", "제1조", "보험금의 지급사유", 5),
+    _article("f2", "벌금 특별약관", "제2조", "보험금을 지급하지 않는 사유", 5),
+    _article("f3", "벌금 특별약관", "제3조", "준용규정", 6),
+    _article("z1", "자전거사고 벌금 특별약관", "제1조", "보험금의 지급사유", 9),
+]
+
+
+def test_asked_articles_leave_a_statutes_articles_out() -> None:
+    assert asked_articles("벌금 특별약관 제9조에는 어떤 내용이 있나요?") == ["제9조"]
+    assert asked_articles("보통약관 제 29 조의 2 와 제3조") == ["제29조의2", "제3조"]
+    assert asked_articles("도로교통법 제13조 위반이면 되나요?") == []
+    assert asked_articles("「교통사고처리 특례법」 제3조 제2항 단서") == []
+    assert asked_articles("합의금은 얼마인가요?") == []
+
+
+def test_the_longest_printed_name_wins_and_tukyak_reads_as_tukbyul_yakgwan() -> None:
+    names = list(articles_by_yakgwan(CHUNKS))
+    assert names == ["보통약관", "벌금 특별약관", "자전거사고 벌금 특별약관"]
+    assert named_yakgwan("자전거사고 벌금 특약 제5조", names) == "자전거사고 벌금 특별약관"
+    assert named_yakgwan("벌금특별약관 제5조", names) == "벌금 특별약관"
+    assert named_yakgwan("제5조가 궁금해요", names) is None
+
+
+def test_a_missing_article_is_answered_with_the_articles_there_are_cited_verbatim() -> None:
+    done = missing_article_answer("벌금 특약 제9조에는 어떤 내용이 있나요?", CHUNKS)
+    assert done is not None and done.outcome == "refused"
+    assert done.claims_text == ("벌금 특별약관에는 제1조~제3조가 있으며 제9조는 없습니다. "
+                                "있는 조: 제1조(보험금의 지급사유), 제2조(보험금을 지급하지 않는 사유), 제3조(준용규정).")
+    assert [(c.chunk_id, c.quote) for c in done.citations] == [("f1", "제1조(보험금의 지급사유)"), ("f3", "제3조(준용규정)")]
+    by_id = {c.chunk_id: c.text for c in CHUNKS}
+    assert all(c.quote in by_id[c.chunk_id] for c in done.citations)
+
+
+def test_an_existing_article_or_one_some_yakgwan_has_is_left_to_retrieval() -> None:
+    assert missing_article_answer("벌금 특약 제3조 내용", CHUNKS) is None
+    assert missing_article_answer("제3조에는 뭐가 있나요?", CHUNKS) is None  # 벌금 특별약관 has one
+    assert missing_article_answer("도로교통법 제13조", CHUNKS) is None
+    done = missing_article_answer("제77조에는 뭐가 있나요?", CHUNKS)
+    assert done is not None and done.claims_text.startswith("이 문서의 어느 약관에도 제77조는 없습니다. 벌금 특별약관에는 제1조~제3조가 있으며")
+
+
+def test_ask_over_the_sample_policy_answers_a_missing_article_from_the_structure(tmp_path: Path) -> None:
+    s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    ingest(s, [SAMPLE], embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
+    ctx.make_llm = lambda: None
+    asker = Asker(ctx)
+    res = asker.ask("벌금 특별약관 제9조에는 어떤 내용이 있나요?")
+    assert res.outcome == "refused" and res.by == "structure" and res.llm_calls == 0
+    assert res.answer.startswith("벌금 특별약관에는 제1조~제4조가 있으며 제9조는 없습니다.")
+    assert [c.article for c in res.citations] == ["제1조", "제4조"] and {c.yakgwan for c in res.citations} == {"벌금 특별약관"}
+    exists = asker.ask("벌금 특별약관 제2조에는 어떤 내용이 있나요?")
+    assert exists.by != "structure" and any(c.yakgwan == "벌금 특별약관" for c in exists.citations)
