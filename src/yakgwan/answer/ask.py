@@ -28,6 +28,7 @@ from yakgwan.answer.records import REFUSAL, AskResult
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
+from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
 MODES = ("auto", "generate", "extract")
@@ -68,6 +69,8 @@ class Asker:
             raise InputError(None, "--mode generate needs an LLM: set YAKGWAN_LLM (local or openai), or use --mode extract")
         if self.k <= 0:
             raise InputError(None, f"--k must be > 0, got {self.k}")
+        if type(self.anchors) is AnchorFinder and self.anchors.tagger is None:  # one Kiwi model per process, not two
+            self.anchors.tagger = tagger_of(self.ctx.tokenizer)
 
     def _index_text(self) -> str:
         if self.corpus is None:

@@ -35,6 +35,14 @@ def make_tokenizer(name: str = DEFAULT_TOKENIZER, config: TokenizerConfig | None
 TAGGER = "kiwi"  # the analyser whose tags question analysis reads (NNP, SL, SN …)
 
 
+def tagger_of(tokenizer: Tokenizer) -> Tagger | None:
+    """The tagging analyser inside ``tokenizer`` (itself, or a part of a union), so that question
+    analysis reuses the model the index's tokenizer already loads; None when it has none."""
+    if isinstance(tokenizer, UnionTokenizer):
+        return tagger_of(tokenizer.first) or tagger_of(tokenizer.second)
+    return tokenizer if getattr(tokenizer, "name", None) == TAGGER and isinstance(tokenizer, Tagger) else None
+
+
 def make_tagger() -> Tagger:
     """The registered analyser that tags question words (cheap: it loads on first use)."""
     tagger = make_tokenizer(TAGGER)

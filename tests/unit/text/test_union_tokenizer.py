@@ -23,3 +23,17 @@ def test_union_recovers_terms_one_analyzer_misses() -> None:
     # the negation rule holds in both analyzers, so the union adds no bare 급여 / 담보
     assert "급여" not in tok.tokenize("비급여 항목") and "비급여" in tok.tokenize("비급여 항목")
     assert "담보" not in tok.tokenize("질병부담보 조건")
+
+
+@pytest.mark.unit
+def test_the_tagger_of_a_union_is_its_kiwi_part_and_a_mecab_alone_has_none() -> None:
+    from yakgwan.text.analyzers.kiwi import KiwiTokenizer
+    from yakgwan.text.analyzers.mecab import MecabTokenizer
+    from yakgwan.text.registry import make_tokenizer, tagger_of
+
+    union = make_tokenizer("mecab+kiwi")
+    found = tagger_of(union)
+    assert isinstance(found, KiwiTokenizer) and found is union.second  # type: ignore[attr-defined]
+    kiwi = KiwiTokenizer()
+    assert tagger_of(kiwi) is kiwi
+    assert tagger_of(MecabTokenizer()) is None
