@@ -56,6 +56,13 @@ def bare_term(form: str) -> str:
     return PARTICLE_END.sub("", form)
 
 
+def found_share(terms: Iterable[Anchor], corpus: str) -> float:
+    """The share of ``terms`` (nouns, without a particle Kiwi left on them) that occur in
+    ``corpus`` (already :func:`normalise`d); 1 when there is none."""
+    forms = list(dict.fromkeys(bare_term(a.form) for a in terms if bare_term(a.form)))
+    return sum(1 for f in forms if normalise(f) in corpus) / len(forms) if forms else 1.0
+
+
 def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:
     """The nouns among ``terms`` that occur nowhere in ``corpus`` (already :func:`normalise`d),
     with or without a particle Kiwi left on them; operation words and words naming the kind of

@@ -7,6 +7,10 @@ question naming something the documents never mention (a product, company, perso
 absent from every chunk) is refused before any model runs, and the missing names are returned.
 Over a policy, a question about a 조 that the 약관 it names lacks is answered from the parsed
 structure (:mod:`yakgwan.answer.structure`): there is no such 조, and these are the ones there are.
+Over a policy without an LLM that gives log-probabilities, the extractive answer quotes answer
+units (항 with their 호) chosen by the embedder, and a calibrated model decides the outcome
+(:mod:`yakgwan.answer.extract_units`); it measured better than the word-overlap answer on both
+halves of the policy questions, and not on skytravel, where the word-overlap answer stays.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from yakgwan.answer.anchors import AnchorFinder, missing_anchors, normalise, unknown_terms
+from yakgwan.answer.anchors import AnchorFinder, found_share, missing_anchors, normalise, unknown_terms
+from yakgwan.answer.answerability import AnswerabilityModel
+from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer
 from yakgwan.answer.compare import side_queries
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
@@ -59,8 +65,12 @@ class Asker:
     anchors: AnchorFinder = field(default_factory=AnchorFinder)
     rules: RuleSet = RuleSet.all()
     corpus: str | None = field(default=None, repr=False)
+    # the answer units' vectors, kept by a caller across askers of one index (the server); None:
+    # kept by this asker only
+    unit_vectors: CachingEmbedder | None = field(default=None, repr=False)
     _retriever: tuple[Retriever, str | None] | None = field(default=None, repr=False)
     _sides: Retriever | None = field(default=None, repr=False)
+    _units: UnitAnswerer | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -116,10 +126,12 @@ class Asker:
             done = answerer.answer(question, sentences)
             asked_model = llm.stats.calls > calls0
             by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
+        elif self.ctx.profile == "policy" and not (llm is not None and llm.supports_logprobs) and not sides and (units := self._unit_answerer()):
+            done, by = units.answer(question, hits), "units"
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms, rules=self.rules).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"
-        chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences}
+        chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences} | {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
         bad = [c for c in done.citations if not quote_is_verbatim(c, chunks.get(c.chunk_id, ""))]
         if bad:  # cannot happen by construction; never shown as is if it does
             notes.append(f"{len(bad)} citation(s) not verbatim in their chunk: refused")
@@ -128,6 +140,18 @@ class Asker:
         calls = (llm.stats.calls - calls0) if llm else 0
         claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
         return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims)
+
+    def _unit_answerer(self) -> UnitAnswerer | None:
+        """The unit answer, when the bundled answerability model was fitted on this index's
+        embedder (its cosines mean nothing for another one); None otherwise."""
+        if self._units is None:
+            model = AnswerabilityModel.load()
+            if model.embedder != self.ctx.view.embedder:
+                return None
+            text = self._index_text()
+            vectors = self.unit_vectors or CachingEmbedder(self.ctx.embedder)
+            self._units = UnitAnswerer(vectors, self.ctx.tokenizer, model, lambda q: found_share(self.anchors.terms(q), text))
+        return self._units
 
     def _with_sides(self, queries: list[str], hits: list[Hit]) -> tuple[list[Hit], list[tuple[str, list[str]]]]:
         """For a question about two named things, one search per side (:func:`side_queries`):

@@ -15,6 +15,7 @@ from typing import Callable, Generic, Sequence, TypeVar
 import numpy as np
 
 from yakgwan.answer.anchors import AnchorFinder
+from yakgwan.answer.extract_units import CachingEmbedder
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.core.errors import UnknownName
@@ -127,6 +128,7 @@ class SharedModels:
         self._provider: object | None = None
         self._thesaurus: Thesaurus | None = None
         self._clause_maps: dict[int, tuple[IndexView, ClauseMap]] = {}  # by view; the views a server keeps
+        self._unit_vectors: dict[str, CachingEmbedder] = {}  # by embedder model_id
 
     def tokenizer(self, name: str) -> Tokenizer:
         with self._lock:
@@ -160,6 +162,15 @@ class SharedModels:
             while len(self._clause_maps) > CLAUSE_MAPS_KEPT:
                 self._clause_maps.pop(next(iter(self._clause_maps)))
         return built
+
+    def unit_vectors(self, embedder: Embedder) -> CachingEmbedder:
+        """The answer units' vectors, kept across requests (one cache per embedder model): a
+        policy's units are embedded once per server, not once per question."""
+        with self._lock:
+            got = self._unit_vectors.get(embedder.model_id)
+            if got is None:
+                got = self._unit_vectors[embedder.model_id] = CachingEmbedder(embedder)
+            return got
 
     def anchor_finder(self) -> AnchorFinder:
         """The question analyser of ``ask`` (Kiwi takes about a second to load: once)."""

@@ -65,7 +65,7 @@ def _answer(service: Service, name: str, body: AskIn, on_stage: Callable[[str, d
     col = service.collections.get(name)
     ctx = service.collections.context(col)
     asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, rules=RuleSet.parse(body.rules), anchors=service.models.anchor_finder(),
-                  corpus=service.collections.corpus_text(ctx.view))
+                  corpus=service.collections.corpus_text(ctx.view), unit_vectors=service.models.unit_vectors(ctx.embedder))
     res = asker.ask(body.question, on_stage).to_json()
     names = col.display_names()
     for c in res["citations"]:

@@ -1,0 +1,107 @@
+"""The offline answer from answer units: the best-scoring units quoted verbatim, and a calibrated
+decision whether they answer.
+
+1. units (:mod:`yakgwan.answer.units`): 항 with their 호 inside a 약관 article, sentences and
+   rows elsewhere, from the retrieved hits (and the other pieces of each hit's 조);
+2. scores (:mod:`yakgwan.answer.select`): the embedder's cosine, the lexical match, the rank;
+   the best unit and those close to it are quoted, in document order, each with its 약관 · 조 ·
+   항 or section as provenance;
+3. the outcome (:mod:`yakgwan.answer.answerability`): answered, partial (the quotes may not
+   hold the point asked, and the answer says so), or refused.
+
+Nothing here is a word list; the embedder's vectors of units are kept per text, so a warm
+process does not embed a unit twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures
+from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated
+from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_units
+from yakgwan.answer.units import Unit, hit_units
+from yakgwan.core.protocols import Embedder, EmbedKind
+from yakgwan.core.records import Hit
+from yakgwan.text.tokenizer import Tokenizer
+
+CACHED_VECTORS = 20_000  # unit vectors kept per answerer (about 30 MB at 384 dimensions)
+
+
+@dataclass
+class CachingEmbedder:
+    """``embedder`` with its passage vectors kept by text (queries are never kept)."""
+
+    embedder: Embedder
+    _kept: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    @property
+    def model_id(self) -> str:
+        return self.embedder.model_id
+
+    @property
+    def dim(self) -> int:
+        return self.embedder.dim
+
+    def embed(self, texts: Sequence[str], kind: EmbedKind) -> np.ndarray:
+        if kind != "passage":
+            return self.embedder.embed(texts, kind)
+        got = {t: self._kept.get(t) for t in texts}  # read once: another thread may clear the cache meanwhile
+        todo = [t for t, v in got.items() if v is None]
+        if todo:
+            fresh = np.asarray(self.embedder.embed(todo, kind), dtype=np.float32)
+            if len(self._kept) + len(todo) > CACHED_VECTORS:
+                self._kept.clear()
+            for t, v in zip(todo, fresh):
+                got[t] = self._kept[t] = v
+        return np.stack([got[t] for t in texts]) if texts else np.zeros((0, self.dim), dtype=np.float32)
+
+
+def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
+    """The answerability features of a choice of units (see :mod:`yakgwan.answer.answerability`)."""
+    best = int(picked[0])
+    together = set().union(*(scored.terms[i] for i in picked))
+    return AnswerFeatures(float(scored.cos[best]), float(scored.cos[best] - scored.cos.mean()), covered(scored.idf, together), found)
+
+
+@dataclass
+class UnitAnswerer:
+    embedder: Embedder
+    tokenizer: Tokenizer
+    model: AnswerabilityModel
+    found: Callable[[str], float]  # the share of the question's content terms the documents contain
+    weights: SelectWeights = SelectWeights()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.embedder, CachingEmbedder):
+            self.embedder = CachingEmbedder(self.embedder)
+
+    def choose(self, question: str, hits: Sequence[Hit]) -> tuple[list[Unit], Scored, list[int]]:
+        """The candidate units, their scores, and the chosen ones' indices (best first)."""
+        units = hit_units(hits)
+        scored = score_units(question, units, self.embedder, self.tokenizer, self.weights)
+        return units, scored, chosen(scored.score, self.weights)
+
+    def answer(self, question: str, hits: Sequence[Hit]) -> Generated:
+        units, scored, picked = self.choose(question, hits)
+        if not picked:
+            return Generated("refused", REFUSAL, [], notes=["no quotable unit in the retrieved passages"])
+        x = features(scored, picked, self.found(question))
+        p = self.model.probability(x)
+        outcome = self.model.outcome(p)
+        note = f"answerability p = {p:.2f} (answered ≥ {self.model.answered:.2f}, partial ≥ {self.model.partial:.2f}; {self.model.source})"
+        if outcome == "refused":
+            return Generated("refused", REFUSAL, [], notes=[note])
+        order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
+        cites = [Citation.of(n, units[i].chunk, units[i].text) for n, i in enumerate(order, 1)]
+        parts = []
+        for n, i in enumerate(order, 1):
+            head = units[i].chunk.heading()
+            parts.append(f"{head} — {units[i].text} [{n}]" if head else f"{units[i].text} [{n}]")
+        claims = " ".join(parts)
+        text = claims if outcome == "answered" else f"{claims} {PARTIAL_TAIL}"
+        return Generated(outcome, text, cites, notes=[note, "units chosen by the embedder's cosine with the question"], claims_text=claims)
+

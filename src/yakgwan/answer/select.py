@@ -1,0 +1,114 @@
+"""Scoring answer units against the question: the bundled embedder and the lexical match together.
+
+For unit *u* from the hit ranked *r*::
+
+    s(u) = cos(q, u) + w_lex · lex(q, u) + w_rank / r
+
+``cos``: the embedder's cosine between the question (as a query) and the unit read with its
+heading (약관 · 조 · 항, or the page's section path) as a passage; ``lex``: the share of the
+question's idf mass that the unit and its heading carry, idf taken over the candidate units (a
+term every unit shares weighs little); ``1 / r``: the retrieval's own order, so that a unit of
+the clause retrieval ranked first wins a near tie. The maths is pure; the embedder and
+tokenizer are passed in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from yakgwan.answer.units import Unit
+from yakgwan.core.protocols import Embedder
+from yakgwan.text.tokenizer import Tokenizer
+
+
+@dataclass(frozen=True)
+class SelectWeights:
+    # chosen on the tuning halves of policy_qa dev and skytravel dev (keywords inside the quoted
+    # units; bench/answerability.py --grid): the cosine alone did best there (policy 0.714,
+    # skytravel 0.333); lex 0.25 / rank 0.1 gave 0.619 / 0.353
+    lex: float = 0.0
+    rank: float = 0.0
+    keep: int = 3  # units quoted at most
+    margin: float = 0.15  # a further unit only when it scores within this of the best
+
+    def __post_init__(self) -> None:
+        if self.lex < 0 or self.rank < 0 or self.margin < 0 or self.keep < 1:
+            raise ValueError(f"SelectWeights needs lex, rank, margin >= 0 and keep >= 1, got {self}")
+
+
+@dataclass(frozen=True)
+class Scored:
+    """Each unit's score parts, in the order of the units given."""
+
+    cos: np.ndarray
+    lex: np.ndarray
+    score: np.ndarray
+    idf: dict[str, float]  # the question's terms, weighted over the units
+    terms: tuple[set[str], ...]  # each unit's terms (heading included)
+
+
+def idf_weights(query_terms: Sequence[str], unit_terms: Sequence[set[str]]) -> dict[str, float]:
+    """The idf of each distinct query term over the units, ``ln(1 + (n − df + 0.5) / (df + 0.5))``."""
+    q = set(query_terms)
+    n = len(unit_terms)
+    df = Counter(t for terms in unit_terms for t in terms & q)
+    return {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in q}
+
+
+def covered(idf: dict[str, float], terms: set[str]) -> float:
+    """The share of the idf mass that ``terms`` carry (0 when there is none)."""
+    total = sum(idf.values())
+    return sum(w for t, w in idf.items() if t in terms) / total if total > 0 else 0.0
+
+
+def idf_coverage(query_terms: Sequence[str], unit_terms: Sequence[set[str]]) -> np.ndarray:
+    """For each unit, the share of the query's distinct terms' idf mass it carries (idf over the
+    units, :func:`idf_weights`). Zero for every unit when the query has no term."""
+    idf = idf_weights(query_terms, unit_terms)
+    return np.array([covered(idf, terms) for terms in unit_terms])
+
+
+def unit_scores(cos: np.ndarray, lex: np.ndarray, ranks: np.ndarray, w: SelectWeights) -> np.ndarray:
+    """``cos + w.lex · lex + w.rank / rank`` (ranks 1-based)."""
+    if not (cos.shape == lex.shape == ranks.shape):
+        raise ValueError(f"cos, lex and ranks need one value per unit, got {cos.shape}, {lex.shape}, {ranks.shape}")
+    if ranks.size and ranks.min() < 1:
+        raise ValueError("ranks are 1-based")
+    return cos + w.lex * lex + w.rank / ranks
+
+
+def chosen(score: np.ndarray, w: SelectWeights) -> list[int]:
+    """The best unit and those within ``w.margin`` of it, at most ``w.keep``, best first (ties: earlier unit)."""
+    if score.size == 0:
+        return []
+    order = sorted(range(score.size), key=lambda i: (-score[i], i))
+    best = score[order[0]]
+    return [i for i in order if score[i] >= best - w.margin][: w.keep]
+
+
+def read_as(u: Unit) -> str:
+    """The unit as scored: its heading, then its text."""
+    head = u.chunk.heading()
+    return f"{head}\n{u.text}" if head else u.text
+
+
+def score_units(question: str, units: Sequence[Unit], embedder: Embedder, tokenizer: Tokenizer, w: SelectWeights) -> Scored:
+    """Every unit's score parts for ``question`` (see the module docstring)."""
+    if not units:
+        empty = np.zeros(0)
+        return Scored(empty, empty, empty, {}, ())
+    texts = [read_as(u) for u in units]
+    q = np.asarray(embedder.embed([question], "query"), dtype=np.float32)[0]
+    v = np.asarray(embedder.embed(texts, "passage"), dtype=np.float32)
+    norms = np.linalg.norm(v, axis=1) * (np.linalg.norm(q) or 1.0)
+    cos = (v @ q) / np.where(norms > 0, norms, 1.0)
+    terms = tuple(set(t) for t in tokenizer.tokenize_many(texts))
+    idf = idf_weights(tokenizer.tokenize(question), terms)
+    lex = np.array([covered(idf, t) for t in terms])
+    ranks = np.array([u.rank for u in units], dtype=float)
+    return Scored(cos, lex, unit_scores(cos, lex, ranks, w), idf, terms)

@@ -1,0 +1,73 @@
+"""Answer units: the spans of the retrieved passages an answer may quote, as the document is built.
+
+A 약관 answers with its items: one 항 (``① 보험수익자는 다음의 서류를 제출하고 …``) together with
+its 호 (``1. 청구서(회사 양식)`` …) and its provisos (``다만, …``), which the sentence splitter
+cuts apart. So inside an article a unit runs from one 항 mark (①–⑳) to the next; elsewhere (a
+Markdown page, a table, a 약관 article without 항 marks) each sentence or row is a unit. The
+article's heading line (``제7조(보험금의 청구)``) and a 약관's name line are never units: they are
+the unit's provenance, shown beside it. Every unit is a verbatim span of its chunk.
+
+A grouped hit (:mod:`yakgwan.retrieval.grouping`) brings the other pieces of its 조 as members:
+their units count too, since one 조 is often indexed as several chunks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from yakgwan.core.records import Chunk, Hit
+from yakgwan.text.sentences import clause_spans
+
+UNIT_CHARS = 600  # a 항 with its 호 longer than this is cut at the sentence that passes it
+_HANG = re.compile(r"\s*[①-⑳➀-➉]")  # the 항 marks printed in Korean 약관 (➀ is the variant some PDFs carry)
+_HEADING = re.compile(r"\s*제\s*\d+\s*조(?:\s*의\s*\d+)?\s*\([^)\n]*\)?\s*$")
+_CONTENT = re.compile(r"[0-9A-Za-z가-힣]")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A quotable span of ``chunk`` (``text == chunk.text[start:end]``), from the hit ranked ``rank``."""
+
+    chunk: Chunk
+    start: int
+    end: int
+    text: str
+    rank: int
+
+
+def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
+    """The unit spans of one chunk (see the module docstring), in document order."""
+    spans = [(s, e) for s, e in clause_spans(chunk.text) if _CONTENT.search(chunk.text[s:e])]
+    lines = {chunk.yakgwan.replace(" ", "")} if chunk.yakgwan else set()
+    spans = [(s, e) for s, e in spans if not _HEADING.match(chunk.text[s:e]) and chunk.text[s:e].replace(" ", "") not in lines]
+    if not chunk.article:
+        return spans
+    out: list[list[int]] = []
+    for s, e in spans:
+        if out and not _HANG.match(chunk.text[s:e]) and e - out[-1][0] <= UNIT_CHARS:
+            out[-1][1] = e
+        else:
+            out.append([s, e])
+    return [(s, e) for s, e in out]
+
+
+def _pieces(h: Hit) -> list[Chunk]:
+    """The hit's chunk and the members that are further pieces of the same 조 (not clone 특약)."""
+    same = [m for m in h.members if h.chunk.article and m.yakgwan == h.chunk.yakgwan and m.article == h.chunk.article]
+    return sorted([h.chunk, *same], key=lambda c: (c.pages[0] if c.pages else 0, c.start))
+
+
+def hit_units(hits: Sequence[Hit]) -> list[Unit]:
+    """Every unit of the hits (each hit's 조 pieces included), by hit rank then document order;
+    a chunk that two hits carry is read once."""
+    seen: set[str] = set()
+    out: list[Unit] = []
+    for rank, h in enumerate(hits, 1):
+        for c in _pieces(h):
+            if c.chunk_id in seen:
+                continue
+            seen.add(c.chunk_id)
+            out.extend(Unit(c, s, e, c.text[s:e], rank) for s, e in chunk_units(c))
+    return out

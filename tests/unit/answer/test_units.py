@@ -1,0 +1,141 @@
+"""Answer units, their scores and the calibrated outcome: by hand, with a fake embedder."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, AnswerFeatures, reliability
+from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features
+from yakgwan.answer.select import SelectWeights, chosen, idf_coverage, score_units, unit_scores
+from yakgwan.answer.units import chunk_units, hit_units
+from yakgwan.core.records import Chunk, Hit
+
+pytestmark = pytest.mark.unit
+
+ARTICLE = ("제7조(보험금의 청구)\n① 보험수익자는 다음의 서류를 제출하고 보험금을 청구하여야 합니다.\n1. 청구서(회사 양식)\n2. 사고증명서\n"
+           "② 제1항 제2호의 사고증명서는 국내의 병원에서 발급한 것이어야 합니다.\n다만, 국외의 의료기관도 됩니다.")
+
+
+def _chunk(cid: str, text: str, article: str | None = "제7조", yakgwan: str | None = "보통약관", title: str | None = "보험금의 청구") -> Chunk:
+    return Chunk(cid, "p.pdf", "p.pdf", "p", text, 0, len(text), (14,), yakgwan=yakgwan, article=article, article_title=title)
+
+
+class WordTokenizer:
+    name = "words"
+
+    def tokenize(self, text: str) -> list[str]:
+        return text.split()
+
+    def tokenize_many(self, texts: list[str]) -> list[list[str]]:
+        return [t.split() for t in texts]
+
+
+class KeywordEmbedder:
+    """A vector per text: one axis per listed word it contains (a fake with readable cosines)."""
+
+    model_id = "fake-keywords"
+    words = ("서류", "사고증명서", "병원", "해지")
+    dim = len(words) + 1
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def embed(self, texts, kind):  # type: ignore[no-untyped-def]
+        self.calls.append(len(texts))
+        v = np.array([[float(w in t) for w in self.words] + [0.1] for t in texts], dtype=np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def test_a_hang_keeps_its_ho_items_and_provisos_and_the_heading_is_never_a_unit() -> None:
+    c = _chunk("c", ARTICLE)
+    spans = chunk_units(c)
+    texts = [c.text[s:e] for s, e in spans]
+    assert texts == ["① 보험수익자는 다음의 서류를 제출하고 보험금을 청구하여야 합니다.\n1. 청구서(회사 양식)\n2. 사고증명서",
+                     "② 제1항 제2호의 사고증명서는 국내의 병원에서 발급한 것이어야 합니다.\n다만, 국외의 의료기관도 됩니다."]
+    page = _chunk("m", "# 환불\n\n출발 30일 전까지 취소하면 전액 환불합니다. 당일 취소는 환불하지 않습니다.", article=None, yakgwan=None, title=None)
+    assert [page.text[s:e] for s, e in chunk_units(page)] == ["# 환불", "출발 30일 전까지 취소하면 전액 환불합니다.", "당일 취소는 환불하지 않습니다."]
+
+
+def test_a_grouped_hit_brings_the_other_pieces_of_its_article_but_not_clone_yakgwan() -> None:
+    head = _chunk("h", ARTICLE)
+    piece = _chunk("p", "③ 회사는 서류를 받은 날부터 3영업일 이내에 지급합니다.")
+    clone = _chunk("k", ARTICLE, yakgwan="벌금 특별약관")
+    units = hit_units([Hit(head, 1.0, 1, "clause", members=(clone, piece)), Hit(piece, 0.5, 2, "clause")])
+    assert [(u.chunk.chunk_id, u.rank) for u in units] == [("h", 1), ("h", 1), ("p", 1)]
+    assert all(u.text == u.chunk.text[u.start : u.end] for u in units)
+
+
+def test_idf_coverage_and_scores_by_hand() -> None:
+    cov = idf_coverage(["a", "b"], [{"a"}, {"a", "b"}, set()])
+    idf_a, idf_b = math.log(1 + (3 - 2 + 0.5) / 2.5), math.log(1 + (3 - 1 + 0.5) / 1.5)
+    assert cov == pytest.approx([idf_a / (idf_a + idf_b), 1.0, 0.0])
+    assert idf_coverage([], [{"a"}]).tolist() == [0.0]
+    s = unit_scores(np.array([0.5, 0.4]), np.array([0.0, 1.0]), np.array([1.0, 2.0]), SelectWeights(lex=0.5, rank=0.2))
+    assert s == pytest.approx([0.5 + 0.2, 0.4 + 0.5 + 0.1])
+    with pytest.raises(ValueError, match="1-based"):
+        unit_scores(np.array([0.5]), np.array([0.0]), np.array([0.0]), SelectWeights())
+    assert chosen(np.array([0.2, 0.9, 0.8, 0.5, 0.85]), SelectWeights(keep=3, margin=0.15)) == [1, 4, 2]
+    assert chosen(np.array([0.2, 0.9, 0.8]), SelectWeights(keep=3, margin=0.05)) == [1]
+    assert chosen(np.zeros(0), SelectWeights()) == []
+
+
+def test_the_caching_embedder_embeds_a_passage_once() -> None:
+    inner = KeywordEmbedder()
+    e = CachingEmbedder(inner)
+    a = e.embed(["서류", "병원"], "passage")
+    b = e.embed(["병원", "서류", "해지"], "passage")
+    assert inner.calls == [2, 1] and np.allclose(a[0], b[1]) and e.model_id == "fake-keywords"
+    e.embed(["서류"], "query")
+    assert inner.calls == [2, 1, 1]  # queries are never kept
+
+
+def _model(weights: tuple[float, ...], answered: float = 0.6, partial: float = 0.3) -> AnswerabilityModel:
+    n = len(FEATURES)
+    return AnswerabilityModel((0.0,) * n, (1.0,) * n, weights, 0.0, answered, partial, "by hand", "fake-keywords")
+
+
+def test_the_model_is_a_logistic_with_two_thresholds_and_round_trips() -> None:
+    m = _model((2.0, 0.0, 1.0, 0.0))
+    x = AnswerFeatures(cos=0.5, cos_margin=0.1, lex=0.2, found=1.0)
+    assert m.probability(x) == pytest.approx(1 / (1 + math.exp(-(2.0 * 0.5 + 1.0 * 0.2))))
+    assert (m.outcome(0.7), m.outcome(0.4), m.outcome(0.1)) == ("answered", "partial", "refused")
+    assert AnswerabilityModel.from_json(json.loads(json.dumps(m.to_json()))) == m
+    with pytest.raises(ValueError, match="thresholds"):
+        _model((0.0,) * 4, answered=0.2, partial=0.5)
+    assert reliability([0.1, 0.15, 0.9], [False, True, True], bins=5) == [(0.0, 0.125, 0.5, 2), (0.8, 0.9, 1.0, 1)]
+
+
+def test_a_broken_model_file_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "m.json"
+    bad.write_text('{"features": ["cos"]}', "utf-8")
+    with pytest.raises(ValueError, match="m.json"):
+        AnswerabilityModel.load(bad)
+
+
+def test_the_bundled_model_loads_and_names_its_embedder_and_fit() -> None:
+    m = AnswerabilityModel.load(DEFAULT_MODEL)
+    assert m.embedder and "tuning halves" in m.source and 0 <= m.partial <= m.answered <= 1
+
+
+def test_the_unit_answer_quotes_the_best_units_verbatim_and_the_model_decides() -> None:
+    hits = [Hit(_chunk("h", ARTICLE), 1.0, 1, "clause"), Hit(_chunk("o", "① 계약자는 계약을 해지할 수 있습니다.", "제29조", title="해지"), 0.5, 2, "clause")]
+    tok, emb = WordTokenizer(), KeywordEmbedder()
+    # weights on cos only: the 사고증명서/병원 unit scores high for this question
+    yes = UnitAnswerer(emb, tok, _model((10.0, 0.0, 0.0, 0.0), answered=0.5, partial=0.2), lambda q: 1.0, SelectWeights(keep=1))
+    done = yes.answer("사고증명서 병원", hits)
+    assert done.outcome == "answered" and len(done.citations) == 1
+    c = done.citations[0]
+    assert c.chunk_id == "h" and c.quote.startswith("② 제1항 제2호의 사고증명서") and c.quote in ARTICLE and c.yakgwan == "보통약관"
+    assert "answerability p =" in done.notes[0]
+    no = UnitAnswerer(emb, tok, _model((-10.0, 0.0, 0.0, 0.0), answered=0.9, partial=0.5), lambda q: 1.0)
+    refused = no.answer("사고증명서 병원", hits)
+    assert refused.outcome == "refused" and refused.citations == []
+    units, scored, picked = yes.choose("사고증명서 병원", hits)
+    x = features(scored, picked, 0.5)
+    assert x.cos == pytest.approx(float(scored.cos.max())) and x.found == 0.5 and x.cos_margin == pytest.approx(x.cos - float(scored.cos.mean()))
+    assert score_units("q", [], emb, tok, SelectWeights()).score.size == 0
