@@ -59,3 +59,17 @@ def test_policy_qa_dev_halves_with_the_unit_answer(tmp_path: Path) -> None:
         good["tune" if i % 2 == 0 else "check"] += res.outcome == "answered" and all(re.sub(r"\s+", "", k) in quoted for k in r["keywords"])
     # measured 2026-12-02: 8/21 tuning, 6/19 checking (the word-overlap answer: 0 and 0)
     assert good["tune"] >= 7 and good["check"] >= 5, good
+
+
+def test_the_written_unanswerable_policy_questions_are_refused(tmp_path: Path) -> None:
+    pdf = SHARED / "policies" / "kb_smart_driver" / "kb_smart_driver_terms.pdf"
+    if not pdf.exists():
+        pytest.skip(f"needs {pdf} (the ../shared folder beside the repository)")
+    asker = _asker(tmp_path, pdf)
+    chunks = re.sub(r"\s+", "", "".join(c.text for c in asker.ctx.view.chunks))
+    rows = [json.loads(line) for line in (REPO / "tests" / "data" / "answers" / "unanswerable_policy.jsonl").read_text("utf-8").splitlines()]
+    assert len(rows) == 20 and all(re.sub(r"\s+", "", w) not in chunks for r in rows for w in r["absent"] if r["made_by"] != "absent_article")
+    outcomes = {r["id"]: asker.ask(r["question"]).outcome for r in rows}
+    assert all(outcomes[r["id"]] == "refused" for r in rows if r["made_by"] == "absent_article")
+    # measured 2026-12-02: 12/20 refused (5 structure, 4 by the answerability model, 3 left to the contract)
+    assert sum(o == "refused" for o in outcomes.values()) >= 11, outcomes

@@ -23,6 +23,7 @@ from yakgwan.answer.anchors import AnchorFinder, found_share, missing_anchors, n
 from yakgwan.answer.answerability import AnswerabilityModel
 from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer
 from yakgwan.answer.compare import side_queries
+from yakgwan.answer.contract_amounts import left_to_contract
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
 from yakgwan.answer.grounding.quotes import quote_is_verbatim
@@ -128,6 +129,8 @@ class Asker:
             by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
         elif self.ctx.profile == "policy" and not (llm is not None and llm.supports_logprobs) and not sides and (units := self._unit_answerer()):
             done, by = units.answer(question, hits), "units"
+            if (left := left_to_contract(question, done)) is not None:
+                done = left
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms, rules=self.rules).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"

@@ -81,3 +81,27 @@ def test_ask_over_the_sample_policy_answers_a_missing_article_from_the_structure
     assert [c.article for c in res.citations] == ["제1조", "제4조"] and {c.yakgwan for c in res.citations} == {"벌금 특별약관"}
     exists = asker.ask("벌금 특별약관 제2조에는 어떤 내용이 있나요?")
     assert exists.by != "structure" and any(c.yakgwan == "벌금 특별약관" for c in exists.citations)
+
+
+def test_an_amount_the_policy_leaves_to_the_contract_is_said_so_with_the_clause_quoted() -> None:
+    from yakgwan.answer.contract_amounts import asked_kinds, left_to_contract
+    from yakgwan.answer.records import Citation, Generated
+
+    pays = _article("p", "벌금 특별약관", "제1조", "보험금의 지급사유", 5)
+    text_left = "회사는 이 특별약관의 보험가입금액을 사망보험금으로 지급합니다."
+    text_days = "입원 1일당 보험가입금액을 ( )일을 한도로 지급합니다."
+    text_stated = "벌금액을 2천만원 한도로 지급합니다."
+
+    def done(*quotes: str) -> Generated:
+        return Generated("answered", "x", [Citation(i + 1, pays.chunk_id, "p.pdf", "제1조", 5, q, pays.yakgwan) for i, q in enumerate(quotes)])
+
+    assert [k.name for k in asked_kinds("사망보험금은 몇 억이에요?")] == ["money"]
+    assert [k.name for k in asked_kinds("최대 며칠까지 나와요?")] == ["days"]
+    assert asked_kinds("누가 받나요?") == []
+    left = left_to_contract("사망보험금이 얼마예요?", done(text_left, "② 사망일이 아닌 상해 발생일을 기준으로 합니다."))
+    assert left is not None and left.outcome == "refused" and [c.quote for c in left.citations] == [text_left]
+    assert left.answer.startswith("약관은 이 금액을 정하지 않습니다.")
+    assert left_to_contract("하루 입원비는 최대 며칠까지예요?", done(text_days)) is not None
+    assert left_to_contract("벌금은 얼마까지 나와요?", done(text_left, text_stated)) is None  # a quote states the amount
+    assert left_to_contract("누가 받나요?", done(text_left)) is None  # no amount asked
+    assert left_to_contract("얼마예요?", done("【예시】 보험가입금액 : 300만원 일 때 200만원을 지급")) is not None  # an example states none
