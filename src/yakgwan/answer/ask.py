@@ -72,6 +72,7 @@ class Asker:
     _retriever: tuple[Retriever, str | None] | None = field(default=None, repr=False)
     _sides: Retriever | None = field(default=None, repr=False)
     _units: UnitAnswerer | None = field(default=None, repr=False)
+    _units_fit: bool | None = field(default=None, repr=False)  # the bundled model fits this index's embedder (None: not read yet)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -147,13 +148,13 @@ class Asker:
     def _unit_answerer(self) -> UnitAnswerer | None:
         """The unit answer, when the bundled answerability model was fitted on this index's
         embedder (its cosines mean nothing for another one); None otherwise."""
-        if self._units is None:
+        if self._units_fit is None:
             model = AnswerabilityModel.load()
-            if model.embedder != self.ctx.view.embedder:
-                return None
-            text = self._index_text()
-            vectors = self.unit_vectors or CachingEmbedder(self.ctx.embedder)
-            self._units = UnitAnswerer(vectors, self.ctx.tokenizer, model, lambda q: found_share(self.anchors.terms(q), text))
+            self._units_fit = model.embedder == self.ctx.view.embedder
+            if self._units_fit:
+                text = self._index_text()
+                self._units = UnitAnswerer(self.unit_vectors or self.ctx.embedder, self.ctx.tokenizer, model,
+                                           lambda q: found_share(self.anchors.terms(q), text))
         return self._units
 
     def _with_sides(self, queries: list[str], hits: list[Hit]) -> tuple[list[Hit], list[tuple[str, list[str]]]]:

@@ -15,10 +15,10 @@ clause. Vocabulary (general Korean and insurance terms, not taken from any test 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
-from yakgwan.answer.records import Citation, Generated
+from yakgwan.answer.records import Generated
 
 _BLANK = r"[(（]\s*[)）]\s*"
 
@@ -65,7 +65,7 @@ def left_to_contract(question: str, done: Generated) -> Generated | None:
     if not kinds or len(kinds) < len(asked_kinds(question)):
         return None
     keep = [c for c in done.citations if any(k.left.search(c.quote) for k in kinds)]
-    cites = [Citation(n, c.chunk_id, c.doc, c.article, c.page, c.quote, c.yakgwan, c.heading) for n, c in enumerate(keep, 1)]
+    cites = [replace(c, n=n) for n, c in enumerate(keep, 1)]
     marks = " ".join(f"[{c.n}]" for c in cites)
     return Generated("refused", f"{LEFT_TO_CONTRACT} {marks}", cites, notes=done.notes + ["the amount asked is left to the contract (보험가입금액 or a blank)"],
                      claims_text=LEFT_TO_CONTRACT)

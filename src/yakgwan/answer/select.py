@@ -14,7 +14,6 @@ tokenizer are passed in.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
@@ -23,14 +22,15 @@ import numpy as np
 
 from yakgwan.answer.units import Unit
 from yakgwan.core.protocols import Embedder
+from yakgwan.retrieval.clause_map import lucene_idf
 from yakgwan.text.tokenizer import Tokenizer
 
 
 @dataclass(frozen=True)
 class SelectWeights:
-    # chosen on the tuning halves of policy_qa dev and skytravel dev (keywords inside the quoted
-    # units; bench/answerability.py --grid): the cosine alone did best there (policy 0.714,
-    # skytravel 0.333); lex 0.25 / rank 0.1 gave 0.619 / 0.353
+    # chosen on the tuning halves of policy_qa dev and skytravel dev (every keyword inside the
+    # quoted units; a grid of lex 0/0.25/0.5/1 x rank 0/0.1/0.3 x keep 1/2/3 x margin): the cosine
+    # alone did best there (policy 0.714, skytravel 0.333); lex 0.25 / rank 0.1 gave 0.619 / 0.353
     lex: float = 0.0
     rank: float = 0.0
     keep: int = 3  # units quoted at most
@@ -53,24 +53,16 @@ class Scored:
 
 
 def idf_weights(query_terms: Sequence[str], unit_terms: Sequence[set[str]]) -> dict[str, float]:
-    """The idf of each distinct query term over the units, ``ln(1 + (n − df + 0.5) / (df + 0.5))``."""
+    """The idf of each distinct query term over the units (:func:`~yakgwan.retrieval.clause_map.lucene_idf`)."""
     q = set(query_terms)
-    n = len(unit_terms)
     df = Counter(t for terms in unit_terms for t in terms & q)
-    return {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in q}
+    return {t: lucene_idf(df[t], len(unit_terms)) for t in q}
 
 
 def covered(idf: dict[str, float], terms: set[str]) -> float:
     """The share of the idf mass that ``terms`` carry (0 when there is none)."""
     total = sum(idf.values())
     return sum(w for t, w in idf.items() if t in terms) / total if total > 0 else 0.0
-
-
-def idf_coverage(query_terms: Sequence[str], unit_terms: Sequence[set[str]]) -> np.ndarray:
-    """For each unit, the share of the query's distinct terms' idf mass it carries (idf over the
-    units, :func:`idf_weights`). Zero for every unit when the query has no term."""
-    idf = idf_weights(query_terms, unit_terms)
-    return np.array([covered(idf, terms) for terms in unit_terms])
 
 
 def unit_scores(cos: np.ndarray, lex: np.ndarray, ranks: np.ndarray, w: SelectWeights) -> np.ndarray:

@@ -11,7 +11,7 @@ import pytest
 
 from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, AnswerFeatures, reliability
 from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features
-from yakgwan.answer.select import SelectWeights, chosen, idf_coverage, score_units, unit_scores
+from yakgwan.answer.select import SelectWeights, chosen, covered, idf_weights, score_units, unit_scores
 from yakgwan.answer.units import chunk_units, hit_units
 from yakgwan.core.records import Chunk, Hit
 
@@ -71,10 +71,12 @@ def test_a_grouped_hit_brings_the_other_pieces_of_its_article_but_not_clone_yakg
 
 
 def test_idf_coverage_and_scores_by_hand() -> None:
-    cov = idf_coverage(["a", "b"], [{"a"}, {"a", "b"}, set()])
+    units = [{"a"}, {"a", "b"}, set()]
+    idf = idf_weights(["a", "b"], units)
     idf_a, idf_b = math.log(1 + (3 - 2 + 0.5) / 2.5), math.log(1 + (3 - 1 + 0.5) / 1.5)
-    assert cov == pytest.approx([idf_a / (idf_a + idf_b), 1.0, 0.0])
-    assert idf_coverage([], [{"a"}]).tolist() == [0.0]
+    assert idf == pytest.approx({"a": idf_a, "b": idf_b})
+    assert [covered(idf, u) for u in units] == pytest.approx([idf_a / (idf_a + idf_b), 1.0, 0.0])
+    assert covered(idf_weights([], [{"a"}]), {"a"}) == 0.0
     s = unit_scores(np.array([0.5, 0.4]), np.array([0.0, 1.0]), np.array([1.0, 2.0]), SelectWeights(lex=0.5, rank=0.2))
     assert s == pytest.approx([0.5 + 0.2, 0.4 + 0.5 + 0.1])
     with pytest.raises(ValueError, match="1-based"):
