@@ -4,12 +4,15 @@ A 약관 is printed once for every policyholder, so it rarely states the sum a p
 it pays "보험가입금액" (the sum on the certificate) or prints a blank (``( )만원``, ``00만원``,
 ``( )일``). When the question asks for an amount and the quoted units state none, only such a
 placeholder, the honest answer is that the policy leaves it to the certificate, quoting the
-clause. Vocabulary (general Korean and insurance terms, not taken from any test question):
+clause. When the quotes state no amount of that kind at all (a premium, a refund, a discount
+rate: figures the printed 약관 computes per contract but never prints), the answer says that the
+quoted clauses do not state it and quotes what they do say. Vocabulary (general Korean and insurance terms, not taken from any test question):
 
 - three kinds of amount (:data:`KINDS`): money (asked by 얼마, 몇 만원, 금액; left as 보험가입금액,
   가입금액, ``( )만원``, ``00만원``), percent (몇 프로; ``( )%``) and days (며칠, 몇 일; ``( )일``);
-- a stated amount is a figure of the kind asked (``2천만원``, ``50%``, ``180일``) outside a worked
-  example (``【예시】``); the question must ask only kinds the quotes leave open.
+- a stated amount is a figure of the kind asked (``2천만원``, ``50%``, ``180일``; a money amount may
+  also be stated as a share, ``50% 상당액``) outside a worked example (``【예시】``); the question
+  must ask only kinds the quotes leave open.
 """
 
 from __future__ import annotations
@@ -32,38 +35,55 @@ class AmountKind:
     asks: re.Pattern[str]
     left: re.Pattern[str]
     stated: re.Pattern[str]
+    share: re.Pattern[str] | None = None  # another way a clause states this kind (money as a percent of a sum)
 
 
 KINDS = (
     AmountKind("money", re.compile(r"얼마|몇\s*(?:십|백|천)?\s*(?:만\s*)?(?:원|억)|금액"),
                re.compile(r"보험가입금액|가입금액|" + _BLANK + r"(?:만\s*)?원|0{2}\s*만\s*원"),
-               re.compile(r"\d[\d,.]*\s*(?:천|백|십)?\s*(?:만|억)?\s*원")),
+               re.compile(r"\d[\d,.]*\s*(?:천|백|십)?\s*(?:만|억)?\s*원"), re.compile(r"\d[\d.]*\s*%")),
     AmountKind("percent", re.compile(r"몇\s*(?:프로|퍼센트|%)"), re.compile(_BLANK + r"%"), re.compile(r"\d[\d.]*\s*%")),
     AmountKind("days", re.compile(r"몇\s*일|며칠"), re.compile(_BLANK + r"일"), re.compile(r"\d+\s*일(?!\s*당)")),  # "1일당" is a rate, not a count
 )
 _EXAMPLE = re.compile(r"[【\[<(]\s*예\s*시\s*[】\]>)]")  # a worked example's figures are not the policy's amount
 
 LEFT_TO_CONTRACT = "약관은 이 금액을 정하지 않습니다. 보험증권에 적힌 보험가입금액(또는 가입할 때 정한 금액)에 따릅니다."
+NOT_STATED = "인용한 약관 조항에는 물으신 수치(금액·비율·일수)가 적혀 있지 않습니다. 조항이 정하는 것은 아래 인용과 같고, 계약마다 정해지는 금액은 보험증권이나 가입설계서에 적혀 있습니다."
 
 
 def asked_kinds(question: str) -> list[AmountKind]:
     return [k for k in KINDS if k.asks.search(question)]
 
 
+def states_amount(kind: AmountKind, quotes: Sequence[str]) -> bool:
+    """A quote outside a worked example states a figure of this kind (placeholders aside)."""
+    def states(q: str) -> bool:
+        rest = kind.left.sub("", q)
+        return bool(kind.stated.search(rest) or (kind.share is not None and kind.share.search(rest)))
+    return any(states(q) for q in quotes if not _EXAMPLE.search(q))
+
+
 def leaves_amount(kind: AmountKind, quotes: Sequence[str]) -> bool:
     """The quotes name a contract placeholder of this kind and state no figure of it."""
-    return any(kind.left.search(q) for q in quotes) and not any(kind.stated.search(kind.left.sub("", q)) for q in quotes if not _EXAMPLE.search(q))
+    return any(kind.left.search(q) for q in quotes) and not states_amount(kind, quotes)
 
 
 def left_to_contract(question: str, done: Generated) -> Generated | None:
-    """The "left to your certificate" answer, quoting the clause(s) that hold the placeholder;
-    None when the question asks no amount, the answer quotes nothing, or a quote states it."""
+    """The "left to your certificate" answer, quoting the clause(s) that hold the placeholder, or
+    the "not stated" answer, quoting what the clauses do say, when no quote states an amount of
+    any kind asked; None when the question asks no amount, the answer quotes nothing, or a quote
+    states one."""
     if done.outcome == "refused" or not done.citations:
         return None
     quotes = [c.quote for c in done.citations]
-    kinds = [k for k in asked_kinds(question) if leaves_amount(k, quotes)]
-    if not kinds or len(kinds) < len(asked_kinds(question)):
+    asked = asked_kinds(question)
+    if not asked or any(states_amount(k, quotes) for k in asked):
         return None
+    kinds = [k for k in asked if leaves_amount(k, quotes)]
+    if not kinds:
+        marks = " ".join(f"[{c.n}]" for c in done.citations)
+        return Generated("refused", f"{NOT_STATED} {marks}", list(done.citations),
+                         notes=done.notes + ["no quoted clause states a figure of the kind asked"], claims_text=NOT_STATED)
     keep = [c for c in done.citations if any(k.left.search(c.quote) for k in kinds)]
     cites = [replace(c, n=n) for n, c in enumerate(keep, 1)]
     marks = " ".join(f"[{c.n}]" for c in cites)

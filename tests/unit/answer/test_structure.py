@@ -105,3 +105,10 @@ def test_an_amount_the_policy_leaves_to_the_contract_is_said_so_with_the_clause_
     assert left_to_contract("벌금은 얼마까지 나와요?", done(text_left, text_stated)) is None  # a quote states the amount
     assert left_to_contract("누가 받나요?", done(text_left)) is None  # no amount asked
     assert left_to_contract("얼마예요?", done("【예시】 보험가입금액 : 300만원 일 때 200만원을 지급")) is not None  # an example states none
+    rule = "회사는 보험료 산출방법서에 따라 계산한 해지환급금을 계약자에게 돌려드립니다."
+    none = left_to_contract("해지환급금은 얼마 받나요?", done(rule))
+    assert none is not None and none.outcome == "refused" and none.answer.startswith("인용한 약관 조항에는 물으신 수치")
+    assert [c.quote for c in none.citations] == [rule]  # what the clause does say stays quoted
+    assert left_to_contract("가지급금은 얼마나 먼저 줘요?", done("추정한 보험금의 50% 상당액을 가지급보험금으로 지급합니다.")) is None  # a share states it
+    assert left_to_contract("보험료는 몇 프로 할인돼요?", done("할인율은 회사가 정한 기준에 따릅니다.")) is not None
+    assert left_to_contract("보험료는 몇 프로 할인돼요?", done("보험료의 5%를 할인합니다.")) is None
