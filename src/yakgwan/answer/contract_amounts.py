@@ -6,7 +6,8 @@ it pays "보험가입금액" (the sum on the certificate) or prints a blank (``(
 placeholder, the honest answer is that the policy leaves it to the certificate, quoting the
 clause. When the quotes state no amount of that kind at all (a premium, a refund, a discount
 rate: figures the printed 약관 computes per contract but never prints), the answer says that the
-quoted clauses do not state it and quotes what they do say. Vocabulary (general Korean and insurance terms, not taken from any test question):
+quoted clauses do not state it and quotes what they do say. Vocabulary (general Korean and insurance terms, not taken from any
+test question):
 
 - three kinds of amount (:data:`KINDS`): money (asked by 얼마, 몇 만원, 금액; left as 보험가입금액,
   가입금액, ``( )만원``, ``00만원``), percent (몇 프로; ``( )%``) and days (며칠, 몇 일; ``( )일``);
@@ -35,13 +36,12 @@ class AmountKind:
     asks: re.Pattern[str]
     left: re.Pattern[str]
     stated: re.Pattern[str]
-    share: re.Pattern[str] | None = None  # another way a clause states this kind (money as a percent of a sum)
 
 
 KINDS = (
     AmountKind("money", re.compile(r"얼마|몇\s*(?:십|백|천)?\s*(?:만\s*)?(?:원|억)|금액"),
                re.compile(r"보험가입금액|가입금액|" + _BLANK + r"(?:만\s*)?원|0{2}\s*만\s*원"),
-               re.compile(r"\d[\d,.]*\s*(?:천|백|십)?\s*(?:만|억)?\s*원"), re.compile(r"\d[\d.]*\s*%")),
+               re.compile(r"\d[\d,.]*\s*(?:천|백|십)?\s*(?:만|억)?\s*원|\d[\d.]*\s*%")),  # a share of a sum states it too
     AmountKind("percent", re.compile(r"몇\s*(?:프로|퍼센트|%)"), re.compile(_BLANK + r"%"), re.compile(r"\d[\d.]*\s*%")),
     AmountKind("days", re.compile(r"몇\s*일|며칠"), re.compile(_BLANK + r"일"), re.compile(r"\d+\s*일(?!\s*당)")),  # "1일당" is a rate, not a count
 )
@@ -57,15 +57,7 @@ def asked_kinds(question: str) -> list[AmountKind]:
 
 def states_amount(kind: AmountKind, quotes: Sequence[str]) -> bool:
     """A quote outside a worked example states a figure of this kind (placeholders aside)."""
-    def states(q: str) -> bool:
-        rest = kind.left.sub("", q)
-        return bool(kind.stated.search(rest) or (kind.share is not None and kind.share.search(rest)))
-    return any(states(q) for q in quotes if not _EXAMPLE.search(q))
-
-
-def leaves_amount(kind: AmountKind, quotes: Sequence[str]) -> bool:
-    """The quotes name a contract placeholder of this kind and state no figure of it."""
-    return any(kind.left.search(q) for q in quotes) and not states_amount(kind, quotes)
+    return any(kind.stated.search(kind.left.sub("", q)) for q in quotes if not _EXAMPLE.search(q))
 
 
 def left_to_contract(question: str, done: Generated) -> Generated | None:
@@ -79,7 +71,7 @@ def left_to_contract(question: str, done: Generated) -> Generated | None:
     asked = asked_kinds(question)
     if not asked or any(states_amount(k, quotes) for k in asked):
         return None
-    kinds = [k for k in asked if leaves_amount(k, quotes)]
+    kinds = [k for k in asked if any(k.left.search(q) for q in quotes)]  # no figure stated: a placeholder leaves it to the contract
     if not kinds:
         marks = " ".join(f"[{c.n}]" for c in done.citations)
         return Generated("refused", f"{NOT_STATED} {marks}", list(done.citations),
