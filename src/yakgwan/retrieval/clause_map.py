@@ -115,7 +115,10 @@ class ClauseMap:
         terms = [set(t) for t in tokenizer.tokenize_many(list(names))]
         df = Counter(t for ts in terms for t in ts)
         name_terms = tuple({t: lucene_idf(df[t], len(names)) for t in ts} for ts in terms)
-        titles = BM25Index.build(tokenizer.tokenize_many([title_field(c) for c in chunks]))
+        fields = [title_field(c) for c in chunks]
+        distinct = list(dict.fromkeys(fields))  # pieces of one 조 and clone 특약 share a title: read each once
+        read = dict(zip(distinct, tokenizer.tokenize_many(distinct)))
+        titles = BM25Index.build([read[f] for f in fields])
         base = next((n for n in names if BASE_MARK in n.replace(" ", "")), None)
         row = {c.chunk_id: i for i, c in enumerate(chunks)}
         return cls(chunks, names, name_terms, titles, base, row, cites=table_citations(chunks))

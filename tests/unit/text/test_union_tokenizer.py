@@ -37,3 +37,14 @@ def test_the_tagger_of_a_union_is_its_kiwi_part_and_a_mecab_alone_has_none() -> 
     kiwi = KiwiTokenizer()
     assert tagger_of(kiwi) is kiwi
     assert tagger_of(MecabTokenizer()) is None
+
+
+@pytest.mark.integration
+def test_kiwi_reads_a_multi_word_name_as_its_words_and_says_so_in_its_spec() -> None:
+    from yakgwan.text.analyzers.kiwi import KiwiTokenizer
+
+    kiwi = KiwiTokenizer()
+    # with Kiwi's multi-word dictionary, 급성 스트레스 장애 would be one proper noun
+    terms = kiwi.tokenize("급성 스트레스 장애 진단을 받았다")
+    assert {"급성", "스트레스", "장애"} <= set(terms) and "급성 스트레스 장애" not in terms
+    assert kiwi.spec.endswith(",multi=0")

@@ -17,8 +17,14 @@ def _base_tag(tag: str) -> str:
     return tag.split("-", 1)[0] if tag[:2] in ("VV", "VA", "VX", "XS") else tag
 
 
+# Kiwi's multi-word dictionary (proper nouns of several words, 급성 스트레스 장애 as one NNP) is
+# not loaded: it doubles the cold start (model and first analysis 1.9 s -> 0.8 s on 2 cores) and
+# keeps such names whole, where an index wants their words (스트레스, 장애) as terms of their own.
+MULTI_WORD_DICT = False
+
+
 class KiwiTokenizer:
-    """Kiwi analyser; loads its model on first use (about 1–2 s).
+    """Kiwi analyser; loads its model on first use (under 1 s; see ``MULTI_WORD_DICT``).
 
     Kiwi keeps most compounds whole (해외여행/NNG) and does not report their parts, so with
     ``compound_parts`` the parts come from Kiwi's own next-best analysis of the word alone
@@ -40,7 +46,7 @@ class KiwiTokenizer:
     def spec(self) -> str:
         """Identifies analyser, version and options (an index built with one spec needs it)."""
         version = getattr(self._module(), "__version__", "?")
-        return f"kiwi-{version}:{self.config.describe()}"
+        return f"kiwi-{version}:{self.config.describe()},multi={int(MULTI_WORD_DICT)}"
 
     @staticmethod
     def _module() -> Any:
@@ -54,7 +60,7 @@ class KiwiTokenizer:
         if self._kiwi is None:
             kiwipiepy = self._module()
             try:
-                self._kiwi = kiwipiepy.Kiwi(num_workers=self.num_workers)
+                self._kiwi = kiwipiepy.Kiwi(num_workers=self.num_workers, load_multi_dict=MULTI_WORD_DICT)
             except Exception as exc:
                 raise ProviderError(f"kiwi failed to load its model ({exc}); reinstall kiwipiepy-model") from exc
 
