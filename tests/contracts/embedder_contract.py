@@ -22,7 +22,7 @@ def registered_embedder(name: str, base_url: str | None = None, model: str | Non
     """The embedder ``yakgwan.embedders.EMBEDDERS`` makes for a configuration naming ``name``."""
     from yakgwan.embedders import EMBEDDERS
 
-    return EMBEDDERS.get(name)(EmbedderConfig(name, base_url=base_url, model=model, api_key=api_key))
+    return EMBEDDERS.get(name)(EmbedderConfig(name, base_url=base_url, model=model, api_key=api_key), None)
 
 
 class EmbedderContract:

@@ -35,6 +35,7 @@ from yakgwan.answer.records import REFUSAL, AskResult
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
+from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
@@ -67,7 +68,7 @@ class Asker:
     rules: RuleSet = RuleSet.all()
     corpus: str | None = field(default=None, repr=False)
     # the answer units' vectors, kept by a caller across askers of one index (the server); None:
-    # kept by this asker only
+    # kept by this asker, and in the machine's embedding cache (``ctx.cache_dir``)
     unit_vectors: CachingEmbedder | None = field(default=None, repr=False)
     _retriever: tuple[Retriever, str | None] | None = field(default=None, repr=False)
     _sides: Retriever | None = field(default=None, repr=False)
@@ -153,7 +154,8 @@ class Asker:
             self._units_fit = model.embedder == self.ctx.view.embedder
             if self._units_fit:
                 text = self._index_text()
-                self._units = UnitAnswerer(self.unit_vectors or self.ctx.embedder, self.ctx.tokenizer, model,
+                vectors = self.unit_vectors or CachingEmbedder(self.ctx.embedder, EmbeddingCache.in_folder(self.ctx.cache_dir) if self.ctx.cache_dir else None)
+                self._units = UnitAnswerer(vectors, self.ctx.tokenizer, model,
                                            lambda q: found_share(self.anchors.terms(q), text))
         return self._units
 

@@ -15,6 +15,7 @@ process does not embed a unit twice.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -25,7 +26,8 @@ from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated
 from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_units
 from yakgwan.answer.units import Unit, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
-from yakgwan.core.records import Hit
+from yakgwan.core.records import Hit, sha256_hex
+from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.tokenizer import Tokenizer
 
 CACHED_VECTORS = 20_000  # unit vectors kept per answerer (about 30 MB at 384 dimensions)
@@ -33,10 +35,14 @@ CACHED_VECTORS = 20_000  # unit vectors kept per answerer (about 30 MB at 384 di
 
 @dataclass
 class CachingEmbedder:
-    """``embedder`` with its passage vectors kept by text (queries are never kept)."""
+    """``embedder`` with its passage vectors kept by text (queries are never kept): in memory,
+    and in ``store`` (the machine's embedding cache, keyed by model and text) when one is given,
+    so that a unit embedded once, by any process, is not embedded again."""
 
     embedder: Embedder
+    store: EmbeddingCache | None = None
     _kept: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)  # one SQLite connection, many threads
 
     @property
     def model_id(self) -> str:
@@ -51,8 +57,19 @@ class CachingEmbedder:
             return self.embedder.embed(texts, kind)
         got = {t: self._kept.get(t) for t in texts}  # read once: another thread may clear the cache meanwhile
         todo = [t for t, v in got.items() if v is None]
+        if todo and self.store is not None:
+            keys = {t: sha256_hex(t) for t in todo}
+            with self._lock:
+                stored = self.store.get_many(self.model_id, list(keys.values()))
+            for t in todo:
+                if (v := stored.get(keys[t])) is not None and v.shape == (self.dim,):
+                    got[t] = self._kept[t] = v
+            todo = [t for t in todo if got[t] is None]
         if todo:
             fresh = np.asarray(self.embedder.embed(todo, kind), dtype=np.float32)
+            if self.store is not None:
+                with self._lock:
+                    self.store.put_many(self.model_id, {sha256_hex(t): v for t, v in zip(todo, fresh)})
             if len(self._kept) + len(todo) > CACHED_VECTORS:
                 self._kept.clear()
             for t, v in zip(todo, fresh):

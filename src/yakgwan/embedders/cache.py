@@ -15,7 +15,15 @@ import numpy as np
 from yakgwan.sqlite_kv import open_shared_db
 
 
+CACHE_FILE = "embeddings.sqlite"  # in the cache folder (``Settings.cache_dir``)
+
+
 class EmbeddingCache:
+    @classmethod
+    def in_folder(cls, cache_dir: Path) -> "EmbeddingCache":
+        """The machine's embedding cache in ``cache_dir``."""
+        return cls(Path(cache_dir) / CACHE_FILE)
+
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._conn: sqlite3.Connection | None = None

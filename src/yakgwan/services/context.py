@@ -22,7 +22,7 @@ def open_context(settings: Settings, embedder: Embedder | None = None) -> Pipeli
     view = open_store(settings.index_dir).view()
 
     def _embedder() -> Embedder:
-        emb = embedder or make_embedder(settings.embedder)
+        emb = embedder or make_embedder(settings.embedder, settings.cache_dir)
         if emb.model_id != view.embedder:
             raise YakgwanError(
                 f"{settings.index_dir}: index vectors come from {view.embedder!r} but the configured embedder is "

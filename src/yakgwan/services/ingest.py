@@ -26,7 +26,7 @@ __all__ = ["IndexSummary", "IngestReport", "decode_text", "embedding_cache", "fa
 
 
 def embedding_cache(settings: Settings) -> EmbeddingCache:
-    return EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+    return EmbeddingCache.in_folder(settings.cache_dir)
 
 
 def ingest(
@@ -51,7 +51,7 @@ def ingest(
     ingestor = Ingestor(
         store=open_store(settings.index_dir),
         tokenizer=make_tokenizer(settings.tokenizer),
-        embedder=embedder or make_embedder(settings.embedder),
+        embedder=embedder or make_embedder(settings.embedder, settings.cache_dir),
         cache=embedding_cache(settings),
         quiet=settings.quiet,
         strict=strict,

@@ -16,6 +16,7 @@ import numpy as np
 
 from yakgwan.answer.anchors import AnchorFinder
 from yakgwan.answer.extract_units import CachingEmbedder
+from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.config import Settings
 from yakgwan.embedders import make_embedder
 from yakgwan.core.errors import UnknownName
@@ -139,7 +140,7 @@ class SharedModels:
     def embedder(self) -> Embedder:
         with self._lock:
             if self._embedder is None:
-                self._embedder = BatchingEmbedder(make_embedder(self.settings.embedder))  # type: ignore[assignment]
+                self._embedder = BatchingEmbedder(make_embedder(self.settings.embedder, self.settings.cache_dir))  # type: ignore[assignment]
             return self._embedder  # type: ignore[return-value]
 
     def thesaurus(self) -> Thesaurus:
@@ -164,12 +165,12 @@ class SharedModels:
         return built
 
     def unit_vectors(self, embedder: Embedder) -> CachingEmbedder:
-        """The answer units' vectors, kept across requests (one cache per embedder model): a
-        policy's units are embedded once per server, not once per question."""
+        """The answer units' vectors, kept across requests (one cache per embedder model) and in
+        the machine's embedding cache: a policy's units are embedded once, not once per question."""
         with self._lock:
             got = self._unit_vectors.get(embedder.model_id)
             if got is None:
-                got = self._unit_vectors[embedder.model_id] = CachingEmbedder(embedder)
+                got = self._unit_vectors[embedder.model_id] = CachingEmbedder(embedder, EmbeddingCache.in_folder(self.settings.cache_dir))
             return got
 
     def anchor_finder(self) -> AnchorFinder:
@@ -184,7 +185,7 @@ class SharedModels:
         (they still share the CPU)."""
         with self._lock:
             if self._ingest_embedder is None:
-                self._ingest_embedder = Serialised(make_embedder(self.settings.embedder), threading.Lock())  # type: ignore[assignment]
+                self._ingest_embedder = Serialised(make_embedder(self.settings.embedder, self.settings.cache_dir), threading.Lock())  # type: ignore[assignment]
             return self._ingest_embedder  # type: ignore[return-value]
 
     def llm(self) -> LLM | None:

