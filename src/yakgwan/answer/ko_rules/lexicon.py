@@ -38,8 +38,6 @@ YEAR_SUFFIX = "년"
 QUESTION_WORDS = ("언제", "얼마", "누구", "누가", "어디", "무엇", "뭐", "몇", "어느", "어떤", "어떻게", "왜")
 # question words that ask for a number: a date, an amount, a count
 NUMBER_QUESTION_WORDS = ("언제", "얼마", "몇")
-# question words that ask who (not "…중 누가", a choice among the names the question gives)
-WHO_WORDS = ("누구", "누가")
 # the endings of a question (의문형 어미 with 이다: 인가요, 입니까…), with or without its mark
 ASK_ENDINGS = ("인가요", "인지요", "일까요", "입니까", "나요", "까요", "습니까", "니까", "가요", "는지", "죠")
 
@@ -108,7 +106,6 @@ PARTICLE_END = re.compile(rf"(?<=..)(?:{either(PARTICLES)})$")  # a name Kiwi re
 LIGHT_END = rf"(?=$|[^가-힣]|(?:{either(LIGHT_PARTICLES)})(?:$|[^가-힣])|[{VERB_SYLLABLES}])"
 ASKING = re.compile(rf"^({either(QUESTION_WORDS)})")
 NUMBER_QUESTION = re.compile(either(NUMBER_QUESTION_WORDS))
-WHO_QUESTION = re.compile(rf"(?<!중 )(?<!중)({either(WHO_WORDS)})")
 ASK_ENDING = re.compile(rf"({either(ASK_ENDINGS)})?[?？]?$")
 OPERATION = re.compile(either(OPERATION_TERMS))
 ASPECT = re.compile(either(ASPECT_TERMS))

@@ -15,8 +15,7 @@ from typing import Any, Callable
 from yakgwan.answer.anchors import Anchor, Terms, bare_term, normalise
 from yakgwan.answer.grounding.cited import all_in, char_bigrams, evidence
 from yakgwan.answer.grounding.numbers import unsupported_numbers
-from yakgwan.answer.ko_rules.lexicon import (ASK_ENDING, ASKING, LIGHT, LIGHT_END, NUMBER_KIND, NUMBER_QUESTION, OPERATION, TITLE,
-                                             WHO_QUESTION)
+from yakgwan.answer.ko_rules.lexicon import ASK_ENDING, ASKING, LIGHT, LIGHT_END, NUMBER_KIND, NUMBER_QUESTION, OPERATION, TITLE
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.records import Sentence
 
@@ -115,9 +114,7 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
     A question asking 언제, 얼마 or 몇 needs a number in the claims that the question does not
     hold (rule ``number_question``); a noun that only names the kind of that number ("…이전한
     시기는 언제", "…길이는 얼마": rule ``number_kinds``) need not be written anywhere. Neither need
-    operation words (차이, 합계…). A question asking who (누구, 누가; not "…중 누가", a choice among
-    names it gives) needs a name of the answer's own (Kiwi NNP; "팀장 (Team Leader)" names no one;
-    rule ``who_question``). A point without another noun is never evidenced this way."""
+    operation words (차이, 합계…). A point without another noun is never evidenced this way."""
     said = " ".join(c["text"] for c in claims)
     cited, heads = evidence(claims, by_number)
     arithmetic = rules.on("arithmetic")
@@ -125,8 +122,6 @@ def evidenced(point: str, question: str, claims: list[dict[str, Any]], by_number
     own = [a for a in terms(said) if normalise(bare_term(a.form)) not in normalise(question)]
     if not (own_number or own):
         return False  # nothing the question does not already say
-    if rules.on("who_question") and WHO_QUESTION.search(question) and not any(a.tag == "NNP" for a in own):
-        return False  # "…누구에게 보고하나요?" is answered by a name, not a role or its English gloss
     nouns = point_nouns(point, terms, rules)
     if rules.on("number_question") and NUMBER_QUESTION.search(question):
         if not own_number:

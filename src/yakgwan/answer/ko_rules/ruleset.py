@@ -58,8 +58,6 @@ for _rule in (
          "yakgwan.answer.ko_rules.point.cited_nouns"),
     Rule("number_question", "a question asking 언제, 얼마 or 몇 needs a number of the answer's own",
          "yakgwan.answer.ko_rules.point.evidenced"),
-    Rule("who_question", "a question asking who (누구, 누가) needs a name of the answer's own",
-         "yakgwan.answer.ko_rules.point.evidenced"),
     Rule("computing_words", "a quoted sentence must itself state what the question asks to compute (총, 모든, 합계, 차이…)",
          "yakgwan.answer.ko_rules.holding.holding_point"),
     Rule("verbal_nouns", "a quoted sentence must hold the question's verbal nouns (보고, 시행…), whether-words (가능, 필요…) excepted",
