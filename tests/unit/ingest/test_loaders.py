@@ -138,6 +138,32 @@ def test_html_visible_text_headers_and_tables(tmp_path: Path) -> None:
     assert "alert" not in doc.text and "p{}" not in doc.text
 
 
+def test_html_flattening_by_hand_comments_breaks_and_a_table_inside_a_row(tmp_path: Path) -> None:
+    from bs4 import BeautifulSoup
+
+    from yakgwan.ingest.loaders.html import html_to_text
+
+    raw = ("앞<div>블록<p>문단</p>꼬리</div>뒤<!-- 주석 --><h1>제목</h1><ul><li>하나</li><li>둘<br>셋</li></ul>"
+           "<table><tr><td>바깥<table><tr><td>안쪽</td></tr></table></td><td>칸</td></tr></table>")
+    assert html_to_text(BeautifulSoup(raw, "html.parser")) == "앞\n블록\n문단\n꼬리\n뒤\n# 제목\n\n하나\n둘\n셋\n\n| 바깥 안쪽 | 안쪽 | 칸 |"
+
+
+def test_deeply_nested_html_is_refused_by_name_fast_and_deep_inline_tags_are_read(tmp_path: Path) -> None:
+    import time
+
+    n = 50_000  # 550 KB of nested <div>: flattening by inserting after every block took minutes at this size
+    deep = tmp_path / "deep.html"
+    deep.write_text("<div>" * n + "x" + "</div>" * n, "utf-8")
+    t = time.perf_counter()
+    with pytest.raises(InputError, match=r"deep\.html.*nests more than 2000 block elements"):
+        _load(deep)
+    spans = tmp_path / "spans.html"
+    spans.write_text("<p>보험금 청구</p>" + "<span>" * n + "보장 내용" + "</span>" * n, "utf-8")
+    [doc] = _load(spans)
+    assert doc.text == "보험금 청구\n보장 내용"
+    assert time.perf_counter() - t < 10.0  # both: about 1.5 s on 2 cores
+
+
 def test_docx_paragraphs_headings_tables(tmp_path: Path) -> None:
     import docx
 

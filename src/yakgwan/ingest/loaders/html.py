@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+from bs4.element import CData, NavigableString, Tag
 
 from yakgwan.core.errors import InputError
 from yakgwan.ingest.loaders.text import doc_type_of, read_decoded, relative_id
 from yakgwan.core.records import Document, sha256_hex
 
 _BLOCK = {"p", "div", "li", "br", "section", "article", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"}
+_HEADING = re.compile(r"h([1-6])")
+_TEXT = (NavigableString, CData)  # what get_text() reads: not comments, doctypes or declarations
+# block elements nested deeper than this are no document (real pages nest tens deep; a file of
+# nested <div> built to stall a parser nests tens of thousands)
+MAX_NESTING = 2_000
 
 
 class HtmlLoader:
@@ -24,7 +32,7 @@ class HtmlLoader:
         title = title_tag.get_text(strip=True) if title_tag else ""
         if title_tag:
             title_tag.decompose()
-        text = html_to_text(soup)
+        text = html_to_text(soup, str(path))
         if not text.strip():
             raise InputError(str(path), "no visible text in HTML")
         return [
@@ -40,17 +48,41 @@ class HtmlLoader:
         ]
 
 
-def html_to_text(soup) -> str:  # type: ignore[no-untyped-def]
-    for level in range(1, 7):
-        for h in soup.find_all(f"h{level}"):
-            h.insert_before("\n" + "#" * level + " ")
-            h.insert_after("\n")
-    for row in soup.find_all("tr"):
-        cells = [c.get_text(" ", strip=True) for c in row.find_all(["td", "th"])]
-        row.replace_with("\n| " + " | ".join(cells) + " |\n")
-    for tag in soup.find_all(_BLOCK):
-        tag.insert_after("\n")
-    lines = [" ".join(line.split()) for line in soup.get_text().splitlines()]
+def html_to_text(soup, source: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    """The visible text of a parsed document in one walk over its tree (time linear in its size,
+    however deep it nests): a heading ``hN`` as a Markdown header line, a table row as a pipe row,
+    a block element on lines of its own, runs of blank lines as one. A document nesting deeper
+    than :data:`MAX_NESTING` elements is refused (``InputError`` naming ``source``)."""
+    pieces: list[str] = []
+    stack: list[tuple[object, bool]] = [(child, False) for child in reversed(soup.contents)]
+    depth = 0
+    while stack:
+        node, closing = stack.pop()
+        if closing:  # the element's subtree is done
+            depth -= 1
+            pieces.append("\n\n" if _HEADING.fullmatch(node.name) else "\n")  # type: ignore[attr-defined]
+            continue
+        if isinstance(node, NavigableString):
+            if type(node) in _TEXT:
+                pieces.append(str(node))
+            continue
+        if not isinstance(node, Tag):
+            continue
+        if node.name == "tr":
+            cells = [c.get_text(" ", strip=True) for c in node.find_all(["td", "th"])]
+            pieces.append("\n| " + " | ".join(cells) + " |\n")
+            continue
+        if node.name in _BLOCK:
+            if node.name != "br" and pieces and not pieces[-1].endswith("\n"):
+                pieces.append("\n")  # a block starts a line: "앞<div>블록" is two words, not 앞블록
+            if (heading := _HEADING.fullmatch(node.name)) is not None:
+                pieces.append(("" if pieces and pieces[-1].endswith("\n") else "\n") + "#" * int(heading.group(1)) + " ")
+            depth += 1
+            if depth > MAX_NESTING:
+                raise InputError(source, f"HTML nests more than {MAX_NESTING} block elements deep; not a document yakgwan reads")
+            stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node.contents))
+    lines = [" ".join(line.split()) for line in "".join(pieces).splitlines()]
     out: list[str] = []
     for line in lines:
         if line or (out and out[-1]):
