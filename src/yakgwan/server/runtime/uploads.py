@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yakgwan.services.ingest import decode_text, looks_binary
+from yakgwan.services.ingest import DecodeFailure, decode_text, looks_binary
 from yakgwan.core.records import sha256_hex
 from yakgwan.server.problems import Problem, problem_response
 
@@ -59,8 +59,8 @@ def sniff(data: bytes, name: str | None) -> Sniffed:
     text_kinds = {"markdown", "text", "html"}
     if claimed is not None and claimed != kind and not (claimed in text_kinds and kind in text_kinds):
         raise Problem(415, f"{shown}: named {_suffix(shown)} but the content is {_describe(kind)}", "type-mismatch")
-    if kind == "text" and claimed == "markdown":
-        kind = "markdown"
+    if kind == "text" and claimed in ("markdown", "html"):  # a fragment without <html> is still the page its name says
+        kind = claimed
     return Sniffed(kind, sha256_hex(data), shown)
 
 
@@ -76,13 +76,16 @@ def _kind(data: bytes, shown: str) -> str:
     if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):  # before %PDF-: an entry may be named so
         _check_zip(data, shown)
         return "docx"
-    if b"%PDF-" in data[:1024]:
+    if data.startswith(b"%PDF-"):
         return "pdf"
-    if looks_binary(data):
-        raise Problem(415, f"{shown}: not a PDF, Word (.docx), HTML, Markdown or text file (binary content starting {data[:8]!r})", "unsupported-type")
-    try:
+    try:  # the decoder ``ingest`` reads text files with: a UTF-16 file (NUL bytes after its BOM) is text
         text, _ = decode_text(data[: 256 * 1024])
-    except Exception as exc:  # noqa: BLE001 - any decoding failure is the client's file
+    except (DecodeFailure, LookupError) as exc:  # LookupError: a guessed codec Python does not have
+        if b"%PDF-" in data[:1024]:  # a PDF may carry a few bytes before its header
+            return "pdf"
+        if looks_binary(data):
+            raise Problem(415, f"{shown}: not a PDF, Word (.docx), HTML, Markdown or text file (binary content starting {data[:8]!r})",
+                          "unsupported-type") from None
         raise Problem(415, f"{shown}: not readable as text ({exc})", "unsupported-type") from None
     if re.match(r"\s*(<!doctype html|<html)", text[:2048], re.IGNORECASE):
         return "html"
