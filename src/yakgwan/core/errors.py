@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import re
+
 
 class YakgwanError(Exception):
     """Base of every error yakgwan raises on purpose."""
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(name: str) -> str:
+    """``name`` (a file name, a path) with every control character written as an escape
+    (``\\n``, ``\\t``, ``\\x1b``…), so that a line that shows it stays one line. Pure."""
+    return _CONTROL.sub(lambda m: _escape(m.group(0)), name)
+
+
+def _escape(ch: str) -> str:
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return named.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
 
 
 class InputError(YakgwanError):
@@ -17,7 +33,7 @@ class InputError(YakgwanError):
     def __init__(self, path: str | None, reason: str) -> None:
         self.path = path
         self.reason = reason
-        super().__init__(f"{path}: {reason}" if path else reason)
+        super().__init__(f"{one_line(path)}: {reason}" if path else reason)
 
 
 class IndexStoreError(YakgwanError):

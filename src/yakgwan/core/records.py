@@ -6,6 +6,8 @@ import hashlib
 from dataclasses import dataclass, field
 from enum import Enum
 
+from yakgwan.core.errors import one_line
+
 
 def sha256_hex(data: bytes | str) -> str:
     if isinstance(data, str):
@@ -80,7 +82,7 @@ class Chunk:
 
     def citation(self) -> str:
         """Human-readable provenance: document, page, 약관, 조, 항."""
-        bits = [self.source]
+        bits = [one_line(self.source)]
         if self.pages:
             bits.append(f"p.{self.pages[0]}" if len(self.pages) == 1 else f"pp.{self.pages[0]}-{self.pages[-1]}")
         return " · ".join([*bits, *self._heading_bits()])

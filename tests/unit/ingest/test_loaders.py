@@ -164,6 +164,20 @@ def test_deeply_nested_html_is_refused_by_name_fast_and_deep_inline_tags_are_rea
     assert time.perf_counter() - t < 10.0  # both: about 1.5 s on 2 cores
 
 
+def test_a_control_character_in_a_file_name_is_escaped_in_errors_and_provenance(tmp_path: Path) -> None:
+    from yakgwan.core.errors import one_line
+    from yakgwan.core.records import Chunk
+
+    assert one_line("a\nb\tc\x1bd\u2028e 제1조") == "a\\nb\\tc\\x1bd\\u2028e 제1조"
+    bad = tmp_path / "청구\n서류.md"
+    bad.write_bytes(b"")
+    with pytest.raises(InputError) as err:
+        _load(bad)
+    assert str(err.value) == f"{tmp_path}/청구\\n서류.md: empty file" and err.value.path == str(bad)  # the path itself is kept as it is
+    chunk = Chunk("c", "d", "청구\n서류.md", "t", "본문", 0, 2, (3,))
+    assert chunk.citation() == "청구\\n서류.md · p.3"
+
+
 def test_docx_paragraphs_headings_tables(tmp_path: Path) -> None:
     import docx
 
