@@ -178,6 +178,22 @@ def test_a_control_character_in_a_file_name_is_escaped_in_errors_and_provenance(
     assert chunk.citation() == "청구\\n서류.md · p.3"
 
 
+def test_links_to_nothing_loops_and_deleted_files_are_listed_with_their_reason(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text(KO, "utf-8")
+    (tmp_path / "gone.md").symlink_to(tmp_path / "nowhere.md")
+    (tmp_path / "loop.md").symlink_to(tmp_path / "loop.md")
+    files, problems = collect_files([tmp_path])
+    assert [f.path.name for f in files] == ["a.md"]
+    assert sorted((Path(p.path).name, p.reason) for p in problems) == [("gone.md", "a symbolic link to a missing file"),
+                                                                       ("loop.md", "a symbolic link loop")]
+    deleted = SourceFile(tmp_path / "a.md", tmp_path)
+    (tmp_path / "a.md").unlink()  # gone between listing and reading
+    with pytest.raises(InputError, match=r"a\.md: no such file \(deleted or moved\?\)"):
+        load_file(deleted)
+    with pytest.raises(InputError, match="a folder, not a file"):
+        load_file(SourceFile(tmp_path, tmp_path))
+
+
 def test_docx_paragraphs_headings_tables(tmp_path: Path) -> None:
     import docx
 

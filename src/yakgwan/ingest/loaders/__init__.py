@@ -3,6 +3,9 @@ loader its suffix names in ``loaders.registry``."""
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,18 +31,37 @@ def collect_files(paths: list[Path]) -> tuple[list[SourceFile], list[InputError]
     problems: list[InputError] = []
     for p in paths:
         if not p.exists():
-            raise InputError(str(p), "no such file or directory")
+            raise InputError(str(p), not_a_file_reason(p) if p.is_symlink() else "no such file or directory")
         if p.is_dir():
             for f in sorted(p.rglob("*")):
                 rel = f.relative_to(p).parts
-                if f.is_file() and not any(part.startswith(".") for part in rel):
-                    if f.suffix.lower() in LOADERS:
-                        files.append(SourceFile(f, p))
-                    else:
-                        problems.append(InputError(str(f), unsupported_reason(f)))
+                if any(part.startswith(".") for part in rel) or f.is_dir():
+                    continue
+                if not f.is_file():  # a broken link, a link loop, a socket: listed, never skipped in silence
+                    problems.append(InputError(str(f), not_a_file_reason(f)))
+                elif f.suffix.lower() in LOADERS:
+                    files.append(SourceFile(f, p))
+                else:
+                    problems.append(InputError(str(f), unsupported_reason(f)))
         else:
             files.append(SourceFile(p, p.parent))
     return files, problems
+
+
+def not_a_file_reason(path: Path) -> str:
+    """Why ``path`` cannot be read as a file, in words: missing (deleted or moved), a symbolic
+    link to nothing or to itself, a folder, or something else than a regular file."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        if exc.errno == errno.ENOENT:
+            return "a symbolic link to a missing file" if path.is_symlink() else "no such file (deleted or moved?)"
+        return f"cannot read: {exc.strerror or exc}"
+    if stat.S_ISDIR(st.st_mode):
+        return "a folder, not a file"
+    return "not a regular file (a device, socket or pipe)"
 
 
 def unsupported_reason(path: Path) -> str:
@@ -50,7 +72,7 @@ def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Docum
     """Load one file or raise ``InputError`` naming it and the reason."""
     path = src.path
     if not path.is_file():
-        raise InputError(str(path), "not a regular file")
+        raise InputError(str(path), not_a_file_reason(path))
     suffix = path.suffix.lower()
     if suffix not in LOADERS:
         raise InputError(str(path), unsupported_reason(path))
