@@ -215,6 +215,11 @@ def test_a_full_queue_is_refused_and_dataset_names_may_hold_a_slash(tmp_path: Pa
     for _ in range(MAX_WAITING + 1):  # one runs (held), MAX_WAITING wait
         jobs.submit("eval", lambda sink: gate.wait(10) and {})
     _problem(client.call("POST", "/api/evals", json={"dataset": "sample", "pipelines": ["bm25"]}), 503, "jobs are already waiting")
+    # an upload refused for a full queue leaves nothing behind: no file, no entry in files.json
+    client.call("POST", "/api/collections", json={"name": "full"})
+    _problem(client.upload("full", "refund.md", REFUND.encode()), 503, "jobs are already waiting")
+    files = tmp_path / "data" / "collections" / "full"
+    assert list((files / "files").iterdir()) == [] and json.loads((files / "files.json").read_text("utf-8")) == {}
     gate.set()
 
 

@@ -89,8 +89,14 @@ def _document_routes(r: APIRouter, service: Service) -> None:
         work = _ingest_job(service, col, sniffed)
         with service.collections.lock_for(name):  # a delete waits until the job is queued, then sees it busy
             service.collections.get(name)
+            known = sniffed.stored_name in col.files()
             service.collections.store_upload(col, data, sniffed)
-            job = service.jobs.submit("ingest", work, col.name)
+            try:
+                job = service.jobs.submit("ingest", work, col.name)
+            except Exception:  # a full queue (503): an upload no job will read is not kept
+                if not known:
+                    service.collections.forget_upload(col, sniffed.stored_name)
+                raise
         return JobOut(**service.jobs.snapshot(job.id))
 
 
