@@ -230,6 +230,17 @@ def test_jobs_list_and_unknown_job(filled: Client) -> None:
     _problem(filled.call("GET", "/api/jobs/nope"), 404, "no such job")
 
 
+def test_a_search_that_races_a_delete_is_told_the_collection_is_gone(filled: Client) -> None:
+    from yakgwan.server.problems import Problem
+
+    collections = filled.app.state.service.collections
+    col = collections.get("faq")  # the route has found the collection ...
+    filled.call("DELETE", "/api/collections/faq")  # ... and a delete lands before it opens the index
+    with pytest.raises(Problem) as err:
+        collections.view(col)
+    assert err.value.status == 404 and "no such collection" in str(err.value)
+
+
 def test_deleting_a_busy_collection_is_refused(client: Client) -> None:
     import threading
 

@@ -131,6 +131,7 @@ class Collections:
         store = open_store(col.index_dir)
         generation = store.generation()
         if generation is None:
+            self.get(col.name)  # deleted meanwhile (a search racing a delete): 404, not "no documents yet"
             raise Problem(409, f"collection {col.name!r} has no documents yet: upload one first", "empty-collection")
         with self._lock:
             loading = self._loading.setdefault(col.name, threading.Lock())
