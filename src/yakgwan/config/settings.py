@@ -25,8 +25,8 @@ class Settings:
     index_dir: Path = env_field(EnvVar("YAKGWAN_INDEX", "the index folder (`--index` overrides it)", values="a folder"))
     cache_dir: Path = env_field(EnvVar(
         "YAKGWAN_CACHE_DIR",
-        "the caches: embeddings, LLM responses, the local model's unpacked weights, and the indexes "
-        "`eval` and `appeal` build",
+        "the caches: embeddings (of chunks and answer units), the default embedder's built graph, LLM responses, "
+        "the local model's unpacked weights, and the indexes `eval` and `appeal` build",
         values="a folder",
     ))
     embedder: EmbedderConfig
