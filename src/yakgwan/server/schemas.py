@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from yakgwan.services.pipelines import DEFAULT_PIPELINE
 
-JobStatus = Literal["queued", "running", "succeeded", "failed"]
+JobStatus = Literal["queued", "running", "succeeded", "failed", "cancelled"]
 
 
 class Health(BaseModel):

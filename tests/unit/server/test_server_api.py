@@ -49,7 +49,7 @@ class Client:
     def wait(self, job_id: str, timeout_s: float = 120) -> dict[str, Any]:
         job = self.app.state.service.jobs.wait(job_id, timeout_s)
         res = self.call("GET", f"/api/jobs/{job_id}")
-        assert res.status_code == 200 and job.status in ("succeeded", "failed"), res.text
+        assert res.status_code == 200 and job.status in ("succeeded", "failed", "cancelled"), res.text
         return res.json()
 
     def upload(self, collection: str, name: str, data: bytes) -> Any:
@@ -239,6 +239,26 @@ def test_a_search_that_races_a_delete_is_told_the_collection_is_gone(filled: Cli
     with pytest.raises(Problem) as err:
         collections.view(col)
     assert err.value.status == 404 and "no such collection" in str(err.value)
+
+
+def test_a_job_is_cancelled_through_the_api(client: Client) -> None:
+    import threading
+
+    gate = threading.Event()
+
+    def slow(sink):  # type: ignore[no-untyped-def]
+        sink("waiting", 0, 2)
+        gate.wait(10)
+        sink("working", 1, 2)  # the cancel takes effect here
+        return {}
+
+    job = client.app.state.service.jobs.submit("ingest", slow, None)
+    res = client.call("DELETE", f"/api/jobs/{job.id}")
+    assert res.status_code == 202 and res.json()["status"] in ("queued", "running", "cancelled")
+    gate.set()
+    assert client.wait(job.id)["status"] == "cancelled"
+    _problem(client.call("DELETE", f"/api/jobs/{job.id}"), 409, "already cancelled")
+    _problem(client.call("DELETE", "/api/jobs/nope"), 404, "no such job")
 
 
 def test_deleting_a_busy_collection_is_refused(client: Client) -> None:

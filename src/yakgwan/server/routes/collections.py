@@ -10,6 +10,7 @@ from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, JobOut
 from yakgwan.server.runtime.collections import Collection
+from yakgwan.server.runtime.jobs import Cancelled
 from yakgwan.server.problems import Problem
 from yakgwan.server.runtime.service import Service
 from yakgwan.server.runtime.uploads import Sniffed, sniff
@@ -112,6 +113,10 @@ def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable
         known = col.files()
         try:
             report = ingest(settings, [path], embedder=service.models.ingest_embedder(), sink=sink)
+        except Cancelled:
+            if not _indexed(col, sniffed.stored_name):
+                service.collections.forget_upload(col, sniffed.stored_name)
+            raise
         except Exception as exc:
             if not _indexed(col, sniffed.stored_name):
                 service.collections.forget_upload(col, sniffed.stored_name)
@@ -139,6 +144,12 @@ def _job_routes(r: APIRouter, service: Service) -> None:
 
     @r.get("/jobs/{job_id}", response_model=JobOut, summary="A job's status, progress and (when finished) result")
     def get_job(job_id: str) -> JobOut:
+        return JobOut(**service.jobs.snapshot(job_id))
+
+    @r.delete("/jobs/{job_id}", response_model=JobOut, status_code=202,
+              summary="Cancel a job: a queued one never starts, a running one stops at its next progress step")
+    def cancel_job(job_id: str) -> JobOut:
+        service.jobs.cancel(job_id)
         return JobOut(**service.jobs.snapshot(job_id))
 
 

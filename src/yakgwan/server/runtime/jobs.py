@@ -3,7 +3,9 @@
 One worker by default: the work is CPU-bound and a laptop has few cores, so jobs queue rather
 than compete. A job's function receives a progress sink and returns its JSON result; an error it
 raises on purpose becomes the job's ``error`` message, anything else is logged and reported as an
-internal error. Jobs live in memory (a restart forgets them); results that must outlive the
+internal error. A job can be cancelled: a queued one never starts, a running one stops at its next
+progress report (the sink raises :class:`Cancelled`), so work that reports progress (ingest,
+evaluation, appeal) stops within one step; what it had committed stays, as after any failure. Jobs live in memory (a restart forgets them); results that must outlive the
 process are written by the job itself."""
 
 from __future__ import annotations
@@ -22,6 +24,13 @@ from yakgwan.server.problems import Problem
 
 KEEP_FINISHED = 200
 MAX_WAITING = 20  # queued jobs; more is refused (503) rather than piled up
+FINISHED = ("succeeded", "failed", "cancelled")
+
+
+class Cancelled(BaseException):
+    """Raised by a job's progress sink once the job was asked to stop. Like KeyboardInterrupt it
+    is no ``Exception``: a step that keeps going after an error of its own (ingest's embedding,
+    which leaves a keyword index behind) does not keep going after a cancel."""
 log = logging.getLogger("yakgwan.server")
 
 
@@ -30,7 +39,7 @@ class Job:
     id: str
     kind: str
     collection: str | None
-    status: str = "queued"  # queued | running | succeeded | failed
+    status: str = "queued"  # queued | running | succeeded | failed | cancelled
     stage: str = ""
     done: int = 0
     total: int = 0
@@ -39,9 +48,15 @@ class Job:
     finished: float | None = None
     error: str | None = None
     result: dict[str, Any] | None = None
+    cancel_requested: bool = False
+
+    @property
+    def finished_yet(self) -> bool:
+        return self.status in FINISHED
 
     def view(self, with_result: bool = True) -> dict[str, Any]:
         out = asdict(self)
+        out.pop("cancel_requested")
         if not with_result:
             out.pop("result")
         return out
@@ -74,12 +89,18 @@ class JobRunner:
     def _run(self, job: Job, work: Callable[[ProgressSink], dict[str, Any]]) -> None:
         def sink(stage: str, done: int, total: int) -> None:
             with self._lock:
+                if job.cancel_requested:
+                    raise Cancelled()
                 job.stage, job.done, job.total = stage, done, total
 
         with self._lock:
+            if job.status == "cancelled":  # cancelled while it waited
+                return
             job.status, job.started = "running", time.time()
         try:
             result = work(sink)
+        except Cancelled:
+            outcome = ("cancelled", "cancelled by request", None)
         except (YakgwanError, Problem) as exc:
             outcome = ("failed", str(exc), None)
         except Exception as exc:  # noqa: BLE001 - a job must never take the server down
@@ -90,6 +111,18 @@ class JobRunner:
         with self._lock:
             job.status, job.error, job.result = outcome
             job.finished = time.time()
+
+    def cancel(self, job_id: str) -> Job:
+        """Ask a job to stop: a queued one is cancelled at once, a running one at its next
+        progress report; a finished one cannot be (409)."""
+        job = self.get(job_id)
+        with self._lock:
+            if job.finished_yet:
+                raise Problem(409, f"job {job_id!r} has already {job.status}", "finished")
+            job.cancel_requested = True
+            if job.status == "queued":
+                job.status, job.error, job.finished = "cancelled", "cancelled before it started", time.time()
+        return job
 
     def get(self, job_id: str) -> Job:
         with self._lock:
@@ -121,7 +154,7 @@ class JobRunner:
         end = time.monotonic() + timeout_s
         while time.monotonic() < end:
             job = self.get(job_id)
-            if job.status in ("succeeded", "failed"):
+            if job.finished_yet:
                 return job
             time.sleep(0.05)
         return self.get(job_id)

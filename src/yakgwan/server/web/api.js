@@ -38,7 +38,7 @@ export async function waitJob(id, onProgress, intervalMs = 400) {
     const job = await getJson(`/api/jobs/${id}`);
     onProgress(job);
     if (job.status === "succeeded") return job;
-    if (job.status === "failed") throw new ApiError(422, job.error || "failed");
+    if (job.status === "failed" || job.status === "cancelled") throw new ApiError(422, job.error || job.status);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
