@@ -241,6 +241,24 @@ def test_a_search_that_races_a_delete_is_told_the_collection_is_gone(filled: Cli
     assert err.value.status == 404 and "no such collection" in str(err.value)
 
 
+def test_a_restart_forgets_uploads_whose_ingest_never_ran(filled: Client, tmp_path: Path) -> None:
+    import threading
+
+    gate = threading.Event()
+    jobs = filled.app.state.service.jobs
+    jobs.submit("eval", lambda sink: gate.wait(10) and {})  # the worker is busy: the upload's ingest waits
+    res = filled.upload("faq", "later.md", "# 나중\n\n여행자 보험 약관의 면책 조항입니다.\n".encode())
+    assert res.status_code == 202
+    files = tmp_path / "data" / "collections" / "faq"
+    assert len(json.loads((files / "files.json").read_text("utf-8"))) == 3  # the queued upload is listed
+    again = Client(create_app(ServerConfig(_settings(tmp_path), tmp_path / "data")))  # the server stopped; a new one starts
+    names = {d["name"] for d in again.call("GET", "/api/collections/faq/documents").json()}
+    assert names == {"branch.md", "refund.md"}
+    assert len(json.loads((files / "files.json").read_text("utf-8"))) == 2 and len(list((files / "files").iterdir())) == 2
+    gate.set()
+    jobs.shutdown()
+
+
 def test_a_job_is_cancelled_through_the_api(client: Client) -> None:
     import threading
 

@@ -115,6 +115,20 @@ class Collections:
             _write_json(col.root / "files.json", files)
         return path
 
+    def forget_unindexed(self) -> list[tuple[str, str]]:
+        """At start, before any job runs: jobs live in memory, so an upload whose ingest was
+        queued or running when the server stopped is in no index and has no job left. Each such
+        upload is forgotten (its file and its ``files.json`` entry), so the list of a
+        collection's documents and its index agree. Returns (collection, stored name) of each."""
+        gone = []
+        for col in self.list():
+            store = open_store(col.index_dir)
+            indexed = set(store.read().docs) if store.exists() else set()
+            for stored_name in sorted(set(col.files()) - indexed):
+                self.forget_upload(col, stored_name)
+                gone.append((col.name, stored_name))
+        return gone
+
     def forget_upload(self, col: Collection, stored_name: str) -> None:
         """Remove an upload that could not be ingested (the index never held it)."""
         with self._lock:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from yakgwan.server.runtime.collections import Collections
 from yakgwan.config import ServerConfig
 from yakgwan.server.runtime.jobs import JobRunner
 from yakgwan.services.models import SharedModels
+
+log = logging.getLogger("yakgwan.server")
 
 
 @dataclass
@@ -20,4 +23,7 @@ class Service:
     @classmethod
     def build(cls, config: ServerConfig, workers: int = 1) -> "Service":
         models = SharedModels(config.settings)
-        return cls(config, models, Collections(config.data_dir, models), JobRunner(workers))
+        collections = Collections(config.data_dir, models)
+        for name, stored in collections.forget_unindexed():  # their jobs died with the last process
+            log.warning("collection %s: upload %s was never ingested (the server stopped first); forgotten", name, stored)
+        return cls(config, models, collections, JobRunner(workers))
