@@ -34,6 +34,8 @@ def print_ingest_report(r: IngestReport, index_dir: Path) -> None:
         print("  analyzer or embedder changed since the last ingest: every document was re-indexed")
     state = "ready" if r.dense_ready else f"NOT ready ({r.dense_error or 'incomplete'}; run ingest again to finish)"
     print(f"  hybrid {state} after {r.seconds_total:.1f} s total")
+    for w in r.warnings:
+        err(f"warning: {w}")
     if r.failed:
         err(f"failed ({len(r.failed)}):")
         for e in r.failed:

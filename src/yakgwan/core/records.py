@@ -40,6 +40,7 @@ class Document:
     content_hash: str
     pages: tuple[PageSpan, ...] = ()
     doc_type: str | None = None
+    textless_pages: tuple[int, ...] = ()  # pages with no text (blank, scanned or damaged): nothing of them is indexed
 
     def pages_for(self, start: int, end: int) -> tuple[int, ...]:
         """Pages overlapping ``text[start:end]``; empty for documents without pages."""

@@ -17,7 +17,7 @@ import numpy as np
 
 from yakgwan.ingest.chunkers.registry import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
-from yakgwan.core.errors import InputError, ProviderError, YakgwanError
+from yakgwan.core.errors import InputError, ProviderError, YakgwanError, one_line
 from yakgwan.ingest.indexing import index_text
 from yakgwan.ingest.plan import Plan, plan_ingest
 from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
@@ -36,6 +36,7 @@ class IngestReport:
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     failed: list[InputError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what was read only in part (a PDF's pages without text), one line each
     new_pages: int = 0
     new_chunks: int = 0
     embedded: int = 0
@@ -52,6 +53,13 @@ class IngestReport:
     # per ingest step: documents or chunks it left as they were (no LLM, unusable answer)
     step_fallbacks: dict[str, int] = field(default_factory=dict)
     step_reasons: dict[str, list[str]] = field(default_factory=dict)  # which, and why
+
+
+def textless_warning(path: Path, doc: Document, shown: int = 12) -> str:
+    """One line: which pages of ``doc`` gave no text (the first ``shown`` of them)."""
+    pages = doc.textless_pages
+    listed = ", ".join(map(str, pages[:shown])) + (f" … ({len(pages)} in all)" if len(pages) > shown else "")
+    return f"{one_line(str(path))}: page{'s' if len(pages) > 1 else ''} {listed} of {len(doc.pages) + len(pages)} gave no text (blank, scanned or damaged) and {'are' if len(pages) > 1 else 'is'} not indexed"
 
 
 @dataclass
@@ -167,6 +175,7 @@ class Ingestor:
                 problems.append(InputError(str(src.path), f"cannot read: {type(exc).__name__}: {exc}"))
                 continue
             origin = str(src.path.resolve())
+            report.warnings.extend(textless_warning(src.path, d) for d in loaded if d.textless_pages)
             docs.extend((d, f"{origin}#{d.doc_id}" if d.kind == "beir" else origin) for d in loaded)
         report.failed = problems
         if problems and self.strict:

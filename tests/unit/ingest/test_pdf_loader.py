@@ -179,3 +179,22 @@ def test_kb_policy_text_and_speed(kb_policy_pdf: Path):
     assert "제2조(용어의 정의)" in lines  # pdfium's plain text glues it to the previous sentence
     assert "두개골 및 안면골의 골절\tS02" in lines  # a 별표 table row stays one line
     assert "계약의 청약을 거절하거나" in doc.text  # "청" + newline + "약을" glued back
+
+
+@pytest.mark.unit
+def test_a_page_without_text_is_named_in_a_warning_not_dropped_in_silence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from yakgwan.cli.output import print_ingest_report
+    from yakgwan.config import EmbedderConfig, Settings
+    from yakgwan.services.ingest import ingest
+
+    pages = _policy_pages()
+    pdf = tmp_path / "docs" / "policy.pdf"
+    pdf.parent.mkdir()
+    pdf.write_bytes(build_pdf([pages[0], [], pages[2]]))  # page 2 draws nothing (blank, or a damaged content stream)
+    [doc] = PdfLoader().load(pdf, tmp_path)
+    assert [p.page for p in doc.pages] == [1, 3] and doc.textless_pages == (2,)
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    report = ingest(settings, [pdf])
+    assert report.warnings == [f"{pdf}: page 2 of 3 gave no text (blank, scanned or damaged) and is not indexed"]
+    print_ingest_report(report, settings.index_dir)
+    assert f"warning: {pdf}: page 2 of 3 gave no text" in capsys.readouterr().err

@@ -271,8 +271,10 @@ class PdfLoader:
                 raise InputError(str(path), "no text layer (scanned?); OCR is not supported")
             doc_id = _relative_id(path, Path(root))
             parts = doc_id.split("/")
+            read = {s.page for s in spans}
             return [Document(doc_id=doc_id, source=doc_id, title=_title(pdf, text), text=text, kind="pdf",
                              content_hash=sha256_hex(data), pages=spans,
-                             doc_type=parts[0] if len(parts) > 1 else None)]
+                             doc_type=parts[0] if len(parts) > 1 else None,
+                             textless_pages=tuple(n for n in range(1, len(pages) + 1) if n not in read))]
         finally:
             pdf.close()

@@ -132,6 +132,7 @@ def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable
         return {"document": sniffed.stored_name, "name": sniffed.display_name, "kind": sniffed.kind, "added": len(report.added),
                 "replaced": len(report.replaced), "unchanged": len(report.unchanged), "chunks": report.new_chunks,
                 "pages": report.new_pages, "seconds": round(report.seconds_total, 2), "dense_ready": report.dense_ready,
+                "warnings": [w.replace(str(path), sniffed.display_name) for w in report.warnings],
                 "already_uploaded": sniffed.stored_name in known and not report.added and not report.replaced}
 
     return work
