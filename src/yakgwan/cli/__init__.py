@@ -14,7 +14,7 @@ import sys
 
 from yakgwan.cli.parser import build_parser
 from yakgwan.config import Settings, env
-from yakgwan.core.errors import YakgwanError
+from yakgwan.core.errors import YakgwanError, storage_problem
 
 EXIT_ERROR, EXIT_PARTIAL, EXIT_INTERNAL = 2, 3, 70
 
@@ -45,6 +45,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"yakgwan {args.command}: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:
+        if (said := storage_problem(exc)) is None:
+            if env.runtime().debug:
+                raise
+            print(f"yakgwan {args.command}: internal error: {type(exc).__name__}: {exc} (YAKGWAN_DEBUG=1 shows a traceback)", file=sys.stderr)
+            return EXIT_INTERNAL
+        print(f"yakgwan {args.command}: error: {said}", file=sys.stderr)
+        return EXIT_ERROR
     except Exception as exc:  # last resort: one line, never a traceback unless asked
         if env.runtime().debug:
             raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import re
 
 
@@ -59,3 +60,16 @@ class ProviderError(YakgwanError):
 
 class PromptTooLongError(ProviderError):
     """The prompt (with the room kept for the answer) does not fit in the model's context."""
+
+
+def storage_problem(exc: OSError) -> str | None:
+    """In words, an error of the disk rather than of yakgwan: full, read-only, not permitted;
+    None for any other. (numpy reports a short write as "N requested and M written", no errno.)"""
+    where = f" ({one_line(str(exc.filename))})" if exc.filename else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT) or re.fullmatch(r"\d+ requested and \d+ written", str(exc)):
+        return f"disk full{where}: free some space and try again"
+    if exc.errno == errno.EROFS:
+        return f"the folder is read-only{where}: yakgwan needs to write there (another index folder: YAKGWAN_INDEX or --index)"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied{where}: {exc.strerror}"
+    return None

@@ -295,3 +295,24 @@ def test_mixed_folder_exit_code_and_listing(tmp_path: Path) -> None:
     p = _run(["ingest", str(kb), "--strict", "--index", str(tmp_path / "strict")], tmp_path)
     _one_error_line(p, "bad.pdf", "--strict")
     assert not (tmp_path / "strict").exists()
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("error", "said", "code"), [
+    (OSError(28, "No space left on device", "/idx/g2/vectors.npy"), "error: disk full (/idx/g2/vectors.npy): free some space", 2),
+    (OSError("363264 requested and 95200 written"), "error: disk full: free some space", 2),  # numpy's short write
+    (OSError(30, "Read-only file system", "/ro/index"), "error: the folder is read-only (/ro/index)", 2),
+    (PermissionError(13, "Permission denied", "/root/x"), "error: permission denied (/root/x): Permission denied", 2),
+    (OSError(5, "Input/output error"), "internal error: OSError", 70),
+])
+def test_a_disk_problem_is_said_in_words(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], error: OSError, said: str, code: int) -> None:
+    import yakgwan.cli.search as search
+    from yakgwan.cli import main
+
+    def fail(args, settings):  # type: ignore[no-untyped-def]
+        raise error
+
+    monkeypatch.setattr(search, "cmd_pipelines", fail)
+    monkeypatch.delenv("YAKGWAN_DEBUG", raising=False)
+    assert main(["pipelines"]) == code
+    assert said in capsys.readouterr().err

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from yakgwan.core.errors import YakgwanError
+from yakgwan.core.errors import YakgwanError, storage_problem
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.problems import Problem
 
@@ -103,6 +103,11 @@ class JobRunner:
             outcome = ("cancelled", "cancelled by request", None)
         except (YakgwanError, Problem) as exc:
             outcome = ("failed", str(exc), None)
+        except OSError as exc:  # the disk: full, read-only; anything else is internal
+            if (said := storage_problem(exc)) is None:
+                log.exception("job %s (%s) failed", job.id, job.kind)
+                said = f"internal error ({type(exc).__name__}); the server log has the details"
+            outcome = ("failed", said, None)
         except Exception as exc:  # noqa: BLE001 - a job must never take the server down
             log.exception("job %s (%s) failed", job.id, job.kind)
             outcome = ("failed", f"internal error ({type(exc).__name__}); the server log has the details", None)
