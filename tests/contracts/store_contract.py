@@ -191,6 +191,24 @@ class StoreContract:
             store.commit(bad)
         assert store.exists() is False and store.generation() is None
 
+    def test_restore_brings_back_the_generation_before_the_last_commit(self, store: Store) -> None:
+        store.restore(None)  # nothing committed: nothing to undo
+        assert store.exists() is False
+        store.commit(sample_data(0))
+        first = store.generation()
+        store.commit(sample_data(1))
+        store.restore(first)
+        assert store.generation() == first
+        assert_same_index(store.read(), sample_data(0))
+        assert [c.chunk_id for c in store.view().chunks] == [c.chunk_id for c in sample_data(0).chunks]
+        store.commit(sample_data(1))  # the next commit gets a generation no reader has seen
+        assert store.generation() not in (None, first)
+        assert_same_index(store.read(), sample_data(1))
+        with pytest.raises(IndexStoreError, match="no longer kept"):
+            store.restore("g99999999")
+        store.restore(None)  # back to before the first commit
+        assert store.exists() is False and store.generation() is None
+
     def test_a_commit_whose_rows_do_not_align_is_refused(self, store: Store) -> None:
         """``IndexData`` rows of tokens, vectors and dense_mask align with chunks; a commit that
         breaks this would persist an index whose searches return wrong rows."""

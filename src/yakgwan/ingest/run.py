@@ -1,11 +1,13 @@
 """Ingest: load → chunk → tokenise → commit (BM25 ready) → embed → commit (hybrid ready).
 
 Nothing touches the index until every file has been loaded and chunked, so a bad file can only
-cost itself (or, with ``strict``, the whole ingest) and never a half-written index.
+cost itself (or, with ``strict``, the whole ingest) and never a half-written index; when the
+second commit fails (a full disk), the index is restored to what it was before the ingest.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
@@ -87,6 +89,7 @@ class Ingestor:
         loaded = self._load(paths, report)
         report.seconds_load = time.perf_counter() - t0
         with self.store.writer(on_wait=self._say_waiting):
+            before = self.store.generation()
             old = self.store.read() if self.store.exists() else None
             fresh = old is not None and self._compatible(old)
             rechunk = old is not None and old.extra.get("ingest_fingerprints", []) != [st.fingerprint for st in self.chunk_steps]
@@ -118,7 +121,7 @@ class Ingestor:
             report.index = data
             if self.on_lexical_ready is not None:
                 self.on_lexical_ready(report)
-            self._dense_phase(data, report)
+            self._dense_phase(data, report, before)
         report.dense_ready = data.dense_ready
         report.seconds_total = time.perf_counter() - t0
         return report
@@ -138,7 +141,10 @@ class Ingestor:
             and old.extra.get("ingest_fingerprints", []) == [st.fingerprint for st in self.chunk_steps]
         )
 
-    def _dense_phase(self, data: IndexData, report: IngestReport) -> None:
+    def _dense_phase(self, data: IndexData, report: IngestReport, before: str | None) -> None:
+        """Embed what has no vector and commit again. An embedder failure leaves the words'
+        commit (the documents BM25-searchable, ``dense_error`` says why); a failure of the
+        second commit itself (a full disk) restores the index as it was before this ingest."""
         t1 = time.perf_counter()
         if data.dense_mask.all():
             return  # every vector came from the old index or the cache: the first commit was complete
@@ -152,7 +158,12 @@ class Ingestor:
             raise
         except Exception as exc:  # any embedder failure leaves a usable BM25 index behind
             report.dense_error = f"{type(exc).__name__}: {exc}" if not isinstance(exc, YakgwanError) else str(exc)
-        self._commit_partial(data)
+        try:
+            self._commit_partial(data)
+        except Exception:
+            with contextlib.suppress(Exception):  # the commit's own error is the one to report
+                self.store.restore(before)
+            raise
         report.seconds_dense = time.perf_counter() - t1
 
     def _commit_partial(self, data: IndexData) -> None:

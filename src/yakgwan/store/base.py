@@ -106,6 +106,13 @@ class Store(Protocol):
         left as it was, when its tokens, vectors or dense_mask do not have one row per chunk."""
         ...
 
+    def restore(self, generation: str | None) -> None:
+        """Make ``generation`` current again: the one that was current before the last commit
+        (always kept), so that work of several commits (an ingest: words, then vectors) whose
+        later commit fails leaves the store as it found it; None: no index, as before a first
+        commit. ``IndexStoreError`` when that generation is no longer kept."""
+        ...
+
     def writer(self, on_wait: Callable[[], None] | None = None) -> ContextManager[None]:
         """Exclusive write access for a whole read–plan–commit cycle: across processes, handles
         and the threads sharing one handle (``on_wait`` is called once when it has to wait);

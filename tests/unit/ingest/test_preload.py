@@ -55,3 +55,35 @@ def test_a_model_that_cannot_load_leaves_a_bm25_index_and_says_why(tmp_path: Pat
     settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
     report = ingest(settings, [doc], sync=True, embedder=SlowModel(fail=True))  # type: ignore[arg-type]
     assert not report.dense_ready and "weights missing" in (report.dense_error or "") and report.index is not None and report.index.chunks
+
+
+def test_a_full_disk_at_the_second_commit_leaves_the_index_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from yakgwan.services.context import open_store
+    from yakgwan.services.ingest import ingest
+    from yakgwan.store.local.store import LocalStore
+
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    first, second = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
+    second.write_text("# 청약 철회\n\n증권을 받은 날부터 15일 이내에 철회할 수 있습니다.\n", "utf-8")
+    assert ingest(settings, [first]).dense_ready
+    store = open_store(settings.index_dir)
+    before, docs = store.generation(), set(store.read().docs)
+    real, calls = LocalStore._commit, []
+
+    def full_on_second(self: LocalStore, data) -> None:  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:  # the words landed; the vectors meet a full disk
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "g3" / "vectors.npy"))
+        real(self, data)
+
+    monkeypatch.setattr(LocalStore, "_commit", full_on_second)
+    with pytest.raises(OSError, match="No space left"):
+        ingest(settings, [second])
+    assert len(calls) == 2
+    assert store.generation() == before and set(store.read().docs) == docs  # not the new document keyword-only
+    monkeypatch.setattr(LocalStore, "_commit", real)
+    report = ingest(settings, [second])  # space again: the ingest goes through
+    assert report.dense_ready and set(store.read().docs) == docs | {"b.md"}

@@ -186,6 +186,19 @@ class LocalStore:
             raise
         self._prune(seq)
 
+    def restore(self, generation: str | None) -> None:
+        with self.writer():
+            if generation is None:  # as before the first commit: no manifest, no generation
+                (self.root / MANIFEST).unlink(missing_ok=True)
+                for p in self.root.iterdir():
+                    if p.is_dir() and (_GENERATION.match(p.name) or _TEMPORARY.match(p.name)):
+                        shutil.rmtree(p, ignore_errors=True)
+                return
+            if not _GENERATION.match(generation) or not (self.root / generation).is_dir():
+                raise IndexStoreError(f"{self.root}: generation {generation!r} is no longer kept; re-ingest")
+            # the sequence goes on: the next commit gets a name no reader has seen
+            atomic_write_text(self.root / MANIFEST, json.dumps({"format": FORMAT, "generation": generation, "seq": self._current_seq()}))
+
     def _current_seq(self) -> int:
         try:
             return int(json.loads((self.root / MANIFEST).read_text("utf-8")).get("seq", 0))
