@@ -155,8 +155,15 @@ def test_deeply_nested_html_is_refused_by_name_fast_and_deep_inline_tags_are_rea
     deep = tmp_path / "deep.html"
     deep.write_text("<div>" * n + "x" + "</div>" * n, "utf-8")
     t = time.perf_counter()
-    with pytest.raises(InputError, match=r"deep\.html.*nests more than 2000 block elements"):
-        _load(deep)
+    with pytest.raises(InputError, match=r"deep\.html: HTML nests 50,000 elements deep \(more than 2000\)"):
+        _load(deep)  # refused from its tags, before a parser builds the tree
+    from bs4 import BeautifulSoup
+
+    from yakgwan.ingest.loaders.html import html_to_text
+
+    paragraphs = BeautifulSoup("<p>" * 3000 + "x", "html.parser")  # what the tag scan lets through, the walk bounds
+    with pytest.raises(InputError, match=r"p\.html: HTML nests more than 2000 block elements"):
+        html_to_text(paragraphs, "p.html")
     spans = tmp_path / "spans.html"
     spans.write_text("<p>보험금 청구</p>" + "<span>" * n + "보장 내용" + "</span>" * n, "utf-8")
     [doc] = _load(spans)

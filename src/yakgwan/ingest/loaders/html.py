@@ -17,11 +17,14 @@ _TEXT = (NavigableString, CData)  # what get_text() reads: not comments, doctype
 # block elements nested deeper than this are no document (real pages nest tens deep; a file of
 # nested <div> built to stall a parser nests tens of thousands)
 MAX_NESTING = 2_000
+_CONTAINER = re.compile(r"<(/?)(div|section|article|blockquote|table|ul|ol|main|nav|aside|header|footer)\b[^>]*?(/?)>", re.IGNORECASE)
 
 
 class HtmlLoader:
     def load(self, path: Path, root: Path) -> list[Document]:
         data, raw = read_decoded(path)
+        if (deepest := container_depth(raw)) > MAX_NESTING:  # refused before a parser builds the tree (GBs for a 50 MB file)
+            raise InputError(str(path), f"HTML nests {deepest:,} elements deep (more than {MAX_NESTING}); not a document yakgwan reads")
         from bs4 import BeautifulSoup
 
         soup = BeautifulSoup(raw, "html.parser")
@@ -46,6 +49,19 @@ class HtmlLoader:
                 doc_type=doc_type_of(path, root),
             )
         ]
+
+
+def container_depth(raw: str) -> int:
+    """How deep the elements that HTML never closes implicitly (div, section, table, lists…)
+    nest in ``raw``, read from the tags alone, in one pass (pure)."""
+    depth = deepest = 0
+    for m in _CONTAINER.finditer(raw):
+        if m.group(1):
+            depth = max(0, depth - 1)
+        elif not m.group(3):
+            depth += 1
+            deepest = max(deepest, depth)
+    return deepest
 
 
 def html_to_text(soup, source: str | None = None) -> str:  # type: ignore[no-untyped-def]
