@@ -14,7 +14,7 @@ from yakgwan.core.records import Document, sha256_hex
 _BLOCK = {"p", "div", "li", "br", "section", "article", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"}
 _HEADING = re.compile(r"h([1-6])")
 _TEXT = (NavigableString, CData)  # what get_text() reads: not comments, doctypes or declarations
-# block elements nested deeper than this are no document (real pages nest tens deep; a file of
+# containers nested deeper than this are no document (real pages nest tens deep; a file of
 # nested <div> built to stall a parser nests tens of thousands)
 MAX_NESTING = 2_000
 _CONTAINER = re.compile(r"<(/?)(div|section|article|blockquote|table|ul|ol|main|nav|aside|header|footer)\b[^>]*?(/?)>", re.IGNORECASE)
@@ -35,7 +35,7 @@ class HtmlLoader:
         title = title_tag.get_text(strip=True) if title_tag else ""
         if title_tag:
             title_tag.decompose()
-        text = html_to_text(soup, str(path))
+        text = html_to_text(soup)
         if not text.strip():
             raise InputError(str(path), "no visible text in HTML")
         return [
@@ -64,18 +64,16 @@ def container_depth(raw: str) -> int:
     return deepest
 
 
-def html_to_text(soup, source: str | None = None) -> str:  # type: ignore[no-untyped-def]
+def html_to_text(soup) -> str:  # type: ignore[no-untyped-def]
     """The visible text of a parsed document in one walk over its tree (time linear in its size,
-    however deep it nests): a heading ``hN`` as a Markdown header line, a table row as a pipe row,
-    a block element on lines of its own, runs of blank lines as one. A document nesting deeper
-    than :data:`MAX_NESTING` elements is refused (``InputError`` naming ``source``)."""
+    however deep it nests: the parser nests every unclosed <p> and <li> in the one before): a
+    heading ``hN`` as a Markdown header line, a table row as a pipe row, a block element on lines
+    of its own, runs of blank lines as one."""
     pieces: list[str] = []
     stack: list[tuple[object, bool]] = [(child, False) for child in reversed(soup.contents)]
-    depth = 0
     while stack:
         node, closing = stack.pop()
         if closing:  # the element's subtree is done
-            depth -= 1
             pieces.append("\n\n" if _HEADING.fullmatch(node.name) else "\n")  # type: ignore[attr-defined]
             continue
         if isinstance(node, NavigableString):
@@ -92,10 +90,7 @@ def html_to_text(soup, source: str | None = None) -> str:  # type: ignore[no-unt
             if node.name != "br" and pieces and not pieces[-1].endswith("\n"):
                 pieces.append("\n")  # a block starts a line: "앞<div>블록" is two words, not 앞블록
             if (heading := _HEADING.fullmatch(node.name)) is not None:
-                pieces.append(("" if pieces and pieces[-1].endswith("\n") else "\n") + "#" * int(heading.group(1)) + " ")
-            depth += 1
-            if depth > MAX_NESTING:
-                raise InputError(source, f"HTML nests more than {MAX_NESTING} block elements deep; not a document yakgwan reads")
+                pieces.append("#" * int(heading.group(1)) + " ")
             stack.append((node, True))
         stack.extend((child, False) for child in reversed(node.contents))
     lines = [" ".join(line.split()) for line in "".join(pieces).splitlines()]
