@@ -57,8 +57,8 @@ class CachingEmbedder:
             return self.embedder.embed(texts, kind)
         got = {t: self._kept.get(t) for t in texts}  # read once: another thread may clear the cache meanwhile
         todo = [t for t, v in got.items() if v is None]
+        keys = {t: sha256_hex(t) for t in todo} if self.store is not None else {}
         if todo and self.store is not None:
-            keys = {t: sha256_hex(t) for t in todo}
             with self._lock:
                 stored = self.store.get_many(self.model_id, list(keys.values()))
             for t in todo:
@@ -69,7 +69,7 @@ class CachingEmbedder:
             fresh = np.asarray(self.embedder.embed(todo, kind), dtype=np.float32)
             if self.store is not None:
                 with self._lock:
-                    self.store.put_many(self.model_id, {sha256_hex(t): v for t, v in zip(todo, fresh)})
+                    self.store.put_many(self.model_id, {keys[t]: v for t, v in zip(todo, fresh)})
             if len(self._kept) + len(todo) > CACHED_VECTORS:
                 self._kept.clear()
             for t, v in zip(todo, fresh):

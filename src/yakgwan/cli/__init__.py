@@ -45,15 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"yakgwan {args.command}: interrupted", file=sys.stderr)
         return 130
-    except OSError as exc:
-        if (said := storage_problem(exc)) is None:
-            if env.runtime().debug:
-                raise
-            print(f"yakgwan {args.command}: internal error: {type(exc).__name__}: {exc} (YAKGWAN_DEBUG=1 shows a traceback)", file=sys.stderr)
-            return EXIT_INTERNAL
-        print(f"yakgwan {args.command}: error: {said}", file=sys.stderr)
-        return EXIT_ERROR
     except Exception as exc:  # last resort: one line, never a traceback unless asked
+        if isinstance(exc, OSError) and (said := storage_problem(exc)) is not None:  # the disk, not yakgwan
+            print(f"yakgwan {args.command}: error: {said}", file=sys.stderr)
+            return EXIT_ERROR
         if env.runtime().debug:
             raise
         print(f"yakgwan {args.command}: internal error: {type(exc).__name__}: {exc} (YAKGWAN_DEBUG=1 shows a traceback)", file=sys.stderr)

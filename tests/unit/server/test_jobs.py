@@ -45,3 +45,21 @@ def test_a_running_job_stops_at_its_next_progress_step_and_a_queued_one_never_st
         runner.cancel(finished.id)
     assert "cancel_requested" not in runner.snapshot(finished.id)
     runner.shutdown()
+
+
+def test_a_full_disk_fails_a_job_in_words_and_another_os_error_as_internal() -> None:
+    import errno
+
+    runner = JobRunner(workers=1)
+
+    def full(sink):  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, "No space left on device", "/data/collections/a/index/g3")
+
+    def broken(sink):  # type: ignore[no-untyped-def]
+        raise OSError(errno.EIO, "Input/output error")
+
+    done = runner.wait(runner.submit("ingest", full).id, 5)
+    assert (done.status, done.error) == ("failed", "disk full (/data/collections/a/index/g3): free some space and try again")
+    other = runner.wait(runner.submit("ingest", broken).id, 5)
+    assert other.status == "failed" and other.error == "internal error (OSError); the server log has the details"
+    runner.shutdown()

@@ -5,7 +5,8 @@ than compete. A job's function receives a progress sink and returns its JSON res
 raises on purpose becomes the job's ``error`` message, anything else is logged and reported as an
 internal error. A job can be cancelled: a queued one never starts, a running one stops at its next
 progress report (the sink raises :class:`Cancelled`), so work that reports progress (ingest,
-evaluation, appeal) stops within one step; what it had committed stays, as after any failure. Jobs live in memory (a restart forgets them); results that must outlive the
+evaluation, appeal) stops within one step; what it had committed stays, as after any failure.
+Jobs live in memory (a restart forgets them); results that must outlive the
 process are written by the job itself."""
 
 from __future__ import annotations
@@ -103,14 +104,12 @@ class JobRunner:
             outcome = ("cancelled", "cancelled by request", None)
         except (YakgwanError, Problem) as exc:
             outcome = ("failed", str(exc), None)
-        except OSError as exc:  # the disk: full, read-only; anything else is internal
-            if (said := storage_problem(exc)) is None:
-                log.exception("job %s (%s) failed", job.id, job.kind)
-                said = f"internal error ({type(exc).__name__}); the server log has the details"
-            outcome = ("failed", said, None)
         except Exception as exc:  # noqa: BLE001 - a job must never take the server down
-            log.exception("job %s (%s) failed", job.id, job.kind)
-            outcome = ("failed", f"internal error ({type(exc).__name__}); the server log has the details", None)
+            if isinstance(exc, OSError) and (said := storage_problem(exc)) is not None:  # the disk: full, read-only
+                outcome = ("failed", said, None)
+            else:
+                log.exception("job %s (%s) failed", job.id, job.kind)
+                outcome = ("failed", f"internal error ({type(exc).__name__}); the server log has the details", None)
         else:
             outcome = ("succeeded", None, result)
         with self._lock:
