@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from yakgwan.core.location import IndexLocation, display_location
 from yakgwan.core.records import Hit
 from yakgwan.services.ingest import IngestReport, index_summary
 
@@ -14,10 +15,10 @@ def err(msg: str) -> None:
     print(msg, file=sys.stderr)
 
 
-def print_ingest_report(r: IngestReport, index_dir: Path) -> None:
+def print_ingest_report(r: IngestReport, index_dir: IndexLocation) -> None:
     s = index_summary(r.index) if r.index is not None else None
     documents, pages, yakgwan, articles, chunks = (s.documents, s.pages, s.yakgwan, s.articles, s.chunks) if s else (0, 0, 0, 0, 0)
-    print(f"index {index_dir}")
+    print(f"index {display_location(index_dir)}")
     print(
         f"  documents {documents} (added {len(r.added)}, replaced {len(r.replaced)}, unchanged {len(r.unchanged)})"
         f" · pages {pages} · 약관 {yakgwan} · articles {articles} · chunks {chunks}"

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from yakgwan.core.location import index_location, is_database_uri
+
 
 RULES_HELP = ("which answer rules are on: all (default), none, names (compare,titles), or changes read left to right "
               "(all,-compare); an unknown name lists them all (docs/answers.md)")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--index", type=Path, help="index folder (default: $YAKGWAN_INDEX or the per-user data folder)")
+    p.add_argument("--index", type=index_location, help="index folder, or postgresql://USER@HOST:PORT/DB?collection=NAME (default: $YAKGWAN_INDEX or the per-user data folder)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
@@ -82,7 +84,16 @@ def _eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", type=Path, dest="json_out", help="write results (a list, one object per pipeline)")
     p.add_argument("--report", type=Path, help="write an HTML report with charts")
     p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
+    p.add_argument("--index", type=database_uri, help="build the evaluation index in this PostgreSQL database "
+                   "(postgresql://…?collection=NAME: in a collection NAME_eval_<key> of its own) instead of the cache folder")
     p.add_argument("--quiet", action="store_true")
+
+
+def database_uri(value: str) -> str:
+    """``--index`` of eval: a postgresql:// URI (its folder index always lives in the cache)."""
+    if not is_database_uri(value):
+        raise argparse.ArgumentTypeError(f"{value!r}: eval takes a postgresql:// URI here (its folder index lives in the cache folder)")
+    return value
 
 
 def _report(sub: argparse._SubParsersAction) -> None:

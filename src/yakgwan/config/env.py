@@ -18,6 +18,7 @@ from typing import Mapping
 from yakgwan.config.embedder import DEFAULT_EMBEDDER, EmbedderConfig
 from yakgwan.config.runtime import RuntimeConfig
 from yakgwan.core.errors import InputError, YakgwanError
+from yakgwan.core.location import IndexLocation, is_database_uri
 from yakgwan.llm import LLMConfig
 from yakgwan.text.registry import DEFAULT_TOKENIZER
 from yakgwan.websearch.provider import SearchConfig
@@ -51,7 +52,10 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise YakgwanError(f"{name} must be 1 or 0, got {raw!r}")
 
 
-def index_dir(env: Mapping[str, str]) -> Path:
+def index_dir(env: Mapping[str, str]) -> IndexLocation:
+    value = env.get("YAKGWAN_INDEX")
+    if value and is_database_uri(value):
+        return value
     return _path(env, "YAKGWAN_INDEX") or _xdg(env, "XDG_DATA_HOME", ".local/share") / "index"
 
 

@@ -10,6 +10,7 @@ from typing import Mapping
 import yakgwan.config.env as environment
 from yakgwan.config.embedder import EmbedderConfig
 from yakgwan.config.variables import EnvVar, env_field
+from yakgwan.core.location import IndexLocation
 from yakgwan.llm import LLMConfig
 from yakgwan.websearch.provider import SearchConfig
 
@@ -22,7 +23,9 @@ class Settings:
     ``quiet`` (no progress bars) comes from ``--quiet``, not from the environment.
     """
 
-    index_dir: Path = env_field(EnvVar("YAKGWAN_INDEX", "the index folder (`--index` overrides it)", values="a folder"))
+    index_dir: IndexLocation = env_field(EnvVar(
+        "YAKGWAN_INDEX", "the index: a folder, or a PostgreSQL collection `postgresql://USER@HOST:PORT/DB?collection=NAME` "
+        "(the `postgres` extra; see docs/scale.md) (`--index` overrides it)", values="a folder or a postgresql:// URI"))
     cache_dir: Path = env_field(EnvVar(
         "YAKGWAN_CACHE_DIR",
         "the caches: embeddings (of chunks and answer units), the default embedder's built graph, LLM responses, "

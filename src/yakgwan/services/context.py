@@ -25,7 +25,7 @@ def open_context(settings: Settings, embedder: Embedder | None = None) -> Pipeli
         emb = embedder or make_embedder(settings.embedder, settings.cache_dir)
         if emb.model_id != view.embedder:
             raise YakgwanError(
-                f"{settings.index_dir}: index vectors come from {view.embedder!r} but the configured embedder is "
+                f"{display_location(settings.index_dir)}: index vectors come from {view.embedder!r} but the configured embedder is "
                 f"{emb.model_id!r}; re-ingest or set YAKGWAN_EMBEDDER to match"
             )
         return emb

@@ -20,6 +20,7 @@ from yakgwan import __version__
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError, ProviderError
 from yakgwan.core.files import atomic_write_text
+from yakgwan.core.location import IndexLocation, is_database_uri
 from yakgwan.core.records import sha256_hex
 from yakgwan.eval.answers import load_unanswerable
 from yakgwan.eval.datasets import HALVES, EvalSet, corpus_sha256, is_clause_file, load_beir, load_clauses, load_seed, questions_sha256
@@ -32,6 +33,7 @@ from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, PipelineSpec, l
 from yakgwan.progress import ProgressSink
 from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
+from yakgwan.store import sibling_collection
 
 # what the CLI and the server need beside the service itself
 __all__ = ["HALVES", "METRIC_KEYS", "EvalRequest", "EvalResult", "EvalSet", "eval_index_dir", "evaluate", "load_beir", "load_evalset", "load_seed", "load_unanswerable"]
@@ -59,13 +61,26 @@ def load_evalset(corpus: Path | None, tests: Path | None, beir: Path | None, hal
     return load_seed(corpus, tests)
 
 
-def eval_index_dir(settings: Settings, evalset: EvalSet, step_fingerprints: Sequence[str] = ()) -> Path:
-    """A per-corpus index under the cache folder, reused (and updated incrementally) across runs.
-    Indexes built with LLM ingest steps are kept apart, per step fingerprint (model, prompt)."""
+def eval_index_dir(settings: Settings, evalset: EvalSet, step_fingerprints: Sequence[str] = ()) -> IndexLocation:
+    """A per-corpus index, reused (and updated incrementally) across runs: under the cache
+    folder, or, when the index is a database (``--index postgresql://…``), in a collection of
+    that database named after the given one (``NAME_eval_<key>``). Indexes built with LLM ingest
+    steps are kept apart, per step fingerprint (model, prompt)."""
     base = f"{evalset.corpus.resolve()}|{settings.embedder.name}|{settings.embedder.model}|{settings.tokenizer}"
     if step_fingerprints:
         base += "|" + ",".join(step_fingerprints)
-    return settings.cache_dir / "eval-index" / sha256_hex(base)[:16]
+    key = sha256_hex(base)[:16]
+    if is_database_uri(settings.index_dir):
+        return sibling_collection(str(settings.index_dir), f"eval_{key[:12]}")
+    return settings.cache_dir / "eval-index" / key
+
+
+def build_record_path(settings: Settings, index: IndexLocation) -> Path:
+    """Where the cost of building the eval index at ``index`` is kept: beside a folder index, in
+    the cache folder for a database collection."""
+    if is_database_uri(index):
+        return settings.cache_dir / "eval-index" / f"{sha256_hex(str(index))[:16]}.{BUILD_RECORD}"
+    return Path(index) / BUILD_RECORD
 
 
 def evaluate(
@@ -168,10 +183,11 @@ def _eval_index(
         warn(f"not indexed: {problem}")
     if not report.dense_ready and needs_dense:
         raise ProviderError(f"dense vectors could not be computed for {evalset.corpus}: {report.dense_error or 'incomplete'}")
-    record_path = isettings.index_dir / BUILD_RECORD
+    record_path = build_record_path(settings, isettings.index_dir)
     if report.added or report.replaced or report.removed:  # this run built or updated the index
         ingest_llm = {"model": llm.name, **llm.stats.as_dict(), "seconds": round(llm.stats.latency_ms / 1000, 1)} if llm is not None else None
         built = built_record(report, ingest_llm)
+        record_path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(record_path, json.dumps(built, ensure_ascii=False, indent=1))
     else:  # reused as it was: the cost recorded when it was built, if it was
         built = json.loads(record_path.read_text("utf-8")) if record_path.exists() else {}

@@ -2,21 +2,43 @@
 
 Callers outside this package name no backend: they open a store by its location with
 :func:`open_store` and use the :class:`Store` and :class:`IndexView` protocols. Backends, one
-package each: ``local/`` (an embedded folder, the default).
+package each: ``local/`` (an embedded folder, the default) and ``postgres/`` (a collection in a
+PostgreSQL database with pgvector, ``postgresql://…?collection=NAME``; the ``postgres`` extra).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from yakgwan.core.errors import IndexStoreError
+from yakgwan.core.location import is_database_uri
 from yakgwan.store.base import DocRecord, IndexData, IndexView, Store
 
-__all__ = ["DocRecord", "IndexData", "IndexView", "Store", "open_store"]
+__all__ = ["DocRecord", "IndexData", "IndexView", "Store", "open_store", "sibling_collection"]
 
 
 def open_store(location: str | Path) -> Store:
-    """The store at ``location``: a folder path opens the embedded folder backend (created on
-    the first commit). Opening is cheap; nothing is read until asked."""
+    """The store at ``location``: a ``postgresql://`` URI opens that database's collection, a
+    folder path the embedded folder backend (either is created on the first commit). Opening is
+    cheap; nothing is read or connected until asked."""
+    if is_database_uri(location):
+        from yakgwan.store.postgres.location import PgLocation
+
+        where = PgLocation.parse(str(location))
+        try:
+            from yakgwan.store.postgres.store import PgStore
+        except ImportError as exc:
+            raise IndexStoreError(f"{where.display()}: a postgresql:// index needs {exc.name or 'psycopg'}: pip install 'yakgwan[postgres]'") from None
+        return PgStore(where)
     from yakgwan.store.local.store import LocalStore
 
     return LocalStore(Path(location))
+
+
+def sibling_collection(uri: str, suffix: str) -> str:
+    """Another collection of the database ``uri`` names: ``<its collection>_<suffix>`` (the
+    collection's name cut so that the whole stays a valid name). ``InputError`` for a bad URI."""
+    from yakgwan.store.postgres.location import PgLocation
+
+    where = PgLocation.parse(uri)
+    return where.with_collection(f"{where.collection[:47 - len(suffix)]}_{suffix}").uri

@@ -7,11 +7,16 @@ dense search over a query vector. How they are stored (files, a database) stays 
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, ContextManager, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Callable, ContextManager, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from yakgwan.core.errors import IndexStoreError
 from yakgwan.core.records import Chunk
 
 
@@ -120,3 +125,55 @@ class Store(Protocol):
         ...
 
     def view(self) -> IndexView: ...
+
+
+def chunk_to_json(chunk: Chunk) -> str:
+    """One chunk as a JSON object (every field; what ``chunk_from_json`` reads back). Pure."""
+    return json.dumps(dataclasses.asdict(chunk), ensure_ascii=False)
+
+
+def chunk_from_json(d: dict) -> Chunk:
+    """The chunk of a ``chunk_to_json`` object, already parsed (``pages`` back to a tuple)."""
+    d["pages"] = tuple(d.get("pages") or ())
+    return Chunk(**d)
+
+
+def check_rows(location: str, data: IndexData) -> None:
+    """Refuse ``data`` whose tokens, vectors or dense_mask do not have one row per chunk: its
+    searches would return the wrong chunks (``IndexStoreError`` naming the counts)."""
+    n = len(data.chunks)
+    rows = {"tokens": len(data.tokens), "vectors": len(data.vectors), "dense_mask": len(data.dense_mask)}
+    bad = [f"{count} rows of {name}" for name, count in rows.items() if count != n]
+    if bad:
+        raise IndexStoreError(f"{location}: refusing to commit {n} chunks with {', '.join(bad)}; each needs one row per chunk")
+
+
+class WriterTurns:
+    """``Store.writer`` for one handle: its threads take turns, the thread holding it may enter
+    again, and inside the turn ``exclusive(on_wait)`` takes the backend's own lock across
+    processes (``on_wait`` is called once, by whichever lock makes this writer wait first)."""
+
+    def __init__(self, exclusive: Callable[[Callable[[], None] | None], ContextManager[None]]) -> None:
+        self._exclusive = exclusive
+        self._threads = threading.Lock()
+        self._owner: int | None = None
+
+    @contextmanager
+    def writer(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+        if self._owner == threading.get_ident():
+            yield
+            return
+        if not self._threads.acquire(blocking=False):
+            if on_wait is not None:
+                on_wait()
+                on_wait = None
+            self._threads.acquire()
+        try:
+            with self._exclusive(on_wait):
+                self._owner = threading.get_ident()
+                try:
+                    yield
+                finally:
+                    self._owner = None
+        finally:
+            self._threads.release()

@@ -25,20 +25,18 @@ import json
 import os
 import re
 import shutil
-import threading
 import time
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, ContextManager, Iterator
 
 import numpy as np
 
 from yakgwan.core.errors import IndexStoreError
-from yakgwan.core.records import Chunk
 from yakgwan.retrieval.scoring.bm25 import BM25Index
 from yakgwan.core.files import atomic_write_text
-from yakgwan.store.base import DocRecord, IndexData
+from yakgwan.store.base import DocRecord, IndexData, WriterTurns, check_rows, chunk_from_json, chunk_to_json
 from yakgwan.store.local.view import LocalView
 
 FORMAT = 1
@@ -50,8 +48,7 @@ _TEMPORARY = re.compile(r"^\.g\d{8}\.[0-9a-f]{6}\.tmp$")
 class LocalStore:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self._threads = threading.Lock()  # one thread of this handle in writer() at a time
-        self._owner: int | None = None  # the thread holding writer() (it may nest writer() calls)
+        self._turns = WriterTurns(self._folder_lock)
 
     @property
     def location(self) -> str:
@@ -98,8 +95,7 @@ class LocalStore:
         raise AssertionError("unreachable")
 
     # ---- writing -------------------------------------------------------------------------
-    @contextmanager
-    def writer(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    def writer(self, on_wait: Callable[[], None] | None = None) -> ContextManager[None]:
         """Hold the index's write lock: one ingest at a time reads, plans and commits.
 
         The lock is an ``flock`` on the index folder itself, so writers of other indexes in the
@@ -108,24 +104,15 @@ class LocalStore:
         for each other too (``on_wait`` is called once when this one has to wait, for either
         lock); the thread holding it may call ``writer()`` (or ``commit``) again inside.
         """
-        if self._owner == threading.get_ident():
-            yield
-            return
-        if not self._threads.acquire(blocking=False):
-            if on_wait is not None:
-                on_wait()
-                on_wait = None
-            self._threads.acquire()
+        return self._turns.writer(on_wait)
+
+    @contextmanager
+    def _folder_lock(self, on_wait: Callable[[], None] | None) -> Iterator[None]:
+        fd, made = self._lock(on_wait)
         try:
-            fd, made = self._lock(on_wait)
-            self._owner = threading.get_ident()
-            try:
-                yield
-            finally:
-                self._owner = None
-                self._unlock(fd, made)
+            yield
         finally:
-            self._threads.release()
+            self._unlock(fd, made)
 
     def _unlock(self, fd: int, made: bool) -> None:
         """Release the ``flock`` (closing its descriptor), removing the folder ``_lock`` made
@@ -252,18 +239,8 @@ def _remove_if_empty(folder: Path) -> None:
         pass
 
 
-def _check_rows(root: Path, data: IndexData) -> None:
-    """Refuse ``data`` whose tokens, vectors or dense_mask do not have one row per chunk: its
-    searches would return the wrong chunks."""
-    n = len(data.chunks)
-    rows = {"tokens": len(data.tokens), "vectors": len(data.vectors), "dense_mask": len(data.dense_mask)}
-    bad = [f"{count} rows of {name}" for name, count in rows.items() if count != n]
-    if bad:
-        raise IndexStoreError(f"{root}: refusing to commit {n} chunks with {', '.join(bad)}; each needs one row per chunk")
-
-
 def _write_generation(gen: Path, data: IndexData) -> None:
-    _check_rows(gen.parent, data)  # before anything is written
+    check_rows(str(gen.parent), data)  # before anything is written
     need, free = generation_bytes(data), shutil.disk_usage(gen.parent).free
     if free < need:  # refused before a byte is written too: a half-written generation helps no one
         raise IndexStoreError(f"{gen.parent}: disk full: this commit needs about {_mb(need)} and {_mb(free)} are free; "
@@ -271,7 +248,7 @@ def _write_generation(gen: Path, data: IndexData) -> None:
     gen.mkdir()
     with open(gen / "chunks.jsonl", "w", encoding="utf-8") as fh:
         for c in data.chunks:
-            fh.write(json.dumps(dataclasses.asdict(c), ensure_ascii=False) + "\n")
+            fh.write(chunk_to_json(c) + "\n")
     with open(gen / "tokens.jsonl", "w", encoding="utf-8") as fh:
         for toks in data.tokens:
             fh.write(json.dumps(toks, ensure_ascii=False) + "\n")
@@ -297,7 +274,7 @@ def _split_arrays(d: dict[str, object]) -> tuple[dict[str, np.ndarray], dict[str
 
 def _read_generation(gen: Path) -> IndexData:
     with open(gen / "chunks.jsonl", encoding="utf-8") as fh:
-        chunks = [_chunk_from_json(json.loads(line)) for line in fh]
+        chunks = [chunk_from_json(json.loads(line)) for line in fh]
     with open(gen / "tokens.jsonl", encoding="utf-8") as fh:
         tokens = [json.loads(line) for line in fh]
     docs = {k: DocRecord(**v) for k, v in json.loads((gen / "docs.json").read_text("utf-8")).items()}
@@ -316,7 +293,3 @@ def _read_bm25(gen: Path) -> dict[str, object]:
     arrays.update(json.loads((gen / "bm25.json").read_text("utf-8")))
     return arrays
 
-
-def _chunk_from_json(d: dict) -> Chunk:
-    d["pages"] = tuple(d.get("pages") or ())
-    return Chunk(**d)

@@ -1,0 +1,1 @@
+"""The PostgreSQL + pgvector backend (``yakgwan[postgres]``): ``postgresql://…?collection=NAME``."""

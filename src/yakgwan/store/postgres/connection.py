@@ -1,0 +1,137 @@
+"""Connections to PostgreSQL: one pool per database per process, pgvector's types registered.
+
+Pools are kept per (process id, conninfo), so a handle opened per request reuses the
+process's connections and a forked worker never uses its parent's sockets. psycopg 3,
+psycopg_pool and pgvector are the ``yakgwan[postgres]`` extra, imported when first needed.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import weakref
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from yakgwan.core.errors import IndexStoreError
+
+EXTRA = "pip install 'yakgwan[postgres]'"
+POOL_MAX = 8
+CONNECT_TIMEOUT_S = 10
+
+
+class _Pools:
+    """The process's connection pools, by conninfo (an explicit object, closed at exit)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pools: dict[tuple[int, str], Any] = {}
+
+    def get(self, conninfo: str, shown: str) -> Any:
+        key = (os.getpid(), conninfo)
+        with self._lock:
+            pool = self._pools.get(key)
+            if pool is None:
+                _probe(conninfo, shown)  # the server's own reason, at once, instead of a pool's timeout
+                psycopg_pool = _import("psycopg_pool")
+                pool = psycopg_pool.ConnectionPool(
+                    conninfo, min_size=0, max_size=POOL_MAX, open=False, configure=_configure, name=f"yakgwan {shown}",
+                    kwargs={"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "yakgwan"},
+                )
+                pool.open(wait=False)
+                self._pools[key] = pool
+            return pool
+
+    def close(self) -> None:
+        with self._lock:
+            for (pid, _), pool in list(self._pools.items()):
+                if pid == os.getpid():
+                    pool.close(timeout=1)
+            self._pools.clear()
+
+
+POOLS = _Pools()
+atexit.register(POOLS.close)
+
+
+def _import(name: str) -> Any:
+    try:
+        return __import__(name)
+    except ImportError:
+        raise IndexStoreError(f"a postgresql:// index needs {name}: {EXTRA}") from None
+
+
+def _probe(conninfo: str, shown: str) -> None:
+    """Connect once (``IndexStoreError`` with the server's reason when that fails)."""
+    psycopg = _import("psycopg")
+    try:
+        psycopg.connect(conninfo, connect_timeout=CONNECT_TIMEOUT_S).close()
+    except psycopg.Error as exc:
+        raise IndexStoreError(f"{shown}: cannot connect to the database ({_reason(exc)})") from None
+
+
+def _configure(conn: Any) -> None:
+    conn.autocommit = True
+
+
+_REGISTERED: "weakref.WeakSet[Any]" = weakref.WeakSet()  # connections that read ``vector`` as numpy arrays
+
+
+def _register(conn: Any) -> None:
+    """pgvector's ``vector`` type read as numpy arrays on ``conn``, once the extension exists in
+    its database (``ensure_extension`` creates it)."""
+    if conn in _REGISTERED:
+        return
+    from pgvector.psycopg import register_vector
+
+    try:
+        register_vector(conn)
+    except Exception:  # noqa: BLE001 - no extension yet: nothing stored as a vector to read either
+        return
+    _REGISTERED.add(conn)
+
+
+def ensure_extension(conn: Any) -> None:
+    """``CREATE EXTENSION vector`` when missing (under a database-wide lock, so that two first
+    commits into different collections do not race), then register its type on ``conn``."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
+        if cur.fetchone() is None:
+            try:
+                with conn.transaction():
+                    cur.execute("SELECT pg_advisory_xact_lock(7313370001)")
+                    cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            except Exception as exc:  # noqa: BLE001 - said in words below
+                raise IndexStoreError(f"the pgvector extension is not installed in this database and could not be created ({exc}); "
+                                      "install pgvector on the server, or ask its administrator to run CREATE EXTENSION vector") from None
+    _register(conn)
+
+
+@contextmanager
+def connection(conninfo: str, shown: str) -> Iterator[Any]:
+    """A pooled connection (autocommit; open a transaction with ``conn.transaction()``).
+    ``IndexStoreError`` naming the database when it cannot be reached."""
+    psycopg = _import("psycopg")
+    pool = POOLS.get(conninfo, shown)
+    try:
+        cm = pool.connection(timeout=CONNECT_TIMEOUT_S)
+        conn = cm.__enter__()
+    except Exception as exc:  # noqa: BLE001 - a pool timeout or a refused connection
+        raise IndexStoreError(f"{shown}: cannot connect to the database ({_reason(exc)})") from None
+    try:
+        _register(conn)
+        yield conn
+    except psycopg.OperationalError as exc:
+        cm.__exit__(type(exc), exc, exc.__traceback__)
+        raise IndexStoreError(f"{shown}: database error ({_reason(exc)})") from None
+    except BaseException as exc:
+        cm.__exit__(type(exc), exc, exc.__traceback__)
+        raise
+    else:
+        cm.__exit__(None, None, None)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

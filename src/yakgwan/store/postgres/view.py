@@ -1,0 +1,202 @@
+"""The query-time view of one generation of a PostgreSQL collection: chunk records in memory,
+BM25 scored in SQL over the stored postings, dense search through pgvector's HNSW index.
+
+BM25 is the local backend's Lucene variant (``yakgwan.retrieval.scoring.bm25``) computed with
+the same floating-point operations in the same order, so the scores are the local ones exactly:
+
+    idf(t)      = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))          numpy's log1p, in Python
+    avgdl       = total length / N                                   in Python
+    s(t, d)     = float32( idf(t) * tf / (tf + k1 * ((1 - b) + b * |d| / avgdl)) )   in SQL, float8 then real
+    score(q, d) = float32( sum over query terms, repeats counted, of s(t, d) )       summed in float8
+
+Dense search: ``SET LOCAL hnsw.ef_search``, the nearest vectors by cosine distance from the
+HNSW index (over-fetched, since the table also holds the previous generation's vectors), kept
+when the generation holds them; the scores are then the float32 dot products of the fetched
+vectors with the query, as the local backend computes them. A generation with at most
+``exact_rows`` embedded rows (a parameter of the URI) is scanned exactly instead.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, ContextManager
+
+import numpy as np
+from psycopg import sql
+
+from yakgwan.core.errors import IndexStoreError
+from yakgwan.core.records import Chunk
+from yakgwan.retrieval.scoring.bm25 import B, K1
+from yakgwan.store.base import DocRecord, chunk_from_json
+from yakgwan.store.postgres import schema as ddl
+from yakgwan.store.postgres.location import PgLocation
+
+
+def posting_term(term: str) -> str:
+    """A token as stored in ``postings`` (PostgreSQL text cannot hold NUL; both the stored and
+    the queried terms go through this). Pure."""
+    return term.replace("\x00", "\ufffd") if "\x00" in term else term
+
+
+def as_array(value: Any) -> np.ndarray:
+    """A ``vector`` value as read through pgvector's adapter, as float32."""
+    return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+
+
+@dataclass
+class Snapshot:
+    """What one generation says about itself (read inside one transaction)."""
+
+    where: PgLocation
+    gen: int
+    tokenizer: str
+    embedder: str
+    dim: int
+    extra: dict[str, object]
+    docs: dict[str, DocRecord]
+    n_rows: int
+    total_len: int
+    dense_mask: np.ndarray
+    vec_ids: np.ndarray  # the vector id of each row (0 where none)
+
+    def t(self, table: str) -> Any:
+        return ddl.ident(self.where.schema, table)
+
+    @classmethod
+    def load(cls, cur: Any, where: PgLocation, gen: int) -> "Snapshot":
+        cur.execute(sql.SQL("SELECT tokenizer, embedder, dim, extra, docs, n_rows, total_len FROM {} WHERE gen = %s").format(
+            ddl.ident(where.schema, "generations")), (gen,))
+        row = cur.fetchone()
+        if row is None:
+            raise IndexStoreError(f"{where.display()}: generation g{gen:08d} is no longer kept; open the index again")
+        tokenizer, embedder, dim, extra, docs, n_rows, total_len = row
+        cur.execute(sql.SQL("SELECT row, vec FROM {} WHERE gen = %s AND vec IS NOT NULL").format(ddl.ident(where.schema, "members")), (gen,))
+        vec_ids = np.zeros(int(n_rows), dtype=np.int64)
+        for r, v in cur.fetchall():
+            vec_ids[int(r)] = int(v)
+        return cls(where, gen, tokenizer, embedder, int(dim), dict(json.loads(extra)),
+                   {k: DocRecord(**v) for k, v in json.loads(docs).items()}, int(n_rows), int(total_len), vec_ids > 0, vec_ids)
+
+    def load_chunks(self, cur: Any) -> list[Chunk]:
+        cur.execute(sql.SQL("SELECT s.chunk FROM {} m JOIN {} s USING (slot) WHERE m.gen = %s ORDER BY m.row").format(
+            self.t("members"), self.t("slots")), (self.gen,))
+        return [chunk_from_json(json.loads(r[0])) for r in cur.fetchall()]
+
+    def all_vectors(self, cur: Any) -> np.ndarray:
+        """Every row's vector (zero rows where none), as ``IndexData.vectors``."""
+        out = np.zeros((self.n_rows, self.dim), dtype=np.float32)
+        if self.dense_mask.any():
+            cur.execute(sql.SQL("SELECT m.row, v.embedding FROM {} m JOIN {} v ON v.vec = m.vec WHERE m.gen = %s").format(
+                self.t("members"), self.t(ddl.vector_table(self.dim))), (self.gen,))
+            for r, emb in cur.fetchall():
+                out[int(r)] = as_array(emb)
+        return out
+
+
+class PgView:
+    def __init__(self, where: PgLocation, snap: Snapshot, chunks: list[Chunk], connect: Callable[[], ContextManager[Any]]) -> None:
+        self.where = where
+        self.snap = snap
+        self.chunks = chunks
+        self.docs = snap.docs
+        self.tokenizer = snap.tokenizer
+        self.embedder = snap.embedder
+        self.ingest_steps = tuple(str(x) for x in snap.extra.get("ingest_steps", []))  # type: ignore[union-attr]
+        self._connect = connect
+        self._vectors: np.ndarray | None = None
+
+    @property
+    def dense_ready(self) -> bool:
+        return bool(len(self.chunks)) and bool(self.snap.dense_mask.all())
+
+    @property
+    def dense_embedded(self) -> int:
+        return int(self.snap.dense_mask.sum())
+
+    @property
+    def dense_mask(self) -> np.ndarray:
+        return self.snap.dense_mask
+
+    @property
+    def vectors(self) -> np.ndarray:
+        """Every row's vector, read from the database when first asked."""
+        if self._vectors is None:
+            with self._connect() as conn, conn.cursor() as cur:
+                self._vectors = self.snap.all_vectors(cur)
+        return self._vectors
+
+    def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]:
+        if k <= 0:
+            raise ValueError(f"k must be greater than 0. Currently, it is {k}")
+        terms = [posting_term(t) for t in query_tokens]
+        if not terms or self.snap.n_rows == 0:
+            return []
+        with self._connect() as conn, conn.cursor() as cur:
+            cur.execute(sql.SQL("SELECT term, df FROM {} WHERE gen = %s AND term = ANY(%s)").format(self.snap.t("df")), (self.snap.gen, list(set(terms))))
+            df = dict(cur.fetchall())
+            found = [t for t in terms if t in df]
+            if not found:
+                self._check_kept(cur)
+                return []
+            uniq = sorted(set(found))
+            counts = [found.count(t) for t in uniq]
+            n = self.snap.n_rows
+            idf = np.log1p((n - np.array([df[t] for t in uniq], dtype=np.int64) + 0.5) / (np.array([df[t] for t in uniq], dtype=np.int64) + 0.5))
+            avgdl = self.snap.total_len / n
+            cur.execute(sql.SQL(
+                "WITH q AS (SELECT * FROM unnest(%(terms)s::text[], %(idf)s::float8[], %(mult)s::int[]) AS q(term, idf, mult)), "
+                "scored AS (SELECT m.row, sum(((q.idf * p.tf) / (p.tf + %(k1)s * (%(one_minus_b)s + (%(b)s * s.length) / %(avgdl)s)))::real::float8 * q.mult) AS total "
+                "FROM q JOIN {postings} p ON p.term = q.term JOIN {members} m ON m.slot = p.slot AND m.gen = %(gen)s "
+                "JOIN {slots} s ON s.slot = p.slot GROUP BY m.row) "
+                "SELECT row, total FROM scored WHERE total::real > 0 ORDER BY total::real DESC, row LIMIT %(k)s").format(
+                postings=self.snap.t("postings"), members=self.snap.t("members"), slots=self.snap.t("slots")),
+                {"terms": uniq, "idf": [float(x) for x in idf], "mult": counts, "k1": float(K1), "b": float(B),
+                 "one_minus_b": 1.0 - float(B), "avgdl": float(avgdl), "gen": self.snap.gen, "k": int(k)})
+            return [(int(r), float(np.float32(s))) for r, s in cur.fetchall()]  # float8 sum to float32, as the local index casts it
+
+    def dense_search(self, query_vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        if k <= 0:
+            raise ValueError(f"k must be greater than 0. Currently, it is {k}")
+        embedded = self.dense_embedded
+        if embedded == 0:
+            return []
+        q = np.asarray(query_vector, dtype=np.float32)
+        qtext = "[" + ",".join(repr(float(x)) for x in q.tolist()) + "]"
+        vtable = self.snap.t(ddl.vector_table(self.snap.dim))
+        with self._connect() as conn, conn.cursor() as cur:
+            if embedded <= self.where.exact_rows or not np.any(q):
+                cur.execute(sql.SQL("SELECT m.row, v.embedding FROM {} m JOIN {} v ON v.vec = m.vec WHERE m.gen = %s "
+                                    "ORDER BY v.embedding <#> %s::vector, m.row LIMIT %s").format(self.snap.t("members"), vtable),
+                            (self.snap.gen, qtext, max(k, 2 * k)))
+                found = cur.fetchall()
+            else:
+                found = self._hnsw(conn, cur, vtable, qtext, k, embedded)
+        rows = np.array([int(r) for r, _ in found], dtype=np.int64)
+        if rows.size == 0:
+            return []
+        vecs = np.stack([as_array(e) for _, e in found])
+        scores = vecs @ q
+        order = np.lexsort((rows, -scores))[:k]
+        return [(int(rows[i]), float(scores[i])) for i in order]
+
+    def _hnsw(self, conn: Any, cur: Any, vtable: Any, qtext: str, k: int, embedded: int) -> list[tuple[int, Any]]:
+        """The generation's rows among the nearest vectors of the HNSW index; fetches more
+        while fewer than ``k`` of them belong to this generation."""
+        want = min(k, embedded)
+        fetch = max(2 * k, 40)
+        while True:
+            with conn.transaction():
+                cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(self.where.ef_search, fetch))))
+                cur.execute(sql.SQL("WITH near AS (SELECT vec, embedding FROM {} ORDER BY embedding <=> %s::vector LIMIT %s) "
+                                    "SELECT m.row, near.embedding FROM near JOIN {} m ON m.vec = near.vec AND m.gen = %s").format(
+                    vtable, self.snap.t("members")), (qtext, fetch, self.snap.gen))
+                found = cur.fetchall()
+            if len(found) >= want or fetch >= 1000:
+                return found
+            fetch *= 4
+
+    def _check_kept(self, cur: Any) -> None:
+        cur.execute(sql.SQL("SELECT 1 FROM {} WHERE gen = %s").format(self.snap.t("generations")), (self.snap.gen,))
+        if cur.fetchone() is None:
+            raise IndexStoreError(f"{self.where.display()}: generation g{self.snap.gen:08d} is no longer kept; open the index again")
