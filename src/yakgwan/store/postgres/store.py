@@ -22,6 +22,9 @@ from yakgwan.store.postgres.location import PgLocation
 from yakgwan.store.postgres.view import PgView, Snapshot, posting_term
 
 
+BULK_ROWS = 5_000  # a commit adding more new vectors than this and than the table holds rebuilds its HNSW index
+
+
 def generation_name(gen: int) -> str:
     return f"g{gen:08d}"
 
@@ -183,9 +186,18 @@ class PgStore:
         if new:
             cur.execute("SELECT nextval(pg_get_serial_sequence(%s, 'vec')) FROM generate_series(1, %s)", (f'"{self.where.schema}".{table}', len(new)))
             ids = [int(r[0]) for r in cur.fetchall()]
-            with cur.copy(sql.SQL("COPY {} (vec, key, embedding) FROM STDIN").format(self._t(table))) as copy:
+            cur.execute(sql.SQL("SELECT count(*) FROM {}").format(self._t(table)))
+            rebuild = len(new) > max(BULK_ROWS, int(cur.fetchone()[0]))  # building the graph once beats growing it row by row
+            if rebuild:
+                cur.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(ddl.ident(self.where.schema, f"{table}_hnsw")))
+            with cur.copy(sql.SQL("COPY {} (vec, key, embedding) FROM STDIN WITH (FORMAT BINARY)").format(self._t(table))) as copy:
+                copy.set_types(["int8", "bytea", "vector"])
                 for vec, (key, i) in zip(ids, new.items()):
-                    copy.write_row((vec, key, _vector_text(rows.vectors[i])))
+                    copy.write_row((vec, key, rows.vectors[i]))
+            if rebuild:
+                cur.execute("SET LOCAL maintenance_work_mem = '1GB'")
+                for statement in ddl.create_vector_statements(self.where.schema, data.dim)[1:]:
+                    cur.execute(statement)
             known.update(zip(new, ids))
         return {i: known[keys[i]] for i in embedded}
 
@@ -259,11 +271,6 @@ def _doc_json(doc: DocRecord) -> dict[str, object]:
     import dataclasses
 
     return dataclasses.asdict(doc)
-
-
-def _vector_text(v: np.ndarray) -> str:
-    """pgvector's text form, with every float32 written exactly (``repr`` of the float32)."""
-    return "[" + ",".join(repr(float(x)) for x in v.tolist()) + "]"
 
 
 def _repeatable_read() -> Any:
