@@ -52,6 +52,16 @@ def pct(xs: list[float]) -> tuple[float, float]:
     return float(np.percentile(xs, 50)), float(np.percentile(xs, 95))
 
 
+def timed_commit(store, data: IndexData):  # type: ignore[no-untyped-def]
+    """Commit ``data`` and open a view: (view, seconds to commit, seconds to open)."""
+    t0 = time.perf_counter()
+    store.commit(data)
+    commit_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    view = store.view()
+    return view, commit_s, time.perf_counter() - t0
+
+
 def bench_size(n: int, n_queries: int, tok, rng: random.Random) -> dict:  # type: ignore[no-untyped-def]
     sents = source_sentences()
     pool = synth_texts(sents, min(n, 3000), rng)
@@ -66,13 +76,7 @@ def bench_size(n: int, n_queries: int, tok, rng: random.Random) -> dict:  # type
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     data = IndexData(chunks, tokens, {}, tok.name, "synthetic", dim, vecs, np.ones(n, bool))
     with tempfile.TemporaryDirectory() as tmp:
-        store = open_store(Path(tmp) / "index")
-        t0 = time.perf_counter()
-        store.commit(data)
-        commit_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        view = store.view()
-        open_s = time.perf_counter() - t0
+        view, commit_s, open_s = timed_commit(open_store(Path(tmp) / "index"), data)
     queries = [" ".join(rng.sample(sents, 1)[0].split()[:4]) for _ in range(n_queries)]
     qtoks = tok.tokenize_many(queries)
     qvecs = np.random.default_rng(1).standard_normal((n_queries, dim)).astype(np.float32)

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from search_scale import pct, source_sentences, synth_texts
+from search_scale import pct, source_sentences, synth_texts, timed_commit
 
 from yakgwan.core.records import Chunk, make_chunk_id
 from yakgwan.store import IndexData, open_store, sibling_collection
@@ -55,12 +55,7 @@ def build(n: int, tok, rng: random.Random) -> tuple[IndexData, list[list[str]]]:
 
 def run_backend(name: str, location: str | Path, data: IndexData, qtoks: list[list[str]], qvecs: np.ndarray) -> dict:
     store = open_store(location)
-    t0 = time.perf_counter()
-    store.commit(data)
-    commit_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    view = store.view()
-    open_s = time.perf_counter() - t0
+    view, commit_s, open_s = timed_commit(store, data)
     lat: dict[str, list[float]] = {"bm25": [], "dense": []}
     dense: list[list[int]] = []
     for qt, qv in zip(qtoks, qvecs):
