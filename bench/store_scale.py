@@ -35,8 +35,10 @@ CENTRES = 1000
 
 
 def clustered_vectors(n: int, seed: int) -> np.ndarray:
+    """``n`` unit vectors around the same ``CENTRES`` random centres whatever ``seed`` draws
+    (queries come from the distribution of the chunks, as questions about a corpus do)."""
+    centres = np.random.default_rng(12345).standard_normal((CENTRES, DIM)).astype(np.float32)
     rng = np.random.default_rng(seed)
-    centres = rng.standard_normal((CENTRES, DIM)).astype(np.float32)
     v = centres[rng.integers(0, CENTRES, n)] + 0.6 * rng.standard_normal((n, DIM)).astype(np.float32)
     return v / np.linalg.norm(v, axis=1, keepdims=True)
 

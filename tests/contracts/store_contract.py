@@ -318,6 +318,22 @@ class StoreContract:
             assert score == pytest.approx(float(data.vectors[row] @ q), abs=1e-6)
         assert 1 not in [r for r, _ in got]  # the row without a vector is never found
 
+    @pytest.mark.parametrize("rows", [[0, 2, 3], [3], [1, 2], []])
+    @pytest.mark.parametrize("k", [1, 10])
+    def test_searches_restricted_to_rows_rank_only_those_rows(self, store: Store, rows: list[int], k: int) -> None:
+        """``rows`` keeps the whole index's BM25 statistics: the scores are the unrestricted
+        ones, the list is the unrestricted list less the other rows, cut at k."""
+        data = sample_data()
+        store.commit(data)
+        view = store.view()
+        allowed = np.array(rows, dtype=np.int64)
+        query = ["치료비", "보상", "약관", "벌금", "출발", "지급"]
+        full = BM25Index.build(data.tokens).search(query, 100)
+        assert view.lexical_search(query, k, allowed) == [(r, s) for r, s in full if r in rows][:k]
+        q = data.vectors[2] * 0.6 + data.vectors[0] * 0.4
+        want = sorted((i for i in rows if data.dense_mask[i]), key=lambda i: (-float(data.vectors[i] @ q), i))[:k]
+        assert [r for r, _ in view.dense_search(q, k, allowed)] == want
+
     def test_searches_on_an_index_without_vectors_or_terms(self, store: Store) -> None:
         data = sample_data()
         data.dense_mask[:] = False

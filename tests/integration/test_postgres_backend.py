@@ -152,3 +152,17 @@ def test_a_failure_at_the_second_commit_leaves_the_collection_as_it_was(tmp_path
     monkeypatch.setattr(PgStore, "_commit", real)
     report = ingest(settings, [second], embedder=HashingEmbedder())
     assert report.dense_ready and set(store.read().docs) == docs | {"b.md"}
+
+
+def test_filtered_searches_equal_the_folder_backend(policy, on_postgres: str) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.store import parse_filters, restrict
+
+    data, settings, questions = policy
+    tokenizer = make_tokenizer(settings.tokenizer)
+    embedder = make_embedder(settings.embedder, settings.cache_dir)
+    for texts in (["yakgwan=보통약관"], ["yakgwan=벌금 특별약관"], ["yakgwan!=보통약관", "doc=kb_smart_driver_terms.pdf"]):
+        local, pg = restrict(LocalView(data), parse_filters(texts)), restrict(open_store(on_postgres).view(), parse_filters(texts))
+        assert [c.chunk_id for c in pg.chunks] == [c.chunk_id for c in local.chunks] and 0 < len(local.chunks) < len(data.chunks)
+        for q, v in zip(questions[:15], embedder.embed(questions[:15], "query")):
+            assert pg.lexical_search(tokenizer.tokenize(q), 10) == local.lexical_search(tokenizer.tokenize(q), 10)
+            assert [r for r, _ in pg.dense_search(v, 10)] == [r for r, _ in local.dense_search(v, 10)]

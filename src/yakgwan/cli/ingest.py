@@ -6,7 +6,7 @@ import argparse
 
 from yakgwan.cli.output import err, print_ingest_report
 from yakgwan.config import Settings
-from yakgwan.services.ingest import IngestReport, fallback_lines, ingest
+from yakgwan.services.ingest import IngestReport, fallback_lines, ingest, parse_meta
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
@@ -14,7 +14,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         if not settings.quiet:
             err(f"BM25 ready after {r.seconds_lexical:.1f} s; embedding …")
 
-    report = ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready, steps=args.steps)
+    report = ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready, steps=args.steps, meta=parse_meta(args.meta))
     print_ingest_report(report, settings.index_dir)
     for line in fallback_lines(report.step_fallbacks, report.step_reasons, shown=5):
         err(f"  {line}")

@@ -17,6 +17,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
+def _filter(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--filter", action="append", default=[], dest="filters", metavar="KEY=VALUE",
+                   help="search only part of the index: yakgwan=\"벌금 특별약관\", doc=…, product=…, insurer=…, version>=2024-01 "
+                   "(=, !=, >=, <=, >, <; repeatable, all apply)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from yakgwan import __version__
 
@@ -40,6 +46,8 @@ def _ingest(sub: argparse._SubParsersAction) -> None:
         help="LLM ingest step after chunking: llm_chunk, preprocess (repeatable; needs YAKGWAN_LLM). "
         "An index remembers its steps; ingesting with other steps re-chunks every document",
     )
+    p.add_argument("--meta", action="append", default=[], metavar="KEY=VALUE",
+                   help="set on every document of this ingest, for --filter: insurer, product, version (e.g. version=2024-01); repeatable")
     _common(p)
 
 
@@ -49,6 +57,7 @@ def _search(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pipeline", default="default")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--json", action="store_true", help="print hits as JSON")
+    _filter(p)
     _common(p)
 
 
@@ -62,6 +71,7 @@ def _ask(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", default="all", help=RULES_HELP)
     p.add_argument("--json", action="store_true", help="print the answer object as JSON")
     p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
+    _filter(p)
     _common(p)
 
 

@@ -15,7 +15,7 @@ OUTCOME_LABELS = {"answered": "답변", "partial": "부분 답변", "refused": "
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    res = search_index(settings, args.query, args.pipeline, args.k)
+    res = search_index(settings, args.query, args.pipeline, args.k, args.filters)
     if args.json:
         print(json.dumps(res.to_json(), ensure_ascii=False, indent=2))
         return 0
@@ -27,7 +27,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
-    res = ask_index(settings, args.question, args.pipeline, args.mode, args.k, RuleSet.parse(args.rules))
+    res = ask_index(settings, args.question, args.pipeline, args.mode, args.k, RuleSet.parse(args.rules), args.filters)
     if args.json:
         print(json.dumps(res.to_json(), ensure_ascii=False, indent=2))
         return 0

@@ -8,12 +8,13 @@ second commit fails (a full disk), the index is restored to what it was before t
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -80,6 +81,7 @@ class Ingestor:
     chunk_steps: Sequence[ChunkStep] = ()
     sink: ProgressSink | None = None  # receives (stage, done, total) as the work advances
     debug: bool = False  # a parser's unexpected error propagates instead of failing its file
+    meta: Mapping[str, str] = field(default_factory=dict)  # set on every document of this ingest (``--meta KEY=VALUE``)
     _model: "_Preload | None" = field(default=None, init=False, repr=False)  # set by run()
 
     def run(self, paths: list[Path]) -> IngestReport:
@@ -111,7 +113,7 @@ class Ingestor:
             report.removed = plan.removed
             if old is not None and not fresh:
                 report.reindexed = True
-            if not plan.changed and not plan.removed and fresh and old is not None and old.dense_ready:
+            if not plan.changed and not plan.removed and fresh and old is not None and old.dense_ready and not self._meta_changes(plan, old):
                 report.index, report.dense_ready = old, True
                 report.seconds_total = time.perf_counter() - t0
                 return report
@@ -125,6 +127,10 @@ class Ingestor:
         report.dense_ready = data.dense_ready
         report.seconds_total = time.perf_counter() - t0
         return report
+
+    def _meta_changes(self, plan: Plan, old: IndexData) -> list[str]:
+        """The unchanged documents of this ingest whose metadata ``self.meta`` would change."""
+        return [d for d in plan.unchanged if d in old.docs and {**old.docs[d].meta, **self.meta} != old.docs[d].meta]
 
     def _say_waiting(self) -> None:
         if not self.quiet:
@@ -220,6 +226,8 @@ class Ingestor:
                 keep_vectors.append(old.vectors[i] if fresh else np.zeros(self.embedder.dim, np.float32))
                 keep_mask.append(bool(old.dense_mask[i]) if fresh else False)
             docs = {k: v for k, v in old.docs.items() if k not in drop}
+            for doc_id in self._meta_changes(plan, old):  # unchanged documents this ingest gives new metadata
+                docs[doc_id] = dataclasses.replace(docs[doc_id], meta={**docs[doc_id].meta, **self.meta})
         new_chunks: list[Chunk] = []
         label = "chunking" + (f" + {', '.join(st.name for st in self.chunk_steps)} (LLM)" if self.chunk_steps else "")
         for d in progress(changed, label, total=len(changed), quiet=self.quiet, unit="doc", sink=self.sink):
@@ -229,7 +237,7 @@ class Ingestor:
                 cs = step.apply(d, cs)
             new_chunks.extend(cs)
             docs[d.doc_id] = DocRecord(
-                d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id]
+                d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id], dict(self.meta)
             )
             report.new_pages += len(d.pages)
         report.new_chunks = len(new_chunks)

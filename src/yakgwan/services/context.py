@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from yakgwan.config import Settings
 from yakgwan.core.errors import YakgwanError
 from yakgwan.core.protocols import Embedder
 from yakgwan.embedders import make_embedder
 from yakgwan.llm import make_llm
 from yakgwan.pipelines import PipelineContext
-from yakgwan.store import IndexView, Store, open_store
+from yakgwan.store import Filter, IndexView, Store, open_store, restrict
 from yakgwan.text.registry import make_tokenizer
 from yakgwan.websearch.registry import make_search
 
@@ -16,10 +18,11 @@ from yakgwan.websearch.registry import make_search
 __all__ = ["IndexView", "PipelineContext", "Store", "open_context", "open_store"]
 
 
-def open_context(settings: Settings, embedder: Embedder | None = None) -> PipelineContext:
+def open_context(settings: Settings, embedder: Embedder | None = None, filters: Sequence[Filter] = ()) -> PipelineContext:
     """The pipeline context of the index at ``settings.index_dir``; ``embedder`` replaces the
-    configured one (it must be the embedder the index was built with)."""
-    view = open_store(settings.index_dir).view()
+    configured one (it must be the embedder the index was built with); ``filters`` keep part of
+    the index (``store.filters``: every pipeline then sees only the chunks they keep)."""
+    view = restrict(open_store(settings.index_dir).view(), filters)
 
     def _embedder() -> Embedder:
         emb = embedder or make_embedder(settings.embedder, settings.cache_dir)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from yakgwan.config import Settings, env
 from yakgwan.core.errors import InputError
@@ -17,7 +17,7 @@ from yakgwan.ingest.steps.registry import make_steps
 from yakgwan.llm import LLM, make_llm
 from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_text, looks_binary
 from yakgwan.progress import ProgressSink
-from yakgwan.store import IndexData, open_store
+from yakgwan.store import IndexData, check_meta, open_store, parse_meta
 from yakgwan.text.registry import make_tokenizer
 
 # what the CLI and the server print about an ingest comes with it
@@ -39,9 +39,11 @@ def ingest(
     steps: Sequence[str] = (),
     llm: LLM | None = None,
     sink: ProgressSink | None = None,
+    meta: Mapping[str, str] | None = None,
 ) -> IngestReport:
     """Ingest ``paths`` into ``settings.index_dir``. ``steps`` names LLM ingest steps
-    (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one. ``sync`` embeds
+    (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one. ``meta`` is set on
+    every document of this ingest (``store.filters.META_KEYS``; unchanged documents get it too). ``sync`` embeds
     before returning; otherwise the index is BM25-searchable first (``on_lexical_ready``)."""
     if steps and llm is None:
         llm = make_llm(settings.llm, settings.cache_dir)
@@ -59,6 +61,7 @@ def ingest(
         on_lexical_ready=on_lexical_ready,
         chunk_steps=chunk_steps,
         sink=sink,
+        meta=check_meta(meta or {}),
         debug=env.runtime().debug,
     )
     try:

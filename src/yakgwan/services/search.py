@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
 
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError
 from yakgwan.core.records import Chunk, Hit, Route
 from yakgwan.pipelines import PipelineContext, build_pipeline, ran_as, route_of
 from yakgwan.services.context import open_context
+from yakgwan.store import parse_filters
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class SearchResult:
     note: str | None
     latency_ms: float
     route: Route | None = None  # where the route step sent the question (a policy's clause stage)
+    filters: tuple[str, ...] = ()  # the filters the search ran under (``store.filters``)
 
     def to_json(self) -> dict[str, Any]:
         """The ``search --json`` object."""
@@ -37,6 +39,7 @@ class SearchResult:
             "latency_ms": self.latency_ms,
             "query": self.query,
             "route": self.route.to_json() if self.route is not None else None,
+            "filters": list(self.filters),
             "hits": [hit_json(h) for h in self.hits],
         }
 
@@ -49,10 +52,13 @@ def check_query(query: str, k: int) -> None:
         raise InputError(None, "empty query")
 
 
-def search_index(settings: Settings, query: str, pipeline: str, k: int) -> SearchResult:
-    """One search over the index at ``settings.index_dir`` (its context opened for it)."""
+def search_index(settings: Settings, query: str, pipeline: str, k: int, filters: Sequence[str] = ()) -> SearchResult:
+    """One search over the index at ``settings.index_dir`` (its context opened for it), inside
+    the part of it that ``filters`` keep (``KEY=VALUE`` … , ``store.filters``)."""
     check_query(query, k)
-    return search(open_context(settings), query, pipeline, k)
+    parsed = parse_filters(filters)
+    res = search(open_context(settings, filters=parsed), query, pipeline, k)
+    return replace(res, filters=tuple(map(str, parsed)))
 
 
 def search(ctx: PipelineContext, query: str, pipeline: str, k: int) -> SearchResult:

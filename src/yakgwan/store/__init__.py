@@ -13,8 +13,10 @@ from pathlib import Path
 from yakgwan.core.errors import IndexStoreError
 from yakgwan.core.location import is_database_uri
 from yakgwan.store.base import DocRecord, IndexData, IndexView, Store
+from yakgwan.store.filters import Filter, check_meta, parse_filters, parse_meta, restrict
 
-__all__ = ["DocRecord", "IndexData", "IndexView", "Store", "open_store", "sibling_collection"]
+__all__ = ["DocRecord", "Filter", "IndexData", "IndexView", "Store", "check_meta", "open_store", "parse_filters", "parse_meta", "restrict",
+           "sibling_collection"]
 
 
 def open_store(location: str | Path) -> Store:

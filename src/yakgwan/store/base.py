@@ -33,6 +33,9 @@ class DocRecord:
     n_chunks: int
     doc_type: str | None = None
     origin: str = ""
+    # what the user said of the document at ingest (``--meta insurer=… product=… version=…``);
+    # filters read it (``store.filters``)
+    meta: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -83,9 +86,14 @@ class IndexView(Protocol):
         """Whether row i of ``vectors`` holds a real embedding yet (bool, one per chunk)."""
         ...
 
-    def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]: ...
+    def lexical_search(self, query_tokens: list[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """BM25 (row, score), best first, scores above zero; ``rows``: only these rows compete
+        (the whole index's statistics still apply)."""
+        ...
 
-    def dense_search(self, query_vector: np.ndarray, k: int) -> list[tuple[int, float]]: ...
+    def dense_search(self, query_vector: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """Dot-product (row, score) over embedded rows, best first; ``rows``: only these rows."""
+        ...
 
 
 @runtime_checkable

@@ -89,13 +89,18 @@ class BM25Index:
         vals = np.concatenate([self._data[self._indptr[c]:self._indptr[c + 1]] for c in cols])
         return np.bincount(rows, weights=vals, minlength=self.num_docs).astype(np.float32)
 
-    def search(self, query_tokens: Sequence[str], k: int) -> list[tuple[int, float]]:
-        """Top ``k`` rows as (row, score), best first, ties by row; only scores above zero."""
+    def search(self, query_tokens: Sequence[str], k: int, rows: Sequence[int] | np.ndarray | None = None) -> list[tuple[int, float]]:
+        """Top ``k`` rows as (row, score), best first, ties by row; only scores above zero;
+        ``rows``: only these rows compete."""
         if k <= 0:
             raise ValueError(f"k must be greater than 0. Currently, it is {k}")
         if self.num_docs == 0:
             return []
         scores = self.scores(query_tokens)
+        if rows is not None:
+            keep = np.zeros(self.num_docs, dtype=bool)
+            keep[np.asarray(rows, dtype=np.int64)] = True
+            scores = np.where(keep, scores, np.float32(0))
         hits = np.flatnonzero(scores > 0)
         if hits.size > k:
             part = np.argpartition(-scores[hits], k - 1)[:k]

@@ -19,6 +19,13 @@ def top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
     return [(int(i), float(scores[i])) for i in idx if np.isfinite(scores[i])]
 
 
+def row_mask(n: int, rows: np.ndarray) -> np.ndarray:
+    """A boolean mask of ``n`` rows, true at ``rows``. Pure."""
+    mask = np.zeros(n, dtype=bool)
+    mask[np.asarray(rows, dtype=np.int64)] = True
+    return mask
+
+
 class LocalView:
     """``bm25_arrays`` is the BM25 index saved with the data (``BM25Index.to_arrays``); without
     it the view builds one from the tokens. The data is never changed."""
@@ -49,12 +56,13 @@ class LocalView:
     def dense_mask(self) -> np.ndarray:
         return self.data.dense_mask
 
-    def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]:
-        return self._bm25.search(query_tokens, k)
+    def lexical_search(self, query_tokens: list[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
+        return self._bm25.search(query_tokens, k, rows)
 
-    def dense_search(self, query_vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-        if not self.data.dense_mask.any():
+    def dense_search(self, query_vector: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
+        mask = self.data.dense_mask if rows is None else self.data.dense_mask & row_mask(len(self.chunks), rows)
+        if not mask.any():
             return []
         scores = self.data.vectors @ np.asarray(query_vector, dtype=np.float32)
-        scores = np.where(self.data.dense_mask, scores, -np.inf)
+        scores = np.where(mask, scores, -np.inf)
         return top_k(scores, k)

@@ -33,6 +33,9 @@ from yakgwan.store.postgres import schema as ddl
 from yakgwan.store.postgres.location import PgLocation
 
 
+MAX_EF = 1000  # pgvector's largest hnsw.ef_search
+
+
 def posting_term(term: str) -> str:
     """A token as stored in ``postings`` (PostgreSQL text cannot hold NUL; both the stored and
     the queried terms go through this). Pure."""
@@ -126,11 +129,11 @@ class PgView:
                 self._vectors = self.snap.all_vectors(cur)
         return self._vectors
 
-    def lexical_search(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]:
+    def lexical_search(self, query_tokens: list[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         if k <= 0:
             raise ValueError(f"k must be greater than 0. Currently, it is {k}")
         terms = [posting_term(t) for t in query_tokens]
-        if not terms or self.snap.n_rows == 0:
+        if not terms or self.snap.n_rows == 0 or (rows is not None and len(rows) == 0):
             return []
         with self._connect() as conn, conn.cursor() as cur:
             cur.execute(sql.SQL("SELECT term, df FROM {} WHERE gen = %s AND term = ANY(%s)").format(self.snap.t("df")), (self.snap.gen, list(set(terms))))
@@ -142,59 +145,70 @@ class PgView:
             uniq = sorted(set(found))
             counts = [found.count(t) for t in uniq]
             n = self.snap.n_rows
-            idf = np.log1p((n - np.array([df[t] for t in uniq], dtype=np.int64) + 0.5) / (np.array([df[t] for t in uniq], dtype=np.int64) + 0.5))
-            avgdl = self.snap.total_len / n
+            dfs = np.array([df[t] for t in uniq], dtype=np.int64)
+            idf = np.log1p((n - dfs + 0.5) / (dfs + 0.5))
+            only = sql.SQL(" AND m.row = ANY(%(rows)s)") if rows is not None else sql.SQL("")
             cur.execute(sql.SQL(
                 "WITH q AS (SELECT * FROM unnest(%(terms)s::text[], %(idf)s::float8[], %(mult)s::int[]) AS q(term, idf, mult)), "
                 "scored AS (SELECT m.row, sum(((q.idf * p.tf) / (p.tf + %(k1)s * (%(one_minus_b)s + (%(b)s * s.length) / %(avgdl)s)))::real::float8 * q.mult) AS total "
-                "FROM q JOIN {postings} p ON p.term = q.term JOIN {members} m ON m.slot = p.slot AND m.gen = %(gen)s "
+                "FROM q JOIN {postings} p ON p.term = q.term JOIN {members} m ON m.slot = p.slot AND m.gen = %(gen)s{only} "
                 "JOIN {slots} s ON s.slot = p.slot GROUP BY m.row) "
                 "SELECT row, total FROM scored WHERE total::real > 0 ORDER BY total::real DESC, row LIMIT %(k)s").format(
-                postings=self.snap.t("postings"), members=self.snap.t("members"), slots=self.snap.t("slots")),
+                postings=self.snap.t("postings"), members=self.snap.t("members"), slots=self.snap.t("slots"), only=only),
                 {"terms": uniq, "idf": [float(x) for x in idf], "mult": counts, "k1": float(K1), "b": float(B),
-                 "one_minus_b": 1.0 - float(B), "avgdl": float(avgdl), "gen": self.snap.gen, "k": int(k)})
+                 "one_minus_b": 1.0 - float(B), "avgdl": float(self.snap.total_len / n), "gen": self.snap.gen, "k": int(k),
+                 "rows": [int(r) for r in rows] if rows is not None else None})
             return [(int(r), float(np.float32(s))) for r, s in cur.fetchall()]  # float8 sum to float32, as the local index casts it
 
-    def dense_search(self, query_vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+    def dense_search(self, query_vector: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         if k <= 0:
             raise ValueError(f"k must be greater than 0. Currently, it is {k}")
-        embedded = self.dense_embedded
+        allowed = None if rows is None else [int(r) for r in rows]
+        embedded = self.dense_embedded if allowed is None else int(self.snap.dense_mask[np.asarray(allowed, dtype=np.int64)].sum())
         if embedded == 0:
             return []
         q = np.asarray(query_vector, dtype=np.float32)
         qtext = "[" + ",".join(repr(float(x)) for x in q.tolist()) + "]"
-        vtable = self.snap.t(ddl.vector_table(self.snap.dim))
         with self._connect() as conn, conn.cursor() as cur:
-            if embedded <= self.where.exact_rows or not np.any(q):
-                cur.execute(sql.SQL("SELECT m.row, v.embedding FROM {} m JOIN {} v ON v.vec = m.vec WHERE m.gen = %s "
-                                    "ORDER BY v.embedding <#> %s::vector, m.row LIMIT %s").format(self.snap.t("members"), vtable),
-                            (self.snap.gen, qtext, max(k, 2 * k)))
-                found = cur.fetchall()
-            else:
-                found = self._hnsw(conn, cur, vtable, qtext, k, embedded)
-        rows = np.array([int(r) for r, _ in found], dtype=np.int64)
-        if rows.size == 0:
+            found = None
+            if embedded > self.where.exact_rows and np.any(q):
+                found = self._hnsw(conn, cur, qtext, k, embedded, allowed)
+            if found is None:
+                found = self._exact(cur, qtext, 2 * k, allowed)
+        if not found:
             return []
-        vecs = np.stack([as_array(e) for _, e in found])
-        scores = vecs @ q
-        order = np.lexsort((rows, -scores))[:k]
-        return [(int(rows[i]), float(scores[i])) for i in order]
+        rows_found = np.array([int(r) for r, _ in found], dtype=np.int64)
+        scores = np.stack([as_array(e) for _, e in found]) @ q
+        order = np.lexsort((rows_found, -scores))[:k]
+        return [(int(rows_found[i]), float(scores[i])) for i in order]
 
-    def _hnsw(self, conn: Any, cur: Any, vtable: Any, qtext: str, k: int, embedded: int) -> list[tuple[int, Any]]:
-        """The generation's rows among the nearest vectors of the HNSW index; fetches more
-        while fewer than ``k`` of them belong to this generation."""
-        want = min(k, embedded)
-        fetch = max(2 * k, 40)
+    def _exact(self, cur: Any, qtext: str, limit: int, allowed: list[int] | None) -> list[tuple[int, Any]]:
+        only = sql.SQL(" AND m.row = ANY(%(rows)s)") if allowed is not None else sql.SQL("")
+        cur.execute(sql.SQL("SELECT m.row, v.embedding FROM {} m JOIN {} v ON v.vec = m.vec WHERE m.gen = %(gen)s{} "
+                            "ORDER BY v.embedding <#> %(q)s::vector, m.row LIMIT %(limit)s").format(
+            self.snap.t("members"), self.snap.t(ddl.vector_table(self.snap.dim)), only),
+            {"gen": self.snap.gen, "q": qtext, "limit": limit, "rows": allowed})
+        return cur.fetchall()
+
+    def _hnsw(self, conn: Any, cur: Any, qtext: str, k: int, embedded: int, allowed: list[int] | None) -> list[tuple[int, Any]] | None:
+        """This generation's (allowed) rows among the nearest vectors of the HNSW index,
+        fetching more while fewer than ``k`` are; None when even ``MAX_EF`` candidates hold too
+        few (a narrow filter: the exact scan answers)."""
+        want, fetch = min(k, embedded), max(2 * k, 40)
+        only = sql.SQL(" AND m.row = ANY(%(rows)s)") if allowed is not None else sql.SQL("")
         while True:
             with conn.transaction():
-                cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(self.where.ef_search, fetch))))
-                cur.execute(sql.SQL("WITH near AS (SELECT vec, embedding FROM {} ORDER BY embedding <=> %s::vector LIMIT %s) "
-                                    "SELECT m.row, near.embedding FROM near JOIN {} m ON m.vec = near.vec AND m.gen = %s").format(
-                    vtable, self.snap.t("members")), (qtext, fetch, self.snap.gen))
+                cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(MAX_EF, max(self.where.ef_search, fetch)))))
+                cur.execute(sql.SQL("WITH near AS (SELECT vec, embedding FROM {} ORDER BY embedding <=> %(q)s::vector LIMIT %(fetch)s) "
+                                    "SELECT m.row, near.embedding FROM near JOIN {} m ON m.vec = near.vec AND m.gen = %(gen)s{}").format(
+                    self.snap.t(ddl.vector_table(self.snap.dim)), self.snap.t("members"), only),
+                    {"q": qtext, "fetch": fetch, "gen": self.snap.gen, "rows": allowed})
                 found = cur.fetchall()
-            if len(found) >= want or fetch >= 1000:
+            if len(found) >= want:
                 return found
-            fetch *= 4
+            if fetch >= MAX_EF:
+                return None
+            fetch = min(MAX_EF, fetch * 4)
 
     def _check_kept(self, cur: Any) -> None:
         cur.execute(sql.SQL("SELECT 1 FROM {} WHERE gen = %s").format(self.snap.t("generations")), (self.snap.gen,))
