@@ -140,6 +140,7 @@ class FilteredView:
         self.tokenizer = base.tokenizer
         self.embedder = base.embedder
         self.ingest_steps = base.ingest_steps
+        self._vectors: np.ndarray | None = None
 
     @property
     def dense_ready(self) -> bool:
@@ -155,7 +156,10 @@ class FilteredView:
 
     @property
     def vectors(self) -> np.ndarray:
-        return np.asarray(self.base.vectors)[self.rows]
+        """The kept rows' vectors (copied from the base view when first asked)."""
+        if self._vectors is None:
+            self._vectors = np.asarray(self.base.vectors)[self.rows]
+        return self._vectors
 
     def _within(self, rows: np.ndarray | None) -> np.ndarray:
         return self.rows if rows is None else self.rows[np.asarray(rows, dtype=np.int64)]
