@@ -166,3 +166,46 @@ def test_filtered_searches_equal_the_folder_backend(policy, on_postgres: str) ->
         for q, v in zip(questions[:15], embedder.embed(questions[:15], "query")):
             assert pg.lexical_search(tokenizer.tokenize(q), 10) == local.lexical_search(tokenizer.tokenize(q), 10)
             assert [r for r, _ in pg.dense_search(v, 10)] == [r for r, _ in local.dense_search(v, 10)]
+
+
+def test_vectors_past_pgvector_hnsw_limit_are_scanned_exactly(postgres_uri: str) -> None:
+    from dataclasses import replace
+
+    from yakgwan.core.records import Chunk
+
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((5, 3072)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    chunks = [Chunk(f"w{i}", "d.md", "d.md", "d", f"문장 {i}", 0, 4) for i in range(5)]
+    data = IndexData(chunks, [["문장", str(i)] for i in range(5)], {}, "mecab", "served-3072", 3072, vectors, np.ones(5, bool))
+    store = open_store(_uri(postgres_uri, "it_wide", exact_rows=0))
+    store.commit(data)
+    got = store.view().dense_search(vectors[3], 2)
+    assert got[0][0] == 3 and abs(got[0][1] - 1.0) < 1e-5
+    store.commit(replace(data, embedder="served-3072-b"))
+
+
+def test_a_view_of_a_version_no_longer_kept_says_so(postgres_uri: str) -> None:
+    from yakgwan.core.errors import IndexStoreError
+
+    store = open_store(_uri(postgres_uri, "it_stale"))
+    rng = np.random.default_rng(5)
+
+    def version(tag: str) -> IndexData:
+        from yakgwan.core.records import Chunk
+
+        v = rng.standard_normal((3, 8)).astype(np.float32)
+        v /= np.linalg.norm(v, axis=1, keepdims=True)
+        chunks = [Chunk(f"{tag}{i}", "d.md", "d.md", "d", f"{tag} 문장 {i}", 0, 4) for i in range(3)]
+        return IndexData(chunks, [[tag, "문장"] for _ in range(3)], {}, "mecab", "h8", 8, v, np.ones(3, bool))
+
+    store.commit(version("가"))
+    old = store.view()
+    store.commit(version("나"))
+    store.commit(version("다"))  # the first version is pruned now
+    with pytest.raises(IndexStoreError, match="no longer kept"):
+        old.dense_search(np.ones(8, np.float32), 3)
+    with pytest.raises(IndexStoreError, match="no longer kept"):
+        old.lexical_search(["가"], 3)
+    with pytest.raises(IndexStoreError, match="no longer kept"):
+        _ = old.vectors

@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit, urlunsplit, urlencode
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 IndexLocation = Path | str  # a folder, or a database URI (kept as the exact string the user gave)
 
 DATABASE_SCHEMES = ("postgresql", "postgres")
+SECRET_PARAMS = ("password", "sslpassword")
 
 
 def is_database_uri(value: object) -> bool:
@@ -39,5 +40,5 @@ def display_location(location: IndexLocation) -> str:
         if ":" in user:
             user = user.split(":", 1)[0] + ":***"
         netloc = f"{user}@{host}"
-    query = urlencode([(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)])
+    query = urlencode([(k, "***" if k in SECRET_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)], quote_via=quote)
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))

@@ -236,8 +236,9 @@ class Ingestor:
             for step in self.chunk_steps:
                 cs = step.apply(d, cs)
             new_chunks.extend(cs)
+            labels = {**(old.docs[d.doc_id].meta if old is not None and d.doc_id in old.docs else {}), **self.meta}  # a new version keeps its labels
             docs[d.doc_id] = DocRecord(
-                d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id], dict(self.meta)
+                d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id], labels
             )
             report.new_pages += len(d.pages)
         report.new_chunks = len(new_chunks)

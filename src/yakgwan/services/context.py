@@ -6,6 +6,7 @@ from typing import Sequence
 
 from yakgwan.config import Settings
 from yakgwan.core.errors import YakgwanError
+from yakgwan.core.location import display_location
 from yakgwan.core.protocols import Embedder
 from yakgwan.embedders import make_embedder
 from yakgwan.llm import make_llm

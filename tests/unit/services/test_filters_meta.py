@@ -55,3 +55,13 @@ def test_re_ingesting_an_unchanged_document_with_metadata_sets_it(tmp_path: Path
     assert data.docs["a.md"].meta == {"product": "가나운전자보험"} and data.dense_ready
     with pytest.raises(InputError, match="unknown key 'colour'"):
         ingest(s, [doc], embedder=HashingEmbedder(), meta={"colour": "red"})
+
+
+def test_a_changed_document_keeps_its_labels_unless_given_new_ones(tmp_path: Path) -> None:
+    doc = tmp_path / "a.md"
+    doc.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
+    s = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    ingest(s, [doc], embedder=HashingEmbedder(), meta={"insurer": "가나손해보험", "version": "2023-07"})
+    doc.write_text("# 벌금\n\n벌금은 3천만원 한도로 보상합니다.\n", "utf-8")
+    assert ingest(s, [doc], embedder=HashingEmbedder(), meta={"version": "2024-01"}).replaced == ["a.md"]
+    assert open_store(s.index_dir).read().docs["a.md"].meta == {"insurer": "가나손해보험", "version": "2024-01"}

@@ -82,3 +82,41 @@ def test_a_sibling_collection_stays_a_valid_name() -> None:
     assert PgLocation.parse(sibling_collection("postgresql://u@h/db?collection=kb", "eval_0123456789ab")).collection == "kb_eval_0123456789ab"
     long = PgLocation.parse(sibling_collection("postgresql://u@h/db?collection=" + "a" * 48, "eval_0123456789ab"))
     assert len(long.collection) == 48 and long.collection.endswith("_eval_0123456789ab")
+
+
+@pytest.mark.unit
+def test_libpq_parameters_keep_their_spaces() -> None:
+    where = PgLocation.parse("postgresql://u@h/db?options=-c%20statement_timeout%3D5000&collection=c")
+    assert where.conninfo == "postgresql://u@h/db?options=-c%20statement_timeout%3D5000"
+
+
+@pytest.mark.unit
+def test_a_connection_error_never_shows_the_password(tmp_path: Path) -> None:
+    pytest.importorskip("psycopg")
+    from yakgwan.core.errors import IndexStoreError
+    from yakgwan.store import open_store
+
+    for uri in (f"postgresql://bob:p%zzword@/db?host={tmp_path}&collection=x",  # libpq refuses to parse it, quoting the password
+                f"postgresql://bob:hunter2@/db?host={tmp_path}&port=5999&sslpassword=s3cret&collection=x"):
+        with pytest.raises(IndexStoreError, match="cannot connect to the database") as info:
+            open_store(uri).exists()
+        message = str(info.value)
+        assert "zzword" not in message and "hunter2" not in message and "s3cret" not in message, message
+
+
+@pytest.mark.unit
+def test_an_index_built_with_another_embedder_is_said_in_words(small_index) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from yakgwan.core.errors import YakgwanError
+    from yakgwan.services.context import open_context
+
+    class Other:
+        model_id, dim = "another-model", 8
+
+        def embed(self, texts, kind):  # type: ignore[no-untyped-def]
+            return np.ones((len(texts), 8), np.float32)
+
+    settings = small_index({"a.md": "# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n"})
+    with pytest.raises(YakgwanError, match="index vectors come from .* but the configured embedder is 'another-model'"):
+        open_context(settings, embedder=Other()).make_embedder()  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from yakgwan.core.errors import IndexStoreError
+from yakgwan.core.location import SECRET_PARAMS
 
 EXTRA = "pip install 'yakgwan[postgres]'"
 POOL_MAX = 8
@@ -36,7 +37,7 @@ class _Pools:
                 _probe(conninfo, shown)  # the server's own reason, at once, instead of a pool's timeout
                 psycopg_pool = _import("psycopg_pool")
                 pool = psycopg_pool.ConnectionPool(
-                    conninfo, min_size=0, max_size=POOL_MAX, open=False, configure=_configure, name=f"yakgwan {shown}",
+                    conninfo, min_size=0, max_size=POOL_MAX, open=False, configure=_configure, reset=_reset, name=f"yakgwan {shown}",
                     kwargs={"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "yakgwan"},
                 )
                 pool.open(wait=False)
@@ -63,16 +64,21 @@ def _import(name: str) -> Any:
 
 
 def _probe(conninfo: str, shown: str) -> None:
-    """Connect once (``IndexStoreError`` with the server's reason when that fails)."""
+    """Connect once (``IndexStoreError`` with the server's reason, secrets removed, when that fails)."""
     psycopg = _import("psycopg")
     try:
         psycopg.connect(conninfo, connect_timeout=CONNECT_TIMEOUT_S).close()
     except psycopg.Error as exc:
-        raise IndexStoreError(f"{shown}: cannot connect to the database ({_reason(exc)})") from None
+        raise IndexStoreError(f"{shown}: cannot connect to the database ({_reason(exc, conninfo)})") from None
 
 
 def _configure(conn: Any) -> None:
     conn.autocommit = True
+
+
+def _reset(conn: Any) -> None:
+    """A connection back in the pool holds no advisory lock (a writer that died mid-block)."""
+    conn.execute("SELECT pg_advisory_unlock_all()")
 
 
 _REGISTERED: "weakref.WeakSet[Any]" = weakref.WeakSet()  # connections that read ``vector`` as numpy arrays
@@ -83,7 +89,10 @@ def _register(conn: Any) -> None:
     its database (``ensure_extension`` creates it)."""
     if conn in _REGISTERED:
         return
-    from pgvector.psycopg import register_vector
+    try:
+        from pgvector.psycopg import register_vector
+    except ImportError:
+        raise IndexStoreError(f"a postgresql:// index needs pgvector's Python adapter: {EXTRA}") from None
 
     try:
         register_vector(conn)
@@ -118,13 +127,13 @@ def connection(conninfo: str, shown: str) -> Iterator[Any]:
         cm = pool.connection(timeout=CONNECT_TIMEOUT_S)
         conn = cm.__enter__()
     except Exception as exc:  # noqa: BLE001 - a pool timeout or a refused connection
-        raise IndexStoreError(f"{shown}: cannot connect to the database ({_reason(exc)})") from None
+        raise IndexStoreError(f"{shown}: cannot connect to the database ({_reason(exc, conninfo)})") from None
     try:
         _register(conn)
         yield conn
     except psycopg.OperationalError as exc:
         cm.__exit__(type(exc), exc, exc.__traceback__)
-        raise IndexStoreError(f"{shown}: database error ({_reason(exc)})") from None
+        raise IndexStoreError(f"{shown}: database error ({_reason(exc, conninfo)})") from None
     except BaseException as exc:
         cm.__exit__(type(exc), exc, exc.__traceback__)
         raise
@@ -132,6 +141,23 @@ def connection(conninfo: str, shown: str) -> Iterator[Any]:
         cm.__exit__(None, None, None)
 
 
-def _reason(exc: BaseException) -> str:
+def _reason(exc: BaseException, conninfo: str = "") -> str:
+    """The first line of ``exc``'s message with any secret of ``conninfo`` in it replaced."""
     text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    line = text[0] if text else type(exc).__name__
+    for secret in _secrets(conninfo):
+        line = line.replace(secret, "***")
+    return line
+
+
+def _secrets(conninfo: str) -> list[str]:
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    parts = urlsplit(conninfo)
+    found = []
+    userinfo = parts.netloc.rsplit("@", 1)[0] if "@" in parts.netloc else ""
+    if ":" in userinfo:
+        raw = userinfo.split(":", 1)[1]
+        found += [raw, unquote(raw)]
+    found += [v for k, v in parse_qsl(parts.query) if k in SECRET_PARAMS]
+    return sorted({s for s in found if s}, key=len, reverse=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from yakgwan.core.errors import InputError
 from yakgwan.core.location import display_location, is_database_uri
@@ -48,7 +48,7 @@ class PgLocation:
             raise InputError(display_location(uri), f"collection {collection!r}: use 1-48 lowercase letters, digits or _, starting with a letter or digit")
         ef = _whole(uri, ours, "ef_search", EF_SEARCH, 1, 1000)
         exact = _whole(uri, ours, "exact_rows", EXACT_ROWS, 0, 10**9)
-        conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(rest), parts.fragment))
+        conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(rest, quote_via=quote), parts.fragment))
         return cls(conninfo, collection, ef, exact, uri)
 
     @property
@@ -68,7 +68,7 @@ class PgLocation:
         """The same database, another collection (``InputError`` for a bad name)."""
         parts = urlsplit(self.uri)
         params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "collection"] + [("collection", collection)]
-        return PgLocation.parse(urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), parts.fragment)))
+        return PgLocation.parse(urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params, quote_via=quote), parts.fragment)))
 
 
 def _whole(uri: str, params: dict[str, str], name: str, default: int, low: int, high: int) -> int:

@@ -15,7 +15,7 @@ moment ago; older ones are deleted with the slots and vectors nothing else holds
     postings(term, slot, tf)                          the BM25 postings of each slot
     members(gen, row, slot, vec)                      row order = IndexData row order
     df(gen, term, df)                                 document frequencies per generation
-    vectors_<dim>(vec, key, embedding vector(dim))    key = sha256 of the float32 bytes
+    vectors_<dim>(vec, key, embedding vector(dim))    key = sha256 of the float32 bytes; HNSW (inner product) up to 2000-d
 """
 
 from __future__ import annotations
@@ -53,12 +53,24 @@ def vector_table(dim: int) -> str:
     return f"vectors_{int(dim)}"
 
 
+HNSW_MAX_DIM = 2000  # pgvector's HNSW indexes vectors of at most this many dimensions
+
+
+def indexed(dim: int) -> bool:
+    """Whether vectors of ``dim`` dimensions get an HNSW index (else every search scans them)."""
+    return int(dim) <= HNSW_MAX_DIM
+
+
 def create_vector_statements(schema: str, dim: int) -> list[Any]:
-    """The table of ``dim``-dimensional vectors with its HNSW index (cosine)."""
+    """The table of ``dim``-dimensional vectors and, where pgvector can build one, its HNSW
+    index by inner product (the dot product the folder backend ranks by; the cosine for the
+    unit vectors every embedder here gives)."""
     table = ident(schema, vector_table(dim))
-    return [
+    statements = [
         sql.SQL("CREATE TABLE IF NOT EXISTS {} (vec bigserial PRIMARY KEY, key bytea NOT NULL UNIQUE, embedding vector({}) NOT NULL)").format(
             table, sql.Literal(int(dim))),
-        sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_cosine_ops)").format(
-            sql.Identifier(f"{vector_table(dim)}_hnsw"), table),
     ]
+    if indexed(dim):
+        statements.append(sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_ip_ops)").format(
+            sql.Identifier(f"{vector_table(dim)}_hnsw"), table))
+    return statements

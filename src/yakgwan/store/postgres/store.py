@@ -5,6 +5,7 @@ readers read one generation inside one snapshot."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections import Counter
@@ -22,7 +23,7 @@ from yakgwan.store.postgres.location import PgLocation
 from yakgwan.store.postgres.view import PgView, Snapshot, posting_term
 
 
-BULK_ROWS = 5_000  # a commit adding more new vectors than this and than the table holds rebuilds its HNSW index
+BULK_ROWS = 5_000  # a first commit of more vectors than this builds its HNSW index after the rows are in
 
 
 def generation_name(gen: int) -> str:
@@ -117,7 +118,8 @@ class PgStore:
             try:
                 yield
             finally:
-                cur.execute("SELECT pg_advisory_unlock(%s)", (self.where.lock_key,))
+                with contextlib.suppress(Exception):  # a lost session has lost its lock too; the block's own outcome stands
+                    cur.execute("SELECT pg_advisory_unlock(%s)", (self.where.lock_key,))
 
     def commit(self, data: IndexData) -> None:
         check_rows(self.location, data)  # before anything is written
@@ -187,7 +189,9 @@ class PgStore:
             cur.execute("SELECT nextval(pg_get_serial_sequence(%s, 'vec')) FROM generate_series(1, %s)", (f'"{self.where.schema}".{table}', len(new)))
             ids = [int(r[0]) for r in cur.fetchall()]
             cur.execute(sql.SQL("SELECT count(*) FROM {}").format(self._t(table)))
-            rebuild = len(new) > max(BULK_ROWS, int(cur.fetchone()[0]))  # building the graph once beats growing it row by row
+            # into an empty table, building the graph once beats growing it row by row (and no
+            # reader of a kept version waits on the dropped index: none has vectors here)
+            rebuild = int(cur.fetchone()[0]) == 0 and len(new) > BULK_ROWS and ddl.indexed(data.dim)
             if rebuild:
                 cur.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(ddl.ident(self.where.schema, f"{table}_hnsw")))
             with cur.copy(sql.SQL("COPY {} (vec, key, embedding) FROM STDIN WITH (FORMAT BINARY)").format(self._t(table))) as copy:

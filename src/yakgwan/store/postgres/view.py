@@ -9,7 +9,7 @@ the same floating-point operations in the same order, so the scores are the loca
     s(t, d)     = float32( idf(t) * tf / (tf + k1 * ((1 - b) + b * |d| / avgdl)) )   in SQL, float8 then real
     score(q, d) = float32( sum over query terms, repeats counted, of s(t, d) )       summed in float8
 
-Dense search: ``SET LOCAL hnsw.ef_search``, the nearest vectors by cosine distance from the
+Dense search: ``SET LOCAL hnsw.ef_search``, the nearest vectors by inner product from the
 HNSW index (over-fetched, since the table also holds the previous generation's vectors), kept
 when the generation holds them; the scores are then the float32 dot products of the fetched
 vectors with the query, as the local backend computes them. A generation with at most
@@ -126,6 +126,7 @@ class PgView:
         """Every row's vector, read from the database when first asked."""
         if self._vectors is None:
             with self._connect() as conn, conn.cursor() as cur:
+                self._check_kept(cur)
                 self._vectors = self.snap.all_vectors(cur)
         return self._vectors
 
@@ -171,12 +172,13 @@ class PgView:
         qtext = "[" + ",".join(repr(float(x)) for x in q.tolist()) + "]"
         with self._connect() as conn, conn.cursor() as cur:
             found = None
-            if embedded > self.where.exact_rows and np.any(q):
+            if embedded > self.where.exact_rows and np.any(q) and ddl.indexed(self.snap.dim):
                 found = self._hnsw(conn, cur, qtext, k, embedded, allowed)
             if found is None:
                 found = self._exact(cur, qtext, 2 * k, allowed)
-        if not found:
-            return []
+            if not found:
+                self._check_kept(cur)  # a pruned version finds nothing: say so rather than return nothing
+                return []
         rows_found = np.array([int(r) for r, _ in found], dtype=np.int64)
         scores = np.stack([as_array(e) for _, e in found]) @ q
         order = np.lexsort((rows_found, -scores))[:k]
@@ -199,7 +201,7 @@ class PgView:
         while True:
             with conn.transaction():
                 cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(MAX_EF, max(self.where.ef_search, fetch)))))
-                cur.execute(sql.SQL("WITH near AS (SELECT vec, embedding FROM {} ORDER BY embedding <=> %(q)s::vector LIMIT %(fetch)s) "
+                cur.execute(sql.SQL("WITH near AS (SELECT vec, embedding FROM {} ORDER BY embedding <#> %(q)s::vector LIMIT %(fetch)s) "
                                     "SELECT m.row, near.embedding FROM near JOIN {} m ON m.vec = near.vec AND m.gen = %(gen)s{}").format(
                     self.snap.t(ddl.vector_table(self.snap.dim)), self.snap.t("members"), only),
                     {"q": qtext, "fetch": fetch, "gen": self.snap.gen, "rows": allowed})
