@@ -15,14 +15,14 @@ from yakgwan.ingest.run import Ingestor, IngestReport
 from yakgwan.ingest.steps.fallbacks import fallback_lines
 from yakgwan.ingest.steps.registry import make_steps
 from yakgwan.llm import LLM, make_llm
-from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_text, looks_binary
+from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_prefix, decode_text, looks_binary
 from yakgwan.progress import ProgressSink
 from yakgwan.store import IndexData, check_meta, open_store, parse_meta
 from yakgwan.text.registry import make_tokenizer
 
 # what the CLI and the server print about an ingest comes with it
 # (and how an upload's text is told from binary content)
-__all__ = ["DecodeFailure", "IndexSummary", "IngestReport", "decode_text", "embedding_cache", "fallback_lines", "index_summary", "ingest", "looks_binary"]
+__all__ = ["DecodeFailure", "IndexSummary", "IngestReport", "decode_prefix", "decode_text", "embedding_cache", "fallback_lines", "index_summary", "ingest", "looks_binary"]
 
 
 def embedding_cache(settings: Settings) -> EmbeddingCache:

@@ -35,3 +35,15 @@ def test_pdfs_and_binaries() -> None:
         sniff(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "image.png")
     with pytest.raises(Problem, match="named .pdf but the content is plain text"):
         sniff(KO.encode(), "policy.pdf")
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "cp949", "utf-16"])
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_a_large_korean_text_is_text_wherever_the_sniffed_prefix_ends(encoding: str, shift: int) -> None:
+    """The kind is told from the first 256 KB; a cut inside a character (a UTF-8 syllable is 3
+    bytes, a cp949 one 2) must not make the file unreadable."""
+    from yakgwan.server.runtime.uploads import SNIFF_BYTES
+
+    data = ("가" * shift + KO * (SNIFF_BYTES // 40)).encode(encoding)
+    assert len(data) > SNIFF_BYTES
+    assert sniff(data, "약관.md").kind == "markdown"

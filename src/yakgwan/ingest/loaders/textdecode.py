@@ -95,6 +95,22 @@ def decode_text(data: bytes) -> tuple[str, str]:
     return _finish(str(best), best.encoding)
 
 
+def decode_prefix(data: bytes, limit: int) -> tuple[str, str]:
+    """``decode_text`` of the first ``limit`` bytes (enough to tell what a file is), the cut
+    moved back by up to 3 bytes so that it does not split a character (a UTF-8 Hangul syllable
+    is 3 bytes, a cp949 one 2, a UTF-16 unit 2)."""
+    if len(data) <= limit:
+        return decode_text(data)
+    failure: DecodeFailure | None = None
+    for back in range(4):
+        try:
+            return decode_text(data[: limit - back])
+        except DecodeFailure as exc:
+            failure = failure or exc
+    assert failure is not None
+    raise failure
+
+
 def _finish(text: str, encoding: str) -> tuple[str, str]:
     fixed, undone = repair_mojibake(text)
     if undone:

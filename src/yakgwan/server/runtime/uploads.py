@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yakgwan.services.ingest import DecodeFailure, decode_text, looks_binary
+from yakgwan.services.ingest import DecodeFailure, decode_prefix, looks_binary
 from yakgwan.core.records import sha256_hex
 from yakgwan.server.problems import Problem, problem_response
 
@@ -39,6 +39,8 @@ class Sniffed:
     def stored_name(self) -> str:
         return f"{self.sha256[:16]}{KINDS[self.kind]}"
 
+
+SNIFF_BYTES = 256 * 1024  # what an upload's kind is told from
 
 def display_name(raw: str | None, fallback: str = "upload") -> str:
     """The client's file name for display: its last path part, no control characters, at most
@@ -79,7 +81,7 @@ def _kind(data: bytes, shown: str) -> str:
     if data.startswith(b"%PDF-"):
         return "pdf"
     try:  # the decoder ``ingest`` reads text files with: a UTF-16 file (NUL bytes after its BOM) is text
-        text, _ = decode_text(data[: 256 * 1024])
+        text, _ = decode_prefix(data, SNIFF_BYTES)
     except (DecodeFailure, LookupError) as exc:  # LookupError: a guessed codec Python does not have
         if b"%PDF-" in data[:1024]:  # a PDF may carry a few bytes before its header
             return "pdf"
