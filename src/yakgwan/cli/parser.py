@@ -100,9 +100,10 @@ def _eval(sub: argparse._SubParsersAction) -> None:
 
 
 def database_uri(value: str) -> str:
-    """``--index`` of eval: a postgresql:// URI (its folder index always lives in the cache)."""
+    """``--index`` of eval and serve: a postgresql:// URI (their folder indexes live in the cache
+    folder and the data folder)."""
     if not is_database_uri(value):
-        raise argparse.ArgumentTypeError(f"{value!r}: eval takes a postgresql:// URI here (its folder index lives in the cache folder)")
+        raise argparse.ArgumentTypeError(f"{value!r}: a postgresql:// URI here (without it, the indexes live in the cache or data folder)")
     return value
 
 
@@ -143,6 +144,8 @@ def _serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data", type=Path, help="where collections, uploads and runs live (default: YAKGWAN_DATA_DIR or a per-user folder)")
+    p.add_argument("--index", type=database_uri, help="keep every collection's index and the jobs in this PostgreSQL database "
+                   "(postgresql://…?collection=NAME: collections NAME_<collection>; default: $YAKGWAN_INDEX when it is such a URI, else the data folder)")
     p.add_argument("--quiet", action="store_true", help="no access log")
 
 

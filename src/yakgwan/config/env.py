@@ -104,13 +104,26 @@ def server_api_key(env: Mapping[str, str]) -> str | None:
     return env.get("YAKGWAN_API_KEY") or None
 
 
-def max_upload_bytes(env: Mapping[str, str]) -> int:
-    raw_mb = env.get("YAKGWAN_MAX_UPLOAD_MB") or str(DEFAULT_MAX_UPLOAD_MB)
+def _number(env: Mapping[str, str], name: str, default: float, what: str = "a number") -> float:
+    raw = env.get(name) or str(default)
     try:
-        mb = float(raw_mb)
+        return float(raw)
     except ValueError:
-        raise InputError(None, f"YAKGWAN_MAX_UPLOAD_MB must be a number, got {raw_mb!r}") from None
-    return int(mb * 1024 * 1024)
+        raise InputError(None, f"{name} must be {what}, got {raw!r}") from None
+
+
+def max_upload_bytes(env: Mapping[str, str]) -> int:
+    return int(_number(env, "YAKGWAN_MAX_UPLOAD_MB", DEFAULT_MAX_UPLOAD_MB) * 1024 * 1024)
+
+
+DEFAULT_JOB_STALE_S = 30.0
+
+
+def job_stale_s(env: Mapping[str, str]) -> float:
+    seconds = _number(env, "YAKGWAN_JOB_STALE_S", DEFAULT_JOB_STALE_S, "a number of seconds")
+    if seconds <= 0:
+        raise InputError(None, f"YAKGWAN_JOB_STALE_S must be > 0, got {env.get('YAKGWAN_JOB_STALE_S')!r}")
+    return seconds
 
 
 def datasets_dir(env: Mapping[str, str]) -> Path | None:

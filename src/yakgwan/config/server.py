@@ -11,6 +11,7 @@ import yakgwan.config.env as environment
 from yakgwan.config.settings import Settings
 from yakgwan.config.variables import EnvVar, env_field
 from yakgwan.core.errors import InputError
+from yakgwan.core.location import is_database_uri
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,20 @@ class ServerConfig:
         "with `knowledge_base/` and `tests*.jsonl`); unset, the bundled sample only",
         values="a folder",
     ), None)
+    job_stale_s: float = env_field(EnvVar(
+        "YAKGWAN_JOB_STALE_S",
+        "`serve` on PostgreSQL: a job whose server has not said it is alive for this long is marked failed (its server stopped)",
+        values="seconds > 0", default=f"`{environment.DEFAULT_JOB_STALE_S:g}`",
+    ), environment.DEFAULT_JOB_STALE_S)
     warm_up: bool = False  # load the shared models in the background at start (yakgwan serve)
+
+    @property
+    def database(self) -> str | None:
+        """The PostgreSQL collection that holds the server's indexes (``<it>_<collection>``
+        each) and its jobs: the index (``serve --index`` or ``YAKGWAN_INDEX``) when it is a
+        ``postgresql://`` URI; None: indexes in the data folder, jobs in memory."""
+        index = self.settings.index_dir
+        return str(index) if is_database_uri(index) else None
 
     def __post_init__(self) -> None:
         if self.max_upload_bytes <= 0:
@@ -52,4 +66,5 @@ class ServerConfig:
             environment.server_api_key(e),
             environment.max_upload_bytes(e),
             environment.datasets_dir(e),
+            environment.job_stale_s(e),
         )

@@ -9,6 +9,7 @@ PostgreSQL database with pgvector, ``postgresql://…?collection=NAME``; the ``p
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Protocol
 
 from yakgwan.core.errors import IndexStoreError
 from yakgwan.core.location import is_database_uri
@@ -16,7 +17,7 @@ from yakgwan.store.base import DocRecord, IndexData, IndexView, Store
 from yakgwan.store.filters import Filter, check_meta, parse_filters, parse_meta, restrict
 
 __all__ = ["DocRecord", "Filter", "IndexData", "IndexView", "Store", "check_meta", "open_store", "parse_filters", "parse_meta", "restrict",
-           "sibling_collection"]
+           "Records", "open_records", "sibling_collection"]
 
 
 def open_store(location: str | Path) -> Store:
@@ -37,10 +38,32 @@ def open_store(location: str | Path) -> Store:
     return LocalStore(Path(location))
 
 
-def sibling_collection(uri: str, suffix: str) -> str:
-    """Another collection of the database ``uri`` names: ``<its collection>_<suffix>`` (the
-    collection's name cut so that the whole stays a valid name). ``InputError`` for a bad URI."""
+class Records(Protocol):
+    """JSON records by key in a database (``open_records``)."""
+
+    def put(self, key: str, record: dict[str, Any]) -> None: ...
+
+    def all(self) -> dict[str, dict[str, Any]]: ...
+
+    def delete(self, key: str) -> None: ...
+
+
+def open_records(uri: str, table: str) -> Records:
+    """The table ``table`` of JSON records in the collection a ``postgresql://`` URI names."""
     from yakgwan.store.postgres.location import PgLocation
 
     where = PgLocation.parse(uri)
-    return where.with_collection(f"{where.collection[:47 - len(suffix)]}_{suffix}").uri
+    try:
+        from yakgwan.store.postgres.records import PgRecords
+    except ImportError as exc:
+        raise IndexStoreError(f"{where.display()}: a postgresql:// database needs {exc.name or 'psycopg'}: pip install 'yakgwan[postgres]'") from None
+    return PgRecords(where, table)
+
+
+def sibling_collection(uri: str, suffix: str) -> str:
+    """Another collection of the database ``uri`` names: ``<its collection>_<suffix>`` (the
+    collection's name cut so that the whole stays a valid name). ``InputError`` for a bad URI."""
+    from yakgwan.store.postgres.location import MAX_COLLECTION, PgLocation
+
+    where = PgLocation.parse(uri)
+    return where.with_collection(f"{where.collection[:MAX_COLLECTION - 1 - len(suffix)]}_{suffix}").uri

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -63,3 +64,70 @@ def test_a_full_disk_fails_a_job_in_words_and_another_os_error_as_internal() -> 
     other = runner.wait(runner.submit("ingest", broken).id, 5)
     assert other.status == "failed" and other.error == "internal error (OSError); the server log has the details"
     runner.shutdown()
+
+
+class _Log:
+    """Records in a dict (what the PostgreSQL table keeps)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, dict] = {}
+
+    def put(self, key: str, record: dict) -> None:
+        self.rows[key] = dict(record)
+
+    def all(self) -> dict[str, dict]:
+        return {k: dict(v) for k, v in self.rows.items()}
+
+    def delete(self, key: str) -> None:
+        self.rows.pop(key, None)
+
+
+def test_with_a_log_jobs_outlive_their_runner_and_a_dead_one_is_failed_saying_why() -> None:
+    import threading
+
+    from yakgwan.server.runtime.jobs import JobRunner
+
+    log, gate = _Log(), threading.Event()
+    first = JobRunner(log=log, stale_s=0.5)
+    done = first.submit("ingest", lambda sink: {"chunks": 3}, "kb")
+    assert first.wait(done.id, 10).status == "succeeded"
+    stuck = first.submit("ingest", lambda sink: (sink("embedding", 1, 4), gate.wait(10), {})[-1], "kb")
+    end = time.monotonic() + 10
+    while log.rows.get(stuck.id, {}).get("status") != "running" and time.monotonic() < end:
+        time.sleep(0.02)
+    assert log.rows[done.id]["status"] == "succeeded" and log.rows[done.id]["result"] == {"chunks": 3}
+    assert log.rows[stuck.id]["status"] == "running"
+    first._stop.set()  # the process dies: no more heartbeats (its thread is left blocked)
+    second = JobRunner(log=log, stale_s=0.5)
+    assert second.recover() == []  # heard from moments ago: not failed yet
+    assert second.busy("kb")  # another server may still be on it
+    time.sleep(0.8)
+    again = second.snapshot(stuck.id)
+    assert again["status"] == "failed" and "the server stopped while this job was running" in again["error"]
+    assert second.snapshot(done.id)["status"] == "succeeded" and not second.busy("kb")
+    assert log.rows[stuck.id]["status"] == "failed"
+    with pytest.raises(Exception, match="already failed"):
+        second.cancel(stuck.id)
+    gate.set()
+    first.shutdown()
+    second.shutdown()
+
+
+def test_a_live_job_keeps_its_heartbeat() -> None:
+    import threading
+
+    from yakgwan.server.runtime.jobs import JobRunner
+
+    log, gate = _Log(), threading.Event()
+    runner = JobRunner(log=log, stale_s=0.3)
+    job = runner.submit("eval", lambda sink: (gate.wait(10), {})[-1])
+    time.sleep(0.6)
+    other = JobRunner(log=log, stale_s=0.3)
+    other.recover()
+    assert other.snapshot(job.id)["status"] == "running"  # its server is alive: never failed
+    with pytest.raises(Exception, match="another server process"):
+        other.cancel(job.id)
+    gate.set()
+    assert runner.wait(job.id, 10).status == "succeeded"
+    runner.shutdown()
+    other.shutdown()

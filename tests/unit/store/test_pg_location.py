@@ -53,7 +53,7 @@ def test_another_collection_of_the_same_database() -> None:
 @pytest.mark.unit
 @pytest.mark.parametrize("query, named", [
     ("collection=내 운전자보험", "collection"), ("collection=Upper", "collection"), ("collection=", "collection"),
-    ("collection=" + "a" * 49, "collection"), ("ef_search=0", "ef_search"), ("ef_search=abc", "ef_search"),
+    ("collection=" + "a" * 61, "collection"), ("collection=-a", "collection"), ("ef_search=0", "ef_search"), ("ef_search=abc", "ef_search"),
     ("exact_rows=-1", "exact_rows"),
 ])
 def test_a_bad_parameter_is_refused_naming_it(query: str, named: str) -> None:
@@ -80,8 +80,9 @@ def test_a_sibling_collection_stays_a_valid_name() -> None:
     from yakgwan.store import sibling_collection
 
     assert PgLocation.parse(sibling_collection("postgresql://u@h/db?collection=kb", "eval_0123456789ab")).collection == "kb_eval_0123456789ab"
-    long = PgLocation.parse(sibling_collection("postgresql://u@h/db?collection=" + "a" * 48, "eval_0123456789ab"))
-    assert len(long.collection) == 48 and long.collection.endswith("_eval_0123456789ab")
+    long = PgLocation.parse(sibling_collection("postgresql://u@h/db?collection=" + "a" * 60, "eval_0123456789ab"))
+    assert len(long.collection) == 60 and long.collection.endswith("_eval_0123456789ab")
+    assert PgLocation.parse(sibling_collection("postgresql://u@h/db?collection=srv", "my-policies")).collection == "srv_my-policies"
 
 
 @pytest.mark.unit

@@ -16,13 +16,14 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from yakgwan.core.errors import IndexStoreError
+from yakgwan.core.location import IndexLocation
 from yakgwan.server.problems import Problem
 from yakgwan.server.runtime.uploads import Sniffed
 from yakgwan.services.ask import normalise
-from yakgwan.services.context import IndexView, PipelineContext, open_store
+from yakgwan.services.context import IndexView, PipelineContext, open_store, sibling_collection
 from yakgwan.services.models import SharedModels, shared_context
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
@@ -33,10 +34,11 @@ MAX_VIEWS = 8  # collections whose index is kept in memory
 class Collection:
     name: str
     root: Path
+    database: str | None = None  # a postgresql:// URI: the index is its collection ``<it>_<name>``
 
     @property
-    def index_dir(self) -> Path:
-        return self.root / "index"
+    def index_dir(self) -> IndexLocation:
+        return sibling_collection(self.database, self.name) if self.database else self.root / "index"
 
     @property
     def files_dir(self) -> Path:
@@ -54,9 +56,10 @@ class Collection:
 
 
 class Collections:
-    def __init__(self, data_dir: Path, models: SharedModels) -> None:
+    def __init__(self, data_dir: Path, models: SharedModels, database: str | None = None) -> None:
         self.root = data_dir / "collections"
         self.models = models
+        self.database = database
         self._lock = threading.Lock()
         # per collection: (the newest generation read, its view) and the newest dense-ready view
         self._views: dict[str, tuple[tuple[str, IndexView] | None, IndexView | None]] = {}
@@ -80,18 +83,18 @@ class Collections:
             (root / "files").mkdir()
             _write_json(root / "collection.json", {"name": name, "title": title or name, "created": time.time(), "uid": uuid.uuid4().hex})
             _write_json(root / "files.json", {})
-        return Collection(name, root)
+        return Collection(name, root, self.database)
 
     def get(self, name: str) -> Collection:
         root = self.root / name
         if not NAME.match(name) or not (root / "collection.json").is_file():
             raise Problem(404, f"no such collection: {name!r}", "unknown-collection")
-        return Collection(name, root)
+        return Collection(name, root, self.database)
 
     def list(self) -> list[Collection]:
         if not self.root.is_dir():
             return []
-        return [Collection(p.name, p) for p in sorted(self.root.iterdir()) if NAME.match(p.name) and (p / "collection.json").is_file()]
+        return [Collection(p.name, p, self.database) for p in sorted(self.root.iterdir()) if NAME.match(p.name) and (p / "collection.json").is_file()]
 
     def delete(self, name: str) -> None:
         col = self.get(name)
@@ -99,6 +102,8 @@ class Collections:
             self._views.pop(name, None)
             trash = self.root / f".deleted-{name}-{uuid.uuid4().hex[:6]}"
             col.root.rename(trash)  # one step: a reader sees the collection or nothing
+        if self.database:  # its index's tables too (a collection made again later starts empty)
+            open_store(col.index_dir).restore(None)
         shutil.rmtree(trash, ignore_errors=True)
 
     def store_upload(self, col: Collection, data: bytes, sniffed: Sniffed) -> Path:
@@ -115,13 +120,16 @@ class Collections:
             _write_json(col.root / "files.json", files)
         return path
 
-    def forget_unindexed(self) -> list[tuple[str, str]]:
-        """At start, before any job runs: jobs live in memory, so an upload whose ingest was
-        queued or running when the server stopped is in no index and has no job left. Each such
-        upload is forgotten (its file and its ``files.json`` entry), so the list of a
-        collection's documents and its index agree. Returns (collection, stored name) of each."""
+    def forget_unindexed(self, busy: Callable[[str], bool] = lambda name: False) -> list[tuple[str, str]]:
+        """At start, before any job runs: an upload whose ingest was queued or running when the
+        server stopped is in no index and has no job left to put it there. Each such upload is
+        forgotten (its file and its ``files.json`` entry), so the list of a collection's
+        documents and its index agree; a collection that is ``busy`` (a job of another server
+        process sharing the database is on it) is left alone. Returns (collection, stored name)."""
         gone = []
         for col in self.list():
+            if busy(col.name):
+                continue
             store = open_store(col.index_dir)
             indexed = set(store.read().docs) if store.exists() else set()
             for stored_name in sorted(set(col.files()) - indexed):

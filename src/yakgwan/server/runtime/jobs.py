@@ -6,8 +6,9 @@ raises on purpose becomes the job's ``error`` message, anything else is logged a
 internal error. A job can be cancelled: a queued one never starts, a running one stops at its next
 progress report (the sink raises :class:`Cancelled`), so work that reports progress (ingest,
 evaluation, appeal) stops within one step; what it had committed stays, as after any failure.
-Jobs live in memory (a restart forgets them); results that must outlive the
-process are written by the job itself."""
+Jobs live in memory; with a ``Records`` log (a server on PostgreSQL) every change of a job is
+written there too, so a restarted server lists the jobs of the one before: a job whose server
+stopped (no heartbeat for ``stale_s``) is marked failed with that reason, never forgotten."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from typing import Any, Callable
 from yakgwan.core.errors import YakgwanError, storage_problem
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.problems import Problem
+from yakgwan.services.context import Records
 
 KEEP_FINISHED = 200
 MAX_WAITING = 20  # queued jobs; more is refused (503) rather than piled up
@@ -50,6 +52,7 @@ class Job:
     error: str | None = None
     result: dict[str, Any] | None = None
     cancel_requested: bool = False
+    heartbeat: float | None = None  # last time its server said it was alive (with a log)
 
     @property
     def finished_yet(self) -> bool:
@@ -58,18 +61,82 @@ class Job:
     def view(self, with_result: bool = True) -> dict[str, Any]:
         out = asdict(self)
         out.pop("cancel_requested")
+        out.pop("heartbeat")
         if not with_result:
             out.pop("result")
         return out
 
 
 class JobRunner:
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, log: Records | None = None, stale_s: float = 30.0) -> None:
         if workers < 1:
             raise ValueError(f"workers must be >= 1, got {workers}")
+        if stale_s <= 0:
+            raise ValueError(f"stale_s must be > 0, got {stale_s}")
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="yakgwan-job")
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
+        self._log = log
+        self._stale_s = stale_s
+        self._mine: set[str] = set()  # jobs this process runs (the others came from the log)
+        self._saved: dict[str, float] = {}  # when each job was last written to the log
+        self._stop = threading.Event()
+        if log is not None:
+            threading.Thread(target=self._beat, name="yakgwan-job-heartbeat", daemon=True).start()
+
+    # ---- the log ---------------------------------------------------------------------------
+    def recover(self) -> list[Job]:
+        """Read the log's jobs (at start): each is listed again; one that was queued or running
+        in a server that has stopped is failed, saying so. Returns the jobs failed now."""
+        if self._log is None:
+            return []
+        with self._lock:
+            for key, record in self._log.all().items():
+                if key not in self._jobs:
+                    self._jobs[key] = Job(**record)
+        return self._expire()
+
+    def _expire(self) -> list[Job]:
+        """Fail the jobs of other servers that stopped saying they are alive."""
+        now, failed = time.time(), []
+        with self._lock:
+            for job in self._jobs.values():
+                if job.id in self._mine or job.finished_yet:
+                    continue
+                if now - (job.heartbeat or job.created) > self._stale_s:
+                    was = job.status
+                    job.status, job.finished = "failed", now
+                    job.error = (f"the server stopped while this job was {was} (last heard from {now - (job.heartbeat or job.created):.0f} s ago); "
+                                 "what it had committed stays: start it again")
+                    failed.append(job)
+        for job in failed:
+            self._save(job, force=True)
+        return failed
+
+    def _save(self, job: Job, force: bool = False) -> None:
+        """Write ``job`` to the log (progress at most once a second unless ``force``)."""
+        if self._log is None:
+            return
+        now = time.time()
+        with self._lock:
+            if not force and now - self._saved.get(job.id, 0.0) < 1.0:
+                return
+            self._saved[job.id] = now
+            if job.id in self._mine and not job.finished_yet:
+                job.heartbeat = now
+            record = asdict(job)
+        try:
+            self._log.put(job.id, record)
+        except Exception:  # noqa: BLE001 - the job goes on; its record catches up at the next write
+            log.exception("job %s: could not write its record", job.id)
+
+    def _beat(self) -> None:
+        """Every few seconds: the running jobs of this process say they are alive."""
+        while not self._stop.wait(min(5.0, self._stale_s / 3)):
+            with self._lock:
+                alive = [j for j in self._jobs.values() if j.id in self._mine and not j.finished_yet]
+            for job in alive:
+                self._save(job, force=True)
 
     @staticmethod
     def new_id() -> str:
@@ -83,7 +150,11 @@ class JobRunner:
             if waiting >= MAX_WAITING:
                 raise Problem(503, f"{waiting} jobs are already waiting; try again when some have finished", "busy")
             self._jobs[job.id] = job
-            self._forget_old()
+            self._mine.add(job.id)
+            forgotten = self._forget_old()
+        self._save(job, force=True)
+        for old in forgotten:
+            self._unlog(old)
         self._pool.submit(self._run, job, work)
         return job
 
@@ -93,11 +164,13 @@ class JobRunner:
                 if job.cancel_requested:
                     raise Cancelled()
                 job.stage, job.done, job.total = stage, done, total
+            self._save(job)
 
         with self._lock:
             if job.status == "cancelled":  # cancelled while it waited
                 return
             job.status, job.started = "running", time.time()
+        self._save(job, force=True)
         try:
             result = work(sink)
         except Cancelled:
@@ -115,6 +188,7 @@ class JobRunner:
         with self._lock:
             job.status, job.error, job.result = outcome
             job.finished = time.time()
+        self._save(job, force=True)
 
     def cancel(self, job_id: str) -> Job:
         """Ask a job to stop: a queued one is cancelled at once, a running one at its next
@@ -123,12 +197,17 @@ class JobRunner:
         with self._lock:
             if job.finished_yet:
                 raise Problem(409, f"job {job_id!r} has already {job.status}", "finished")
+            if job.id not in self._mine:
+                raise Problem(409, f"job {job_id!r} runs in another server process; cancel it there", "elsewhere")
             job.cancel_requested = True
             if job.status == "queued":
                 job.status, job.error, job.finished = "cancelled", "cancelled before it started", time.time()
+        self._save(job, force=True)
         return job
 
     def get(self, job_id: str) -> Job:
+        if self._log is not None:
+            self._expire()
         with self._lock:
             job = self._jobs.get(job_id)
         if job is None:
@@ -146,10 +225,14 @@ class JobRunner:
             return job.view(with_result)
 
     def snapshots(self) -> list[dict[str, Any]]:
+        if self._log is not None:
+            self._expire()
         with self._lock:
             return [j.view(with_result=False) for j in sorted(self._jobs.values(), key=lambda j: -j.created)]
 
     def busy(self, collection: str) -> bool:
+        if self._log is not None:
+            self._expire()
         with self._lock:
             return any(j.collection == collection and j.status in ("queued", "running") for j in self._jobs.values())
 
@@ -164,9 +247,22 @@ class JobRunner:
         return self.get(job_id)
 
     def shutdown(self) -> None:
+        self._stop.set()
         self._pool.shutdown(wait=False, cancel_futures=True)
 
-    def _forget_old(self) -> None:
+    def _forget_old(self) -> list[str]:
+        """Drop the oldest finished jobs past ``KEEP_FINISHED`` (under the lock); their ids."""
         finished = sorted((j for j in self._jobs.values() if j.finished), key=lambda j: j.finished or 0)
-        for j in finished[: max(0, len(finished) - KEEP_FINISHED)]:
-            del self._jobs[j.id]
+        gone = [j.id for j in finished[: max(0, len(finished) - KEEP_FINISHED)]]
+        for key in gone:
+            del self._jobs[key]
+            self._mine.discard(key)
+            self._saved.pop(key, None)
+        return gone
+
+    def _unlog(self, job_id: str) -> None:
+        if self._log is not None:
+            try:
+                self._log.delete(job_id)
+            except Exception:  # noqa: BLE001 - an old record left behind is harmless
+                log.exception("job %s: could not remove its record", job_id)

@@ -9,6 +9,7 @@ from yakgwan.server.runtime.collections import Collections
 from yakgwan.config import ServerConfig
 from yakgwan.server.runtime.jobs import JobRunner
 from yakgwan.services.models import SharedModels
+from yakgwan.services.context import open_records
 
 log = logging.getLogger("yakgwan.server")
 
@@ -23,7 +24,10 @@ class Service:
     @classmethod
     def build(cls, config: ServerConfig, workers: int = 1) -> "Service":
         models = SharedModels(config.settings)
-        collections = Collections(config.data_dir, models)
-        for name, stored in collections.forget_unindexed():  # their jobs died with the last process
+        collections = Collections(config.data_dir, models, config.database)
+        jobs = JobRunner(workers, open_records(config.database, "jobs") if config.database else None, config.job_stale_s)
+        for job in jobs.recover():  # on PostgreSQL: the jobs of the server before, those it left unfinished failed
+            log.warning("job %s (%s of %s) failed: %s", job.id, job.kind, job.collection, job.error)
+        for name, stored in collections.forget_unindexed(jobs.busy):  # their jobs died with the last process
             log.warning("collection %s: upload %s was never ingested (the server stopped first); forgotten", name, stored)
-        return cls(config, models, collections, JobRunner(workers))
+        return cls(config, models, collections, jobs)

@@ -18,7 +18,8 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 from yakgwan.core.errors import InputError
 from yakgwan.core.location import display_location, is_database_uri
 
-COLLECTION = re.compile(r"^[a-z0-9][a-z0-9_]{0,47}$")
+MAX_COLLECTION = 60  # a PostgreSQL name is at most 63 bytes, and the schema is yk_<collection>
+COLLECTION = re.compile(rf"^[a-z0-9][a-z0-9_-]{{0,{MAX_COLLECTION - 1}}}$")
 DEFAULT_COLLECTION = "default"
 EF_SEARCH = 200
 EXACT_ROWS = 20_000
@@ -45,7 +46,7 @@ class PgLocation:
         rest = [(k, v) for k, v in params if k not in ours]
         collection = ours.get("collection", DEFAULT_COLLECTION)
         if not COLLECTION.match(collection):
-            raise InputError(display_location(uri), f"collection {collection!r}: use 1-48 lowercase letters, digits or _, starting with a letter or digit")
+            raise InputError(display_location(uri), f"collection {collection!r}: use 1-{MAX_COLLECTION} lowercase letters, digits, _ or -, starting with a letter or digit")
         ef = _whole(uri, ours, "ef_search", EF_SEARCH, 1, 1000)
         exact = _whole(uri, ours, "exact_rows", EXACT_ROWS, 0, 10**9)
         conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(rest, quote_via=quote), parts.fragment))

@@ -1,0 +1,120 @@
+"""The server with its indexes and jobs in PostgreSQL (``serve --index postgresql://…``): a
+collection's index is a collection of the database, jobs outlive the process, and a server
+killed in the middle of an ingest comes back with that job failed, saying why, and the
+collection consistent."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from live_server import free_port
+
+from yakgwan.config import EmbedderConfig, ServerConfig, Settings
+from yakgwan.server.app import create_app
+from yakgwan.store import open_records, open_store, sibling_collection
+
+pytestmark = pytest.mark.integration
+
+REFUND = "# 환불\n\n출발 30일 전까지 취소하면 전액 환불합니다. 출발 당일 취소는 환불하지 않습니다.\n"
+
+
+def _uri(base: str, collection: str) -> str:
+    return f"{base}{'&' if '?' in base else '?'}collection={collection}"
+
+
+def _settings(tmp: Path, index: str) -> Settings:
+    return Settings(index_dir=index, cache_dir=tmp / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+
+
+def test_collections_live_in_the_database_and_jobs_are_kept_there(tmp_path: Path, postgres_uri: str) -> None:
+    base = _uri(postgres_uri, "srv_a")
+    app = create_app(ServerConfig(_settings(tmp_path, base), tmp_path / "data"))
+    c = TestClient(app)
+    assert c.post("/api/collections", json={"name": "my-faq", "title": "자주 묻는 질문"}).status_code == 201
+    res = c.post("/api/collections/my-faq/documents", files={"file": ("refund.md", REFUND.encode())})
+    assert res.status_code == 202, res.text
+    job = app.state.service.jobs.wait(res.json()["id"], 120)
+    assert job.status == "succeeded", job.error
+    index = sibling_collection(base, "my-faq")
+    assert open_store(index).exists() and not (tmp_path / "data" / "collections" / "my-faq" / "index").exists()
+    hits = c.post("/api/collections/my-faq/search", json={"query": "당일 취소 환불", "pipeline": "bm25"}).json()["hits"]
+    assert "당일" in hits[0]["text"]
+    record = open_records(base, "jobs").all()[job.id]
+    assert record["status"] == "succeeded" and record["kind"] == "ingest" and record["collection"] == "my-faq"
+    again = TestClient(create_app(ServerConfig(_settings(tmp_path, base), tmp_path / "data")))  # a new server on the same database
+    assert again.get(f"/api/jobs/{job.id}").json()["status"] == "succeeded"
+    assert again.delete("/api/collections/my-faq").status_code in (200, 204)
+    assert not open_store(index).exists()
+
+
+def _wait(url: str, timeout_s: float = 60) -> None:
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        try:
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("the server did not start")
+
+
+def _serve(tmp: Path, base: str, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "YAKGWAN_EMBEDDER": "hashing", "YAKGWAN_TOKENIZER": "mecab", "YAKGWAN_CACHE_DIR": str(tmp / "cache"),
+           "YAKGWAN_JOB_STALE_S": "2"}
+    return subprocess.Popen([sys.executable, "-m", "yakgwan.cli", "serve", "--index", base, "--data", str(tmp / "data"), "--port", str(port), "--quiet"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def test_a_server_killed_mid_ingest_comes_back_with_the_job_failed_and_the_collection_consistent(tmp_path: Path, postgres_uri: str) -> None:
+    base, port = _uri(postgres_uri, "srv_b"), free_port()
+    url = f"http://127.0.0.1:{port}"
+    big = "\n\n".join(f"## 제{i}조(조항 {i})\n\n" + " ".join(f"보험금 {i}-{j} 지급 사유와 한도를 정합니다." for j in range(40)) for i in range(1, 1500))
+    server = _serve(tmp_path, base, port)
+    try:
+        _wait(url)
+        assert httpx.post(f"{url}/api/collections", json={"name": "big"}).status_code == 201
+        first = httpx.post(f"{url}/api/collections/big/documents", files={"file": ("refund.md", REFUND.encode())}).json()["id"]
+        end = time.monotonic() + 60
+        while httpx.get(f"{url}/api/jobs/{first}").json()["status"] != "succeeded" and time.monotonic() < end:
+            time.sleep(0.2)
+        res = httpx.post(f"{url}/api/collections/big/documents", files={"file": ("terms.md", big.encode())}, timeout=30)
+        assert res.status_code == 202, res.text
+        job = res.json()["id"]
+        end = time.monotonic() + 60
+        while (status := httpx.get(f"{url}/api/jobs/{job}").json()["status"]) == "queued" and time.monotonic() < end:
+            time.sleep(0.05)
+        assert status == "running"
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(10)
+    before = open_records(base, "jobs").all()[job]
+    assert before["status"] == "running"  # as the killed server left it
+    server = _serve(tmp_path, base, port)
+    try:
+        _wait(url)
+        end = time.monotonic() + 30
+        while (got := httpx.get(f"{url}/api/jobs/{job}").json())["status"] == "running" and time.monotonic() < end:
+            time.sleep(0.5)
+        assert got["status"] == "failed" and "the server stopped while this job was running" in got["error"], got
+        listed = {j["id"]: j["status"] for j in httpx.get(f"{url}/api/jobs").json()}
+        assert listed[job] == "failed" and listed[first] == "succeeded"
+        # the collection is consistent: its documents are what its index holds
+        docs = {d["name"] for d in httpx.get(f"{url}/api/collections/big/documents").json()}
+        indexed = set(open_store(sibling_collection(base, "big")).read().docs)
+        assert "refund.md" in docs and len(docs) == len(indexed)
+        hits = httpx.post(f"{url}/api/collections/big/search", json={"query": "당일 취소 환불", "pipeline": "bm25"}).json()["hits"]
+        assert "당일" in hits[0]["text"]
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(20)
