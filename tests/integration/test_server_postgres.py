@@ -69,10 +69,11 @@ def _wait(url: str, timeout_s: float = 60) -> None:
     raise AssertionError("the server did not start")
 
 
-def _serve(tmp: Path, base: str, port: int) -> subprocess.Popen[bytes]:
+def _serve(tmp: Path, base: str, port: int, workers: int = 1) -> subprocess.Popen[bytes]:
     env = {**os.environ, "YAKGWAN_EMBEDDER": "hashing", "YAKGWAN_TOKENIZER": "mecab", "YAKGWAN_CACHE_DIR": str(tmp / "cache"),
            "YAKGWAN_JOB_STALE_S": "2"}
-    return subprocess.Popen([sys.executable, "-m", "yakgwan.cli", "serve", "--index", base, "--data", str(tmp / "data"), "--port", str(port), "--quiet"],
+    return subprocess.Popen([sys.executable, "-m", "yakgwan.cli", "serve", "--index", base, "--data", str(tmp / "data"), "--port", str(port),
+                             "--workers", str(workers), "--quiet"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
@@ -118,3 +119,42 @@ def test_a_server_killed_mid_ingest_comes_back_with_the_job_failed_and_the_colle
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(20)
+
+
+def test_two_worker_processes_answer_200_concurrent_searches_while_an_ingest_runs(tmp_path: Path, postgres_uri: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    base, port = _uri(postgres_uri, "srv_c"), free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = _serve(tmp_path, base, port, workers=2)
+    try:
+        _wait(url)
+        assert httpx.post(f"{url}/api/collections", json={"name": "load"}).status_code == 201
+        first = httpx.post(f"{url}/api/collections/load/documents", files={"file": ("refund.md", REFUND.encode())}).json()["id"]
+        end = time.monotonic() + 60
+        while httpx.get(f"{url}/api/jobs/{first}").json()["status"] != "succeeded" and time.monotonic() < end:  # whichever worker answers
+            time.sleep(0.2)
+        big = "\n\n".join(f"## 제{i}조(조항 {i})\n\n" + " ".join(f"보험금 {i}-{j} 지급 사유와 한도를 정합니다." for j in range(30)) for i in range(1, 600))
+        ingest = httpx.post(f"{url}/api/collections/load/documents", files={"file": ("terms.md", big.encode())}, timeout=30).json()["id"]
+        assert httpx.get(f"{url}/api/jobs/{ingest}").json()["status"] in ("queued", "running")
+
+        def one(i: int) -> tuple[int, int, float]:
+            t = time.perf_counter()
+            res = httpx.post(f"{url}/api/collections/load/search", json={"query": "당일 취소 환불", "pipeline": "bm25", "k": 5}, timeout=60)
+            return res.status_code, len(res.json().get("hits", [])) if res.status_code == 200 else 0, (time.perf_counter() - t) * 1000
+
+        with ThreadPoolExecutor(max_workers=20) as pool:
+            results = list(pool.map(one, range(200)))
+        statuses = httpx.get(f"{url}/api/jobs/{ingest}").json()["status"]
+        ms = sorted(r[2] for r in results)
+        print(f"\n200 concurrent searches, 2 workers, ingest {statuses} meanwhile: p50 {ms[99]:.0f} ms, p95 {ms[189]:.0f} ms")
+        assert [r[0] for r in results] == [200] * 200
+        assert all(r[1] >= 1 for r in results)  # every answer whole: hits from a committed index
+        end = time.monotonic() + 120
+        while httpx.get(f"{url}/api/jobs/{ingest}").json()["status"] in ("queued", "running") and time.monotonic() < end:
+            time.sleep(0.3)
+        assert httpx.get(f"{url}/api/jobs/{ingest}").json()["status"] == "succeeded"
+        assert {d["name"] for d in httpx.get(f"{url}/api/collections/load/documents").json()} == {"refund.md", "terms.md"}
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(30)

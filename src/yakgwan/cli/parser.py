@@ -146,6 +146,7 @@ def _serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", type=Path, help="where collections, uploads and runs live (default: YAKGWAN_DATA_DIR or a per-user folder)")
     p.add_argument("--index", type=database_uri, help="keep every collection's index and the jobs in this PostgreSQL database "
                    "(postgresql://…?collection=NAME: collections NAME_<collection>; default: $YAKGWAN_INDEX when it is such a URI, else the data folder)")
+    p.add_argument("--workers", type=int, default=1, help="server processes sharing the work (more than 1 needs --index postgresql://…)")
     p.add_argument("--quiet", action="store_true", help="no access log")
 
 

@@ -10,4 +10,4 @@ from yakgwan.config import Settings
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from yakgwan.server.run import serve
 
-    return serve(settings, args.host, args.port, args.data)
+    return serve(settings, args.host, args.port, args.data, args.workers)

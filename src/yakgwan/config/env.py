@@ -126,6 +126,13 @@ def job_stale_s(env: Mapping[str, str]) -> float:
     return seconds
 
 
+def hand_to_workers(index: str, data_dir: Path) -> None:
+    """``serve --workers N``: the worker processes it starts build their settings from the
+    environment, so the database and data folder it was given go there (YAKGWAN_INDEX,
+    YAKGWAN_DATA_DIR)."""
+    os.environ.update({"YAKGWAN_INDEX": index, "YAKGWAN_DATA_DIR": str(data_dir)})
+
+
 def datasets_dir(env: Mapping[str, str]) -> Path | None:
     datasets = _path(env, "YAKGWAN_DATASETS")
     if datasets is not None and not datasets.is_dir():

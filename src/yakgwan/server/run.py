@@ -6,17 +6,21 @@ import dataclasses
 import sys
 from pathlib import Path
 
+import yakgwan.config.env as environment
 from yakgwan.config import ServerConfig, Settings
 from yakgwan.core.errors import InputError
+from yakgwan.core.location import display_location
 
 
-def serve(settings: Settings, host: str, port: int, data: Path | None) -> int:
+def serve(settings: Settings, host: str, port: int, data: Path | None, workers: int = 1) -> int:
     import uvicorn
 
     from yakgwan.server.app import create_app
 
     if not 0 < port < 65536:
         raise InputError(None, f"--port must be 1–65535, got {port}")
+    if workers < 1:
+        raise InputError(None, f"--workers must be 1 or more, got {workers}")
     config = ServerConfig.from_env(settings)
     if data is not None:
         config = dataclasses.replace(config, data_dir=data)
@@ -25,5 +29,25 @@ def serve(settings: Settings, host: str, port: int, data: Path | None) -> int:
         print(f"warning: serving on {host} without YAKGWAN_API_KEY: anyone who can reach this address can use the API", file=sys.stderr)
     url = f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/"
     print(f"yakgwan: web app at {url} (API schema {url}openapi.json); data in {config.data_dir}", file=sys.stderr, flush=True)
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning" if settings.quiet else "info", access_log=not settings.quiet)
+    log_level = "warning" if settings.quiet else "info"
+    if workers == 1:
+        uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, access_log=not settings.quiet)
+        return 0
+    if config.database is None:
+        raise InputError(None, "--workers N shares jobs and indexes through PostgreSQL: add --index postgresql://…?collection=NAME (docs/scale.md)")
+    # each worker process builds the same app from the environment (uvicorn starts them by import)
+    environment.hand_to_workers(config.database, config.data_dir)
+    print(f"yakgwan: {workers} worker processes sharing {display_location(config.database)}", file=sys.stderr, flush=True)
+    uvicorn.run("yakgwan.server.run:app_from_env", factory=True, workers=workers, host=host, port=port, log_level=log_level,
+                access_log=not settings.quiet)
     return 0
+
+
+def app_from_env():  # type: ignore[no-untyped-def]
+    """The app of one worker process of ``serve --workers N``, from the environment (which
+    names the database and data folder the parent process was given); its jobs print no
+    progress bars."""
+    from yakgwan.server.app import create_app
+
+    settings = Settings.from_env().with_(quiet=True)
+    return create_app(dataclasses.replace(ServerConfig.from_env(settings), warm_up=True))

@@ -7,6 +7,7 @@ generation, reloaded when an ingest commits a new one."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -14,9 +15,10 @@ import shutil
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from yakgwan.core.errors import IndexStoreError
 from yakgwan.core.location import IndexLocation
@@ -113,12 +115,24 @@ class Collections:
             tmp = col.files_dir / f".{uuid.uuid4().hex}.tmp"
             tmp.write_bytes(data)
             os.replace(tmp, path)
-        with self._lock:
+        with self._files_locked(col):
             files = col.files()
             files[sniffed.stored_name] = {"name": sniffed.display_name, "kind": sniffed.kind, "bytes": len(data), "sha256": sniffed.sha256,
                                           "uploaded": time.time()}
             _write_json(col.root / "files.json", files)
         return path
+
+    @contextmanager
+    def _files_locked(self, col: Collection) -> Iterator[None]:
+        """``files.json``'s read-modify-write: this process's threads, then every server process
+        sharing the data folder (an ``flock`` on the collection's folder), take turns."""
+        with self._lock:
+            fd = os.open(col.root, os.O_RDONLY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)
 
     def forget_unindexed(self, busy: Callable[[str], bool] = lambda name: False) -> list[tuple[str, str]]:
         """At start, before any job runs: an upload whose ingest was queued or running when the
@@ -139,7 +153,7 @@ class Collections:
 
     def forget_upload(self, col: Collection, stored_name: str) -> None:
         """Remove an upload that could not be ingested (the index never held it)."""
-        with self._lock:
+        with self._files_locked(col):
             files = col.files()
             files.pop(stored_name, None)
             _write_json(col.root / "files.json", files)

@@ -28,6 +28,7 @@ from yakgwan.services.context import Records
 KEEP_FINISHED = 200
 MAX_WAITING = 20  # queued jobs; more is refused (503) rather than piled up
 FINISHED = ("succeeded", "failed", "cancelled")
+CANCEL = "cancel:"  # the log's key of a cancel request sent to the process that runs the job
 
 
 class Cancelled(BaseException):
@@ -86,13 +87,17 @@ class JobRunner:
 
     # ---- the log ---------------------------------------------------------------------------
     def recover(self) -> list[Job]:
-        """Read the log's jobs (at start): each is listed again; one that was queued or running
-        in a server that has stopped is failed, saying so. Returns the jobs failed now."""
+        """Read the log's jobs (at start, and on every read: other server processes sharing the
+        database write there too): each is listed; one that was queued or running in a server
+        that has stopped is failed, saying so. Returns the jobs failed now."""
         if self._log is None:
             return []
+        records = self._log.all()
         with self._lock:
-            for key, record in self._log.all().items():
-                if key not in self._jobs:
+            for key, record in records.items():
+                if key.startswith(CANCEL):
+                    continue
+                if key not in self._mine:  # this process's own jobs are current in memory
                     self._jobs[key] = Job(**record)
         return self._expire()
 
@@ -159,7 +164,14 @@ class JobRunner:
         return job
 
     def _run(self, job: Job, work: Callable[[ProgressSink], dict[str, Any]]) -> None:
+        asked = [time.monotonic()]
+
         def sink(stage: str, done: int, total: int) -> None:
+            if self._log is not None and time.monotonic() - asked[0] >= 1.0:  # a cancel sent to another process
+                asked[0] = time.monotonic()
+                if self._log.get(CANCEL + job.id) is not None:
+                    with self._lock:
+                        job.cancel_requested = True
             with self._lock:
                 if job.cancel_requested:
                     raise Cancelled()
@@ -197,8 +209,11 @@ class JobRunner:
         with self._lock:
             if job.finished_yet:
                 raise Problem(409, f"job {job_id!r} has already {job.status}", "finished")
-            if job.id not in self._mine:
-                raise Problem(409, f"job {job_id!r} runs in another server process; cancel it there", "elsewhere")
+            elsewhere = job.id not in self._mine
+        if elsewhere and self._log is not None:  # its process reads the request at its next progress step
+            self._log.put(CANCEL + job.id, {"requested": time.time()})
+            return job
+        with self._lock:
             job.cancel_requested = True
             if job.status == "queued":
                 job.status, job.error, job.finished = "cancelled", "cancelled before it started", time.time()
@@ -207,7 +222,7 @@ class JobRunner:
 
     def get(self, job_id: str) -> Job:
         if self._log is not None:
-            self._expire()
+            self.recover()
         with self._lock:
             job = self._jobs.get(job_id)
         if job is None:
@@ -226,13 +241,13 @@ class JobRunner:
 
     def snapshots(self) -> list[dict[str, Any]]:
         if self._log is not None:
-            self._expire()
+            self.recover()
         with self._lock:
             return [j.view(with_result=False) for j in sorted(self._jobs.values(), key=lambda j: -j.created)]
 
     def busy(self, collection: str) -> bool:
         if self._log is not None:
-            self._expire()
+            self.recover()
         with self._lock:
             return any(j.collection == collection and j.status in ("queued", "running") for j in self._jobs.values())
 
@@ -264,5 +279,6 @@ class JobRunner:
         if self._log is not None:
             try:
                 self._log.delete(job_id)
+                self._log.delete(CANCEL + job_id)
             except Exception:  # noqa: BLE001 - an old record left behind is harmless
                 log.exception("job %s: could not remove its record", job_id)

@@ -50,6 +50,15 @@ class PgRecords:
             cur.execute(sql.SQL("SELECT id, record FROM {}").format(self._t()))
             return {k: json.loads(v) for k, v in cur.fetchall()}
 
+    def get(self, key: str) -> dict[str, Any] | None:
+        with self._connect() as conn, conn.cursor() as cur:
+            cur.execute("SELECT to_regclass(%s)", (f'"{self.where.schema}"."records_{self.table}"',))
+            if cur.fetchone()[0] is None:
+                return None
+            cur.execute(sql.SQL("SELECT record FROM {} WHERE id = %s").format(self._t()), (key,))
+            row = cur.fetchone()
+            return json.loads(row[0]) if row else None
+
     def delete(self, key: str) -> None:
         with self._connect() as conn, conn.transaction(), conn.cursor() as cur:
             self._make(cur)
