@@ -14,7 +14,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         if not settings.quiet:
             err(f"BM25 ready after {r.seconds_lexical:.1f} s; embedding …")
 
-    report = ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready, steps=args.steps, meta=parse_meta(args.meta))
+    report = ingest(settings, list(args.paths), strict=args.strict, on_lexical_ready=lexical_ready, steps=args.steps, meta=parse_meta(args.meta),
+                    ray=args.ray, ray_workers=args.ray_workers)
     print_ingest_report(report, settings.index_dir)
     for line in fallback_lines(report.step_fallbacks, report.step_reasons, shown=5):
         err(f"  {line}")

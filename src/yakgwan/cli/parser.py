@@ -46,6 +46,9 @@ def _ingest(sub: argparse._SubParsersAction) -> None:
         help="LLM ingest step after chunking: llm_chunk, preprocess (repeatable; needs YAKGWAN_LLM). "
         "An index remembers its steps; ingesting with other steps re-chunks every document",
     )
+    p.add_argument("--ray", metavar="local|auto|ADDRESS", help="read, tokenise and embed on a Ray cluster: local (this machine's cores), "
+                   "auto (the cluster this machine belongs to) or its address (the ray extra)")
+    p.add_argument("--ray-workers", type=int, metavar="N", help="with --ray: worker processes, each loading the models once (default: one per CPU)")
     p.add_argument("--meta", action="append", default=[], metavar="KEY=VALUE",
                    help="set on every document of this ingest, for --filter: insurer, product, version (e.g. version=2024-01); repeatable")
     _common(p)

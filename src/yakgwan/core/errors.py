@@ -36,6 +36,9 @@ class InputError(YakgwanError):
         self.reason = reason
         super().__init__(f"{one_line(path)}: {reason}" if path else reason)
 
+    def __reduce__(self) -> tuple[type, tuple[str | None, str]]:  # pickled as it was made (a worker process sends it back)
+        return (type(self), (self.path, self.reason))
+
 
 class IndexStoreError(YakgwanError):
     """The index directory is missing, unreadable, or from an incompatible version."""
@@ -52,6 +55,9 @@ class UnknownName(YakgwanError):
         self.name = name
         self.available = sorted(available)
         super().__init__(f"unknown {kind} {name!r}; available: {', '.join(self.available)}")
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, list[str]]]:
+        return (type(self), (self.kind, self.name, self.available))
 
 
 class ProviderError(YakgwanError):

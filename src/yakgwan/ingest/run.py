@@ -14,7 +14,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -23,7 +23,8 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.core.errors import InputError, ProviderError, YakgwanError, one_line
 from yakgwan.ingest.indexing import index_text
 from yakgwan.ingest.plan import Plan, plan_ingest
-from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, collect_files, load_file
+from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, SourceFile, collect_files
+from yakgwan.ingest.workers import LocalWorkers, Loaded, Workers
 from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.core.protocols import ChunkStep, Embedder, Loads
 from yakgwan.core.records import Chunk, Document, sha256_hex
@@ -82,12 +83,15 @@ class Ingestor:
     sink: ProgressSink | None = None  # receives (stage, done, total) as the work advances
     debug: bool = False  # a parser's unexpected error propagates instead of failing its file
     meta: Mapping[str, str] = field(default_factory=dict)  # set on every document of this ingest (``--meta KEY=VALUE``)
+    # where reading, tokenising and embedding run (default: this process; ``RayWorkers``: a Ray cluster)
+    workers: Workers | None = None
     _model: "_Preload | None" = field(default=None, init=False, repr=False)  # set by run()
 
     def run(self, paths: list[Path]) -> IngestReport:
         t0 = time.perf_counter()
         report = IngestReport()
-        self._model = _Preload(self.embedder)  # the embedder's model loads while the documents are read and indexed
+        # the embedder's model loads while the documents are read and indexed (Ray actors load their own)
+        self._model = _Preload(self.embedder if self.workers is None else None)
         loaded = self._load(paths, report)
         report.seconds_load = time.perf_counter() - t0
         with self.store.writer(on_wait=self._say_waiting):
@@ -180,16 +184,19 @@ class Ingestor:
     def _load(self, paths: list[Path], report: IngestReport) -> list[tuple[Document, str]]:
         files, problems = collect_files(paths)
         docs: list[tuple[Document, str]] = []
-        for src in progress(files, "loading", total=len(files), quiet=self.quiet, unit="file", sink=self.sink):
-            try:
-                loaded = load_file(src, self.max_bytes)
-            except InputError as exc:
-                problems.append(exc)
+        bar = Bar("loading", total=len(files), quiet=self.quiet, unit="file", sink=self.sink)
+        try:
+            read = list(zip(files, self._read_all(files, bar)))
+        finally:
+            bar.close()
+        for src, loaded in read:
+            if isinstance(loaded, InputError):
+                problems.append(loaded)
                 continue
-            except Exception as exc:  # a parser bug on one file must not abort a folder
+            if isinstance(loaded, Exception):  # a parser bug on one file must not abort a folder
                 if self.debug:  # YAKGWAN_DEBUG: the parser's traceback instead of a failed file
-                    raise
-                problems.append(InputError(str(src.path), f"cannot read: {type(exc).__name__}: {exc}"))
+                    raise loaded
+                problems.append(InputError(str(src.path), f"cannot read: {type(loaded).__name__}: {loaded}"))
                 continue
             origin = str(src.path.resolve())
             report.warnings.extend(textless_warning(src.path, d) for d in loaded if d.textless_pages)
@@ -208,6 +215,14 @@ class Ingestor:
                 raise InputError(origin, f"same document id {d.doc_id!r} as {seen[d.doc_id]}; ingest them separately")
             seen[d.doc_id] = origin
         return docs
+
+    def _work(self) -> Workers:
+        return self.workers or LocalWorkers(self.tokenizer, self.embedder)
+
+    def _read_all(self, files: list[SourceFile], bar: Bar) -> Iterator[Loaded]:
+        for loaded in self._work().load(files, self.max_bytes):
+            bar.update(1)
+            yield loaded
 
     def _assemble(self, plan: Plan, old: IndexData | None, fresh: bool, report: IngestReport) -> IndexData:
         changed = plan.changed
@@ -244,7 +259,11 @@ class Ingestor:
         report.new_chunks = len(new_chunks)
         retok = [i for i, t in enumerate(tokens) if not t]
         texts = [index_text(chunks[i]) for i in retok] + [index_text(c) for c in new_chunks]
-        toks = self.tokenizer.tokenize_many(list(progress(texts, "tokenising", total=len(texts), quiet=self.quiet, unit="chunk", sink=self.sink)))
+        bar = Bar("tokenising", total=len(texts), quiet=self.quiet, unit="chunk", sink=self.sink)
+        try:
+            toks = self._work().tokenize(texts, bar.update)
+        finally:
+            bar.close()
         for j, i in enumerate(retok):
             tokens[i] = toks[j]
         tokens.extend(toks[len(retok) :])
@@ -283,10 +302,9 @@ class Ingestor:
         texts = {int(i): index_text(data.chunks[i]) for i in todo}
         order = sorted(texts, key=lambda i: -len(texts[i]))
         bar = Bar("embedding", total=len(order), quiet=self.quiet, unit="chunk", sink=self.sink)
+        batches = [order[b : b + EMBED_BATCH] for b in range(0, len(order), EMBED_BATCH)]
         try:
-            for b in range(0, len(order), EMBED_BATCH):
-                rows = order[b : b + EMBED_BATCH]
-                vecs = self.embedder.embed([texts[i] for i in rows], "passage")
+            for rows, vecs in zip(batches, self._work().embed([[texts[i] for i in rows] for rows in batches])):
                 if vecs.shape != (len(rows), data.dim):
                     raise ProviderError(f"{self.embedder.model_id}: returned vectors of shape {vecs.shape}, expected {(len(rows), data.dim)}")
                 data.vectors[rows] = vecs
@@ -302,7 +320,7 @@ class _Preload:
     """Loads a ``Loads`` embedder's model on a thread of its own; ``wait()`` joins it and raises
     what loading raised (the dense phase reports it like any embedder failure)."""
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder | None) -> None:
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
         if isinstance(embedder, Loads):

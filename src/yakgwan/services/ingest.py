@@ -15,6 +15,7 @@ from yakgwan.ingest.run import Ingestor, IngestReport
 from yakgwan.ingest.steps.fallbacks import fallback_lines
 from yakgwan.ingest.steps.registry import make_steps
 from yakgwan.llm import LLM, make_llm
+from yakgwan.ingest.workers import RayWorkers, WorkerSpec
 from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_prefix, decode_text, looks_binary
 from yakgwan.progress import ProgressSink
 from yakgwan.store import IndexData, check_meta, open_store, parse_meta
@@ -40,16 +41,22 @@ def ingest(
     llm: LLM | None = None,
     sink: ProgressSink | None = None,
     meta: Mapping[str, str] | None = None,
+    ray: str | None = None,
+    ray_workers: int | None = None,
 ) -> IngestReport:
     """Ingest ``paths`` into ``settings.index_dir``. ``steps`` names LLM ingest steps
     (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one. ``meta`` is set on
     every document of this ingest (``store.filters.META_KEYS``; unchanged documents get it too). ``sync`` embeds
-    before returning; otherwise the index is BM25-searchable first (``on_lexical_ready``)."""
+    before returning; otherwise the index is BM25-searchable first (``on_lexical_ready``). ``ray``
+    (``local``, ``auto`` or an address) reads, tokenises and embeds on the actors of a Ray cluster
+    (``ray_workers`` of them; default: one per CPU), each building the configured tokenizer and
+    embedder once; the documents are committed from here, as without it."""
     if steps and llm is None:
         llm = make_llm(settings.llm, settings.cache_dir)
         if llm is None:
             raise InputError(None, f"ingest steps {', '.join(steps)} need an LLM: set YAKGWAN_LLM=local or openai (see README)")
     chunk_steps = make_steps(steps, llm)
+    workers = RayWorkers(ray, WorkerSpec(settings.tokenizer, settings.embedder, settings.cache_dir), ray_workers) if ray else None
     ingestor = Ingestor(
         store=open_store(settings.index_dir),
         tokenizer=make_tokenizer(settings.tokenizer),
@@ -63,11 +70,14 @@ def ingest(
         sink=sink,
         meta=check_meta(meta or {}),
         debug=env.runtime().debug,
+        workers=workers,
     )
     try:
         return ingestor.run(paths)
     finally:
         ingestor.cache.close()
+        if workers is not None:
+            workers.close()
 
 
 @dataclass(frozen=True)
