@@ -71,3 +71,26 @@ def test_ray_workers_say_where_they_run(tmp_path: Path, ray_cluster) -> None:  #
     finally:
         workers.close()
     assert ray_cluster.is_initialized()  # a cluster it did not start is left running
+
+
+def test_eval_on_ray_scores_the_questions_as_one_process_does(tmp_path: Path, ray_cluster) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.config import EmbedderConfig
+    from yakgwan.eval.runner import EvalRequest
+    from yakgwan.services.evaluate import evaluate, load_evalset
+
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    for i, topic in enumerate(["환불", "보험금 청구", "여행자 보험", "청약 철회"]):
+        (kb / f"doc{i}.md").write_text(f"# {topic}\n\n{topic}은 출발 {i + 3}일 전까지 신청하면 됩니다. 필요한 서류는 신청서와 신분증입니다.\n", "utf-8")
+    tests = tmp_path / "tests.jsonl"
+    import json
+
+    rows = [{"question": f"{t} 언제까지 신청하나요?", "keywords": [f"{i + 3}일"], "reference_answer": "", "category": "c", "source_docs": [f"doc{i}.md"]}
+            for i, t in enumerate(["환불", "보험금 청구", "여행자 보험", "청약 철회"])]
+    tests.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
+    s = Settings(index_dir=tmp_path / "unused", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    evalset = load_evalset(kb, tests, None, None)
+    (one,) = evaluate(s, EvalRequest(evalset, ("bm25",)))
+    (two,) = evaluate(s, EvalRequest(evalset, ("bm25",), ray="auto", ray_workers=2))
+    assert [q.retrieved for q in two.per_query] == [q.retrieved for q in one.per_query] and len(two.per_query) == 4
+    assert two.metrics == one.metrics and "2 Ray workers" in (two.note or "")

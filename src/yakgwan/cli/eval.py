@@ -20,7 +20,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
     req = EvalRequest(
         load_evalset(args.corpus, args.tests, args.beir, args.half), tuple(args.pipelines or ["default"]), args.k, args.limit, args.answers,
-        tuple(unanswerable), args.answer_mode, args.judge_runs, command, RuleSet.parse(args.rules),
+        tuple(unanswerable), args.answer_mode, args.judge_runs, command, RuleSet.parse(args.rules), args.ray, args.ray_workers,
     )
     results = evaluate(settings, req, on_result=print_result_line, on_warning=lambda message: err(f"warning: {message}"))
     if args.json_out:

@@ -97,6 +97,8 @@ def _eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", type=Path, dest="json_out", help="write results (a list, one object per pipeline)")
     p.add_argument("--report", type=Path, help="write an HTML report with charts")
     p.add_argument("--no-cache", action="store_true", help="bypass the LLM response cache")
+    p.add_argument("--ray", metavar="local|auto|ADDRESS", help="run each pipeline's questions on the actors of a Ray cluster (the ray extra)")
+    p.add_argument("--ray-workers", type=int, metavar="N", help="with --ray: worker processes, each building the pipeline once (default: one per CPU)")
     p.add_argument("--index", type=database_uri, help="build the evaluation index in this PostgreSQL database "
                    "(postgresql://…?collection=NAME: in a collection NAME_eval_<key> of its own) instead of the cache folder")
     p.add_argument("--quiet", action="store_true")

@@ -38,6 +38,11 @@ class EvalOptions:
     k: int = 10
     depth_factor: int = 5
 
+    @property
+    def depth(self) -> int:
+        """Hits retrieved per question (scored at k)."""
+        return max(self.k * self.depth_factor, 50)
+
 
 def score_query(q: EvalQuery, hits_docs: list[str], hits_texts: list[str], k: int, has_keywords: bool) -> tuple[dict, dict]:
     """Doc-level and seed metrics of one query. ``hits_docs``/``hits_texts`` are the retrieved
@@ -68,27 +73,42 @@ def score_retriever(
     """Run ``retriever`` over every question and score it. With ``llm`` (the facade the
     pipeline calls), each query's latency is split into LLM time and the rest (retrieval,
     embedding, fusion), and the LLM's usage is reported per step."""
-    depth = max(opts.k * opts.depth_factor, 50)
+    depth = opts.depth
     has_keywords = any(q.keywords for q in evalset.queries)
-    # warm-up on a question of no test set: models load outside the timings, and no test
-    # question's LLM answers are cached before they are timed
-    retriever.retrieve(WARM_UP_QUERY, depth)
-    if llm is not None:  # usage covers the timed questions only
-        llm.stats = UsageStats()
+    warm_up(retriever, depth, llm)
     load: list[float] = []  # the 1-minute load average after each question: were the cores shared?
     per_query = []
     for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q", sink=sink):
-        per_query.append(_run_query(retriever, q, depth, opts.k, has_keywords, llm))
+        per_query.append(run_query(retriever, q, depth, opts.k, has_keywords, llm))
         if hasattr(os, "getloadavg"):  # not on Windows
             load.append(os.getloadavg()[0])
-    usage = None
-    if llm is not None:
-        # what the LLM work cost when it was done: live calls, and cache hits at their recorded time
-        as_recorded = (llm.stats.latency_ms + llm.stats.cached_ms) / max(len(per_query), 1)
-        usage = {"model": llm.name, **llm.stats.as_dict(), "ms_per_q_as_recorded": round(as_recorded, 1)}
     # above the core count, another process shared the cores and the latencies are inflated
     load_1m = LoadAverage(round(sum(load) / len(load), 2) if load else None, round(max(load), 2) if load else None, os.cpu_count())
-    return dataclasses.replace(_summary(name, evalset, opts.k, tuple(per_query), has_keywords, llm), load_1m=load_1m, note=note or None, llm=usage)
+    return score_rows(name, evalset, opts.k, tuple(per_query), llm.name if llm is not None else None, llm.stats if llm is not None else None,
+                      load_1m, note)
+
+
+def warm_up(retriever: Retriever, depth: int, llm: LLM | None) -> None:
+    """A question of no test set first: models load outside the timings, and no test
+    question's LLM answers are cached before they are timed; LLM usage counts from here."""
+    retriever.retrieve(WARM_UP_QUERY, depth)
+    if llm is not None:
+        llm.stats = UsageStats()
+
+
+def score_rows(
+    name: str, evalset: EvalSet, k: int, per_query: tuple[QueryResult, ...], llm_name: str | None, stats: UsageStats | None,
+    load_1m: LoadAverage | None = None, note: str | None = None,
+) -> EvalResult:
+    """The result of one pipeline from its per-question rows (made here or by workers) and the
+    LLM usage that made them."""
+    has_keywords = any(q.keywords for q in evalset.queries)
+    usage = None
+    if llm_name is not None and stats is not None:
+        # what the LLM work cost when it was done: live calls, and cache hits at their recorded time
+        as_recorded = (stats.latency_ms + stats.cached_ms) / max(len(per_query), 1)
+        usage = {"model": llm_name, **stats.as_dict(), "ms_per_q_as_recorded": round(as_recorded, 1)}
+    return dataclasses.replace(_summary(name, evalset, k, per_query, has_keywords, stats), load_1m=load_1m, note=note or None, llm=usage)
 
 
 def hit_places(hits: list[Hit]) -> list[list[C.Place]]:
@@ -96,7 +116,7 @@ def hit_places(hits: list[Hit]) -> list[list[C.Place]]:
     return [[C.Place.of(h.chunk), *(C.Place.of(m) for m in h.members)] for h in hits]
 
 
-def _run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywords: bool, llm: LLM | None) -> QueryResult:
+def run_query(retriever: Retriever, q: EvalQuery, depth: int, k: int, has_keywords: bool, llm: LLM | None) -> QueryResult:
     """One question: its hits (``depth`` of them), scores, and timings."""
     before = llm.stats.latency_ms if llm is not None else 0.0
     t0 = time.perf_counter()
@@ -126,7 +146,7 @@ def _breakdown(per_query: tuple[QueryResult, ...], keys: list[str], field: str) 
     return {group: metrics | {"n": counts[group]} for group, metrics in M.by_category(rows, keys, field=field).items()}
 
 
-def _summary(name: str, evalset: EvalSet, k: int, per_query: tuple[QueryResult, ...], has_keywords: bool, llm: LLM | None) -> EvalResult:
+def _summary(name: str, evalset: EvalSet, k: int, per_query: tuple[QueryResult, ...], has_keywords: bool, stats: UsageStats | None) -> EvalResult:
     """The aggregate result of one pipeline over its per-question rows."""
     clause = evalset.clause_level
     keys = list(C.CLAUSE_KEYS) if clause else list(METRIC_KEYS) + (["keyword_coverage"] if has_keywords else [])
@@ -144,7 +164,7 @@ def _summary(name: str, evalset: EvalSet, k: int, per_query: tuple[QueryResult, 
         metrics=M.aggregate([p.metrics for p in per_query], keys),
         seed_metrics=M.aggregate([p.seed_metrics for p in per_query], seed_keys) if seed_keys or not clause else None,
         latency_ms=Latency(lat["p50"], lat["p95"]),
-        stage_ms=stage_breakdown(latencies, [p.llm_ms for p in per_query], llm.stats.by_step_ms if llm is not None else {}),
+        stage_ms=stage_breakdown(latencies, [p.llm_ms for p in per_query], stats.by_step_ms if stats is not None else {}),
         per_query=per_query,
         source=evalset.source,
         # what produced each question's first hit: shows fallbacks, padding, how often a gate opened
@@ -180,6 +200,8 @@ class EvalRequest:
     judge_runs: int = 3
     command: str | None = None
     rules: RuleSet = RuleSet.all()  # with ``answers``: which answer rules are on
+    ray: str | None = None  # run each pipeline's questions on a Ray cluster (local, auto or an address)
+    ray_workers: int | None = None
 
     def __post_init__(self) -> None:
         if self.k <= 0:
@@ -190,6 +212,8 @@ class EvalRequest:
             raise InputError(None, "--unanswerable is used with --answers")
         if self.rules != RuleSet.all() and not self.answers:
             raise InputError(None, "--rules is used with --answers")
+        if self.ray_workers is not None and (self.ray is None or self.ray_workers < 1):
+            raise InputError(None, f"--ray-workers is a number of 1 or more, used with --ray (got {self.ray_workers})")
         if self.judge_runs < 0:
             raise InputError(None, f"--judge-runs must be >= 0, got {self.judge_runs}")
         if not self.pipelines:

@@ -113,44 +113,13 @@ class RayWorkers:
 
     def __init__(self, address: str, spec: WorkerSpec, workers: int | None = None) -> None:
         if workers is not None and workers < 1:
-            raise InputError(None, f"--ray-workers must be 1 or more, got {workers}")
-        try:
-            import ray
-        except ImportError:
-            raise YakgwanError("--ray needs Ray: pip install 'yakgwan[ray]'") from None
-        self._ray = ray
-        self._started = False
-        if not ray.is_initialized():
-            try:
-                if address == "local":
-                    ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False, configure_logging=False)
-                else:
-                    ray.init(address=address, log_to_driver=False, configure_logging=False)
-            except Exception as exc:  # noqa: BLE001 - said in words
-                raise YakgwanError(f"--ray {address}: cannot start or reach a Ray cluster ({type(exc).__name__}: {exc})") from None
-            self._started = True
-        n = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        actor = ray.remote(num_cpus=1)(_Actor)
-        self.actors = [actor.remote(spec) for _ in range(n)]
-        self.where = ray.get([a.describe.remote() for a in self.actors])  # every actor built its models (or this raises)
+            raise InputError(None, f"--ray-workers must be 1 or more, got {workers}")  # before a cluster starts
+        self._ray, self._started = connect(address)
+        self.actors = start_actors(self._ray, _Actor, (spec,), workers)
+        self.where = self._ray.get([a.describe.remote() for a in self.actors])  # every actor built its models (or this raises)
 
     def _ordered(self, method: str, items: Sequence[tuple[Any, ...]]) -> Iterator[Any]:
-        """Call ``method`` on the actors for each argument tuple, round robin, at most two tasks
-        per actor in flight, yielding the results in the order of ``items``."""
-        ray = self._ray
-        pending: list[Any] = []
-        nxt = 0
-        for i, args in enumerate(items):
-            actor = self.actors[i % len(self.actors)]
-            pending.append(getattr(actor, method).remote(*args))
-            while len(pending) - nxt >= 2 * len(self.actors):
-                yield ray.get(pending[nxt])
-                pending[nxt] = None
-                nxt += 1
-        while nxt < len(pending):
-            yield ray.get(pending[nxt])
-            pending[nxt] = None
-            nxt += 1
+        return ordered(self._ray, self.actors, method, items)
 
     def load(self, files: Sequence[SourceFile], max_bytes: int) -> Iterator[Loaded]:
         return self._ordered("read", [(src, max_bytes) for src in files])
@@ -167,8 +136,57 @@ class RayWorkers:
         return self._ordered("embed", [(list(b),) for b in batches])
 
     def close(self) -> None:
-        for a in self.actors:
-            self._ray.kill(a)
+        stop(self._ray, self.actors, self._started)
         self.actors = []
-        if self._started:
-            self._ray.shutdown()
+
+
+def connect(address: str) -> tuple[Any, bool]:
+    """Ray, connected to the cluster ``address`` names (``local``: started here on this
+    machine's cores), and whether this call started it (then ``stop`` shuts it down)."""
+    try:
+        import ray
+    except ImportError:
+        raise YakgwanError("--ray needs Ray: pip install 'yakgwan[ray]'") from None
+    if ray.is_initialized():
+        return ray, False
+    try:
+        if address == "local":
+            ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False, configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+    except Exception as exc:  # noqa: BLE001 - said in words
+        raise YakgwanError(f"--ray {address}: cannot start or reach a Ray cluster ({type(exc).__name__}: {exc})") from None
+    return ray, True
+
+
+def start_actors(ray: Any, cls: type, args: tuple[Any, ...], workers: int | None) -> list[Any]:
+    """``workers`` actors of ``cls`` (default: one per CPU of the cluster), one CPU each."""
+    if workers is not None and workers < 1:
+        raise InputError(None, f"--ray-workers must be 1 or more, got {workers}")
+    n = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    actor = ray.remote(num_cpus=1)(cls)
+    return [actor.remote(*args) for _ in range(n)]
+
+
+def ordered(ray: Any, actors: list[Any], method: str, items: Sequence[tuple[Any, ...]]) -> Iterator[Any]:
+    """Call ``method`` on the actors for each argument tuple, round robin, at most two tasks
+    per actor in flight, yielding the results in the order of ``items``."""
+    pending: list[Any] = []
+    nxt = 0
+    for i, args in enumerate(items):
+        pending.append(getattr(actors[i % len(actors)], method).remote(*args))
+        while len(pending) - nxt >= 2 * len(actors):
+            yield ray.get(pending[nxt])
+            pending[nxt] = None
+            nxt += 1
+    while nxt < len(pending):
+        yield ray.get(pending[nxt])
+        pending[nxt] = None
+        nxt += 1
+
+
+def stop(ray: Any, actors: list[Any], started: bool) -> None:
+    for a in actors:
+        ray.kill(a)
+    if started:
+        ray.shutdown()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, Sequence, runtime_checkable
 
 Role = Literal["system", "user", "assistant"]
@@ -92,6 +92,13 @@ class UsageStats:
     cached_completion_tokens: int = 0
     cached_ms: float = 0.0
     cached_untimed: int = 0
+
+    def plus(self, other: "UsageStats") -> "UsageStats":
+        """The usage of two facades together (eval's workers each have their own). Pure."""
+        merged = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self) if f.name not in ("by_step", "by_step_ms")}
+        by_step = {k: self.by_step.get(k, 0) + other.by_step.get(k, 0) for k in {*self.by_step, *other.by_step}}
+        by_step_ms = {k: self.by_step_ms.get(k, 0.0) + other.by_step_ms.get(k, 0.0) for k in {*self.by_step_ms, *other.by_step_ms}}
+        return UsageStats(**merged, by_step=by_step, by_step_ms=by_step_ms)
 
     def add(self, step: str, done: "Completion", ms: float) -> None:
         """Count one provider call of ``step`` that took ``ms`` milliseconds."""

@@ -101,7 +101,7 @@ def evaluate(
     # what makes results of separate runs comparable (``yakgwan report`` checks it)
     same_set = {"questions_sha256": questions_sha256(evalset.queries), "corpus_sha256": corpus_sha256(evalset.corpus)}
     about = {"command": req.command, "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
-    contexts: dict[tuple[str, ...], tuple[PipelineContext, BuildRecord]] = {}
+    contexts: dict[tuple[str, ...], tuple[PipelineContext, BuildRecord, Settings]] = {}
     shared: list[LLM | None] = []
 
     def get_llm() -> LLM | None:  # one model for every index and pipeline of this run
@@ -114,9 +114,9 @@ def evaluate(
         if spec.ingest_steps not in contexts:  # one index per set of ingest steps, built when first needed
             needs_dense = any(s.needs_dense for s in specs)
             contexts[spec.ingest_steps] = _eval_index(settings, evalset, spec.ingest_steps, needs_dense, get_llm, sink, warn)
-        ctx, built_index = contexts[spec.ingest_steps]
+        ctx, built_index, isettings = contexts[spec.ingest_steps]
         res = dataclasses.replace(
-            _run_pipeline(spec, ctx, evalset, req, settings.quiet, sink), **about, **same_set,
+            _run_pipeline(spec, ctx, evalset, req, settings.quiet, sink, isettings), **about, **same_set,
             measured_at=time.strftime("%Y-%m-%d", time.gmtime()), yakgwan=__version__,
             index=IndexInfo(len(ctx.view.chunks), tuple(ctx.view.ingest_steps), built_index),
         )
@@ -135,8 +135,14 @@ def _limited(evalset: EvalSet, limit: int | None) -> EvalSet:
     return dataclasses.replace(evalset, queries=evalset.queries[:limit], source=evalset.source + note)
 
 
-def _run_pipeline(spec: PipelineSpec, ctx: PipelineContext, evalset: EvalSet, req: EvalRequest, quiet: bool, sink: ProgressSink | None) -> EvalResult:
-    """One pipeline's scores over the set, with what it built beside the index."""
+def _run_pipeline(spec: PipelineSpec, ctx: PipelineContext, evalset: EvalSet, req: EvalRequest, quiet: bool, sink: ProgressSink | None,
+                  isettings: Settings) -> EvalResult:
+    """One pipeline's scores over the set, with what it built beside the index (``req.ray``:
+    its questions run by the actors of a Ray cluster, ``services.ray_eval``)."""
+    if req.ray:
+        from yakgwan.services.ray_eval import score_on_ray
+
+        return score_on_ray(req.ray, req.ray_workers, isettings, spec.name, evalset, EvalOptions(k=req.k), llm_fallback_note(spec, ctx), quiet, sink)
     llm = ctx.llm if spec.needs_llm else None
     if llm is not None:
         llm.stats = UsageStats()
@@ -168,7 +174,7 @@ def built_record(report: IngestReport, ingest_llm: dict | None) -> dict:
 def _eval_index(
     settings: Settings, evalset: EvalSet, steps: tuple[str, ...], needs_dense: bool, get_llm: Callable[[], LLM | None],
     sink: ProgressSink | None, warn: Warn,
-) -> tuple[PipelineContext, BuildRecord]:
+) -> tuple[PipelineContext, BuildRecord, Settings]:
     """The eval index for ``steps`` (built, updated or reused) and what building it cost. A
     reused index reports the cost recorded when it was built (``BUILD_RECORD`` in its folder;
     none for an index built before records were kept), marked ``reused``."""
@@ -197,4 +203,4 @@ def _eval_index(
     problems = check_governing_units(evalset, ctx.view.chunks) if evalset.clause_level else check_judged_documents(evalset, {c.doc_id for c in ctx.view.chunks})
     for message in problems:
         warn(message)
-    return ctx, BuildRecord.from_json(built)
+    return ctx, BuildRecord.from_json(built), isettings
