@@ -82,11 +82,14 @@ def small_index(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def postgres_uri(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def postgres_uri():  # type: ignore[no-untyped-def]
     """A PostgreSQL database with pgvector for the session: the one YAKGWAN_TEST_PG names, else a
     server that pgserver (PostgreSQL 16 + pgvector from its wheel) starts in a temporary folder
-    and stops at the end. Skips, saying what to install, when neither is there."""
+    of its own (not pytest's, whose old folders another pytest run may delete under it) and
+    stops, and removes, at the end. Skips, saying what to install, when neither is there."""
     import os
+    import shutil
+    import tempfile
 
     given = os.environ.get("YAKGWAN_TEST_PG")
     if given:
@@ -98,8 +101,10 @@ def postgres_uri(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-u
         pytest.skip("needs a PostgreSQL server: pip install pgserver (in the test extra), or set YAKGWAN_TEST_PG=postgresql://…")
     import psycopg  # noqa: F401 - the postgres extra, needed by every test that uses this
 
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    folder = tempfile.mkdtemp(prefix="yakgwan-test-pg-")
+    server = pgserver.get_server(folder, cleanup_mode="stop")
     try:
         yield server.get_uri()
     finally:
         server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
