@@ -158,3 +158,22 @@ def test_two_worker_processes_answer_200_concurrent_searches_while_an_ingest_run
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(30)
+
+
+def test_search_and_ask_through_the_api_take_filters(tmp_path: Path, postgres_uri: str) -> None:
+    app = create_app(ServerConfig(_settings(tmp_path, _uri(postgres_uri, "srv_d")), tmp_path / "data"))
+    c = TestClient(app)
+    assert c.post("/api/collections", json={"name": "two"}).status_code == 201
+    for name, text in (("refund.md", REFUND), ("claim.md", "# 청구\n\n보험금 청구는 사고일부터 3년 안에 합니다. 취소 서류는 필요 없습니다.\n")):
+        job = c.post("/api/collections/two/documents", files={"file": (name, text.encode())}).json()["id"]
+        assert app.state.service.jobs.wait(job, 60).status == "succeeded"
+    assert {d["name"] for d in c.get("/api/collections/two/documents").json()} == {"refund.md", "claim.md"}
+    stored = {h["doc"] for h in c.post("/api/collections/two/search", json={"query": "취소", "pipeline": "bm25"}).json()["hits"]}
+    assert len(stored) == 2
+    one = sorted(stored)[0]
+    res = c.post("/api/collections/two/search", json={"query": "취소", "pipeline": "bm25", "filters": [f"doc={one}"]}).json()
+    assert {h["doc"] for h in res["hits"]} == {one} and res["filters"] == [f"doc={one}"]
+    answer = c.post("/api/collections/two/ask", json={"question": "취소하면 환불되나요?", "pipeline": "bm25", "mode": "extract", "filters": [f"doc={one}"]}).json()
+    assert all(cit["doc"] == one for cit in answer["citations"])
+    bad = c.post("/api/collections/two/search", json={"query": "취소", "filters": ["page=3"]})
+    assert bad.status_code in (400, 422) and "unknown key 'page'" in bad.json()["detail"]

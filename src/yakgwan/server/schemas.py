@@ -61,6 +61,8 @@ class SearchIn(BaseModel):
     query: str = Field(min_length=1, max_length=2000)
     pipeline: str = DEFAULT_PIPELINE
     k: int = Field(default=10, ge=1, le=50)
+    filters: list[str] = Field(default_factory=list, max_length=10, description="search only part of the collection: yakgwan=벌금 특별약관, doc=…, "
+                               "product=…, insurer=…, version>=2024-01 (all apply; docs/scale.md)", examples=[["yakgwan=보통약관"]])
 
 
 class ChunkFields(BaseModel):
@@ -105,6 +107,7 @@ class SearchOut(BaseModel):
     dense: str = Field(description="'ready', or how many chunks are embedded so far")
     hits: list[HitOut]
     route: dict | None = Field(default=None, description="on a policy: the 약관 the question was routed to (kind, scopes, thesaurus terms added)")
+    filters: list[str] = Field(default_factory=list, description="the filters the search ran under")
 
 
 class AskIn(BaseModel):
@@ -113,6 +116,8 @@ class AskIn(BaseModel):
     mode: Literal["auto", "generate", "extract"] = "auto"
     k: int = Field(default=5, ge=1, le=10)
     rules: str = Field(default="all", max_length=500, description="which answer rules are on: all, none, names, or changes such as all,-compare")
+    filters: list[str] = Field(default_factory=list, max_length=10, description="search only part of the collection: yakgwan=벌금 특별약관, doc=…, "
+                               "product=…, insurer=…, version>=2024-01 (all apply; docs/scale.md)", examples=[["yakgwan=보통약관"]])
 
 
 class CitationOut(BaseModel):

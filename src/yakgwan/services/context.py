@@ -11,12 +11,13 @@ from yakgwan.core.protocols import Embedder
 from yakgwan.embedders import make_embedder
 from yakgwan.llm import make_llm
 from yakgwan.pipelines import PipelineContext
-from yakgwan.store import Filter, IndexView, Records, Store, open_records, open_store, restrict, sibling_collection
+from yakgwan.store import Filter, IndexView, Records, Store, open_records, open_store, parse_filters, restrict, sibling_collection
 from yakgwan.text.registry import make_tokenizer
 from yakgwan.websearch.registry import make_search
 
 # a client opens an index by its location and reads it through these protocols
-__all__ = ["IndexView", "PipelineContext", "Records", "Store", "open_context", "open_records", "open_store", "sibling_collection"]
+__all__ = ["IndexView", "PipelineContext", "Records", "Store", "open_context", "open_records", "open_store", "parse_filters", "restrict",
+           "sibling_collection"]
 
 
 def open_context(settings: Settings, embedder: Embedder | None = None, filters: Sequence[Filter] = ()) -> PipelineContext:

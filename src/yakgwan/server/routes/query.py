@@ -17,6 +17,7 @@ from yakgwan.core.errors import YakgwanError
 from yakgwan.server.schemas import AskIn, AskOut, ChunkOut, HitOut, PipelineOut, SearchIn, SearchOut
 from yakgwan.services.ask import Asker, RuleSet
 from yakgwan.services.pipelines import pipeline_name, pipeline_rows
+from yakgwan.services.context import parse_filters
 from yakgwan.services.search import hit_json
 from yakgwan.services.search import search as run_search
 from yakgwan.server.problems import Problem, from_yakgwan, log
@@ -40,12 +41,13 @@ def _search_routes(r: APIRouter, service: Service) -> None:
     @r.post("/collections/{name}/search", response_model=SearchOut, summary="Search a collection")
     def search(name: str, body: SearchIn) -> SearchOut:
         col = service.collections.get(name)
-        res = run_search(service.collections.context(col), body.query, body.pipeline, body.k)
+        res = run_search(service.collections.context(col, body.filters), body.query, body.pipeline, body.k)
         names = col.display_names()
         fields = HitOut.model_fields
         out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in res.hits]
         route = res.route.to_json() if res.route is not None else None
-        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note, dense=res.dense, hits=out, route=route)
+        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note, dense=res.dense, hits=out, route=route,
+                         filters=[str(f) for f in parse_filters(body.filters)])
 
     @r.get("/collections/{name}/chunks/{chunk_id}", response_model=ChunkOut, summary="One chunk's full text and provenance")
     def chunk(name: str, chunk_id: str) -> ChunkOut:
@@ -63,7 +65,7 @@ def _search_routes(r: APIRouter, service: Service) -> None:
 def _answer(service: Service, name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
     """The answer's JSON, its citations naming each document as it was uploaded."""
     col = service.collections.get(name)
-    ctx = service.collections.context(col)
+    ctx = service.collections.context(col, body.filters)
     asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, rules=RuleSet.parse(body.rules), anchors=service.models.anchor_finder(),
                   corpus=service.collections.corpus_text(ctx.view), unit_vectors=service.models.unit_vectors(ctx.embedder))
     res = asker.ask(body.question, on_stage).to_json()

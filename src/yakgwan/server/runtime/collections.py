@@ -18,14 +18,14 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from yakgwan.core.errors import IndexStoreError
 from yakgwan.core.location import IndexLocation
 from yakgwan.server.problems import Problem
 from yakgwan.server.runtime.uploads import Sniffed
 from yakgwan.services.ask import normalise
-from yakgwan.services.context import IndexView, PipelineContext, open_store, sibling_collection
+from yakgwan.services.context import IndexView, PipelineContext, open_store, parse_filters, restrict, sibling_collection
 from yakgwan.services.models import SharedModels, shared_context
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
@@ -198,10 +198,10 @@ class Collections:
             self._corpus[id(view)] = (view, text)
         return text
 
-    def context(self, col: Collection) -> PipelineContext:
-        """A pipeline context for one request: the cached view, the shared models, a fresh LLM
-        facade."""
-        view = self.view(col)
+    def context(self, col: Collection, filters: Sequence[str] = ()) -> PipelineContext:
+        """A pipeline context for one request: the cached view (the part of it ``filters`` keep),
+        the shared models, a fresh LLM facade."""
+        view = restrict(self.view(col), parse_filters(filters))
         models = self.models
 
         def embedder():  # type: ignore[no-untyped-def]
