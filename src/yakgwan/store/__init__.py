@@ -25,14 +25,8 @@ def open_store(location: str | Path) -> Store:
     folder path the embedded folder backend (either is created on the first commit). Opening is
     cheap; nothing is read or connected until asked."""
     if is_database_uri(location):
-        from yakgwan.store.postgres.location import PgLocation
-
-        where = PgLocation.parse(str(location))
-        try:
-            from yakgwan.store.postgres.store import PgStore
-        except ImportError as exc:
-            raise IndexStoreError(f"{where.display()}: a postgresql:// index needs {exc.name or 'psycopg'}: pip install 'yakgwan[postgres]'") from None
-        return PgStore(where)
+        where, postgres = _postgres(str(location), "store")
+        return postgres.PgStore(where)  # type: ignore[no-any-return]
     from yakgwan.store.local.store import LocalStore
 
     return LocalStore(Path(location))
@@ -52,14 +46,22 @@ class Records(Protocol):
 
 def open_records(uri: str, table: str) -> Records:
     """The table ``table`` of JSON records in the collection a ``postgresql://`` URI names."""
+    where, postgres = _postgres(uri, "records")
+    return postgres.PgRecords(where, table)  # type: ignore[no-any-return]
+
+
+def _postgres(uri: str, module: str) -> tuple[Any, Any]:
+    """The parsed URI and the PostgreSQL backend's ``module`` (``IndexStoreError`` naming the
+    extra when its packages are missing)."""
+    import importlib
+
     from yakgwan.store.postgres.location import PgLocation
 
     where = PgLocation.parse(uri)
     try:
-        from yakgwan.store.postgres.records import PgRecords
+        return where, importlib.import_module(f"yakgwan.store.postgres.{module}")
     except ImportError as exc:
-        raise IndexStoreError(f"{where.display()}: a postgresql:// database needs {exc.name or 'psycopg'}: pip install 'yakgwan[postgres]'") from None
-    return PgRecords(where, table)
+        raise IndexStoreError(f"{where.display()}: a postgresql:// index needs {exc.name or 'psycopg'}: pip install 'yakgwan[postgres]'") from None
 
 
 def sibling_collection(uri: str, suffix: str) -> str:

@@ -6,6 +6,7 @@ readers read one generation inside one snapshot."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 from collections import Counter
@@ -16,7 +17,7 @@ import numpy as np
 from psycopg import sql
 
 from yakgwan.core.errors import IndexStoreError
-from yakgwan.store.base import DocRecord, IndexData, WriterTurns, check_rows, chunk_from_json, chunk_to_json
+from yakgwan.store.base import IndexData, WriterTurns, check_rows, chunk_from_json, chunk_to_json
 from yakgwan.store.postgres import schema as ddl
 from yakgwan.store.postgres.connection import connection, ensure_extension
 from yakgwan.store.postgres.location import PgLocation
@@ -254,7 +255,7 @@ class _Rows:
         self.keys = [hashlib.sha256(f"{c}\n{t}".encode("utf-8", "surrogatepass")).digest() for c, t in zip(self.chunks, self.tokens)]
         self.vectors = np.ascontiguousarray(data.vectors, dtype=np.float32)
         self._tokens = data.tokens
-        self.docs = json.dumps({k: _doc_json(v) for k, v in data.docs.items()}, ensure_ascii=False)
+        self.docs = json.dumps({k: dataclasses.asdict(v) for k, v in data.docs.items()}, ensure_ascii=False)
         self.extra = json.dumps(data.extra, ensure_ascii=False)
 
     def tf(self, i: int) -> Counter[str]:
@@ -269,12 +270,6 @@ def _serialise(data: IndexData) -> _Rows:
         return _Rows(data)
     except (TypeError, ValueError) as exc:
         raise IndexStoreError(f"cannot store this index: {exc}") from None
-
-
-def _doc_json(doc: DocRecord) -> dict[str, object]:
-    import dataclasses
-
-    return dataclasses.asdict(doc)
 
 
 def _repeatable_read() -> Any:
