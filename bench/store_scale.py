@@ -74,6 +74,7 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[100_000])
     ap.add_argument("--queries", type=int, default=50)
     ap.add_argument("--index", help="a postgresql:// URI (default: a pgserver started for the run)")
+    ap.add_argument("--ef-search", type=int, nargs="+", default=[200], help="HNSW recall@10 at each of these ef_search values")
     args = ap.parse_args()
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {mem:.0f} GiB RAM, Python {platform.python_version()}")
@@ -95,13 +96,14 @@ def main() -> None:
             local = run_backend("folder", Path(tmp) / f"local_{n}", data, qtoks, qvecs)
             base = f"{uri}{'&' if '?' in uri else '?'}collection=bench_{n}"
             pg = run_backend("postgresql", base, data, qtoks, qvecs)  # exact scan up to exact_rows (default 20000)
-            hnsw = open_store(base + "&exact_rows=0").view()
-            t_lat, found = [], 0
-            for qv, want in zip(qvecs, local["dense"]):
-                t = time.perf_counter(); got = hnsw.dense_search(qv, 10); t_lat.append((time.perf_counter() - t) * 1e3)
-                found += len({r for r, _ in got} & set(want))
-            p50, p95 = pct(t_lat)
-            print(f"{'pg hnsw':<12} ef_search {hnsw.where.ef_search}: recall@10 {found / (10 * len(qvecs)):.4f}  dense p50 {p50:.2f} ms p95 {p95:.2f} ms")
+            for ef in args.ef_search:
+                hnsw = open_store(f"{base}&exact_rows=0&ef_search={ef}").view()
+                t_lat, found = [], 0
+                for qv, want in zip(qvecs, local["dense"]):
+                    t = time.perf_counter(); got = hnsw.dense_search(qv, 10); t_lat.append((time.perf_counter() - t) * 1e3)
+                    found += len({r for r, _ in got} & set(want))
+                p50, p95 = pct(t_lat)
+                print(f"{'pg hnsw':<12} ef_search {ef}: recall@10 {found / (10 * len(qvecs)):.4f}  dense p50 {p50:.2f} ms p95 {p95:.2f} ms", flush=True)
             pg["store"].restore(None)
         if server is not None:
             server.cleanup()

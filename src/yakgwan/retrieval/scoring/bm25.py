@@ -30,6 +30,21 @@ _FORMAT = 1
 K1, B = 1.2, 0.75
 
 
+def lucene_idf(df: np.ndarray, n: int) -> np.ndarray:
+    """``idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))`` for each document frequency in
+    ``df`` (int64), with ``N = n`` documents (the module docstring's formula). Pure."""
+    return np.log1p((n - np.asarray(df, dtype=np.int64) + 0.5) / (np.asarray(df, dtype=np.int64) + 0.5))
+
+
+def lucene_weights(idf: np.ndarray, tf: np.ndarray, length: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
+    """``float32(idf * tf / (tf + k1 * (1 - b + b * |d| / avgdl)))`` for each (term, document)
+    pair: its term's idf, its term frequency and its document's length (int64). Every backend
+    computes a pair's score with this one function, so the scores are bit-equal. Pure."""
+    tf = np.asarray(tf, dtype=np.int64)
+    norm = k1 * (1.0 - b + b * np.asarray(length, dtype=np.int64) / avgdl)
+    return (idf * tf / (tf + norm)).astype(np.float32)
+
+
 def lucene_matrix(ids: Sequence[Sequence[int]], n_terms: int, k1: float, b: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The BM25 score of every (term, document) pair with tf > 0, column-sparse by term:
     ``(data, indices, indptr)``, rows ascending within a column (the module docstring's formula).
@@ -43,11 +58,9 @@ def lucene_matrix(ids: Sequence[Sequence[int]], n_terms: int, k1: float, b: floa
     pairs, tf = np.unique(terms * n + docs, return_counts=True)  # term-major, then document
     col, row = pairs // n, pairs % n
     df = np.bincount(col, minlength=n_terms)
-    idf = np.log1p((n - df + 0.5) / (df + 0.5))
-    norm = k1 * (1.0 - b + b * lengths / lengths.mean())
-    data = idf[col] * tf / (tf + norm[row])
+    data = lucene_weights(lucene_idf(df, n)[col], tf, lengths[row], float(lengths.mean()), k1, b)
     indptr = np.concatenate([[0], np.cumsum(df)]).astype(np.int64)
-    return data.astype(np.float32), row.astype(np.int32), indptr
+    return data, row.astype(np.int32), indptr
 
 
 class BM25Index:

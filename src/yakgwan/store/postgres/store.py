@@ -98,8 +98,8 @@ class PgStore:
 
     def view(self) -> PgView:
         with self._snapshot() as (cur, snap):
-            chunks = snap.load_chunks(cur)
-        return PgView(self.where, snap, chunks, self._connect)
+            chunks, lengths = snap.load_rows(cur)
+        return PgView(self.where, snap, chunks, lengths, self._connect)
 
     # ---- writing -------------------------------------------------------------------------
     def writer(self, on_wait: Callable[[], None] | None = None) -> ContextManager[None]:

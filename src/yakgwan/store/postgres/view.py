@@ -1,8 +1,12 @@
-"""The query-time view of one generation of a PostgreSQL collection: chunk records in memory,
-BM25 scored in SQL over the stored postings, dense search through pgvector's HNSW index.
+"""The query-time view of one generation of a PostgreSQL collection: chunk records and row
+lengths in memory, BM25 from the stored postings, dense search through pgvector's HNSW index.
 
-BM25 is the local backend's Lucene variant (``yakgwan.retrieval.scoring.bm25``) computed with
-the same floating-point operations in the same order, so the scores are the local ones exactly:
+BM25 is the local backend's Lucene variant (``yakgwan.retrieval.scoring.bm25``) with the same
+floating-point operations in the same order, so the scores are the local ones exactly. A query
+reads the postings of its rarest terms first and stops when no other row can enter the top k
+(MaxScore, ``lexical.py``); the weights and sums are then computed by the local backend's own
+functions. A query whose postings to read pass ``POSTINGS_BUDGET`` (or a generation that holds
+one chunk twice) is scored in SQL instead, with the same steps:
 
     idf(t)      = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))          numpy's log1p, in Python
     avgdl       = total length / N                                   in Python
@@ -20,20 +24,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, ContextManager
+from typing import Any, Callable, ContextManager, Sequence
 
 import numpy as np
 from psycopg import sql
 
 from yakgwan.core.errors import IndexStoreError
 from yakgwan.core.records import Chunk
-from yakgwan.retrieval.scoring.bm25 import B, K1
+from yakgwan.retrieval.scoring.bm25 import B, K1, lucene_idf
 from yakgwan.store.base import DocRecord, chunk_from_json
 from yakgwan.store.postgres import schema as ddl
+from yakgwan.store.postgres.lexical import Postings, Query, maxscore_top_k
 from yakgwan.store.postgres.location import PgLocation
 
 
 MAX_EF = 1000  # pgvector's largest hnsw.ef_search
+POSTINGS_BUDGET = 200_000  # postings a MaxScore search reads before SQL scores the query instead
 
 
 def posting_term(term: str) -> str:
@@ -62,6 +68,7 @@ class Snapshot:
     total_len: int
     dense_mask: np.ndarray
     vec_ids: np.ndarray  # the vector id of each row (0 where none)
+    slot_ids: np.ndarray  # the slot of each row
 
     def t(self, table: str) -> Any:
         return ddl.ident(self.where.schema, table)
@@ -74,17 +81,19 @@ class Snapshot:
         if row is None:
             raise IndexStoreError(f"{where.display()}: generation g{gen:08d} is no longer kept; open the index again")
         tokenizer, embedder, dim, extra, docs, n_rows, total_len = row
-        cur.execute(sql.SQL("SELECT row, vec FROM {} WHERE gen = %s AND vec IS NOT NULL").format(ddl.ident(where.schema, "members")), (gen,))
-        vec_ids = np.zeros(int(n_rows), dtype=np.int64)
-        for r, v in cur.fetchall():
-            vec_ids[int(r)] = int(v)
+        cur.execute(sql.SQL("SELECT row, slot, coalesce(vec, 0) FROM {} WHERE gen = %s").format(ddl.ident(where.schema, "members")), (gen,))
+        table = np.array(cur.fetchall(), dtype=np.int64).reshape(-1, 3)
+        vec_ids, slot_ids = np.zeros(int(n_rows), dtype=np.int64), np.zeros(int(n_rows), dtype=np.int64)
+        vec_ids[table[:, 0]], slot_ids[table[:, 0]] = table[:, 2], table[:, 1]
         return cls(where, gen, tokenizer, embedder, int(dim), dict(json.loads(extra)),
-                   {k: DocRecord(**v) for k, v in json.loads(docs).items()}, int(n_rows), int(total_len), vec_ids > 0, vec_ids)
+                   {k: DocRecord(**v) for k, v in json.loads(docs).items()}, int(n_rows), int(total_len), vec_ids > 0, vec_ids, slot_ids)
 
-    def load_chunks(self, cur: Any) -> list[Chunk]:
-        cur.execute(sql.SQL("SELECT s.chunk FROM {} m JOIN {} s USING (slot) WHERE m.gen = %s ORDER BY m.row").format(
+    def load_rows(self, cur: Any) -> tuple[list[Chunk], np.ndarray]:
+        """Every row's chunk and its length in tokens."""
+        cur.execute(sql.SQL("SELECT s.chunk, s.length FROM {} m JOIN {} s USING (slot) WHERE m.gen = %s ORDER BY m.row").format(
             self.t("members"), self.t("slots")), (self.gen,))
-        return [chunk_from_json(json.loads(r[0])) for r in cur.fetchall()]
+        rows = cur.fetchall()
+        return [chunk_from_json(json.loads(r[0])) for r in rows], np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
 
     def all_vectors(self, cur: Any) -> np.ndarray:
         """Every row's vector (zero rows where none), as ``IndexData.vectors``."""
@@ -98,10 +107,16 @@ class Snapshot:
 
 
 class PgView:
-    def __init__(self, where: PgLocation, snap: Snapshot, chunks: list[Chunk], connect: Callable[[], ContextManager[Any]]) -> None:
+    def __init__(self, where: PgLocation, snap: Snapshot, chunks: list[Chunk], lengths: np.ndarray,
+                 connect: Callable[[], ContextManager[Any]]) -> None:
         self.where = where
         self.snap = snap
         self.chunks = chunks
+        self.lengths = lengths
+        by_slot = np.argsort(snap.slot_ids, kind="stable")
+        self._slots_sorted, self._rows_by_slot = snap.slot_ids[by_slot], by_slot.astype(np.int64)
+        # a slot held by two rows (the same chunk twice) cannot map back to one row: SQL scores those generations
+        self._maxscore = bool(np.all(self._slots_sorted[1:] != self._slots_sorted[:-1]))
         self.docs = snap.docs
         self.tokenizer = snap.tokenizer
         self.embedder = snap.embedder
@@ -143,11 +158,17 @@ class PgView:
             if not found:
                 self._check_kept(cur)
                 return []
+            n = self.snap.n_rows
+            if self._maxscore:
+                query = Query(tuple(found), df, n, self.lengths, self.snap.total_len / n)
+                allowed = None if rows is None else np.unique(np.asarray(rows, dtype=np.int64))
+                hits = maxscore_top_k(query, k, lambda ts, rs: self._postings(cur, ts, rs), allowed, POSTINGS_BUDGET)
+                if hits is not None:
+                    return hits
             uniq = sorted(set(found))
             counts = [found.count(t) for t in uniq]
-            n = self.snap.n_rows
             dfs = np.array([df[t] for t in uniq], dtype=np.int64)
-            idf = np.log1p((n - dfs + 0.5) / (dfs + 0.5))
+            idf = lucene_idf(dfs, n)
             only = sql.SQL(" AND m.row = ANY(%(rows)s)") if rows is not None else sql.SQL("")
             cur.execute(sql.SQL(
                 "WITH q AS (SELECT * FROM unnest(%(terms)s::text[], %(idf)s::float8[], %(mult)s::int[]) AS q(term, idf, mult)), "
@@ -160,6 +181,17 @@ class PgView:
                  "one_minus_b": 1.0 - float(B), "avgdl": float(self.snap.total_len / n), "gen": self.snap.gen, "k": int(k),
                  "rows": [int(r) for r in rows] if rows is not None else None})
             return [(int(r), float(np.float32(s))) for r, s in cur.fetchall()]  # float8 sum to float32, as the local index casts it
+
+    def _postings(self, cur: Any, terms: Sequence[str], rows: np.ndarray | None) -> Postings:
+        """The postings of ``terms`` (indices into it) in this generation's rows, or in ``rows``."""
+        only = sql.SQL("") if rows is None else sql.SQL(" WHERE p.slot = ANY(%(slots)s)")
+        cur.execute(sql.SQL("SELECT q.i - 1, p.slot, p.tf FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS q(term, i) "
+                            "JOIN {} p ON p.term = q.term{}").format(self.snap.t("postings"), only),
+                    {"terms": list(terms), "slots": None if rows is None else self.snap.slot_ids[rows].tolist()})
+        got = np.array(cur.fetchall(), dtype=np.int64).reshape(-1, 3)
+        at = np.minimum(np.searchsorted(self._slots_sorted, got[:, 1]), max(self._slots_sorted.size - 1, 0))
+        held = self._slots_sorted[at] == got[:, 1] if self._slots_sorted.size else np.zeros(len(got), dtype=bool)
+        return Postings(got[held, 0], self._rows_by_slot[at[held]], got[held, 2])
 
     def dense_search(self, query_vector: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         if k <= 0:
