@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
@@ -48,17 +49,23 @@ def on_postgres(policy: tuple[IndexData, Settings, list[str]], postgres_uri: str
     return uri
 
 
-def test_bm25_rows_and_scores_equal_the_folder_backend(policy, on_postgres: str) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("scored_by", ["maxscore", "sql"])
+def test_bm25_rows_and_scores_equal_the_folder_backend(policy, on_postgres: str, scored_by: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.store.postgres import view as pg_view
+
+    if scored_by == "sql":
+        monkeypatch.setattr(pg_view, "POSTINGS_BUDGET", 0)  # every query past the budget: scored in SQL
     data, settings, questions = policy
     local, pg = LocalView(data), open_store(on_postgres).view()
     tokenizer = make_tokenizer(settings.tokenizer)
     queries = [tokenizer.tokenize(q) for q in questions] + [data.tokens[i][:6] for i in range(0, len(data.tokens), 25)]
     compared = 0
+    allowed = np.arange(0, len(data.chunks), 3)
     for query in queries:
         for k in (10, 100):
             want, got = local.lexical_search(query, k), pg.lexical_search(query, k)
-            assert [r for r, _ in got] == [r for r, _ in want], query
-            assert np.allclose([s for _, s in got], [s for _, s in want], rtol=0, atol=1e-9), query
+            assert got == want, query  # rows and float32 scores bit-equal
+            assert pg.lexical_search(query, k, allowed) == local.lexical_search(query, k, allowed), query
             compared += len(want)
     assert compared > 2000
 
@@ -166,6 +173,42 @@ def test_filtered_searches_equal_the_folder_backend(policy, on_postgres: str) ->
         for q, v in zip(questions[:15], embedder.embed(questions[:15], "query")):
             assert pg.lexical_search(tokenizer.tokenize(q), 10) == local.lexical_search(tokenizer.tokenize(q), 10)
             assert [r for r, _ in pg.dense_search(v, 10)] == [r for r, _ in local.dense_search(v, 10)]
+
+
+def test_appeal_reads_one_policy_of_a_collection_picked_by_filters(policy, postgres_uri: str) -> None:  # type: ignore[no-untyped-def]
+    """Two policies in one collection (the KB policy and the bundled sample, by product); appeal
+    with --filter reads the notice against the KB one only, through the CLI and the service."""
+    from dataclasses import replace
+
+    from yakgwan.appeal.run import AppealOptions
+    from yakgwan.core.errors import InputError
+    from yakgwan.services.appeal import appeal
+
+    data, settings, _ = policy
+    uri = _uri(postgres_uri, "it_policies")
+    docs = {k: replace(v, meta={"product": "KB스마트운전자보험", "version": "2024-01"}) for k, v in data.docs.items()}
+    open_store(uri).commit(replace(data, docs=docs))
+    sample = REPO / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+    assert not ingest(settings.with_(index_dir=uri), [sample], meta={"product": "한빛안심운전자보험"}).failed
+    notice = REPO / "tests" / "data" / "appeal" / "notices" / "01_fine_drunk_driving.txt"
+    opts = AppealOptions(analysis="rules")
+    kb_docs = set(data.docs)
+    picked = appeal(notice, uri, settings, opts, filters=["product=KB스마트운전자보험"]).to_json()
+    cited = {item["provenance"]["doc"] for item in picked["evidence_pack"]}
+    assert cited and cited <= kb_docs, cited
+    assert picked["policy"]["source"].endswith("[product=KB스마트운전자보험]")
+    password = urlsplit(uri).password
+    assert not password or password not in json.dumps(picked, ensure_ascii=False)  # the URI is shown with its password masked
+    with pytest.raises(InputError, match="the notice is about 'KB스마트운전자보험', but the policy given is '한빛안심운전자보험 약관'"):
+        appeal(notice, uri, settings, opts, filters=["product=한빛안심운전자보험"])  # the filter left only the other policy
+    with pytest.raises(InputError, match="product values in this index: 'KB스마트운전자보험', '한빛안심운전자보험'"):
+        appeal(notice, uri, settings, opts, filters=["product=없는상품"])
+    with pytest.raises(InputError, match="no index in this collection"):
+        appeal(notice, _uri(postgres_uri, "it_nothing_here"), settings, opts)
+    run = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(notice), "--policy", uri, "--filter", "product=KB스마트운전자보험",
+                          "--analysis", "rules", "--quiet"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "성공 가능성" in run.stdout
 
 
 def test_vectors_past_pgvector_hnsw_limit_are_scanned_exactly(postgres_uri: str) -> None:

@@ -177,3 +177,39 @@ def test_search_and_ask_through_the_api_take_filters(tmp_path: Path, postgres_ur
     assert all(cit["doc"] == one for cit in answer["citations"])
     bad = c.post("/api/collections/two/search", json={"query": "취소", "filters": ["page=3"]})
     assert bad.status_code in (400, 422) and "unknown key 'page'" in bad.json()["detail"]
+
+
+NOTICE = """한빛손해보험 보험금 부지급 안내
+
+상품명: 한빛안심운전자보험
+청구 담보: 벌금 특별약관
+
+[부지급 사유]
+피보험자가 음주운전을 하던 중 일으킨 사고로 부담하게 된 벌금으로 확인되어 보험금을 지급하지 않습니다.
+
+[관련 약관]
+벌금 특별약관 제2조(보험금을 지급하지 않는 사유)
+"""
+
+
+def test_an_appeal_on_the_database_reads_the_part_of_the_collection_its_filters_keep(tmp_path: Path, postgres_uri: str) -> None:
+    app = create_app(ServerConfig(_settings(tmp_path, _uri(postgres_uri, "srv_e")), tmp_path / "data"))
+    jobs, c = app.state.service.jobs, TestClient(app)
+    assert c.post("/api/collections", json={"name": "pol"}).status_code == 201
+    sample = Path(__file__).resolve().parents[2] / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+    for name, data in (("한빛 약관.txt", sample.read_bytes()), ("refund.md", REFUND.encode())):
+        job = c.post("/api/collections/pol/documents", files={"file": (name, data)}).json()["id"]
+        assert jobs.wait(job, 120).status == "succeeded"
+    docs = {d["name"]: d["doc_id"] for d in c.get("/api/collections/pol/documents").json()}
+    keep = f"doc={docs['한빛 약관.txt']}"
+    bad = c.post("/api/collections/pol/appeals", files={"notice": ("n.txt", NOTICE.encode())}, data={"filters": ["doc=없는문서"]})
+    assert bad.status_code == 422 and "no chunk matches doc=없는문서" in bad.json()["detail"]
+    res = c.post("/api/collections/pol/appeals", files={"notice": ("통지서.txt", NOTICE.encode())}, data={"analysis": "rules", "filters": [keep]})
+    assert res.status_code == 202, res.text
+    job = jobs.wait(res.json()["id"], 300)
+    assert job.status == "succeeded", job.error
+    result = job.result
+    assert result is not None and result["policy"] == {"source": f"pol [{keep}]", "products": result["policy"]["products"], "index": "pol"}
+    cited = {item["provenance"]["doc"] for item in result["evidence_pack"]}
+    assert cited == {docs["한빛 약관.txt"]}, cited
+    assert postgres_uri.split("@")[-1] not in json.dumps(result, ensure_ascii=False)  # where the server keeps the index is not shown

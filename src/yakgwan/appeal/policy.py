@@ -4,10 +4,10 @@ service), the exact 약관 names it contains, and article lookup by (약관, 제
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from yakgwan.appeal.citations import normalise_name
 from yakgwan.core.errors import InputError
+from yakgwan.core.location import IndexLocation
 from yakgwan.core.records import Chunk
 from yakgwan.pipelines import PipelineContext
 
@@ -15,7 +15,7 @@ from yakgwan.pipelines import PipelineContext
 @dataclass
 class Policy:
     source: str
-    index_dir: Path
+    index_dir: IndexLocation  # the index folder or postgresql:// collection
     ctx: PipelineContext
     names: tuple[str, ...]  # 약관 names as printed (보통약관 and every 특별약관)
     products: tuple[str, ...]  # document titles, e.g. "KB스마트운전자보험"
@@ -37,7 +37,7 @@ class Policy:
         return any(normalise_name(t) in p or p in normalise_name(t) for t in self.products)
 
 
-def policy_from_context(source: str, index_dir: Path, ctx: PipelineContext) -> Policy:
+def policy_from_context(source: str, index_dir: IndexLocation, ctx: PipelineContext) -> Policy:
     """The policy whose index ``ctx`` reads; an index without 약관 structure is an ``InputError``
     naming ``source``."""
     names = tuple(dict.fromkeys(c.yakgwan for c in ctx.view.chunks if c.yakgwan))

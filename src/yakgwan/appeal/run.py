@@ -15,6 +15,7 @@ from yakgwan.appeal.result import AppealResult, PolicyRef
 from yakgwan.appeal.retrieve import MODES, evidence_for
 from yakgwan.appeal.validate import validate
 from yakgwan.core.errors import InputError
+from yakgwan.core.location import display_location
 from yakgwan.ingest.loaders import SourceFile, load_file
 
 ANALYSES = ("auto", "rules", "llm")
@@ -53,7 +54,7 @@ def analyse_notice(notice: DenialNotice, policy: Policy, opts: AppealOptions) ->
     if not policy.covers_product(notice.product):
         raise InputError(
             notice.source,
-            f"the notice is about {notice.product!r}, but the policy given is {', '.join(policy.products)!r}: give that product's 약관 with --policy",
+            f"the notice is about {notice.product!r}, but the policy given is {', '.join(policy.products)!r}: give that product's 약관 with --policy (in a collection of many, pick it with --filter product=…)",
         )
     llm = policy.ctx.llm
     if opts.analysis == "llm" and llm is None:
@@ -70,5 +71,5 @@ def analyse_notice(notice: DenialNotice, policy: Policy, opts: AppealOptions) ->
     return AppealResult(
         denial=notice, analysis=checked.analysis, metrics=checked.metrics, removed_evidence=tuple(checked.removed), evidence=tuple(evidence),
         mode=opts.mode, search=opts.search, analysis_by=by, llm_findings=opts.llm_findings if by != "rules" else None,
-        policy=PolicyRef(policy.source, policy.products, str(policy.index_dir)), notes=tuple(notes),
+        policy=PolicyRef(policy.source, policy.products, display_location(policy.index_dir)), notes=tuple(notes),
     )

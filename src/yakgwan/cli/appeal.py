@@ -1,4 +1,4 @@
-"""``yakgwan appeal NOTICE --policy PATH_OR_INDEX``."""
+"""``yakgwan appeal NOTICE --policy PATH_OR_INDEX [--filter KEY=VALUE …]``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
     if out is not None:
         check_pack_path(out)
     opts = AppealOptions(mode=args.mode, analysis=args.analysis, llm_findings=args.llm_findings, search=args.search)
-    result = appeal(args.notice, args.policy, settings, opts).to_json()
+    result = appeal(args.notice, args.policy, settings, opts, filters=args.filters).to_json()
     if out is not None:
         missing = write_evidence_pack(result, out)
         if missing:

@@ -131,7 +131,8 @@ def _pipelines(sub: argparse._SubParsersAction) -> None:
 def _appeal(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("appeal", help="analyse a claim denial notice against the policy")
     p.add_argument("notice", type=Path, help="the denial notice (.txt, .md or .pdf)")
-    p.add_argument("--policy", type=Path, required=True, help="the policy (PDF or text) or an index folder built from it")
+    p.add_argument("--policy", type=index_location, required=True,
+                   help="the policy (PDF or text), an index folder built from it, or postgresql://…?collection=NAME (with --filter to pick one policy among many)")
     p.add_argument("--mode", default="plain", help="retrieval mode: plain, hyde, reverse_hyde, hybrid_hyde")
     p.add_argument("--analysis", default="auto", choices=("auto", "rules", "llm"),
                    help="rules: templates only; llm: the configured LLM (YAKGWAN_LLM) adds sub-issues, gaps and findings; auto (default): llm when one is configured")
@@ -142,6 +143,7 @@ def _appeal(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", type=Path, dest="json_out", help="write the analysis object")
     p.add_argument("--out", type=Path, help="write the evidence pack: .md, .html or .pdf")
     p.add_argument("--quiet", action="store_true")
+    _filter(p)
 
 
 def _serve(sub: argparse._SubParsersAction) -> None:

@@ -1,47 +1,64 @@
 """``appeal``: a denial notice analysed against a policy (a PDF or text file, indexed on first
-use and cached, or an existing index folder)."""
+use and cached, an existing index folder, or a collection in PostgreSQL), or against the part of
+a collection that filters keep (one product or version among many policies)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from yakgwan.appeal.policy import Policy, policy_from_context
 from yakgwan.appeal.result import AppealResult
 from yakgwan.appeal.run import AppealOptions, analyse_notice, read_notice
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError
+from yakgwan.core.location import IndexLocation, display_location, is_database_uri
 from yakgwan.core.records import sha256_hex
 from yakgwan.pipelines import PipelineContext
 from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
-from yakgwan.store import open_store
+from yakgwan.store import Filter, open_store, parse_filters
+
+# the pipeline context of an index location, restricted to the filters (``store.filters``)
+MakeContext = Callable[[IndexLocation, Sequence[Filter]], PipelineContext]
 
 
-def open_policy(path: Path, settings: Settings, make_context: Callable[[Path], PipelineContext] | None = None) -> Policy:
-    """An existing index folder is used as it is; a policy file or folder is indexed under the
-    cache folder (re-used while the file is unchanged). ``make_context`` builds the pipeline
-    context of an index folder (a service passes its shared models); default: from ``settings``."""
-    if not path.exists():
-        raise InputError(str(path), "no such policy file, folder or index")
-    if path.is_dir() and open_store(path).exists():
-        index_dir = path
+def open_policy(where: IndexLocation, settings: Settings, make_context: MakeContext | None = None, filters: Sequence[str] = ()) -> Policy:
+    """An existing index (a folder or a postgresql:// collection) is used as it is; a policy
+    file or folder is indexed under the cache folder (re-used while the file is unchanged).
+    ``filters`` (``KEY=VALUE``, as ``search --filter``) keep part of the index, e.g. one product's
+    version in a collection of many policies. ``make_context`` builds the context (a service
+    passes its shared models); default: from ``settings``."""
+    parsed = parse_filters(filters)
+    if is_database_uri(where):
+        if not open_store(where).exists():
+            raise InputError(display_location(where), "no index in this collection; ingest the policy first (yakgwan ingest POLICY --index URI)")
+        index: IndexLocation = where
     else:
-        index_dir = settings.cache_dir / "policy-index" / sha256_hex(str(path.resolve()))[:16]
-        report = ingest(settings.with_(index_dir=index_dir), [path], sync=True)
-        if report.failed and not open_store(index_dir).exists():
-            raise report.failed[0]
-    ctx = make_context(index_dir) if make_context is not None else open_context(settings.with_(index_dir=index_dir))
-    return policy_from_context(str(path), index_dir, ctx)
+        path = Path(where)
+        if not path.exists():
+            raise InputError(str(path), "no such policy file, folder or index")
+        if path.is_dir() and open_store(path).exists():
+            index = path
+        else:
+            index = settings.cache_dir / "policy-index" / sha256_hex(str(path.resolve()))[:16]
+            report = ingest(settings.with_(index_dir=index), [path], sync=True)
+            if report.failed and not open_store(index).exists():
+                raise report.failed[0]
+    ctx = make_context(index, parsed) if make_context is not None else open_context(settings.with_(index_dir=index), filters=parsed)
+    source = display_location(where) + "".join(f" [{f}]" for f in parsed)
+    return policy_from_context(source, index, ctx)
 
 
 def appeal(
-    notice_path: Path, policy_path: Path, settings: Settings, opts: AppealOptions = AppealOptions(),
-    make_context: Callable[[Path], PipelineContext] | None = None,
+    notice_path: Path, policy: IndexLocation, settings: Settings, opts: AppealOptions = AppealOptions(),
+    make_context: MakeContext | None = None, filters: Sequence[str] = (),
 ) -> AppealResult:
-    """Read the notice, open the policy, analyse. The options are checked before either is read."""
+    """Read the notice, open the policy (the part ``filters`` keep), analyse. The options and
+    filters are checked before either is read."""
+    parse_filters(filters)
     notice = read_notice(notice_path)
-    return analyse_notice(notice, open_policy(policy_path, settings, make_context), opts)
+    return analyse_notice(notice, open_policy(policy, settings, make_context, filters), opts)
 
 
 PACK_SUFFIXES = (".md", ".html", ".htm", ".pdf")

@@ -43,9 +43,12 @@ def _start_route(r: APIRouter, service: Service, root: Path) -> None:
         analysis: Annotated[Literal["auto", "rules", "llm"], Form()] = "auto",
         llm_findings: Annotated[Literal["advise", "apply"], Form()] = "advise",
         search: Annotated[Literal["single", "fused"], Form()] = "single",
+        filters: Annotated[list[str] | None, Form(description="analyse against the part of the collection these keep: "
+                                                   "KEY=VALUE as in search (yakgwan, doc, product, insurer, version; =, !=, >=, <=, >, <)")] = None,
     ) -> JobOut:
         col = service.collections.get(name)
-        service.collections.view(col)  # a collection without documents is a 409 now, not a failed job later
+        kept = list(filters or [])
+        service.collections.context(col, kept)  # no documents (409) or bad filters (422) now, not a failed job later
         data = read_upload(service, notice)
         sniffed = sniff(data, notice.filename)
         if sniffed.kind not in NOTICE_KINDS:
@@ -54,19 +57,21 @@ def _start_route(r: APIRouter, service: Service, root: Path) -> None:
         folder = Path(tempfile.mkdtemp(prefix="appeal-", dir=root))
         path = folder / f"notice{'.pdf' if sniffed.kind == 'pdf' else '.txt'}"
         path.write_bytes(data)
-        work = _appeal_job(service, col, path, sniffed, lambda: AppealOptions(mode=mode, analysis=analysis, llm_findings=llm_findings, search=search))
+        work = _appeal_job(service, col, path, sniffed, lambda: AppealOptions(mode=mode, analysis=analysis, llm_findings=llm_findings, search=search), kept)
         return JobOut(**service.jobs.snapshot(service.jobs.submit("appeal", work, col.name).id))
 
 
-def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed, options: Callable[[], AppealOptions]) -> Callable[[ProgressSink], dict[str, Any]]:
-    """The background job that analyses the stored notice ``path`` against ``col``'s policy; an
-    unusable notice fails it with the name the client gave the notice."""
+def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed, options: Callable[[], AppealOptions],
+                filters: list[str]) -> Callable[[ProgressSink], dict[str, Any]]:
+    """The background job that analyses the stored notice ``path`` against ``col``'s policy (the
+    part ``filters`` keep); an unusable notice fails it with the name the client gave the notice."""
     settings = service.config.settings.with_(quiet=True)
 
     def work(sink: ProgressSink) -> dict[str, Any]:
         sink("analysing the notice against the policy", 0, 1)
         try:
-            result = appeal(path, col.index_dir, settings, options(), make_context=lambda _dir: service.collections.context(col)).to_json()
+            result = appeal(path, col.index_dir, settings, options(), make_context=lambda _index, _parsed: service.collections.context(col, filters),
+                            filters=filters).to_json()
         except InputError as exc:  # named by what the client called the notice, not where it is kept
             where = sniffed.display_name if exc.path in (str(path), None) else f"collection {col.name!r}"
             raise Problem(422, f"{where}: {exc.reason}", "unusable-notice") from None
@@ -74,6 +79,8 @@ def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed,
         result["notice_name"] = sniffed.display_name
         result["denial"]["source"] = sniffed.display_name  # not where the server keeps it
         result["collection"] = col.name
+        result["policy"]["source"] = col.name + "".join(f" [{f}]" for f in filters)  # not where the server keeps it
+        result["policy"]["index"] = col.name
         return result
 
     return work
