@@ -200,7 +200,9 @@ def test_an_appeal_on_the_database_reads_the_part_of_the_collection_its_filters_
     for name, data in (("한빛 약관.txt", sample.read_bytes()), ("refund.md", REFUND.encode())):
         job = c.post("/api/collections/pol/documents", files={"file": (name, data)}).json()["id"]
         assert jobs.wait(job, 120).status == "succeeded"
-    docs = {d["name"]: d["doc_id"] for d in c.get("/api/collections/pol/documents").json()}
+    listed = c.get("/api/collections/pol/documents").json()
+    docs = {d["name"]: d["doc_id"] for d in listed}
+    assert next(d for d in listed if d["name"] == "한빛 약관.txt")["labels"] == {"insurer": "한빛손해보험", "product": "한빛안심운전자보험"}  # as printed
     keep = f"doc={docs['한빛 약관.txt']}"
     bad = c.post("/api/collections/pol/appeals", files={"notice": ("n.txt", NOTICE.encode())}, data={"filters": ["doc=없는문서"]})
     assert bad.status_code == 422 and "no chunk matches doc=없는문서" in bad.json()["detail"]

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from yakgwan.core.errors import one_line
 from yakgwan.core.location import IndexLocation, display_location
 from yakgwan.core.records import Hit
 from yakgwan.services.ingest import IngestReport, index_summary
@@ -29,6 +30,8 @@ def print_ingest_report(r: IngestReport, index_dir: IndexLocation) -> None:
     if r.embedded or r.from_cache:
         speed = f", {r.embedded / r.seconds_dense:.1f} chunks/s" if r.embedded and r.seconds_dense else ""
         print(f"  dense: {r.embedded} embedded in {r.seconds_dense:.1f} s{speed}, {r.from_cache} from cache")
+    for line in label_lines(r, shown=10):
+        print(f"  {line}")
     if r.removed:
         print(f"  removed {len(r.removed)} document(s) no longer in the corpus")
     if r.reindexed:
@@ -41,6 +44,28 @@ def print_ingest_report(r: IngestReport, index_dir: IndexLocation) -> None:
         err(f"failed ({len(r.failed)}):")
         for e in r.failed:
             err(f"  {e}")
+
+
+def label_lines(r: IngestReport, shown: int) -> list[str]:
+    """One line per added or replaced document that has an insurer, product or version: each
+    value with where it comes from (``--meta``, or the page the document prints it on)."""
+    if r.index is None:
+        return []
+    lines = []
+    for doc_id in [*r.added, *r.replaced]:
+        rec = r.index.docs.get(doc_id)
+        if rec is None:
+            continue
+        parts = []
+        for key in ("product", "insurer", "version"):
+            if rec.meta.get(key):
+                parts.append(f"{key} {rec.meta[key]} (--meta)")
+            elif rec.printed.get(key):
+                where = rec.printed_from.get(key, "")
+                parts.append(f"{key} {rec.printed[key]} (printed{', ' + where.split(':')[0] if where.startswith('p.') else ''})")
+        if parts:
+            lines.append(f"{one_line(doc_id)}: " + " · ".join(parts))
+    return lines[:shown] + ([f"… and {len(lines) - shown} more document(s) with labels"] if len(lines) > shown else [])
 
 
 def print_hits(hits: Sequence[Hit], width: int = 160) -> None:

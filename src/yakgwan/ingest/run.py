@@ -23,6 +23,7 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.core.errors import InputError, ProviderError, YakgwanError, one_line
 from yakgwan.ingest.indexing import index_text
 from yakgwan.ingest.plan import Plan, plan_ingest
+from yakgwan.ingest.printed import printed_meta
 from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, SourceFile, collect_files
 from yakgwan.ingest.workers import LocalWorkers, Loaded, Workers
 from yakgwan.progress import Bar, ProgressSink, progress
@@ -252,8 +253,10 @@ class Ingestor:
                 cs = step.apply(d, cs)
             new_chunks.extend(cs)
             labels = {**(old.docs[d.doc_id].meta if old is not None and d.doc_id in old.docs else {}), **self.meta}  # a new version keeps its labels
+            printed = printed_meta(d)
             docs[d.doc_id] = DocRecord(
-                d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id], labels
+                d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id], labels,
+                {k: v.value for k, v in printed.items()}, {k: v.where() for k, v in printed.items()},
             )
             report.new_pages += len(d.pages)
         report.new_chunks = len(new_chunks)

@@ -34,8 +34,16 @@ class DocRecord:
     doc_type: str | None = None
     origin: str = ""
     # what the user said of the document at ingest (``--meta insurer=… product=… version=…``);
-    # filters read it (``store.filters``)
+    # filters read it (``store.filters``) before what the document prints
     meta: dict[str, str] = field(default_factory=dict)
+    # what the document prints about itself (``ingest.printed``: product, insurer, version) and
+    # where, by key ("p.2: KB스마트운전자보험 보통약관")
+    printed: dict[str, str] = field(default_factory=dict)
+    printed_from: dict[str, str] = field(default_factory=dict)
+
+    def label(self, key: str) -> str | None:
+        """The document's ``key`` (insurer, product, version): as set at ingest, else as printed."""
+        return self.meta.get(key) or self.printed.get(key)
 
 
 @dataclass

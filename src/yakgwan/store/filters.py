@@ -6,9 +6,10 @@ text order, so ``version>=2024-01`` works on ISO-like versions). Keys:
 
     yakgwan    the chunk's 약관 (보통약관 or a 특별약관's exact name)
     doc        the document's id (its file name)
-    product    the document's ``product`` (set at ingest with ``--meta``), else its title
-    insurer    the document's ``insurer`` (set at ingest)
-    version    the document's ``version`` (set at ingest: 판매시기 or 개정일, e.g. 2024-01)
+    product    the document's ``product``: set at ingest with ``--meta``, else printed in its
+               보통약관 heading (``ingest.printed``), else its title
+    insurer    the document's ``insurer``: set at ingest, else the party its 보통약관 defines as '회사'
+    version    the document's ``version``: set at ingest, else its printed 판매시기 or 개정일 (2024-01)
 
 Values are compared with runs of whitespace as one space. Several filters all apply. The
 restricted view is an ``IndexView`` of its own (rows renumbered); its searches ask the backend
@@ -65,10 +66,11 @@ class Filter:
             return chunk.yakgwan
         if self.key == "doc":
             return chunk.doc_id
-        meta = doc.meta if doc is not None else {}
+        if doc is None:
+            return None
         if self.key == "product":
-            return meta.get("product") or (doc.title if doc is not None else None)
-        return meta.get(self.key)
+            return doc.label("product") or doc.title
+        return doc.label(self.key)
 
     def keeps(self, chunk: Chunk, doc: DocRecord | None) -> bool:
         have = self.value_of(chunk, doc)

@@ -76,7 +76,9 @@ def _document_routes(r: APIRouter, service: Service) -> None:
         files = col.files()
         view = service.collections.view(col)
         return [
-            DocumentOut(doc_id=d.doc_id, name=files.get(d.doc_id, {}).get("name", d.doc_id), kind=d.kind, title=d.title, pages=d.n_pages, chunks=d.n_chunks)
+            DocumentOut(doc_id=d.doc_id, name=files.get(d.doc_id, {}).get("name", d.doc_id), kind=d.kind, title=d.title, pages=d.n_pages, chunks=d.n_chunks,
+                        labels={k: v for k in ("insurer", "product", "version") if (v := d.label(k))},
+                        printed_from={k: w for k, w in d.printed_from.items() if k not in d.meta})
             for d in sorted(view.docs.values(), key=lambda d: d.doc_id)
         ]
 

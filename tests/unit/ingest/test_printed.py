@@ -1,0 +1,94 @@
+"""What a 약관 prints about itself (product, insurer, version), read where it prints it; what
+it does not print is left out; ``--meta`` wins over it in filters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yakgwan.core.records import Document, PageSpan
+from yakgwan.ingest.loaders import SourceFile, load_file
+from yakgwan.ingest.printed import insurer, printed_meta, product, version
+from yakgwan.store.base import DocRecord
+from yakgwan.store.filters import Filter
+
+pytestmark = pytest.mark.unit
+
+SAMPLE = Path(__file__).resolve().parents[3] / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+
+
+def _doc(*pages: str) -> Document:
+    text, spans = "", []
+    for i, page in enumerate(pages, 1):
+        start = len(text)
+        text += page + "\n"
+        spans.append(PageSpan(i, start, len(text)))
+    return Document("p.pdf", "p.pdf", "p", text, "pdf", "h", tuple(spans))
+
+
+COVER = "가나다운전자보험\n약관\n판매시기: 2024년 1월\n"
+TOC = "목 차\n가나다운전자보험 보통약관 ··········· 1\n제1조(목적) ·········· 1\n"
+BODY = ("가나다운전자보험 보통약관\n제1관 목적 및 용어의 정의\n제1조(목적)\n이 보험계약(이하 '계약'이라 합니다)은 보험계약자(이하 "
+        "'계약자'라 합니다)와 가나다손해보험(이하\n‘회사’라 합니다) 사이에 체결됩니다.\n")
+LAW = "제9조(준용)\n「도로교통법」 시행일 2019년 6월 1일 이후의 사고에 적용합니다. (2020.3.1 시행)\n"
+
+
+def test_a_policy_prints_its_product_insurer_and_version() -> None:
+    got = printed_meta(_doc(COVER, TOC, BODY, LAW, "끝"))
+    assert {k: v.value for k, v in got.items()} == {"product": "가나다운전자보험", "insurer": "가나다손해보험", "version": "2024-01"}
+    assert got["product"].page == 3 and got["product"].line == "가나다운전자보험 보통약관"  # not the contents line with its leader dots
+    assert got["insurer"].page == 3 and got["insurer"].where() == "p.3: 가나다손해보험(이하 ‘회사’라 합니다)"  # across a line break
+    assert got["version"].where() == "p.1: 판매시기: 2024년 1월"
+
+
+def test_what_the_document_does_not_print_is_left_out() -> None:
+    generic = BODY.replace("가나다손해보험(이하", "보험회사(이하")
+    doc = _doc("가나다운전자보험", TOC, generic, LAW, LAW, "끝")
+    assert insurer(doc) is None  # the 보통약관 names the insurer only as 보험회사
+    assert version(doc) is None  # the law's 시행일 on page 4 is not the 약관's version
+    assert product(_doc("보통약관\n제1조(목적)\n")) is None
+
+
+@pytest.mark.parametrize("line, want", [
+    ("개정일 2024.04.01", "2024-04-01"),
+    ("시행일자 : 2023-7-1", "2023-07-01"),
+    ("판매개시일 2025년 3월 2일", "2025-03-02"),
+    ("이 약관은 (2023.07.01 개정) 판입니다", "2023-07-01"),
+    ("적용일: 2024/10", "2024-10"),
+    ("개정일 2024.13.01", None),  # no 13th month
+])
+def test_version_labels_and_date_forms(line: str, want: str | None) -> None:
+    got = version(_doc(line))
+    assert (got.value if got else None) == want
+
+
+def test_the_most_specific_label_wins_and_text_without_pages_is_read_at_both_ends() -> None:
+    assert version(_doc("개정일 2023.7.1\n판매시기 2024.01")).value == "2024-01"  # type: ignore[union-attr]
+    doc = Document("a.txt", "a.txt", "a", "보통약관 본문 " * 500 + "\n개정일 2022.12.1\n", "text", "h")
+    assert version(doc).value == "2022-12-01" and version(doc).page is None  # type: ignore[union-attr]
+
+
+def test_the_bundled_sample_policy() -> None:
+    doc = load_file(SourceFile(SAMPLE, SAMPLE.parent))[0]
+    got = {k: v.value for k, v in printed_meta(doc).items()}
+    assert got == {"product": "한빛안심운전자보험", "insurer": "한빛손해보험"}
+
+
+def test_filters_read_what_was_set_at_ingest_before_what_is_printed() -> None:
+    rec = DocRecord("a.pdf", "a.pdf", "제목", "pdf", "h", 3, 9, printed={"product": "가나다운전자보험", "version": "2024-01"})
+    assert Filter.parse("product=가나다운전자보험").value_of(None, rec) == "가나다운전자보험"  # type: ignore[arg-type]
+    assert Filter.parse("version>=2024-01").value_of(None, rec) == "2024-01"  # type: ignore[arg-type]
+    assert Filter.parse("insurer=x").value_of(None, rec) is None  # type: ignore[arg-type]
+    labelled = DocRecord("a.pdf", "a.pdf", "제목", "pdf", "h", 3, 9, meta={"version": "2025-02"}, printed={"version": "2024-01"})
+    assert Filter.parse("version=2025-02").value_of(None, labelled) == "2025-02"  # type: ignore[arg-type]
+    assert Filter.parse("product=제목").value_of(None, labelled) == "제목"  # type: ignore[arg-type]
+
+
+@pytest.mark.integration
+def test_the_kb_policy_prints_its_product_only(kb_policy_pdf: Path) -> None:
+    """The real KB policy names its product in the 보통약관 heading; it calls the insurer 보험회사
+    and prints no 판매시기 or 개정일 (the dates in its body are laws' and examples')."""
+    got = printed_meta(load_file(SourceFile(kb_policy_pdf, kb_policy_pdf.parent))[0])
+    assert {k: v.value for k, v in got.items()} == {"product": "KB스마트운전자보험"}
+    assert got["product"].where() == "p.2: KB스마트운전자보험 보통약관"
