@@ -164,6 +164,7 @@ class PgView:
                 allowed = None if rows is None else np.unique(np.asarray(rows, dtype=np.int64))
                 hits = maxscore_top_k(query, k, lambda ts, rs: self._postings(cur, ts, rs), allowed, POSTINGS_BUDGET)
                 if hits is not None:
+                    self._check_kept(cur)  # several reads: the version must still be kept after the last one
                     return hits
             uniq = sorted(set(found))
             counts = [found.count(t) for t in uniq]
