@@ -49,12 +49,16 @@ def on_postgres(policy: tuple[IndexData, Settings, list[str]], postgres_uri: str
     return uri
 
 
-@pytest.mark.parametrize("scored_by", ["maxscore", "sql"])
+@pytest.mark.parametrize("scored_by", ["maxscore", "maxscore-probing", "maxscore-scanning", "sql"])
 def test_bm25_rows_and_scores_equal_the_folder_backend(policy, on_postgres: str, scored_by: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from yakgwan.store.postgres import view as pg_view
 
     if scored_by == "sql":
         monkeypatch.setattr(pg_view, "POSTINGS_BUDGET", 0)  # every query past the budget: scored in SQL
+    if scored_by == "maxscore-probing":
+        monkeypatch.setattr(pg_view, "PROBE_COST", 0)  # candidates' postings always read by probing the index per row
+    if scored_by == "maxscore-scanning":
+        monkeypatch.setattr(pg_view, "PROBE_COST", 10**9)  # always by reading the word's whole list
     data, settings, questions = policy
     local, pg = LocalView(data), open_store(on_postgres).view()
     tokenizer = make_tokenizer(settings.tokenizer)

@@ -92,3 +92,14 @@ def test_past_the_budget_it_leaves_the_query_to_sql() -> None:
     assert maxscore_top_k(table.query(["흔한말", "다른말"]), 10, table.fetch, None, 60) is None
     assert maxscore_top_k(table.query(["흔한말", "다른말"]), 10, table.fetch, None, 100) is not None
     assert maxscore_top_k(table.query(["없는말"]), 10, table.fetch, None, 100) == []
+
+
+@pytest.mark.parametrize("ids", [[5, 2, 9, 3], [5, 2, 10**9, 3]])  # dense ids: a table; sparse: a search
+def test_slot_rows_maps_a_versions_slots_to_rows_and_others_to_minus_one(ids: list[int]) -> None:
+    from yakgwan.store.postgres.view import SlotRows
+
+    rows_of = SlotRows(np.array(ids, dtype=np.int64))
+    assert (rows_of.table is None) == (max(ids) > 10**6)
+    probe = np.array([3, 5, 4, 0, ids[2], ids[2] + 1, 2], dtype=np.int64)
+    assert rows_of(probe).tolist() == [3, 0, -1, -1, 2, -1, 1]
+    assert SlotRows(np.zeros(0, dtype=np.int64))(probe).tolist() == [-1] * 7

@@ -100,34 +100,46 @@ def maxscore_top_k(query: Query, k: int, fetch: Fetch, allowed: np.ndarray | Non
     mult = np.array([query.tokens.count(t) for t in terms], dtype=np.float64)
     bound = mult * query.idf(terms) * (1 + MARGIN)
     order = sorted(range(len(terms)), key=lambda i: (-bound[i], terms[i]))
+    keep = None
+    if allowed is not None:
+        keep = np.zeros(query.n_rows, dtype=bool)
+        keep[allowed] = True
     parts: list[Postings] = []
+    partial = np.zeros(query.n_rows)  # each row's score from the words read so far (float64)
+    seen = np.zeros(query.n_rows, dtype=bool)  # rows holding a word read so far: the candidates
     read = 0
     for step, i in enumerate(order):
         rest = order[step + 1:]
         if read + query.df[terms[i]] > budget:
             return None
         got = fetch([terms[i]], None)
-        if allowed is not None and got.row.size:
-            keep = np.isin(got.row, allowed)
-            got = Postings(got.term[keep], got.row[keep], got.tf[keep])
         read += query.df[terms[i]]
-        parts.append(Postings(np.full(got.row.size, i, dtype=np.int64), got.row, got.tf))
-        seen = _merge(parts)
-        docs = np.unique(seen.row)
+        if keep is not None and got.row.size:
+            sel = keep[got.row]
+            got = Postings(got.term[sel], got.row[sel], got.tf[sel])
+        got = Postings(np.full(got.row.size, i, dtype=np.int64), got.row, got.tf)
+        parts.append(got)
+        partial += np.bincount(got.row, weights=_weights(query, terms, got), minlength=query.n_rows)
+        seen[got.row] = True
         if not rest:
-            return best(docs, full_scores(query, terms, seen, docs), k)
+            docs = np.flatnonzero(seen)
+            return best(docs, full_scores(query, terms, _merge(parts), docs), k)
+        docs = np.flatnonzero(seen)
         if docs.size < k:
             continue
-        partial = np.bincount(np.searchsorted(docs, seen.row), weights=_weights(query, terms, seen), minlength=docs.size)
-        kth = np.partition(partial, docs.size - k)[docs.size - k]
+        have = partial[docs]
+        kth = np.partition(have, docs.size - k)[docs.size - k]
         others = float(bound[rest].sum())
         if kth * (1 - MARGIN) <= others:
             continue
-        cand = docs[partial + others >= kth * (1 - MARGIN)]
+        cand = docs[have + others >= kth * (1 - MARGIN)]
         more = fetch([terms[j] for j in rest], cand)
         extra = Postings(np.asarray(rest, dtype=np.int64)[more.term], more.row, more.tf)
-        sel = np.isin(seen.row, cand)
-        every = _merge([Postings(seen.term[sel], seen.row[sel], seen.tf[sel]), extra])
+        is_cand = np.zeros(query.n_rows, dtype=bool)
+        is_cand[cand] = True
+        read_so_far = _merge(parts)
+        sel = is_cand[read_so_far.row]
+        every = _merge([Postings(read_so_far.term[sel], read_so_far.row[sel], read_so_far.tf[sel]), extra])
         return best(cand, full_scores(query, terms, every, cand), k)
     return []
 

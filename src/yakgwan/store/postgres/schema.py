@@ -12,7 +12,7 @@ moment ago; older ones are deleted with the slots and vectors nothing else holds
     state(id = 1, seq, current, previous)
     generations(gen, tokenizer, embedder, dim, extra, docs, n_rows, total_len)
     slots(slot, key, chunk, tokens, length)          key = sha256 of chunk and tokens
-    postings(term, slot, tf)                          the BM25 postings of each slot
+    postings(term, slot, tf)                          the BM25 postings of each slot, keyed (term, slot) with tf
     members(gen, row, slot, vec)                      row order = IndexData row order
     df(gen, term, df)                                 document frequencies per generation
     vectors_<dim>(vec, key, embedding vector(dim))    key = sha256 of the float32 bytes; HNSW (inner product) up to 2000-d
@@ -39,7 +39,10 @@ def create_statements(schema: str) -> list[Any]:
                 "extra text NOT NULL, docs text NOT NULL, n_rows int NOT NULL, total_len bigint NOT NULL)").format(s),
         sql.SQL("CREATE TABLE IF NOT EXISTS {}.slots (slot bigserial PRIMARY KEY, key bytea NOT NULL UNIQUE, chunk text NOT NULL, "
                 "tokens text NOT NULL, length int NOT NULL)").format(s),
-        sql.SQL("CREATE TABLE IF NOT EXISTS {}.postings (term text NOT NULL, slot bigint NOT NULL, tf int NOT NULL, PRIMARY KEY (term, slot))").format(s),
+        # the key carries tf, so a word's postings are read from the index alone (an index-only
+        # scan once VACUUM has marked the pages visible), not from rows scattered over the table
+        sql.SQL("CREATE TABLE IF NOT EXISTS {}.postings (term text NOT NULL, slot bigint NOT NULL, tf int NOT NULL, "
+                "PRIMARY KEY (term, slot) INCLUDE (tf))").format(s),
         sql.SQL("CREATE INDEX IF NOT EXISTS postings_slot ON {}.postings (slot)").format(s),
         sql.SQL("CREATE TABLE IF NOT EXISTS {}.members (gen bigint NOT NULL, row int NOT NULL, slot bigint NOT NULL, vec bigint, PRIMARY KEY (gen, row))").format(s),
         sql.SQL("CREATE INDEX IF NOT EXISTS members_slot ON {}.members (gen, slot)").format(s),
@@ -47,6 +50,17 @@ def create_statements(schema: str) -> list[Any]:
         sql.SQL("CREATE TABLE IF NOT EXISTS {}.df (gen bigint NOT NULL, term text NOT NULL, df int NOT NULL, PRIMARY KEY (gen, term))").format(s),
         sql.SQL("INSERT INTO {}.state (id, seq) VALUES (1, 0) ON CONFLICT (id) DO NOTHING").format(s),
     ]
+
+
+def covering_statements(schema: str, cur: Any) -> list[Any]:
+    """For a collection whose postings key does not carry tf yet (made by an earlier
+    version): the index that does. Empty when the key carries it."""
+    cur.execute("SELECT i.indnatts > i.indnkeyatts FROM pg_index i WHERE i.indrelid = to_regclass(%s) AND i.indisprimary",
+                (f'"{schema}".postings',))
+    row = cur.fetchone()
+    if row is None or row[0]:
+        return []
+    return [sql.SQL("CREATE INDEX IF NOT EXISTS postings_cover ON {}.postings (term, slot) INCLUDE (tf)").format(sql.Identifier(schema))]
 
 
 def vector_table(dim: int) -> str:

@@ -131,7 +131,11 @@ class PgStore:
                 with conn.transaction(), conn.cursor() as cur:
                     for statement in ddl.create_statements(self.where.schema) + ddl.create_vector_statements(self.where.schema, data.dim):
                         cur.execute(statement)
+                    for statement in ddl.covering_statements(self.where.schema, cur):
+                        cur.execute(statement)
                     self._commit(cur, data, rows)
+                with conn.cursor() as cur:  # marks the new postings visible, for index-only reads; refreshes the planner's statistics
+                    cur.execute(sql.SQL("VACUUM (ANALYZE) {}, {}, {}").format(self._t("postings"), self._t("members"), self._t("df")))
 
     def _commit(self, cur: Any, data: IndexData, rows: "_Rows") -> None:
         state = self._state(cur)

@@ -39,7 +39,8 @@ from yakgwan.store.postgres.location import PgLocation
 
 
 MAX_EF = 1000  # pgvector's largest hnsw.ef_search
-POSTINGS_BUDGET = 200_000  # postings a MaxScore search reads before SQL scores the query instead
+POSTINGS_BUDGET = 5_000_000  # postings a MaxScore search reads before SQL scores the query instead (about 150 MB read)
+PROBE_COST = 20  # reading a word's postings for some rows probes the index per row when rows x this < the word's postings
 
 
 def posting_term(term: str) -> str:
@@ -106,6 +107,28 @@ class Snapshot:
         return out
 
 
+class SlotRows:
+    """The row of each slot in one version (-1 for a slot the version does not hold): a table
+    indexed by slot id while ids are dense enough, else a search in the sorted ids."""
+
+    def __init__(self, slot_ids: np.ndarray) -> None:
+        top = int(slot_ids.max()) + 1 if slot_ids.size else 0
+        self.table: np.ndarray | None = None
+        if top <= 4 * slot_ids.size + 100_000:  # at most 8 bytes x (4 n + 100,000)
+            self.table = np.full(top + 1, -1, dtype=np.int64)
+            self.table[slot_ids] = np.arange(slot_ids.size, dtype=np.int64)
+        order = np.argsort(slot_ids, kind="stable")
+        self.sorted, self.rows = slot_ids[order], order.astype(np.int64)
+
+    def __call__(self, slots: np.ndarray) -> np.ndarray:
+        if self.table is not None:
+            return self.table[np.minimum(slots, self.table.size - 1)]
+        if not self.sorted.size:
+            return np.full(slots.size, -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.sorted, slots), self.sorted.size - 1)
+        return np.where(self.sorted[at] == slots, self.rows[at], -1)
+
+
 class PgView:
     def __init__(self, where: PgLocation, snap: Snapshot, chunks: list[Chunk], lengths: np.ndarray,
                  connect: Callable[[], ContextManager[Any]]) -> None:
@@ -113,10 +136,10 @@ class PgView:
         self.snap = snap
         self.chunks = chunks
         self.lengths = lengths
-        by_slot = np.argsort(snap.slot_ids, kind="stable")
-        self._slots_sorted, self._rows_by_slot = snap.slot_ids[by_slot], by_slot.astype(np.int64)
-        # a slot held by two rows (the same chunk twice) cannot map back to one row: SQL scores those generations
-        self._maxscore = bool(np.all(self._slots_sorted[1:] != self._slots_sorted[:-1]))
+        # each slot's row (-1: not in this version), for mapping postings back to rows; a slot
+        # held by two rows (the same chunk twice) cannot map back to one row: SQL scores those versions
+        self._rows_of = SlotRows(snap.slot_ids)
+        self._maxscore = bool(np.unique(snap.slot_ids).size == snap.slot_ids.size)
         self.docs = snap.docs
         self.tokenizer = snap.tokenizer
         self.embedder = snap.embedder
@@ -162,7 +185,7 @@ class PgView:
             if self._maxscore:
                 query = Query(tuple(found), df, n, self.lengths, self.snap.total_len / n)
                 allowed = None if rows is None else np.unique(np.asarray(rows, dtype=np.int64))
-                hits = maxscore_top_k(query, k, lambda ts, rs: self._postings(cur, ts, rs), allowed, POSTINGS_BUDGET)
+                hits = maxscore_top_k(query, k, lambda ts, rs: self._postings(cur, ts, rs, df), allowed, POSTINGS_BUDGET)
                 if hits is not None:
                     self._check_kept(cur)  # several reads: the version must still be kept after the last one
                     return hits
@@ -183,16 +206,34 @@ class PgView:
                  "rows": [int(r) for r in rows] if rows is not None else None})
             return [(int(r), float(np.float32(s))) for r, s in cur.fetchall()]  # float8 sum to float32, as the local index casts it
 
-    def _postings(self, cur: Any, terms: Sequence[str], rows: np.ndarray | None) -> Postings:
-        """The postings of ``terms`` (indices into it) in this generation's rows, or in ``rows``."""
-        only = sql.SQL("") if rows is None else sql.SQL(" WHERE p.slot = ANY(%(slots)s)")
-        cur.execute(sql.SQL("SELECT q.i - 1, p.slot, p.tf FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS q(term, i) "
-                            "JOIN {} p ON p.term = q.term{}").format(self.snap.t("postings"), only),
-                    {"terms": list(terms), "slots": None if rows is None else self.snap.slot_ids[rows].tolist()})
-        got = np.array(cur.fetchall(), dtype=np.int64).reshape(-1, 3)
-        at = np.minimum(np.searchsorted(self._slots_sorted, got[:, 1]), max(self._slots_sorted.size - 1, 0))
-        held = self._slots_sorted[at] == got[:, 1] if self._slots_sorted.size else np.zeros(len(got), dtype=bool)
-        return Postings(got[held, 0], self._rows_by_slot[at[held]], got[held, 2])
+    def _postings(self, cur: Any, terms: Sequence[str], rows: np.ndarray | None, df: dict[str, int]) -> Postings:
+        """The postings of ``terms`` (indices into it) in this generation's rows, or in ``rows``:
+        a word's whole list (one index range), or, for few rows against a long list, a probe of
+        the index per row."""
+        parts = []
+        for i, term in enumerate(terms):
+            # one row back: the slots and term frequencies packed as big-endian int8 / int4 bytes
+            # (no per-row transfer); the two aggregates read the rows in the same order
+            packed = sql.SQL("SELECT string_agg(int8send(p.slot), ''::bytea), string_agg(int4send(p.tf), ''::bytea) ")
+            if rows is not None and len(rows) * PROBE_COST < df[term]:
+                cur.execute(packed + sql.SQL("FROM unnest(%s::int8[]) AS s(slot) JOIN {} p ON p.term = %s AND p.slot = s.slot").format(
+                    self.snap.t("postings")), (self.snap.slot_ids[rows].tolist(), term))
+            else:
+                cur.execute(packed + sql.SQL("FROM {} p WHERE p.term = %s").format(self.snap.t("postings")), (term,))
+            slots_b, tfs_b = cur.fetchone()
+            got = np.stack([np.frombuffer(slots_b or b"", ">i8").astype(np.int64), np.frombuffer(tfs_b or b"", ">i4").astype(np.int64)], axis=1)
+            row = self._rows_of(got[:, 0])
+            held = row >= 0  # postings of chunks only other versions hold are not this version's
+            row, tf = row[held], got[held, 1]
+            if rows is not None:
+                wanted = np.zeros(self.snap.n_rows, dtype=bool)
+                wanted[rows] = True
+                sel = wanted[row]
+                row, tf = row[sel], tf[sel]
+            parts.append(Postings(np.full(row.size, i, dtype=np.int64), row, tf))
+        if not parts:
+            return Postings.empty()
+        return Postings(*(np.concatenate([getattr(x, f) for x in parts]) for f in ("term", "row", "tf")))
 
     def dense_search(self, query_vector: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         if k <= 0:
