@@ -43,5 +43,6 @@ def policy_from_context(source: str, index_dir: IndexLocation, ctx: PipelineCont
     names = tuple(dict.fromkeys(c.yakgwan for c in ctx.view.chunks if c.yakgwan))
     if not names:
         raise InputError(source, "no 약관 structure found (no 보통약관/특별약관 with 제N조 articles): is this an insurance policy?")
-    products = tuple(dict.fromkeys(d.title for d in ctx.view.docs.values() if d.title))
+    # what each document is a policy of: its product (set at ingest or printed in its 보통약관 heading) and its title
+    products = tuple(dict.fromkeys(x for d in ctx.view.docs.values() for x in (d.label("product"), d.title) if x))
     return Policy(source, index_dir, ctx, names, products)

@@ -48,7 +48,7 @@ def print_ingest_report(r: IngestReport, index_dir: IndexLocation) -> None:
 
 def label_lines(r: IngestReport, shown: int) -> list[str]:
     """One line per added or replaced document that has an insurer, product or version: each
-    value with where it comes from (``--meta``, or the page the document prints it on)."""
+    value with where it comes from (set at ingest with ``--meta``, or the page the document prints it on)."""
     if r.index is None:
         return []
     lines = []
@@ -59,7 +59,7 @@ def label_lines(r: IngestReport, shown: int) -> list[str]:
         parts = []
         for key in ("product", "insurer", "version"):
             if rec.meta.get(key):
-                parts.append(f"{key} {rec.meta[key]} (--meta)")
+                parts.append(f"{key} {rec.meta[key]} (set at ingest)")
             elif rec.printed.get(key):
                 where = rec.printed_from.get(key, "")
                 parts.append(f"{key} {rec.printed[key]} (printed{', ' + where.split(':')[0] if where.startswith('p.') else ''})")

@@ -65,8 +65,46 @@ def test_version_labels_and_date_forms(line: str, want: str | None) -> None:
 
 def test_the_most_specific_label_wins_and_text_without_pages_is_read_at_both_ends() -> None:
     assert version(_doc("개정일 2023.7.1\n판매시기 2024.01")).value == "2024-01"  # type: ignore[union-attr]
-    doc = Document("a.txt", "a.txt", "a", "보통약관 본문 " * 500 + "\n개정일 2022.12.1\n", "text", "h")
+    doc = Document("a.txt", "a.txt", "a", "보통약관 본문 " * 500 + "\n판매시기 2022.12.1\n", "text", "h")
     assert version(doc).value == "2022-12-01" and version(doc).page is None  # type: ignore[union-attr]
+    laws = Document("b.txt", "b.txt", "b", "보통약관 본문 " * 500 + "\n부칙 시행일 2022.12.1 (2020.3.1 개정)\n", "text", "h")
+    assert version(laws) is None  # at the end only a 판매 label counts: a quoted law's dates are not the 약관's
+
+
+def test_a_law_quoted_on_the_last_page_gives_no_version() -> None:
+    appendix = "【관련 법령】\n도로교통법\n시행일 2019년 6월 1일\n(2020.3.1 개정)\n"
+    assert version(_doc(COVER.replace("판매시기: 2024년 1월\n", ""), TOC, BODY, "본문", appendix)) is None
+    assert version(_doc("표지", TOC, BODY, "본문", appendix + "판매개시일 2024.05\n")).value == "2024-05"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("heading, want", [
+    ("1. 보통약관", None),  # numbering alone names no product
+    ("Ⅱ. 가나다운전자보험 보통약관", "가나다운전자보험"),
+    ("[무배당] 가나다운전자보험 보통약관", "[무배당] 가나다운전자보험"),
+    ("이 특별약관에 정하지 않은 사항은 보통약관", None),  # a sentence broken before 보통약관
+    ("가나다운전자보험 보통약관 ··········· 3", None),
+])
+def test_what_counts_as_a_product_heading(heading: str, want: str | None) -> None:
+    got = product(_doc(heading))
+    assert (got.value if got else None) == want
+
+
+@pytest.mark.parametrize("party, want", [
+    ("가나다손해보험(이하 '회사'라고 합니다)", "가나다손해보험"),
+    ("가나다 손해보험(이하 '회사'라 합니다)", None),  # only the generic last word is certain
+    ("○○손해보험(이하 '회사'라 합니다)", None),  # a template's blank
+    ("가나다생명(이하 “회사”라 함)", "가나다생명"),
+])
+def test_what_counts_as_the_insurers_name(party: str, want: str | None) -> None:
+    got = insurer(_doc("제1조(목적)\n이 계약은 계약자와 " + party + " 사이에 체결됩니다."))
+    assert (got.value if got else None) == want
+
+
+def test_dates_need_number_boundaries() -> None:
+    assert version(_doc("개정일 2023-12345")) is None
+    assert version(_doc("판매시기 12024.01")) is None
+    assert version(_doc("개정일 2024.02.30")).value == "2024-02-30"  # type: ignore[union-attr]  # a day 1-31 is read as printed
+    assert version(_doc("개정일 2024.02.41")) is None
 
 
 def test_the_bundled_sample_policy() -> None:

@@ -15,8 +15,10 @@ The full scores are those of the folder backend exactly: each (term, document) w
 from ``lucene_weights`` and a document's weights are summed in float64 in query order, repeats
 counted, then rounded to float32, as ``BM25Index.scores`` does. The bounds carry a relative
 margin far above float32 rounding, so pruning never drops a document that ties the k-th score.
-When the postings to read pass ``budget``, the search gives up (``None``) and the caller scores
-in SQL.
+When the postings to read pass ``budget`` (counted by this version's document frequencies, and
+for the candidates' other words at most one per candidate: an estimate, since a word's stored
+list also holds chunks only the previous version has), the search gives up (``None``) and the
+caller scores in SQL.
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ def maxscore_top_k(query: Query, k: int, fetch: Fetch, allowed: np.ndarray | Non
             got = Postings(got.term[sel], got.row[sel], got.tf[sel])
         got = Postings(np.full(got.row.size, i, dtype=np.int64), got.row, got.tf)
         parts.append(got)
-        partial += np.bincount(got.row, weights=_weights(query, terms, got), minlength=query.n_rows)
+        partial += np.bincount(got.row, weights=_weights(query, terms, got, mult), minlength=query.n_rows)
         seen[got.row] = True
         if not rest:
             docs = np.flatnonzero(seen)
@@ -133,20 +135,26 @@ def maxscore_top_k(query: Query, k: int, fetch: Fetch, allowed: np.ndarray | Non
         if kth * (1 - MARGIN) <= others:
             continue
         cand = docs[have + others >= kth * (1 - MARGIN)]
-        more = fetch([terms[j] for j in rest], cand)
-        extra = Postings(np.asarray(rest, dtype=np.int64)[more.term], more.row, more.tf)
-        is_cand = np.zeros(query.n_rows, dtype=bool)
-        is_cand[cand] = True
-        read_so_far = _merge(parts)
-        sel = is_cand[read_so_far.row]
-        every = _merge([Postings(read_so_far.term[sel], read_so_far.row[sel], read_so_far.tf[sel]), extra])
-        return best(cand, full_scores(query, terms, every, cand), k)
+        if read + sum(min(query.df[terms[j]], cand.size) for j in rest) > budget:
+            return None
+        return _score_candidates(query, terms, rest, cand, _merge(parts), fetch, k)
     return []
 
 
-def _weights(query: Query, terms: Sequence[str], got: Postings) -> np.ndarray:
-    """Each posting's weight times its term's count in the query (float64)."""
-    mult = np.array([query.tokens.count(t) for t in terms], dtype=np.float64)
+def _score_candidates(query: Query, terms: list[str], rest: list[int], cand: np.ndarray, read: Postings, fetch: Fetch, k: int) -> list[tuple[int, float]]:
+    """The top ``k`` of the candidates ``cand`` by full score: the postings ``read`` so far
+    plus those of the words in ``rest`` for the candidates."""
+    more = fetch([terms[j] for j in rest], cand)
+    extra = Postings(np.asarray(rest, dtype=np.int64)[more.term], more.row, more.tf)
+    is_cand = np.zeros(query.n_rows, dtype=bool)
+    is_cand[cand] = True
+    sel = is_cand[read.row]
+    every = _merge([Postings(read.term[sel], read.row[sel], read.tf[sel]), extra])
+    return best(cand, full_scores(query, terms, every, cand), k)
+
+
+def _weights(query: Query, terms: Sequence[str], got: Postings, mult: np.ndarray) -> np.ndarray:
+    """Each posting's weight times its term's count in the query, ``mult`` (float64)."""
     w = lucene_weights(query.idf(terms)[got.term], got.tf, query.lengths[got.row], query.avgdl, K1, B)
     return w.astype(np.float64) * mult[got.term]
 

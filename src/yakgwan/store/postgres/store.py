@@ -134,8 +134,16 @@ class PgStore:
                     for statement in ddl.covering_statements(self.where.schema, cur):
                         cur.execute(statement)
                     self._commit(cur, data, rows)
-                with conn.cursor() as cur:  # marks the new postings visible, for index-only reads; refreshes the planner's statistics
-                    cur.execute(sql.SQL("VACUUM (ANALYZE) {}, {}, {}").format(self._t("postings"), self._t("members"), self._t("df")))
+        self._tidy()
+
+    def _tidy(self) -> None:
+        """After a commit, outside the write lock: mark the new postings' pages visible, so a
+        word's postings are read from the index alone, and refresh the planner's statistics. It
+        skips index cleanup (autovacuum does it), so its cost follows the pages just written. The
+        commit stands whatever happens here; a failure only leaves reads slower until autovacuum
+        runs, so it is not an error of the ingest."""
+        with contextlib.suppress(Exception), self._connect() as conn, conn.cursor() as cur:
+            cur.execute(sql.SQL("VACUUM (ANALYZE, INDEX_CLEANUP OFF) {}, {}, {}").format(self._t("postings"), self._t("members"), self._t("df")))
 
     def _commit(self, cur: Any, data: IndexData, rows: "_Rows") -> None:
         state = self._state(cur)

@@ -40,6 +40,7 @@ from yakgwan.store.postgres.location import PgLocation
 
 MAX_EF = 1000  # pgvector's largest hnsw.ef_search
 POSTINGS_BUDGET = 5_000_000  # postings a MaxScore search reads before SQL scores the query instead (about 150 MB read)
+PACKED = np.dtype([("slot", ">i8"), ("tf", ">i4")])  # int8send(slot) || int4send(tf)
 PROBE_COST = 20  # reading a word's postings for some rows probes the index per row when rows x this < the word's postings
 
 
@@ -204,7 +205,10 @@ class PgView:
                 {"terms": uniq, "idf": [float(x) for x in idf], "mult": counts, "k1": float(K1), "b": float(B),
                  "one_minus_b": 1.0 - float(B), "avgdl": float(self.snap.total_len / n), "gen": self.snap.gen, "k": int(k),
                  "rows": [int(r) for r in rows] if rows is not None else None})
-            return [(int(r), float(np.float32(s))) for r, s in cur.fetchall()]  # float8 sum to float32, as the local index casts it
+            hits = [(int(r), float(np.float32(s))) for r, s in cur.fetchall()]  # float8 sum to float32, as the local index casts it
+            if not hits:
+                self._check_kept(cur)  # a pruned version finds nothing: say so rather than return nothing
+            return hits
 
     def _postings(self, cur: Any, terms: Sequence[str], rows: np.ndarray | None, df: dict[str, int]) -> Postings:
         """The postings of ``terms`` (indices into it) in this generation's rows, or in ``rows``:
@@ -212,19 +216,18 @@ class PgView:
         the index per row."""
         parts = []
         for i, term in enumerate(terms):
-            # one row back: the slots and term frequencies packed as big-endian int8 / int4 bytes
-            # (no per-row transfer); the two aggregates read the rows in the same order
-            packed = sql.SQL("SELECT string_agg(int8send(p.slot), ''::bytea), string_agg(int4send(p.tf), ''::bytea) ")
+            # one row back: each posting's slot and term frequency packed as big-endian int8 and
+            # int4 bytes (no per-row transfer)
+            packed = sql.SQL("SELECT string_agg(int8send(p.slot) || int4send(p.tf), ''::bytea) ")
             if rows is not None and len(rows) * PROBE_COST < df[term]:
                 cur.execute(packed + sql.SQL("FROM unnest(%s::int8[]) AS s(slot) JOIN {} p ON p.term = %s AND p.slot = s.slot").format(
                     self.snap.t("postings")), (self.snap.slot_ids[rows].tolist(), term))
             else:
                 cur.execute(packed + sql.SQL("FROM {} p WHERE p.term = %s").format(self.snap.t("postings")), (term,))
-            slots_b, tfs_b = cur.fetchone()
-            got = np.stack([np.frombuffer(slots_b or b"", ">i8").astype(np.int64), np.frombuffer(tfs_b or b"", ">i4").astype(np.int64)], axis=1)
-            row = self._rows_of(got[:, 0])
+            packed_rows = np.frombuffer(cur.fetchone()[0] or b"", dtype=PACKED)
+            row = self._rows_of(packed_rows["slot"].astype(np.int64))
             held = row >= 0  # postings of chunks only other versions hold are not this version's
-            row, tf = row[held], got[held, 1]
+            row, tf = row[held], packed_rows["tf"].astype(np.int64)[held]
             if rows is not None:
                 wanted = np.zeros(self.snap.n_rows, dtype=bool)
                 wanted[rows] = True
