@@ -8,6 +8,7 @@ open a view, BM25 and dense search p50/p95 at k = 10, and for PostgreSQL HNSW re
 its exact scan (the folder backend's ranking) at the URI's ef_search.
 
     .venv/bin/python bench/store_scale.py [--sizes 100000] [--queries 50] [--index postgresql://…]
+        [--ef-search 200 400 1000] [--no-vectors] [--passes 3]
 
 Without ``--index`` a PostgreSQL 16 + pgvector server is started from the pgserver wheel in a
 temporary folder. Each size goes into a collection of its own (``bench_<size>``), dropped after.
@@ -21,6 +22,7 @@ import platform
 import random
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -55,17 +57,20 @@ def build(n: int, tok, rng: random.Random) -> tuple[IndexData, list[list[str]]]:
     return data, queries
 
 
-def run_backend(name: str, location: str | Path, data: IndexData, qtoks: list[list[str]], qvecs: np.ndarray) -> dict:
+def run_backend(name: str, location: str | Path, data: IndexData, qtoks: list[list[str]], qvecs: np.ndarray, passes: int = 1) -> dict:
     store = open_store(location)
     view, commit_s, open_s = timed_commit(store, data)
-    lat: dict[str, list[float]] = {"bm25": [], "dense": []}
     dense: list[list[int]] = []
-    for qt, qv in zip(qtoks, qvecs):
-        t = time.perf_counter(); view.lexical_search(qt, 10); lat["bm25"].append((time.perf_counter() - t) * 1e3)
-        t = time.perf_counter(); hits = view.dense_search(qv, 10); lat["dense"].append((time.perf_counter() - t) * 1e3)
-        dense.append([r for r, _ in hits])
-    print(f"{name:<12} commit {commit_s:7.1f} s ({len(data.chunks) / commit_s:8.0f} chunks/s)  open {open_s:5.2f} s  "
-          + "  ".join(f"{k} p50 {pct(v)[0]:7.2f} ms p95 {pct(v)[1]:7.2f} ms" for k, v in lat.items()), flush=True)
+    for n in range(passes):
+        lat: dict[str, list[float]] = {"bm25": [], "dense": []} if data.dense_mask.any() else {"bm25": []}
+        for qt, qv in zip(qtoks, qvecs):
+            t = time.perf_counter(); view.lexical_search(qt, 10); lat["bm25"].append((time.perf_counter() - t) * 1e3)
+            if "dense" in lat:
+                t = time.perf_counter(); hits = view.dense_search(qv, 10); lat["dense"].append((time.perf_counter() - t) * 1e3)
+                if n == 0:
+                    dense.append([r for r, _ in hits])
+        head = f"commit {commit_s:7.1f} s ({len(data.chunks) / commit_s:8.0f} chunks/s)  open {open_s:5.2f} s" if n == 0 else f"pass {n + 1}"
+        print(f"{name:<12} {head}  " + "  ".join(f"{k} p50 {pct(v)[0]:7.2f} ms p95 {pct(v)[1]:7.2f} ms" for k, v in lat.items()), flush=True)
     return {"store": store, "dense": dense}
 
 
@@ -75,6 +80,8 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=50)
     ap.add_argument("--index", help="a postgresql:// URI (default: a pgserver started for the run)")
     ap.add_argument("--ef-search", type=int, nargs="+", default=[200], help="HNSW recall@10 at each of these ef_search values")
+    ap.add_argument("--no-vectors", action="store_true", help="chunks without vectors: BM25 only (no HNSW build, no dense search)")
+    ap.add_argument("--passes", type=int, default=1, help="run the queries this many times (the first reads cold postings)")
     args = ap.parse_args()
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {mem:.0f} GiB RAM, Python {platform.python_version()}")
@@ -90,13 +97,15 @@ def main() -> None:
         tok = make_tokenizer("kiwi")
         for n in args.sizes:
             data, qtoks = build(n, tok, random.Random(42))
+            if args.no_vectors:
+                data = replace(data, dense_mask=np.zeros(n, bool))
             qtoks = qtoks[: args.queries]
             qvecs = clustered_vectors(len(qtoks), 1)
             print(f"\n== {n:,} chunks, {len(qtoks)} queries, k = 10", flush=True)
-            local = run_backend("folder", Path(tmp) / f"local_{n}", data, qtoks, qvecs)
+            local = run_backend("folder", Path(tmp) / f"local_{n}", data, qtoks, qvecs, args.passes)
             base = f"{uri}{'&' if '?' in uri else '?'}collection=bench_{n}"
-            pg = run_backend("postgresql", base, data, qtoks, qvecs)  # exact scan up to exact_rows (default 20000)
-            for ef in args.ef_search:
+            pg = run_backend("postgresql", base, data, qtoks, qvecs, args.passes)  # exact scan up to exact_rows (default 20000)
+            for ef in [] if args.no_vectors else args.ef_search:
                 hnsw = open_store(f"{base}&exact_rows=0&ef_search={ef}").view()
                 t_lat, found = [], 0
                 for qv, want in zip(qvecs, local["dense"]):
