@@ -44,6 +44,11 @@ class IndexStoreError(YakgwanError):
     """The index directory is missing, unreadable, or from an incompatible version."""
 
 
+class VersionGone(IndexStoreError):
+    """The committed version a view reads is no longer kept (newer commits pruned it): open the
+    index again and read the current one."""
+
+
 class UnknownName(YakgwanError):
     """A name (pipeline, embedder, loader) that the registry does not hold.
 

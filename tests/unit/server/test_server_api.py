@@ -377,3 +377,25 @@ def test_zz_every_published_route_was_called() -> None:
     appeal_routes = {("POST", "/api/collections/{}/appeals"), ("GET", "/api/appeals/{}/pack.{}")}  # tests/integration/test_server_appeal.py
     missing = published - HIT_ROUTES - appeal_routes
     assert not missing, f"routes no test called: {sorted(missing)}"
+
+
+def test_a_request_whose_version_was_pruned_meanwhile_runs_again_on_the_current_one(filled: Client) -> None:
+    """Another process's ingest can prune the version a cached view reads (PostgreSQL keeps the
+    current and the previous one); the request then runs once more on a freshly opened view."""
+    from yakgwan.core.errors import VersionGone
+
+    collections = filled.app.state.service.collections
+    col = collections.get("faq")
+    first = collections.view(col)
+    calls: list[object] = []
+
+    def run() -> str:
+        calls.append(collections.view(col))
+        if len(calls) == 1:
+            raise VersionGone("generation g00000001 is no longer kept; open the index again")
+        return "answered"
+
+    assert collections.fresh(col, run) == "answered"
+    assert calls[0] is first and calls[1] is not first  # the second run read a newly opened view
+    with pytest.raises(VersionGone):  # gone twice: said, not retried forever
+        collections.fresh(col, lambda: (_ for _ in ()).throw(VersionGone("gone")))

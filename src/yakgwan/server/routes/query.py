@@ -41,7 +41,7 @@ def _search_routes(r: APIRouter, service: Service) -> None:
     @r.post("/collections/{name}/search", response_model=SearchOut, summary="Search a collection")
     def search(name: str, body: SearchIn) -> SearchOut:
         col = service.collections.get(name)
-        res = run_search(service.collections.context(col, body.filters), body.query, body.pipeline, body.k)
+        res = service.collections.fresh(col, lambda: run_search(service.collections.context(col, body.filters), body.query, body.pipeline, body.k))
         names = col.display_names()
         fields = HitOut.model_fields
         out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in res.hits]
@@ -65,10 +65,14 @@ def _search_routes(r: APIRouter, service: Service) -> None:
 def _answer(service: Service, name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
     """The answer's JSON, its citations naming each document as it was uploaded."""
     col = service.collections.get(name)
-    ctx = service.collections.context(col, body.filters)
-    asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, rules=RuleSet.parse(body.rules), anchors=service.models.anchor_finder(),
-                  corpus=service.collections.corpus_text(ctx.view), unit_vectors=service.models.unit_vectors(ctx.embedder))
-    res = asker.ask(body.question, on_stage).to_json()
+
+    def run() -> dict[str, Any]:
+        ctx = service.collections.context(col, body.filters)
+        asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, rules=RuleSet.parse(body.rules), anchors=service.models.anchor_finder(),
+                      corpus=service.collections.corpus_text(ctx.view), unit_vectors=service.models.unit_vectors(ctx.embedder))
+        return asker.ask(body.question, on_stage).to_json()
+
+    res = service.collections.fresh(col, run)
     names = col.display_names()
     for c in res["citations"]:
         c["doc_name"] = names.get(c["doc"], c["doc"])

@@ -18,15 +18,17 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from yakgwan.core.errors import IndexStoreError
+from yakgwan.core.errors import IndexStoreError, VersionGone
 from yakgwan.core.location import IndexLocation
 from yakgwan.server.problems import Problem
 from yakgwan.server.runtime.uploads import Sniffed
 from yakgwan.services.ask import normalise
 from yakgwan.services.context import IndexView, PipelineContext, open_store, parse_filters, restrict, sibling_collection
 from yakgwan.services.models import SharedModels, shared_context
+
+T = TypeVar("T")
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 MAX_VIEWS = 8  # collections whose index is kept in memory
@@ -158,6 +160,17 @@ class Collections:
             files.pop(stored_name, None)
             _write_json(col.root / "files.json", files)
         (col.files_dir / stored_name).unlink(missing_ok=True)
+
+    def fresh(self, col: Collection, run: Callable[[], T]) -> T:
+        """``run()`` (a request reading ``col``'s index); when the version its view reads was
+        pruned meanwhile (commits of an ingest on another process), once more on the current
+        version: the cached views of ``col`` are forgotten first."""
+        try:
+            return run()
+        except VersionGone:
+            with self._lock:
+                self._views.pop(col.name, None)
+            return run()
 
     def view(self, col: Collection) -> IndexView:
         """The index's current generation (cached until an ingest commits another). While an

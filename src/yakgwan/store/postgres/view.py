@@ -29,7 +29,7 @@ from typing import Any, Callable, ContextManager, Sequence
 import numpy as np
 from psycopg import sql
 
-from yakgwan.core.errors import IndexStoreError
+from yakgwan.core.errors import IndexStoreError, VersionGone
 from yakgwan.core.records import Chunk
 from yakgwan.retrieval.scoring.bm25 import B, K1, lucene_idf
 from yakgwan.store.base import DocRecord, chunk_from_json
@@ -81,7 +81,7 @@ class Snapshot:
             ddl.ident(where.schema, "generations")), (gen,))
         row = cur.fetchone()
         if row is None:
-            raise IndexStoreError(f"{where.display()}: generation g{gen:08d} is no longer kept; open the index again")
+            raise VersionGone(f"{where.display()}: generation g{gen:08d} is no longer kept; open the index again")
         tokenizer, embedder, dim, extra, docs, n_rows, total_len = row
         cur.execute(sql.SQL("SELECT row, slot, coalesce(vec, 0) FROM {} WHERE gen = %s").format(ddl.ident(where.schema, "members")), (gen,))
         table = np.array(cur.fetchall(), dtype=np.int64).reshape(-1, 3)
@@ -292,4 +292,4 @@ class PgView:
     def _check_kept(self, cur: Any) -> None:
         cur.execute(sql.SQL("SELECT 1 FROM {} WHERE gen = %s").format(self.snap.t("generations")), (self.snap.gen,))
         if cur.fetchone() is None:
-            raise IndexStoreError(f"{self.where.display()}: generation g{self.snap.gen:08d} is no longer kept; open the index again")
+            raise VersionGone(f"{self.where.display()}: generation g{self.snap.gen:08d} is no longer kept; open the index again")
