@@ -63,6 +63,18 @@ def lucene_matrix(ids: Sequence[Sequence[int]], n_terms: int, k1: float, b: floa
     return data, row.astype(np.int32), indptr
 
 
+def best_rows(rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The top ``k`` of ``rows`` by ``scores`` as (row, score), best first, ties by lower row;
+    only scores above zero. Pure."""
+    keep = scores > 0
+    rows, scores = rows[keep], scores[keep]
+    if rows.size > k:
+        cutoff = scores[np.argpartition(-scores, k - 1)[:k]].min()
+        rows, scores = rows[scores >= cutoff], scores[scores >= cutoff]
+    order = np.lexsort((rows, -scores))[:k]
+    return [(int(rows[i]), float(scores[i])) for i in order]
+
+
 class BM25Index:
     """BM25 over rows 0..n-1 of a tokenised corpus. Build with ``BM25Index.build``; rebuild
     from scratch when the corpus changes (fast: no tokenisation happens here)."""
@@ -114,13 +126,7 @@ class BM25Index:
             keep = np.zeros(self.num_docs, dtype=bool)
             keep[np.asarray(rows, dtype=np.int64)] = True
             scores = np.where(keep, scores, np.float32(0))
-        hits = np.flatnonzero(scores > 0)
-        if hits.size > k:
-            part = np.argpartition(-scores[hits], k - 1)[:k]
-            cutoff = scores[hits[part]].min()
-            hits = hits[scores[hits] >= cutoff]
-        order = np.lexsort((hits, -scores[hits]))[:k]
-        return [(int(hits[i]), float(scores[hits[i]])) for i in order]
+        return best_rows(np.arange(self.num_docs, dtype=np.int64), scores, k)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Plain arrays (no pickled objects): the column-sparse score matrix, parameters and the

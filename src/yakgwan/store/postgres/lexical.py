@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from yakgwan.retrieval.scoring.bm25 import B, K1, lucene_idf, lucene_weights
+from yakgwan.retrieval.scoring.bm25 import B, K1, best_rows, lucene_idf, lucene_weights
 
 MARGIN = 1e-5  # relative slack on every bound (float32 rounding is 6e-8)
 
@@ -81,14 +81,6 @@ def full_scores(query: Query, terms: Sequence[str], got: Postings, docs: np.ndar
     return total.astype(np.float32)
 
 
-def best(docs: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """Top ``k`` (row, score) with score > 0, best first, ties by row. Pure."""
-    keep = scores > 0
-    docs, scores = docs[keep], scores[keep]
-    order = np.lexsort((docs, -scores))[:k]
-    return [(int(docs[i]), float(scores[i])) for i in order]
-
-
 def maxscore_top_k(query: Query, k: int, fetch: Fetch, allowed: np.ndarray | None, budget: int) -> list[tuple[int, float]] | None:
     """The exact BM25 top ``k`` (the module docstring's rule), rows limited to the sorted
     ``allowed`` when given; None when more than ``budget`` postings would be read."""
@@ -98,7 +90,7 @@ def maxscore_top_k(query: Query, k: int, fetch: Fetch, allowed: np.ndarray | Non
     if allowed is not None and allowed.size * len(terms) <= min(budget, sum(query.df[t] for t in terms)):
         got = fetch(terms, allowed)  # a narrow filter: read the allowed rows' postings only
         docs = np.unique(got.row)
-        return best(docs, full_scores(query, terms, got, docs), k)
+        return best_rows(docs, full_scores(query, terms, got, docs), k)
     mult = np.array([query.tokens.count(t) for t in terms], dtype=np.float64)
     bound = mult * query.idf(terms) * (1 + MARGIN)
     order = sorted(range(len(terms)), key=lambda i: (-bound[i], terms[i]))
@@ -125,7 +117,7 @@ def maxscore_top_k(query: Query, k: int, fetch: Fetch, allowed: np.ndarray | Non
         seen[got.row] = True
         if not rest:
             docs = np.flatnonzero(seen)
-            return best(docs, full_scores(query, terms, _merge(parts), docs), k)
+            return best_rows(docs, full_scores(query, terms, _merge(parts), docs), k)
         docs = np.flatnonzero(seen)
         if docs.size < k:
             continue
@@ -150,7 +142,7 @@ def _score_candidates(query: Query, terms: list[str], rest: list[int], cand: np.
     is_cand[cand] = True
     sel = is_cand[read.row]
     every = _merge([Postings(read.term[sel], read.row[sel], read.tf[sel]), extra])
-    return best(cand, full_scores(query, terms, every, cand), k)
+    return best_rows(cand, full_scores(query, terms, every, cand), k)
 
 
 def _weights(query: Query, terms: Sequence[str], got: Postings, mult: np.ndarray) -> np.ndarray:
