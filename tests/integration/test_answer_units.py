@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from yakgwan.answer.answerability import AnswerabilityModel
 from yakgwan.answer.ask import Asker
+from yakgwan.answer.records import AskResult
 from yakgwan.config import Settings
+from yakgwan.eval.keywords import keyword_recall
 from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
 
@@ -43,23 +46,29 @@ def test_a_policy_question_is_answered_with_the_clause_item_and_its_ho(tmp_path:
     assert all(c.quote in chunks[c.chunk_id] for c in res.citations)
 
 
-def test_policy_qa_dev_halves_with_the_unit_answer(tmp_path: Path) -> None:
-    pdf = SHARED / "policies" / "kb_smart_driver" / "kb_smart_driver_terms.pdf"
-    questions = SHARED / "policy_qa" / "questions_dev.jsonl"
-    if not pdf.exists() or not questions.exists():
-        pytest.skip(f"needs {pdf} and {questions} (the ../shared folder beside the repository)")
-    asker = _asker(tmp_path, pdf)
+def _halves(tmp: Path, corpus: Path, questions: Path, good: Callable[[dict, AskResult], bool]) -> dict[str, int]:
+    """How many answerable rows of each half (even rows tune, odd rows check) ``good`` accepts."""
+    if not corpus.exists() or not questions.exists():
+        pytest.skip(f"needs {corpus} and {questions} (the ../shared folder beside the repository)")
+    asker = _asker(tmp, corpus)
     rows = [json.loads(line) for line in questions.read_text("utf-8").splitlines() if line.strip()]
-    good = {"tune": 0, "check": 0}
+    counts = {"tune": 0, "check": 0}
     for i, r in enumerate(rows):
-        if not r["answerable"]:
-            continue
-        res = asker.ask(r["question"])
-        quoted = re.sub(r"\s+", "", " ".join(c.quote for c in res.citations))
-        good["tune" if i % 2 == 0 else "check"] += res.outcome == "answered" and all(re.sub(r"\s+", "", k) in quoted for k in r["keywords"])
-    # measured 2026-12-02: 8/21 tuning, 6/19 checking on one install, 9/21 and 4/19 on a later fresh
-    # install of the same commit (the word-overlap answer: 0 and 0); the guard allows both
-    assert good["tune"] >= 7 and good["check"] >= 4 and good["tune"] + good["check"] >= 13, good
+        if r.get("answerable", True):
+            counts["tune" if i % 2 == 0 else "check"] += good(r, asker.ask(r["question"]))
+    return counts
+
+
+def test_policy_qa_dev_halves_with_the_unit_answer(tmp_path: Path) -> None:
+    def quoted(r: dict, res: AskResult) -> bool:
+        text = re.sub(r"\s+", "", " ".join(c.quote for c in res.citations))
+        return res.outcome == "answered" and all(re.sub(r"\s+", "", k) in text for k in r["keywords"])
+
+    pdf = SHARED / "policies" / "kb_smart_driver" / "kb_smart_driver_terms.pdf"
+    good = _halves(tmp_path, pdf, SHARED / "policy_qa" / "questions_dev.jsonl", quoted)
+    # measured 2026-12-03: 14/21 tuning, 9/19 checking (8/21 and 6/19 before units were read
+    # with table headers and the model refitted; the word-overlap answer: 0 and 0)
+    assert good["tune"] >= 12 and good["check"] >= 7 and good["tune"] + good["check"] >= 20, good
 
 
 def test_the_written_unanswerable_policy_questions_are_refused(tmp_path: Path) -> None:
@@ -72,5 +81,34 @@ def test_the_written_unanswerable_policy_questions_are_refused(tmp_path: Path) -
     assert len(rows) == 20 and all(re.sub(r"\s+", "", w) not in chunks for r in rows for w in r["absent"] if r["made_by"] != "absent_article")
     outcomes = {r["id"]: asker.ask(r["question"]).outcome for r in rows}
     assert all(outcomes[r["id"]] == "refused" for r in rows if r["made_by"] == "absent_article")
-    # measured 2026-12-02: 16/20 refused (5 structure, 4 by the answerability model, 3 left to the contract, 4 with no figure stated)
+    # measured 2026-12-03: 17/20 refused (16/20 before the refit)
     assert sum(o == "refused" for o in outcomes.values()) >= 15, outcomes
+
+
+def test_a_wiki_question_is_answered_by_units_with_the_heading_it_sits_under(tmp_path: Path) -> None:
+    """Over Markdown pages (not a policy) the unit answer runs too: a list item is quoted with the
+    headings above it, which hold the half of the answer the item does not (the year of a dated
+    entry). The questions are written for this test, not taken from the dev set."""
+    kb = SHARED / "skytravel" / "knowledge_base"
+    if not kb.exists():
+        pytest.skip(f"needs {kb} (the ../shared folder beside the repository)")
+    asker = _asker(tmp_path, kb)
+    res = asker.ask("하늘여행사가 온라인 예약 시스템을 구축한 것은 몇 년인가요?")
+    assert res.by == "units" and res.llm_calls == 0 and res.outcome in ("answered", "partial")
+    first = res.citations[0]
+    assert first.doc == "company/history.md" and "온라인 예약 시스템 구축" in first.quote
+    assert "2012년" in (first.heading or "") and "2012년" in res.claims_text and not first.quote.lstrip().startswith("#")
+    chunks = {c.chunk_id: c.text for c in asker.ctx.view.chunks}
+    assert all(c.quote in chunks[c.chunk_id] for c in res.citations)
+    # a question about two named things is still searched side by side and compared by rule
+    two = asker.ask("제주 힐링 상품과 베트남 다낭 상품 중 최소 출발 인원이 더 적은 것은?")
+    assert two.by == "rules"
+
+
+def test_skytravel_dev_halves_with_the_unit_answer(tmp_path: Path) -> None:
+    """What ``ask`` answers on skytravel dev: ≥ 80% of a row's keywords (spellings of one number
+    counted once) in an ``answered`` answer, per half."""
+    kb, questions = SHARED / "skytravel" / "knowledge_base", SHARED / "skytravel" / "tests_dev.jsonl"
+    good = _halves(tmp_path, kb, questions, lambda r, res: res.outcome == "answered" and (keyword_recall(res.claims_text, r["keywords"]) or 0) >= 0.8)
+    # measured 2026-12-03: 34/51 tuning, 34/51 checking (the word-overlap answer it replaced: 26 and 29)
+    assert good["tune"] >= 31 and good["check"] >= 31, good

@@ -7,10 +7,11 @@ question naming something the documents never mention (a product, company, perso
 absent from every chunk) is refused before any model runs, and the missing names are returned.
 Over a policy, a question about a 조 that the 약관 it names lacks is answered from the parsed
 structure (:mod:`yakgwan.answer.structure`): there is no such 조, and these are the ones there are.
-Over a policy without an LLM that gives log-probabilities, the extractive answer quotes answer
-units (항 with their 호) chosen by the embedder, and a calibrated model decides the outcome
-(:mod:`yakgwan.answer.extract_units`); it measured better than the word-overlap answer on both
-halves of the policy questions, and not on skytravel, where the word-overlap answer stays.
+Without an LLM that gives log-probabilities, the extractive answer quotes answer units (항 with
+their 호 in a 약관; sentences, list items and rows elsewhere) chosen by the embedder, and a
+calibrated model decides the outcome (:mod:`yakgwan.answer.extract_units`). A question about two
+named things is searched side by side and answered by the sentence rules, which compute a
+comparison (:mod:`yakgwan.answer.compare`).
 """
 
 from __future__ import annotations
@@ -129,9 +130,9 @@ class Asker:
             done = answerer.answer(question, sentences)
             asked_model = llm.stats.calls > calls0
             by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
-        elif self.ctx.profile == "policy" and not (llm is not None and llm.supports_logprobs) and not sides and (units := self._unit_answerer()):
+        elif not (llm is not None and llm.supports_logprobs) and not sides and (units := self._unit_answerer()):
             done, by = units.answer(question, hits), "units"
-            if (left := left_to_contract(question, done)) is not None:
+            if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:
                 done = left
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms, rules=self.rules).answer(question, sentences)

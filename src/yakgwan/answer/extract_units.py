@@ -77,6 +77,13 @@ class CachingEmbedder:
         return np.stack([got[t] for t in texts]) if texts else np.zeros((0, self.dim), dtype=np.float32)
 
 
+def shown_unit(u: Unit) -> str:
+    """A unit as the answer shows it: its heading (약관 · 조 · 항, or the section path), then its
+    text as read (:meth:`~yakgwan.answer.units.Unit.readable`; the citation quotes it verbatim)."""
+    head = u.heading()
+    return f"{head} — {u.readable()}" if head else u.readable()
+
+
 def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
     """The answerability features of a choice of units (see :mod:`yakgwan.answer.answerability`)."""
     best = int(picked[0])
@@ -113,12 +120,8 @@ class UnitAnswerer:
         if outcome == "refused":
             return Generated("refused", REFUSAL, [], notes=[note])
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
-        cites = [Citation.of(n, units[i].chunk, units[i].text) for n, i in enumerate(order, 1)]
-        parts = []
-        for n, i in enumerate(order, 1):
-            head = units[i].chunk.heading()
-            parts.append(f"{head} — {units[i].text} [{n}]" if head else f"{units[i].text} [{n}]")
-        claims = " ".join(parts)
+        cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
+        claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
         text = claims if outcome == "answered" else f"{claims} {PARTIAL_TAIL}"
         return Generated(outcome, text, cites, notes=[note, "units chosen by the embedder's cosine with the question"], claims_text=claims)
 

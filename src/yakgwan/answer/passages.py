@@ -52,6 +52,7 @@ def number_sentences(
     return [Sentence(str(n), cands[j][3].chunk, cands[j][2]) for n, j in enumerate(kept, 1)]
 
 
+_ATX_HEADING = re.compile(r"#{1,6}(?:\s|$)")  # a Markdown heading (CommonMark: "#1 인기" is no heading)
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*")
 
 
@@ -97,7 +98,7 @@ def labels_only(sentence: Sentence) -> bool:
     """Whether the sentence only labels what follows it: a Markdown heading, a table's header
     row or its ``|---|`` rule. Such a line is shown for context, never quoted as an answer."""
     line = sentence.text.strip()
-    if line.startswith("#") or _TABLE_RULE.fullmatch(line):
+    if _ATX_HEADING.match(line) or _TABLE_RULE.fullmatch(line):
         return True
     text = sentence.chunk.text
     start = text.find(sentence.text)

@@ -28,9 +28,10 @@ class Citation:
     heading: str | None = None  # 약관 · 조 · 항 or the section's header path, as shown above the quote to the answerer
 
     @classmethod
-    def of(cls, n: int, chunk: Chunk, quote: str) -> "Citation":
+    def of(cls, n: int, chunk: Chunk, quote: str, heading: str | None = None) -> "Citation":
+        """``heading`` replaces the chunk's own when the quote sits deeper (a unit's headings inside the chunk)."""
         return cls(n, chunk.chunk_id, chunk.doc_id, chunk.article, chunk.pages[0] if chunk.pages else None, quote, chunk.yakgwan,
-                   chunk.heading() or None)
+                   heading or chunk.heading() or None)
 
 
 @dataclass(frozen=True)

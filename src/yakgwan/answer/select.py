@@ -84,9 +84,9 @@ def chosen(score: np.ndarray, w: SelectWeights) -> list[int]:
 
 
 def read_as(u: Unit) -> str:
-    """The unit as scored: its heading, then its text."""
-    head = u.chunk.heading()
-    return f"{head}\n{u.text}" if head else u.text
+    """The unit as scored: its heading, then its text as read (a table row with its header)."""
+    head = u.heading()
+    return f"{head}\n{u.readable()}" if head else u.readable()
 
 
 def score_units(question: str, units: Sequence[Unit], embedder: Embedder, tokenizer: Tokenizer, w: SelectWeights) -> Scored:

@@ -4,8 +4,11 @@ A 약관 answers with its items: one 항 (``① 보험수익자는 다음의 서
 its 호 (``1. 청구서(회사 양식)`` …) and its provisos (``다만, …``), which the sentence splitter
 cuts apart. So inside an article a unit runs from one 항 mark (①–⑳) to the next; elsewhere (a
 Markdown page, a table, a 약관 article without 항 marks) each sentence or row is a unit. The
-article's heading line (``제7조(보험금의 청구)``) and a 약관's name line are never units: they are
-the unit's provenance, shown beside it. Every unit is a verbatim span of its chunk.
+article's heading line (``제7조(보험금의 청구)``), a 약관's name line and a Markdown heading line
+(``### 2008년 - 창립``) are never units: they are the unit's provenance (the chunk's heading or
+section path, extended by the Markdown headings inside the chunk that the unit sits under), shown
+beside it. Nor is a Markdown table's header row or its ``|---|`` rule: a row is read and shown
+with its header ("연도: 2020, 연봉: 85,000,000원"), and quoted verbatim. Every unit is a verbatim span of its chunk.
 
 A grouped hit (:mod:`yakgwan.retrieval.grouping`) brings the other pieces of its 조 as members:
 their units count too, since one 조 is often indexed as several chunks.
@@ -17,6 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from yakgwan.answer.grounding.quotes import readable
+from yakgwan.answer.passages import labels_only
+from yakgwan.answer.records import Sentence
 from yakgwan.core.records import Chunk, Hit
 from yakgwan.text.sentences import clause_spans
 
@@ -24,6 +30,7 @@ UNIT_CHARS = 600  # a 항 with its 호 longer than this is cut at the sentence t
 _HANG = re.compile(r"\s*[①-⑳➀-➉]")  # the 항 marks printed in Korean 약관 (➀ is the variant some PDFs carry)
 _HEADING = re.compile(r"\s*제\s*\d+\s*조(?:\s*의\s*\d+)?\s*\([^)\n]*\)?\s*$")
 _CONTENT = re.compile(r"[0-9A-Za-z가-힣]")
+_MARKDOWN_HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)  # ATX headings (CommonMark)
 
 
 @dataclass(frozen=True)
@@ -35,13 +42,25 @@ class Unit:
     end: int
     text: str
     rank: int
+    sub: str = ""  # the Markdown headings inside the chunk, below its section, that the unit sits under
+
+    def readable(self) -> str:
+        """The unit as the answer shows it: without list and bold marks, a table row as "header:
+        cell" pairs (:func:`~yakgwan.answer.grounding.quotes.readable`); its citation keeps ``text``."""
+        return readable(Sentence("", self.chunk, self.text))
+
+    def heading(self) -> str:
+        """Where the unit sits: the chunk's heading, then ``sub`` (``… > 2. 필요 서류 > 의료비 청구``)."""
+        head = self.chunk.heading()
+        return f"{head} > {self.sub}" if head and self.sub else head or self.sub
 
 
 def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
     """The unit spans of one chunk (see the module docstring), in document order."""
     spans = [(s, e) for s, e in clause_spans(chunk.text) if _CONTENT.search(chunk.text[s:e])]
     lines = {chunk.yakgwan.replace(" ", "")} if chunk.yakgwan else set()
-    spans = [(s, e) for s, e in spans if not _HEADING.match(chunk.text[s:e]) and chunk.text[s:e].replace(" ", "") not in lines]
+    spans = [(s, e) for s, e in spans if not _HEADING.match(chunk.text[s:e])
+             and chunk.text[s:e].replace(" ", "") not in lines and not labels_only(Sentence("", chunk, chunk.text[s:e]))]
     if not chunk.article:
         return spans
     out: list[list[int]] = []
@@ -51,6 +70,33 @@ def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
         else:
             out.append([s, e])
     return [(s, e) for s, e in out]
+
+
+def sub_headings(chunk: Chunk) -> list[tuple[int, str]]:
+    """(offset, path) at each Markdown heading inside the chunk that its section path does not
+    already name: the headings in force from that offset on, below the section (``의료비 청구``,
+    or ``5성급 럭셔리`` under ``제휴 리조트``), as ``a > b``. A heading closes those of its level
+    and deeper."""
+    named = {p.strip() for p in (chunk.section or "").split(">")}
+    stack: list[tuple[int, str]] = []
+    out: list[tuple[int, str]] = []
+    for m in _MARKDOWN_HEADING_LINE.finditer(chunk.text):
+        level, title = len(m.group(1)), m.group(2).strip()
+        stack = [(lv, t) for lv, t in stack if lv < level]
+        if title not in named:
+            stack.append((level, title))
+        out.append((m.start(), " > ".join(t for _, t in stack)))
+    return out
+
+
+def _sub_at(subs: list[tuple[int, str]], start: int) -> str:
+    """The headings in force at ``start`` (see :func:`sub_headings`)."""
+    now = ""
+    for pos, path in subs:
+        if pos > start:
+            break
+        now = path
+    return now
 
 
 def _pieces(h: Hit) -> list[Chunk]:
@@ -69,5 +115,6 @@ def hit_units(hits: Sequence[Hit]) -> list[Unit]:
             if c.chunk_id in seen:
                 continue
             seen.add(c.chunk_id)
-            out.extend(Unit(c, s, e, c.text[s:e], rank) for s, e in chunk_units(c))
+            subs = sub_headings(c)
+            out.extend(Unit(c, s, e, c.text[s:e], rank, _sub_at(subs, s)) for s, e in chunk_units(c))
     return out

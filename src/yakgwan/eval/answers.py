@@ -8,7 +8,8 @@ Deterministic, per pipeline:
   chunk, checked here against the index, not taken from the answerer;
 - ``citation_support``: citations of answerable questions whose document is one of the
   question's source documents;
-- ``keyword_recall``: the share of a question's keywords found in its answer.
+- ``keyword_recall``: the share of a question's keywords found in its answer, spellings of one
+  number counted once (:mod:`yakgwan.eval.keywords`).
 
 LLM-as-judge (optional, ``judge_runs`` > 0): accuracy, completeness and relevance on the seed's
 1–5 rubric against the reference answer, run ``judge_runs`` times with different seeds
@@ -30,6 +31,7 @@ from yakgwan.answer.ask import Asker
 from yakgwan.answer.records import AskResult
 from yakgwan.core.errors import InputError
 from yakgwan.eval.datasets import EvalQuery
+from yakgwan.eval.keywords import keyword_recall
 from yakgwan.eval.metrics import latency_summary
 from yakgwan.eval.result import AnswersResult, Latency
 from yakgwan.llm import LLM, StructuredOutputError
@@ -63,14 +65,6 @@ def load_unanswerable(path: Path) -> list[Unanswerable]:
     if not out:
         raise InputError(str(path), "no questions")
     return out
-
-
-def keyword_recall(answer: str, keywords: Sequence[str]) -> float | None:
-    """Share of ``keywords`` that occur in ``answer`` (spaces ignored); None without keywords."""
-    if not keywords:
-        return None
-    flat = "".join(answer.split())
-    return sum("".join(k.split()) in flat for k in keywords) / len(keywords)
 
 
 def citation_checks(res: AskResult, chunk_text: Mapping[str, str], relevant: Mapping[str, int] | None) -> tuple[list[bool], list[bool]]:

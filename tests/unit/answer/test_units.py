@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, AnswerFeatures, reliability
-from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features
+from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features, shown_unit
 from yakgwan.answer.select import SelectWeights, chosen, covered, idf_weights, score_units, unit_scores
 from yakgwan.answer.units import chunk_units, hit_units
 from yakgwan.core.records import Chunk, Hit
@@ -58,7 +58,39 @@ def test_a_hang_keeps_its_ho_items_and_provisos_and_the_heading_is_never_a_unit(
     assert texts == ["① 보험수익자는 다음의 서류를 제출하고 보험금을 청구하여야 합니다.\n1. 청구서(회사 양식)\n2. 사고증명서",
                      "② 제1항 제2호의 사고증명서는 국내의 병원에서 발급한 것이어야 합니다.\n다만, 국외의 의료기관도 됩니다."]
     page = _chunk("m", "# 환불\n\n출발 30일 전까지 취소하면 전액 환불합니다. 당일 취소는 환불하지 않습니다.", article=None, yakgwan=None, title=None)
-    assert [page.text[s:e] for s, e in chunk_units(page)] == ["# 환불", "출발 30일 전까지 취소하면 전액 환불합니다.", "당일 취소는 환불하지 않습니다."]
+    # a Markdown heading is the unit's provenance, not a unit
+    assert [page.text[s:e] for s, e in chunk_units(page)] == ["출발 30일 전까지 취소하면 전액 환불합니다.", "당일 취소는 환불하지 않습니다."]
+    # "#1" (no space) and a '#' inside a line are no headings
+    tag = _chunk("t", "#1 인기 상품입니다.\n가격은 #원입니다.", article=None, yakgwan=None, title=None)
+    assert [tag.text[s:e] for s, e in chunk_units(tag)] == ["#1 인기 상품입니다.", "가격은 #원입니다."]
+
+
+def test_a_unit_under_a_heading_inside_its_chunk_carries_that_heading() -> None:
+    text = ("### 2. 필요 서류\n\n#### 의료비 청구\n- 진단서\n- 영수증\n\n#### 휴대품 분실\n- 경찰 신고서\n\n"
+            "##### 해외\n- 현지 경찰 확인서\n\n#### 여행 취소\n- 취소 확인서")
+    c = Chunk("s", "insurance.md", "insurance.md", "p", text, 0, len(text), (), section="여행자 보험 > 청구 방법 > 2. 필요 서류")
+    units = hit_units([Hit(c, 1.0, 1, "hybrid_cc")])
+    got = [(u.text, u.sub, u.heading()) for u in units]
+    assert got == [
+        ("- 진단서", "의료비 청구", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 의료비 청구"),
+        ("- 영수증", "의료비 청구", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 의료비 청구"),
+        ("- 경찰 신고서", "휴대품 분실", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 휴대품 분실"),
+        ("- 현지 경찰 확인서", "휴대품 분실 > 해외", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 휴대품 분실 > 해외"),
+        ("- 취소 확인서", "여행 취소", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 여행 취소"),  # a heading closes deeper ones
+    ]
+    # the answer shows the unit under its own heading, and cites it so
+    assert all(u.text == u.chunk.text[u.start : u.end] for u in units)
+    assert shown_unit(units[3]) == "여행자 보험 > 청구 방법 > 2. 필요 서류 > 휴대품 분실 > 해외 — 현지 경찰 확인서"
+    # a table's header row and rule are no units; a row is read with its header and quoted verbatim
+    rows = "### 연봉 변동 이력\n\n| 연도 | 연봉 | 비고 |\n|------|------|------|\n| 2020 | 85,000,000원 | 취임 |\n| 2022 | 105,000,000원 | |"
+    t = Chunk("r", "kim.md", "kim.md", "p", rows, 0, len(rows), (), section="김 (Kim) > 보상 정보 > 연봉 변동 이력")
+    tu = hit_units([Hit(t, 1.0, 1, "hybrid_cc")])
+    assert [u.text for u in tu] == ["| 2020 | 85,000,000원 | 취임 |", "| 2022 | 105,000,000원 | |"]
+    assert [u.readable() for u in tu] == ["연도: 2020, 연봉: 85,000,000원, 비고: 취임", "연도: 2022, 연봉: 105,000,000원"]
+    assert shown_unit(tu[0]) == "김 (Kim) > 보상 정보 > 연봉 변동 이력 — 연도: 2020, 연봉: 85,000,000원, 비고: 취임"
+    # a unit of a chunk without headings inside keeps the chunk's heading alone
+    plain = Chunk("q", "faq.md", "faq.md", "p", "환불은 7일 안에 됩니다.", 0, 13, (), section="FAQ > 환불")
+    assert [u.heading() for u in hit_units([Hit(plain, 1.0, 1, "hybrid_cc")])] == ["FAQ > 환불"]
 
 
 def test_a_grouped_hit_brings_the_other_pieces_of_its_article_but_not_clone_yakgwan() -> None:
