@@ -30,6 +30,7 @@ from yakgwan.core.records import Hit, sha256_hex
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.tokenizer import Tokenizer
 
+SHOWN_PLACES = 5  # clone 특약 named after a quote; more are counted ("외 3개")
 CACHED_VECTORS = 20_000  # unit vectors kept per answerer (about 30 MB at 384 dimensions)
 
 
@@ -79,9 +80,14 @@ class CachingEmbedder:
 
 def shown_unit(u: Unit) -> str:
     """A unit as the answer shows it: its heading (약관 · 조 · 항, or the section path), then its
-    text as read (:meth:`~yakgwan.answer.units.Unit.readable`; the citation quotes it verbatim)."""
+    text as read (:meth:`~yakgwan.answer.units.Unit.readable`; the citation quotes it verbatim),
+    then the other 특약 that print the same words ("같은 문장: …", :func:`~yakgwan.answer.units.clone_places`)."""
     head = u.heading()
-    return f"{head} — {u.readable()}" if head else u.readable()
+    text = f"{head} — {u.readable()}" if head else u.readable()
+    if not u.also:
+        return text
+    named = ", ".join(u.also[:SHOWN_PLACES]) + (f" 외 {len(u.also) - SHOWN_PLACES}개" if len(u.also) > SHOWN_PLACES else "")
+    return f"{text} (같은 문장: {named})"
 
 
 def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:

@@ -43,6 +43,9 @@ class Unit:
     text: str
     rank: int
     sub: str = ""  # the Markdown headings inside the chunk, below its section, that the unit sits under
+    # the other 약관 · 조 that print these very words: the hit's clone 특약 (members of another 약관)
+    # whose text holds the unit verbatim, whitespace aside
+    also: tuple[str, ...] = ()
 
     def readable(self) -> str:
         """The unit as the answer shows it: without list and bold marks, a table row as "header:
@@ -105,6 +108,21 @@ def _pieces(h: Hit) -> list[Chunk]:
     return sorted([h.chunk, *same], key=lambda c: (c.pages[0] if c.pages else 0, c.start))
 
 
+def _flat(text: str) -> str:
+    return "".join(text.split())
+
+
+def clone_places(text: str, h: Hit) -> tuple[str, ...]:
+    """The 약관 · 조 of the hit's members from other 약관 (clone 특약, :mod:`yakgwan.retrieval.grouping`)
+    that print ``text`` verbatim, whitespace aside, in document order: the 특약 a quoted sentence
+    applies to as well. A clone whose wording differs there (another amount) is not named."""
+    flat = _flat(text)
+    out = [f"{m.yakgwan} {m.article}" if m.article else str(m.yakgwan)
+           for m in sorted(h.members, key=lambda c: (c.pages[0] if c.pages else 0, c.start))
+           if m.yakgwan and m.yakgwan != h.chunk.yakgwan and flat in _flat(m.text)]
+    return tuple(dict.fromkeys(out))
+
+
 def hit_units(hits: Sequence[Hit]) -> list[Unit]:
     """Every unit of the hits (each hit's 조 pieces included), by hit rank then document order;
     a chunk that two hits carry is read once."""
@@ -116,5 +134,5 @@ def hit_units(hits: Sequence[Hit]) -> list[Unit]:
                 continue
             seen.add(c.chunk_id)
             subs = sub_headings(c)
-            out.extend(Unit(c, s, e, c.text[s:e], rank, _sub_at(subs, s)) for s, e in chunk_units(c))
+            out.extend(Unit(c, s, e, c.text[s:e], rank, _sub_at(subs, s), clone_places(c.text[s:e], h)) for s, e in chunk_units(c))
     return out

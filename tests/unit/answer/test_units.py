@@ -12,7 +12,7 @@ import pytest
 from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, AnswerFeatures, reliability
 from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features, shown_unit
 from yakgwan.answer.select import SelectWeights, chosen, covered, idf_weights, score_units, unit_scores
-from yakgwan.answer.units import chunk_units, hit_units
+from yakgwan.answer.units import Unit, chunk_units, hit_units
 from yakgwan.core.records import Chunk, Hit
 
 pytestmark = pytest.mark.unit
@@ -185,3 +185,19 @@ def test_the_unit_answer_quotes_the_best_units_verbatim_and_the_model_decides() 
     x = features(scored, picked, 0.5)
     assert x.cos == pytest.approx(float(scored.cos.max())) and x.found == 0.5 and x.cos_margin == pytest.approx(x.cos - float(scored.cos.mean()))
     assert score_units("q", [], emb, tok, SelectWeights()).score.size == 0
+
+
+def test_a_quote_names_the_clone_tokyakgwan_that_print_the_same_words_and_only_those() -> None:
+    same = "① 회사는 피해자 1인당 보험가입금액을 한도로 지급합니다."
+    head = _chunk("h", f"제1조(보험금의 지급사유)\n{same}\n② 한도는 3천만원입니다.", article="제1조", yakgwan="처리지원금(Ⅰ) 특별약관", title="보험금의 지급사유")
+    twin = _chunk("t", f"제1조(보험금의 지급사유)\n{same.replace(' ', '  ')}\n② 한도는 2천만원입니다.", article="제1조", yakgwan="처리지원금(Ⅱ) 특별약관", title="보험금의 지급사유")
+    piece = _chunk("p", "③ 서류는 제3조에 따릅니다.", article="제1조", yakgwan="처리지원금(Ⅰ) 특별약관", title="보험금의 지급사유")
+    units = hit_units([Hit(head, 1.0, 1, "clause", members=(twin, piece))])
+    by_text = {u.text.split()[0]: u for u in units}
+    # ① reads the same in (Ⅱ), whitespace aside; ② differs there (another amount); a piece of the same 조 is no clone
+    assert by_text["①"].also == ("처리지원금(Ⅱ) 특별약관 제1조",)
+    assert by_text["②"].also == () and by_text["③"].also == ()
+    assert shown_unit(by_text["①"]).endswith("(같은 문장: 처리지원금(Ⅱ) 특별약관 제1조)")
+    assert "같은 문장" not in shown_unit(by_text["②"])
+    many = Unit(head, 0, 1, "①", 1, also=tuple(f"특약{i} 제1조" for i in range(7)))
+    assert shown_unit(many).endswith("(같은 문장: 특약0 제1조, 특약1 제1조, 특약2 제1조, 특약3 제1조, 특약4 제1조 외 2개)")
