@@ -89,10 +89,19 @@ class Ingestor:
     _model: "_Preload | None" = field(default=None, init=False, repr=False)  # set by run()
 
     def run(self, paths: list[Path]) -> IngestReport:
-        t0 = time.perf_counter()
-        report = IngestReport()
         # the embedder's model loads while the documents are read and indexed (Ray actors load their own)
         self._model = _Preload(self.embedder if self.workers is None else None)
+        try:
+            return self._run(paths)
+        finally:
+            # an ingest that needed no new vector (all from the cache or the old index) still waits for
+            # the load it started: a process that exits while a native library builds its model on
+            # another thread is aborted ("terminate called without an active exception", exit 134)
+            self._model.settle()
+
+    def _run(self, paths: list[Path]) -> IngestReport:
+        t0 = time.perf_counter()
+        report = IngestReport()
         loaded = self._load(paths, report)
         report.seconds_load = time.perf_counter() - t0
         with self.store.writer(on_wait=self._say_waiting):
@@ -341,3 +350,8 @@ class _Preload:
             self._thread.join()
         if self._error is not None:
             raise self._error
+
+    def settle(self) -> None:
+        """Joins the load when nothing waited for it; what it raised is dropped (no vector needed it)."""
+        if self._thread is not None:
+            self._thread.join()

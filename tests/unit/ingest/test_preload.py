@@ -87,3 +87,34 @@ def test_a_full_disk_at_the_second_commit_leaves_the_index_as_it_was(tmp_path: P
     monkeypatch.setattr(LocalStore, "_commit", real)
     report = ingest(settings, [second])  # space again: the ingest goes through
     assert report.dense_ready and set(store.read().docs) == docs | {"b.md"}
+
+
+def test_an_ingest_that_needs_no_new_vector_still_joins_the_load_it_started(tmp_path: Path) -> None:
+    """Every vector from the cache or the old index: the dense phase never waits for the model, so
+    the ingest joins the load itself before returning (a process that exits while a native library
+    builds its model on another thread is aborted, exit 134)."""
+    from yakgwan.services.ingest import ingest
+
+    class VerySlowModel(SlowModel):
+        def __init__(self) -> None:
+            super().__init__()
+            self.done = threading.Event()
+
+        def load(self) -> None:
+            super().load()
+            self.done.wait(0.5)  # still loading when the ingest has nothing left to do
+            self.done.set()
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    assert ingest(settings, [doc], sync=True, embedder=SlowModel()).dense_ready  # type: ignore[arg-type]
+    again = settings.with_(index_dir=tmp_path / "other")  # another index: every vector comes from the machine's cache
+    slow = VerySlowModel()
+    report = ingest(again, [doc], sync=True, embedder=slow)  # type: ignore[arg-type]
+    assert report.dense_ready and report.embedded == 0
+    assert slow.done.is_set() and not [t for t in threading.enumerate() if t.name == "embedder-load"]
+    # unchanged documents, nothing to do at all: joined too
+    slow = VerySlowModel()
+    assert ingest(again, [doc], sync=True, embedder=slow).unchanged == ["doc.md"]  # type: ignore[arg-type]
+    assert slow.done.is_set()
