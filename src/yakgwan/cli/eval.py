@@ -16,7 +16,7 @@ from yakgwan.services.report import AnswersResult, EvalResult, combine_results, 
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
-    unanswerable = load_unanswerable(args.unanswerable) if args.unanswerable else []
+    unanswerable = load_unanswerable(args.unanswerable, args.half) if args.unanswerable else []
     command = "yakgwan " + " ".join(sys.argv[1:]) if sys.argv and "yakgwan" in sys.argv[0] else None
     req = EvalRequest(
         load_evalset(args.corpus, args.tests, args.beir, args.half), tuple(args.pipelines or ["default"]), args.k, args.limit, args.answers,

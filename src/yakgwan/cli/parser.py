@@ -86,7 +86,8 @@ def _eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pipeline", action="append", dest="pipelines", help="repeatable; default: the default pipeline")
     p.add_argument("--pipelines", nargs="+", action="extend", dest="pipelines", metavar="NAME", help="several pipelines at once (with --pipeline too)")
     p.add_argument("--half", choices=("tune", "check"),
-                   help="clause-level format: only the tuning half (rows at even 0-based positions in the file) or the checking half (odd)")
+                   help="only the tuning half of --tests (rows at even 0-based positions in the file, blank lines aside) or the checking "
+                        "half (odd); with --answers the --unanswerable file is halved the same way")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--answers", action="store_true", help="also answer every question (ask) and score the answers")
     p.add_argument("--unanswerable", type=Path, help="with --answers: JSONL of questions the documents cannot answer (refusal is correct)")

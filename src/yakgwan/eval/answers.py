@@ -9,7 +9,9 @@ Deterministic, per pipeline:
 - ``citation_support``: citations of answerable questions whose document is one of the
   question's source documents;
 - ``keyword_recall``: the share of a question's keywords found in its answer, spellings of one
-  number counted once (:mod:`yakgwan.eval.keywords`).
+  number counted once (:mod:`yakgwan.eval.keywords`);
+- ``answered_with_keywords`` / ``answered_with_all_keywords``: the share of answerable questions
+  with keywords that were ``answered`` with at least 80% / all of their keywords.
 
 LLM-as-judge (optional, ``judge_runs`` > 0): accuracy, completeness and relevance on the seed's
 1–5 rubric against the reference answer, run ``judge_runs`` times with different seeds
@@ -30,7 +32,7 @@ from pydantic import BaseModel, Field
 from yakgwan.answer.ask import Asker
 from yakgwan.answer.records import AskResult
 from yakgwan.core.errors import InputError
-from yakgwan.eval.datasets import EvalQuery
+from yakgwan.eval.datasets import EvalQuery, in_half
 from yakgwan.eval.keywords import keyword_recall
 from yakgwan.eval.metrics import latency_summary
 from yakgwan.eval.result import AnswersResult, Latency
@@ -48,22 +50,27 @@ class Unanswerable:
     made_by: str | None = None
 
 
-def load_unanswerable(path: Path) -> list[Unanswerable]:
+def load_unanswerable(path: Path, half: str | None = None) -> list[Unanswerable]:
     """Questions the knowledge base cannot answer (JSONL with ``question``; ``id``, ``made_by``
-    optional)."""
+    optional); ``half`` keeps the tuning or checking half by the test files' rule
+    (:func:`~yakgwan.eval.datasets.in_half`)."""
     if not path.is_file():
         raise InputError(str(path), "no such file")
     out = []
+    position = 0
     for i, line in enumerate(path.read_text("utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
-            out.append(Unanswerable(str(row.get("id", f"u{i}")), str(row["question"]), row.get("made_by")))
+            item = Unanswerable(str(row.get("id", f"u{i}")), str(row["question"]), row.get("made_by"))
         except (ValueError, KeyError, TypeError) as exc:
             raise InputError(str(path), f"line {i}: not a JSON object with a 'question' ({exc})") from None
+        if in_half(position, half):
+            out.append(item)
+        position += 1
     if not out:
-        raise InputError(str(path), "no questions")
+        raise InputError(str(path), "no questions" + (f" in the {half} half" if half else ""))
     return out
 
 
@@ -180,8 +187,11 @@ def answer_metrics(ans: list[dict], un: list[dict], valid: list[bool], support: 
     """The rates over the answerable rows ``ans`` and the unanswerable rows ``un``, and the
     share of valid and supporting citations."""
     recalls = [r["keyword_recall"] for r in ans if r["keyword_recall"] is not None]
+    with_kw = [r for r in ans if r["keyword_recall"] is not None]
     return {
         "answer_rate": _share(ans, "answered"),
+        "answered_with_keywords": _answered_holding(with_kw, 0.8),
+        "answered_with_all_keywords": _answered_holding(with_kw, 1.0),
         "partial_rate": _share(ans, "partial"),
         "refusal_rate": _share(un, "refused"),
         "non_answer_rate": (sum(r["outcome"] in ("refused", "partial") for r in un) / len(un)) if un else None,
@@ -199,6 +209,12 @@ def unanswerable_by_kind(un: list[dict]) -> dict[str, dict[str, int]]:
         by_made[kind] = {"n": len(part), "refused": sum(r["outcome"] == "refused" for r in part), "partial": sum(r["outcome"] == "partial" for r in part),
                          "refused_by_anchor": sum(bool(r["missing"]) for r in part)}
     return by_made
+
+
+def _answered_holding(rows: list[dict], share: float) -> float | None:
+    """The share of ``rows`` answered (outcome ``answered``) with at least ``share`` of their
+    keywords in the answer; None without rows."""
+    return sum(r["outcome"] == "answered" and r["keyword_recall"] >= share - 1e-9 for r in rows) / len(rows) if rows else None
 
 
 def _share(rows: list[dict], outcome: str) -> float | None:

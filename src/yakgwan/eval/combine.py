@@ -219,6 +219,7 @@ ANSWER_COLUMNS = (  # (label, answer metric)
     ("answer rate", "answer_rate"), ("partial rate", "partial_rate"), ("refusal rate (unanswerable)", "refusal_rate"),
     ("refused or partial (unanswerable)", "non_answer_rate"), ("citation validity", "citation_validity"),
     ("citation support", "citation_support"), ("keyword recall", "keyword_recall"),
+    ("answered, ≥ 80% of keywords", "answered_with_keywords"), ("answered, every keyword", "answered_with_all_keywords"),
 )
 
 

@@ -46,19 +46,37 @@ class EvalSet:
         return any(q.governing for q in self.queries)
 
 
-def load_seed(corpus: Path, tests: Path) -> EvalSet:
+def in_half(position: int, half: str | None) -> bool:
+    """Whether the row at 0-based ``position`` (blank lines aside) is in ``half``: ``"tune"`` the
+    even positions, ``"check"`` the odd ones, None every row. A fixed rule that reads no content."""
+    if half is None:
+        return True
+    if half not in HALVES:
+        raise InputError(None, f"--half must be one of {', '.join(HALVES)}, got {half!r}")
+    return position % 2 == HALVES.index(half)
+
+
+def half_label(half: str) -> str:
+    """How a half is named in a result's ``source``."""
+    return f"{half} half: rows at {'even' if half == 'tune' else 'odd'} 0-based positions in the file"
+
+
+def load_seed(corpus: Path, tests: Path, half: str | None = None) -> EvalSet:
     """Seed format: ``corpus`` is the knowledge-base folder (document ids are paths relative to
     it), ``tests`` has one ``{"question", "keywords", "reference_answer", "category",
-    "source_docs"}`` object per line."""
+    "source_docs"}`` object per line. ``half`` keeps one half (:func:`in_half`)."""
+    in_half(0, half)  # an unknown half fails before anything is read
     if not corpus.is_dir():
         raise InputError(str(corpus), "--corpus must be the knowledge-base folder")
     queries = []
-    for lineno, row in _jsonl(tests):
+    for position, (lineno, row) in enumerate(_jsonl(tests)):
         q, sources, keywords = row.get("question") if isinstance(row, dict) else None, None, None
         if isinstance(row, dict):
             sources, keywords = row.get("source_docs"), row.get("keywords") or []
         if not isinstance(q, str) or not q.strip() or not _str_list(sources) or not _str_list(keywords):
             raise InputError(str(tests), f"line {lineno}: needs 'question' (text), 'source_docs' and 'keywords' as lists of strings")
+        if not in_half(position, half):
+            continue
         queries.append(
             EvalQuery(
                 qid=str(row.get("id", lineno)),
@@ -70,8 +88,11 @@ def load_seed(corpus: Path, tests: Path) -> EvalSet:
             )
         )
     if not queries:
-        raise InputError(str(tests), "no questions")
-    return EvalSet(name=f"{corpus.parent.name or corpus.name}/{tests.name}", corpus=corpus, queries=queries, source=str(tests))
+        raise InputError(str(tests), "no questions" + (f" in the {half} half" if half else ""))
+    name, source = f"{corpus.parent.name or corpus.name}/{tests.name}", str(tests)
+    if half is not None:
+        name, source = f"{name} ({half} half)", f"{source}; {half_label(half)}"
+    return EvalSet(name=name, corpus=corpus, queries=queries, source=source)
 
 
 def is_clause_file(tests: Path) -> bool:
@@ -91,14 +112,13 @@ def load_clauses(corpus: Path, tests: Path, half: str | None = None) -> EvalSet:
     ``half`` keeps one half by a fixed rule that reads no content: ``"tune"`` the rows at even
     0-based positions in the file (blank lines aside: 0, 2, 4, …), ``"check"`` those at odd
     positions; None keeps every row."""
-    if half is not None and half not in HALVES:
-        raise InputError(None, f"--half must be one of {', '.join(HALVES)}, got {half!r}")
+    in_half(0, half)  # an unknown half fails before anything is read
     if not corpus.exists():
         raise InputError(str(corpus), "no such file or folder (--corpus: the policy PDF or its folder)")
     answerable, unanswerable = [], []
     for position, (lineno, row) in enumerate(_jsonl(tests)):
         q, is_answerable = _clause_row(tests, lineno, row)
-        if half is not None and position % 2 != HALVES.index(half):
+        if not in_half(position, half):
             continue
         (answerable if is_answerable else unanswerable).append(q)
     if not answerable:
@@ -106,7 +126,7 @@ def load_clauses(corpus: Path, tests: Path, half: str | None = None) -> EvalSet:
     name, source = f"{tests.parent.name or tests.name}/{tests.name}", str(tests)
     if half is not None:
         name += f" ({half} half)"
-        source += f"; {half} half: rows at {'even' if half == 'tune' else 'odd'} 0-based positions in the file"
+        source += f"; {half_label(half)}"
     return EvalSet(name=name, corpus=corpus, queries=answerable, source=source, unanswerable=tuple(unanswerable))
 
 

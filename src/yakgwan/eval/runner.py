@@ -230,7 +230,9 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
         llm.stats = UsageStats()
     runs = req.judge_runs if llm is not None else 0
     asker = Asker(ctx, pipeline=pipeline, mode=req.answer_mode, rules=req.rules)
-    bar = Bar(f"answers {pipeline}", len(evalset.queries) + len(req.unanswerable), quiet, unit="q", sink=sink)
+    # a clause-level file's own unanswerable rows are asked too, before the --unanswerable file's
+    unanswerable = [Unanswerable(q.qid, q.text, "tests_file") for q in evalset.unanswerable] + list(req.unanswerable)
+    bar = Bar(f"answers {pipeline}", len(evalset.queries) + len(unanswerable), quiet, unit="q", sink=sink)
     last = [0]
 
     def step(i: int, total: int) -> None:
@@ -238,7 +240,7 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
         last[0] = i
 
     try:
-        out = evaluate_answers(asker, evalset.queries, req.unanswerable, llm if runs else None, runs, step)
+        out = evaluate_answers(asker, evalset.queries, unanswerable, llm if runs else None, runs, step)
     finally:
         bar.close()
     note = "no LLM configured (YAKGWAN_LLM): extractive answers (answer units chosen by the embedder; sentences by word overlap for a question about two named things), no judge" if llm is None else None

@@ -44,21 +44,19 @@ Warn = Callable[[str], None]
 
 def load_evalset(corpus: Path | None, tests: Path | None, beir: Path | None, half: str | None = None) -> EvalSet:
     """A seed-format set (``corpus`` folder + ``tests`` JSONL), a clause-level set (``corpus``
-    a policy PDF or its folder + ``tests`` JSONL whose rows have ``governing``; ``half`` keeps
-    its tuning or checking half) or a BEIR folder."""
+    a policy PDF or its folder + ``tests`` JSONL whose rows have ``governing``), either with
+    ``half`` keeping its tuning or checking half, or a BEIR folder."""
     if beir:
         if corpus or tests:
             raise InputError(None, "give either --beir DIR or --corpus DIR --tests FILE, not both")
         if half is not None:
-            raise InputError(None, "--half is for the clause-level format (--tests rows with 'governing')")
+            raise InputError(None, "--half is for --tests files (seed or clause-level format), not --beir")
         return load_beir(beir)
     if not (corpus and tests):
         raise InputError(None, "eval needs --corpus DIR|PDF --tests FILE.jsonl (seed or clause-level format) or --beir DIR")
     if is_clause_file(tests):
         return load_clauses(corpus, tests, half)
-    if half is not None:
-        raise InputError(str(tests), "--half is for the clause-level format (rows with 'governing')")
-    return load_seed(corpus, tests)
+    return load_seed(corpus, tests, half)
 
 
 def eval_index_dir(settings: Settings, evalset: EvalSet, step_fingerprints: Sequence[str] = ()) -> IndexLocation:

@@ -681,6 +681,23 @@ def test_answer_metrics_hand_computed() -> None:
 
 
 @pytest.mark.unit
+def test_answered_with_keywords_shares_and_halved_unanswerable_file(tmp_path: Path) -> None:
+    from yakgwan.eval.answers import answer_metrics, load_unanswerable
+
+    ans = [{"outcome": "answered", "keyword_recall": 1.0}, {"outcome": "answered", "keyword_recall": 0.8},
+           {"outcome": "answered", "keyword_recall": 0.5}, {"outcome": "partial", "keyword_recall": 1.0},
+           {"outcome": "answered", "keyword_recall": None}]  # no keywords: not counted
+    m = answer_metrics(ans, [], [], [])
+    # over the 4 rows with keywords: >= 0.8 answered: 2 of 4; every keyword answered: 1 of 4
+    assert (m["answered_with_keywords"], m["answered_with_all_keywords"]) == (0.5, 0.25)
+    assert answer_metrics([], [], [], [])["answered_with_keywords"] is None
+    f = tmp_path / "u.jsonl"
+    f.write_text("\n".join(json.dumps({"question": f"q{i}"}) for i in range(3)) + "\n\n", "utf-8")
+    assert [u.text for u in load_unanswerable(f, "tune")] == ["q0", "q2"]
+    assert [u.text for u in load_unanswerable(f, "check")] == ["q1"] and len(load_unanswerable(f)) == 3
+
+
+@pytest.mark.unit
 def test_eval_answers_through_the_cli_without_an_llm(tmp_path: Path) -> None:
     import os
     import subprocess
@@ -788,3 +805,34 @@ def test_rejected_hits_stay_out_whatever_step_relabelled_them() -> None:
     c = Chunk("c", "d.md", "d.md", "t", "x", 0, 1)
     hits = [Hit(c, 1.0, 1, "crag"), Hit(c, 0.5, 2, "rerank_yesno", {"rejected": 1.0}), Hit(c, 0.4, 3, "crag(rejected)>compress", {"rejected": 1.0})]
     assert [h.rank for h in evidence_hits(hits)] == [1]
+
+
+@pytest.mark.unit
+def test_eval_answers_asks_a_clause_file_s_own_unanswerable_rows(tmp_path: Path) -> None:
+    """``eval --answers`` over a clause-level file asks its ``answerable: false`` rows as
+    unanswerable questions (made_by ``tests_file``), halved like the rest."""
+    import os
+    import subprocess
+    import sys
+
+    sample = Path(__file__).resolve().parents[3] / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+    gov = [{"yakgwan": "보통약관", "article": "제5조", "article_title": "보험금의 청구", "page": 1}]
+    rows = [{"id": "a1", "question": "보험금 청구할 때 무슨 서류를 내요?", "style": "keyword", "topic": "청구", "governing": gov, "answer": "청구서",
+             "keywords": ["청구서"], "answerable": True},
+            {"id": "u1", "question": "이 보험 해외여행 중 도난도 보상하나요?", "style": "colloquial", "topic": "도난", "governing": gov, "answer": "-",
+             "keywords": [], "answerable": False}]
+    tests = tmp_path / "q.jsonl"
+    tests.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", "utf-8")
+    env = {**os.environ, "YAKGWAN_CACHE_DIR": str(tmp_path / "c"), "YAKGWAN_EMBEDDER": "hashing", "YAKGWAN_LLM": "none"}
+    out = tmp_path / "r.json"
+    base = [sys.executable, "-m", "yakgwan.cli", "eval", "--corpus", str(sample), "--tests", str(tests), "--answers", "--quiet"]
+    p = subprocess.run([*base, "--json", str(out)], env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    (res,) = json.loads(out.read_text("utf-8"))
+    a = res["answers"]
+    assert (a["n_answerable"], a["n_unanswerable"]) == (1, 1) and set(a["unanswerable_by_kind"]) == {"tests_file"}
+    assert [q["qid"] for q in a["per_question"]] == ["a1", "u1"]
+    # the tuning half (row 0) holds only the answerable row
+    p = subprocess.run([*base, "--half", "tune", "--json", str(out)], env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(out.read_text("utf-8"))[0]["answers"]["n_unanswerable"] == 0

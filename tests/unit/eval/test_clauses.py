@@ -197,7 +197,7 @@ def test_a_row_without_governing_in_a_clause_file_is_refused(tmp_path: Path):
         load_clauses(tmp_path, _write(tmp_path / "q.jsonl", [_row(1), row]))
 
 
-def test_load_evalset_takes_a_pdf_or_a_folder_and_half_only_for_this_format(tmp_path: Path):
+def test_load_evalset_takes_a_pdf_or_a_folder_and_halves_any_tests_file(tmp_path: Path):
     pdf = tmp_path / "policy.pdf"
     pdf.write_bytes(b"%PDF-1.4")
     tests = _write(tmp_path / "q.jsonl", [_row(1), _row(2)])
@@ -205,9 +205,15 @@ def test_load_evalset_takes_a_pdf_or_a_folder_and_half_only_for_this_format(tmp_
     assert len(load_evalset(tmp_path, tests, None, "check").queries) == 1
     with pytest.raises(InputError, match="no such file or folder"):
         load_evalset(tmp_path / "missing.pdf", tests, None)
-    seed = _write(tmp_path / "seed.jsonl", [{"question": "q", "keywords": [], "source_docs": ["a.md"]}])
-    with pytest.raises(InputError, match="--half is for the clause-level format"):
-        load_evalset(tmp_path, seed, None, "tune")
+    seed = _write(tmp_path / "seed.jsonl", [{"question": f"q{i}", "keywords": [], "source_docs": ["a.md"]} for i in range(5)])
+    # the seed format is halved by the same rule: even 0-based rows tune, odd rows check
+    assert [q.text for q in load_evalset(tmp_path, seed, None, "tune").queries] == ["q0", "q2", "q4"]
+    check = load_evalset(tmp_path, seed, None, "check")
+    assert [q.text for q in check.queries] == ["q1", "q3"] and check.name.endswith("(check half)") and "odd 0-based" in check.source
+    with pytest.raises(InputError, match="--half must be one of"):
+        load_evalset(tmp_path, seed, None, "middle")
+    with pytest.raises(InputError, match="not --beir"):
+        load_evalset(None, None, tmp_path, "tune")
 
 
 # ---------------------------------------------------------------- scoring a retriever

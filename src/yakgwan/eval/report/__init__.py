@@ -260,6 +260,7 @@ ANSWER_LABELS = {
     "answer_rate": "answer rate", "partial_rate": "partial rate", "refusal_rate": "refusal rate (unanswerable)",
     "non_answer_rate": "refused or partial (unanswerable)", "citation_validity": "citation validity",
     "citation_support": "citation support", "keyword_recall": "keyword recall",
+    "answered_with_keywords": "answered, ≥ 80% of keywords", "answered_with_all_keywords": "answered, every keyword",
 }
 
 
