@@ -91,7 +91,13 @@ def table_header(text: str, start: int) -> int | None:
     rule_start = end + 1 if end >= 0 else len(text)
     rule_end = text.find("\n", rule_start)
     rule = text[rule_start : rule_end if rule_end >= 0 else len(text)]
-    return first if first != start and _TABLE_RULE.fullmatch(rule.strip()) else None
+    return first if first != start and _table_rule(rule) else None
+
+
+def _table_rule(line: str) -> bool:
+    """A table's ``|---|---|`` rule (with a pipe: a bare ``---`` line is a thematic break, not a rule)."""
+    line = line.strip()
+    return "|" in line and bool(_TABLE_RULE.fullmatch(line))
 
 
 def labels_only(sentence: Sentence) -> bool:
@@ -101,14 +107,14 @@ def labels_only(sentence: Sentence) -> bool:
     if _ATX_HEADING.match(line) or _TABLE_RULE.fullmatch(line):
         return True
     text = sentence.chunk.text
-    start = text.find(sentence.text)
+    start = sentence.offset()
     if start < 0 or not line.startswith("|"):
         return False
     nxt = text.find("\n", start + len(sentence.text))
     if nxt < 0:
         return False
     stop = text.find("\n", nxt + 1)
-    return bool(_TABLE_RULE.fullmatch(text[nxt + 1 : stop if stop >= 0 else len(text)].strip()))
+    return _table_rule(text[nxt + 1 : stop if stop >= 0 else len(text)])
 
 
 def passages_block(sentences: Sequence[Sentence]) -> str:
@@ -126,7 +132,7 @@ def header_row(sentence: Sentence) -> str | None:
     """The header row of the Markdown table the sentence is a row of; None when it is not a row
     of a table with a header (or is the header itself)."""
     text = sentence.chunk.text
-    start = text.find(sentence.text)
+    start = sentence.offset()
     head = table_header(text, start) if start >= 0 else None
     return text[head : text.find("\n", head)].strip() if head is not None else None
 

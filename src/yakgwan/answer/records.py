@@ -41,6 +41,11 @@ class Sentence:
     number: str
     chunk: Chunk
     text: str
+    start: int = -1  # where ``text`` starts in the chunk, when known (else its first occurrence is taken)
+
+    def offset(self) -> int:
+        """Where the sentence starts in its chunk's text (-1 when it is not there)."""
+        return self.start if self.start >= 0 else self.chunk.text.find(self.text)
 
 
 @dataclass

@@ -6,8 +6,8 @@ cuts apart. So inside an article a unit runs from one 항 mark (①–⑳) to th
 Markdown page, a table, a 약관 article without 항 marks) each sentence or row is a unit. The
 article's heading line (``제7조(보험금의 청구)``), a 약관's name line and a Markdown heading line
 (``### 2008년 - 창립``) are never units: they are the unit's provenance (the chunk's heading or
-section path, extended by the Markdown headings inside the chunk that the unit sits under), shown
-beside it. Nor is a Markdown table's header row or its ``|---|`` rule: a row is read and shown
+section path, or, in a chunk that holds Markdown headings, the path of the headings it sits
+under), shown beside it. Nor is a Markdown table's header row or its ``|---|`` rule: a row is read and shown
 with its header ("연도: 2020, 연봉: 85,000,000원"), and quoted verbatim. Every unit is a verbatim span of its chunk.
 
 A grouped hit (:mod:`yakgwan.retrieval.grouping`) brings the other pieces of its 조 as members:
@@ -42,7 +42,9 @@ class Unit:
     end: int
     text: str
     rank: int
-    sub: str = ""  # the Markdown headings inside the chunk, below its section, that the unit sits under
+    # the unit's own heading path when the chunk holds Markdown headings (:func:`heading_paths`);
+    # empty: the chunk's heading is the unit's
+    path: str = ""
     # the other 약관 · 조 that print these very words: the hit's clone 특약 (members of another 약관)
     # whose text holds the unit verbatim, whitespace aside
     also: tuple[str, ...] = ()
@@ -50,12 +52,11 @@ class Unit:
     def readable(self) -> str:
         """The unit as the answer shows it: without list and bold marks, a table row as "header:
         cell" pairs (:func:`~yakgwan.answer.grounding.quotes.readable`); its citation keeps ``text``."""
-        return readable(Sentence("", self.chunk, self.text))
+        return readable(Sentence("", self.chunk, self.text, self.start))
 
     def heading(self) -> str:
-        """Where the unit sits: the chunk's heading, then ``sub`` (``… > 2. 필요 서류 > 의료비 청구``)."""
-        head = self.chunk.heading()
-        return f"{head} > {self.sub}" if head and self.sub else head or self.sub
+        """Where the unit sits: its own path (``… > 2. 필요 서류 > 의료비 청구``), else the chunk's heading."""
+        return self.path or self.chunk.heading()
 
 
 def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
@@ -63,7 +64,7 @@ def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
     spans = [(s, e) for s, e in clause_spans(chunk.text) if _CONTENT.search(chunk.text[s:e])]
     lines = {chunk.yakgwan.replace(" ", "")} if chunk.yakgwan else set()
     spans = [(s, e) for s, e in spans if not _HEADING.match(chunk.text[s:e])
-             and chunk.text[s:e].replace(" ", "") not in lines and not labels_only(Sentence("", chunk, chunk.text[s:e]))]
+             and chunk.text[s:e].replace(" ", "") not in lines and not labels_only(Sentence("", chunk, chunk.text[s:e], s))]
     if not chunk.article:
         return spans
     out: list[list[int]] = []
@@ -75,27 +76,32 @@ def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
     return [(s, e) for s, e in out]
 
 
-def sub_headings(chunk: Chunk) -> list[tuple[int, str]]:
-    """(offset, path) at each Markdown heading inside the chunk that its section path does not
-    already name: the headings in force from that offset on, below the section (``의료비 청구``,
-    or ``5성급 럭셔리`` under ``제휴 리조트``), as ``a > b``. A heading closes those of its level
-    and deeper."""
-    named = {p.strip() for p in (chunk.section or "").split(">")}
+def heading_paths(chunk: Chunk) -> list[tuple[int, str]]:
+    """(offset, path) at each Markdown heading inside the chunk: the heading path in force from
+    that offset on. The path starts with the chunk's section path up to the first part that is
+    printed as a heading inside the chunk (a chunk that joins a short section to the next one is
+    named after the later heading), then the headings inside the chunk by level: a heading closes
+    those of its level and deeper (``여행자 보험 > 청구 방법 > 2. 필요 서류 > 의료비 청구``).
+    Empty when the chunk holds no Markdown heading."""
+    found = [(m.start(), len(m.group(1)), m.group(2).strip()) for m in _MARKDOWN_HEADING_LINE.finditer(chunk.text)]
+    if not found:
+        return []
+    parts = [p.strip() for p in (chunk.section or "").split(">") if p.strip()]
+    inside = {title for _, _, title in found}
+    base = parts[: next((i for i, p in enumerate(parts) if p in inside), len(parts))]
     stack: list[tuple[int, str]] = []
-    out: list[tuple[int, str]] = []
-    for m in _MARKDOWN_HEADING_LINE.finditer(chunk.text):
-        level, title = len(m.group(1)), m.group(2).strip()
+    out: list[tuple[int, str]] = [(0, " > ".join(base))]  # text before the first heading: the section above it
+    for pos, level, title in found:
         stack = [(lv, t) for lv, t in stack if lv < level]
-        if title not in named:
-            stack.append((level, title))
-        out.append((m.start(), " > ".join(t for _, t in stack)))
+        stack.append((level, title))
+        out.append((pos, " > ".join([*base, *(t for _, t in stack)])))
     return out
 
 
-def _sub_at(subs: list[tuple[int, str]], start: int) -> str:
-    """The headings in force at ``start`` (see :func:`sub_headings`)."""
+def _path_at(paths: list[tuple[int, str]], start: int) -> str:
+    """The heading path in force at ``start`` (see :func:`heading_paths`)."""
     now = ""
-    for pos, path in subs:
+    for pos, path in paths:
         if pos > start:
             break
         now = path
@@ -133,6 +139,6 @@ def hit_units(hits: Sequence[Hit]) -> list[Unit]:
             if c.chunk_id in seen:
                 continue
             seen.add(c.chunk_id)
-            subs = sub_headings(c)
-            out.extend(Unit(c, s, e, c.text[s:e], rank, _sub_at(subs, s), clone_places(c.text[s:e], h)) for s, e in chunk_units(c))
+            paths = heading_paths(c)
+            out.extend(Unit(c, s, e, c.text[s:e], rank, _path_at(paths, s), clone_places(c.text[s:e], h)) for s, e in chunk_units(c))
     return out

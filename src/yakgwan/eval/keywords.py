@@ -5,11 +5,14 @@ Test sets list one fact in several spellings (``52,000명`` and ``52000명``; ``
 ``1억 5천만원`` and ``150000000``). Read literally, no answer quoting the document could hold
 more than one of them. So both the answer and each keyword are first put in a canonical form:
 
-* whitespace removed;
 * thousands separators dropped (``1,590,000`` → ``1590000``);
-* a Korean amount written with the large units ``억`` and ``만`` (and ``천 백 십`` inside them)
-  after a digit becomes its value (``1억5천만`` → ``150000000``, ``5천2백만`` → ``52000000``,
-  ``20만`` → ``200000``).
+* a Korean amount, a number written right before ``조 억 만 천 백 십``, becomes its value
+  (``1억 5천만`` → ``150000000``, ``5천 2백만`` → ``52000000``, ``2.5억`` → ``250000000``,
+  ``20만`` → ``200000``); ``30 만기`` is no amount;
+* whitespace removed, except one space between two digits (two numbers stay two).
+
+A keyword that starts or ends with a digit never matches inside a longer number (``5억`` is not
+found in ``15억``).
 
 Keywords whose canonical forms are one number with the same short word or sign around it, or
 the number bare (``52000명`` and ``52000명``; ``150000000원`` and ``150000000``), are one keyword
@@ -21,60 +24,80 @@ number), ``5명`` and ``5개``, ``$25`` and ``25달러`` stay apart. Pure functi
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Sequence
 
-_SPACE = re.compile(r"\s+")
+_SPACE = re.compile(r"[^\S ]+| (?!(?<=\d )\d)")  # whitespace, except one space between two digits
+_DIGIT_GAP = re.compile(r"(?<=\d)\s+(?=\d)")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-# a digit followed by a run of digits and the Korean number units; only a run that holds a unit
-# after a digit is rewritten (``3월`` and ``2008년`` are left alone)
-_AMOUNT = re.compile(r"\d[\d천백십억만]*")
+_NUM = r"\d+(?:\.\d+)?"
+_UNIT = "조억만천백십"
+# a Korean amount: a number written right before a unit ("30 만기" is no amount), then further
+# groups, each after at most one space when it has a unit of its own ("1억 5천만", "5천 2백만"),
+# or right after the last unit when it is a bare number ("3만5000"); never inside a longer number
+_AMOUNT = re.compile(rf"(?<![\d.]){_NUM}[{_UNIT}]+(?:\s?{_NUM}[{_UNIT}]+|(?<=[{_UNIT}]){_NUM}(?![\d.]))*")
+_TOKEN = re.compile(rf"({_NUM})|([{_UNIT}])|(\s)")
 _SMALL = {"천": 1000, "백": 100, "십": 10}
-_LARGE = {"억": 10**8, "만": 10**4}
+_LARGE = {"조": 10**12, "억": 10**8, "만": 10**4}
 # a keyword that is one number with at most a short word or sign around it (``45명``, ``$25``,
 # ``150000000원``, ``2008년``): its spellings are grouped by that number
 _ONE_NUMBER = re.compile(r"^(\D{0,2})(\d+(?:\.\d+)?)(\D{0,2})$")
 
 
-def amount_value(run: str) -> int:
-    """The value of a run of digits and Korean number units (``1억5천만`` → 150000000).
+def amount_value(run: str) -> Decimal:
+    """The value of a Korean amount (``1억 5천만`` → 150000000, ``2.5억`` → 250000000).
 
-    Read left to right: digits form a number; ``천 백 십`` multiply the number before them (1 when
-    none) into the part below 만; ``만`` and ``억`` multiply that part plus the number into the
-    total. ``억`` after ``만`` (``1만억``) is not a Korean amount and raises ValueError.
+    Read left to right: a number; ``천 백 십`` multiply the number before them (1 when none) into
+    the part below 만; ``만``, ``억`` and ``조`` multiply that part plus the number into the total,
+    each smaller than the one before (``1만억`` is no amount). A large unit with nothing before it
+    (``1억만``), or anything but numbers, units and single spaces, raises ValueError.
     """
     if not run or not run[0].isdigit():
         raise ValueError(f"an amount starts with a digit, got {run!r}")
-    total, part, num, last_large = 0, 0, "", None
-    for ch in run:
-        if ch.isdigit():
-            num += ch
-        elif ch in _SMALL:
-            part += int(num or "1") * _SMALL[ch]
-            num = ""
-        elif ch in _LARGE:
-            if last_large is not None and _LARGE[ch] >= _LARGE[last_large]:
-                raise ValueError(f"{run!r}: {ch} after {last_large} is not a Korean amount")
-            total += (part + int(num or "0")) * _LARGE[ch] if (part or num) else _LARGE[ch]
-            part, num, last_large = 0, "", ch
-        else:
-            raise ValueError(f"{run!r}: {ch!r} is not a digit or a number unit")
-    return total + part + int(num or "0")
+    total, part, num = Decimal(0), Decimal(0), None
+    last_large: str | None = None
+    pos = 0
+    for m in _TOKEN.finditer(run):
+        if m.start() != pos:
+            raise ValueError(f"{run!r}: {run[pos:m.start()]!r} is not a number or a number unit")
+        pos = m.end()
+        number, unit = m.group(1), m.group(2)
+        if number is not None:
+            if num is not None:
+                raise ValueError(f"{run!r}: two numbers without a unit between them")
+            num = Decimal(number)
+        elif unit in _SMALL:
+            part += (num if num is not None else Decimal(1)) * _SMALL[unit]
+            num = None
+        elif unit in _LARGE:
+            if last_large is not None and _LARGE[unit] >= _LARGE[last_large]:
+                raise ValueError(f"{run!r}: {unit} after {last_large} is not a Korean amount")
+            if num is None and part == 0:
+                raise ValueError(f"{run!r}: {unit} with no number before it")
+            total += (part + (num or 0)) * _LARGE[unit]
+            part, num, last_large = Decimal(0), None, unit
+    if pos != len(run):
+        raise ValueError(f"{run!r}: {run[pos:]!r} is not a number or a number unit")
+    return total + part + (num or 0)
+
+
+def _digits(value: Decimal) -> str:
+    """A value as plain digits (``250000000``, ``1234.5``)."""
+    text = format(value.normalize(), "f")
+    return text.split(".")[0] if "." in text and not text.split(".")[1].strip("0") else text
 
 
 def canonical(text: str) -> str:
-    """``text`` without whitespace, thousands separators, and with Korean amounts as digits."""
-    flat = _THOUSANDS.sub("", _SPACE.sub("", text))
+    """``text`` without thousands separators, with Korean amounts as digits, then without whitespace."""
 
     def value(m: re.Match[str]) -> str:
-        run = m.group(0)
-        if run.isdigit():
-            return run
         try:
-            return str(amount_value(run))
+            return _digits(amount_value(m.group(0)))
         except ValueError:
-            return run
+            return m.group(0)
 
-    return _AMOUNT.sub(value, flat)
+    amounts = _AMOUNT.sub(value, _THOUSANDS.sub("", text))
+    return _SPACE.sub("", _DIGIT_GAP.sub(" ", amounts))  # two numbers stay two: "1억 2024년" is not 1000000002024
 
 
 def keyword_groups(keywords: Sequence[str]) -> list[list[str]]:
@@ -108,4 +131,14 @@ def keyword_recall(answer: str, keywords: Sequence[str]) -> float | None:
         return None
     flat = canonical(answer)
     groups = keyword_groups(keywords)
-    return sum(any(canonical(k) in flat for k in g) for g in groups) / len(groups)
+    return sum(any(_occurs(canonical(k), flat) for k in g) for g in groups) / len(groups)
+
+
+def _occurs(keyword: str, text: str) -> bool:
+    """``keyword`` in ``text``; a keyword that starts or ends with a digit does not match inside a
+    longer number (``5억`` is not in ``15억`` or ``2.5억``, ``2천만`` not in ``120000000``)."""
+    if not keyword:
+        return False
+    head = r"(?<![\d.])" if keyword[0].isdigit() else ""
+    tail = r"(?![\d])" if keyword[-1].isdigit() else ""
+    return re.search(head + re.escape(keyword) + tail, text) is not None

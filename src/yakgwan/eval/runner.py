@@ -243,7 +243,7 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
         out = evaluate_answers(asker, evalset.queries, unanswerable, llm if runs else None, runs, step)
     finally:
         bar.close()
-    note = "no LLM configured (YAKGWAN_LLM): extractive answers (answer units chosen by the embedder; sentences by word overlap for a question about two named things), no judge" if llm is None else None
+    note = "no LLM configured (YAKGWAN_LLM): extractive answers (each question's 'by': units chosen by the embedder, or rules), no judge" if llm is None else None
     usage = {"model": llm.name, **llm.stats.as_dict()} if llm is not None else None
     return dataclasses.replace(out, note=note, llm=usage, rules=req.rules.spec())
 

@@ -836,3 +836,26 @@ def test_eval_answers_asks_a_clause_file_s_own_unanswerable_rows(tmp_path: Path)
     p = subprocess.run([*base, "--half", "tune", "--json", str(out)], env=env, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     assert json.loads(out.read_text("utf-8"))[0]["answers"]["n_unanswerable"] == 0
+
+
+@pytest.mark.unit
+def test_without_an_llm_a_wiki_is_answered_by_units_and_a_two_sided_question_by_the_rules(kb_index: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unit answer is not policy-only: over Markdown pages it runs whenever the bundled
+    answerability model was fitted on the index's embedder (here a model made for the hashing
+    embedder, so that the unit path runs without the real one). A question about two named things
+    goes to the side-by-side search; the policy-only "left to the contract" answer never applies."""
+    from yakgwan.answer.answerability import FEATURES, AnswerabilityModel
+
+    asker, _ = _asker(kb_index, None, mode="extract")
+    fitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 5.0, 0.5, 0.1, "test", asker.ctx.view.embedder)
+    monkeypatch.setattr(AnswerabilityModel, "load", classmethod(lambda cls, path=None: fitted))
+    assert asker.ctx.profile != "policy"
+    res = asker.ask("부산 지사 직원 수는 얼마인가요?")
+    assert res.by == "units" and res.outcome == "answered" and res.llm_calls == 0
+    assert all(c.quote in {ch.chunk_id: ch.text for ch in asker.ctx.view.chunks}[c.chunk_id] for c in res.citations)
+    assert not any("보험증권" in n or "약관" in n for n in res.notes) and "약관은 이 금액을" not in res.answer
+    # a table row is shown with its header and cited verbatim
+    row = next((c for c in res.citations if c.quote.startswith("| 부산 지사")), None)
+    assert row is not None and row.quote == "| 부산 지사 | 8명 |" and "지사: 부산 지사, 직원 수: 8명" in res.answer
+    two = asker.ask("부산 지사와 제주 지사 중 직원이 더 많은 곳은?")
+    assert two.by != "units"

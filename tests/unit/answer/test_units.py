@@ -70,14 +70,20 @@ def test_a_unit_under_a_heading_inside_its_chunk_carries_that_heading() -> None:
             "##### 해외\n- 현지 경찰 확인서\n\n#### 여행 취소\n- 취소 확인서")
     c = Chunk("s", "insurance.md", "insurance.md", "p", text, 0, len(text), (), section="여행자 보험 > 청구 방법 > 2. 필요 서류")
     units = hit_units([Hit(c, 1.0, 1, "hybrid_cc")])
-    got = [(u.text, u.sub, u.heading()) for u in units]
+    got = [(u.text, u.heading()) for u in units]
     assert got == [
-        ("- 진단서", "의료비 청구", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 의료비 청구"),
-        ("- 영수증", "의료비 청구", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 의료비 청구"),
-        ("- 경찰 신고서", "휴대품 분실", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 휴대품 분실"),
-        ("- 현지 경찰 확인서", "휴대품 분실 > 해외", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 휴대품 분실 > 해외"),
-        ("- 취소 확인서", "여행 취소", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 여행 취소"),  # a heading closes deeper ones
+        ("- 진단서", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 의료비 청구"),
+        ("- 영수증", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 의료비 청구"),
+        ("- 경찰 신고서", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 휴대품 분실"),
+        ("- 현지 경찰 확인서", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 휴대품 분실 > 해외"),
+        ("- 취소 확인서", "여행자 보험 > 청구 방법 > 2. 필요 서류 > 여행 취소"),  # a heading closes deeper ones
     ]
+    # a chunk that joins a short section to the next is named after the later heading: a unit
+    # above that heading sits under its own
+    merged = "### 2008년\n- 3월: 창립\n\n### 2010년\n- 9월: 본사 이전"
+    m = Chunk("j", "history.md", "history.md", "p", merged, 0, len(merged), (), section="회사 > 연혁 > 2010년")
+    assert [(u.text, u.heading()) for u in hit_units([Hit(m, 1.0, 1, "hybrid_cc")])] == [
+        ("- 3월: 창립", "회사 > 연혁 > 2008년"), ("- 9월: 본사 이전", "회사 > 연혁 > 2010년")]
     # the answer shows the unit under its own heading, and cites it so
     assert all(u.text == u.chunk.text[u.start : u.end] for u in units)
     assert shown_unit(units[3]) == "여행자 보험 > 청구 방법 > 2. 필요 서류 > 휴대품 분실 > 해외 — 현지 경찰 확인서"
@@ -88,6 +94,15 @@ def test_a_unit_under_a_heading_inside_its_chunk_carries_that_heading() -> None:
     assert [u.text for u in tu] == ["| 2020 | 85,000,000원 | 취임 |", "| 2022 | 105,000,000원 | |"]
     assert [u.readable() for u in tu] == ["연도: 2020, 연봉: 85,000,000원, 비고: 취임", "연도: 2022, 연봉: 105,000,000원"]
     assert shown_unit(tu[0]) == "김 (Kim) > 보상 정보 > 연봉 변동 이력 — 연도: 2020, 연봉: 85,000,000원, 비고: 취임"
+    # one row printed in two tables is read with its own table's header, and a row that repeats
+    # the first table's header in the second table is a row there, not a header
+    two = ("| 등급 | 적립 |\n|---|---|\n| 골드 | 10% |\n\n| 등급 | 할인 |\n|---|---|\n| 골드 | 10% |\n| 등급 | 적립 |\n\n"
+           "| 마지막 | 행 |\n---\n다음 내용입니다.")
+    t2 = Chunk("r2", "grade.md", "grade.md", "p", two, 0, len(two), (), section="등급")
+    u2 = hit_units([Hit(t2, 1.0, 1, "hybrid_cc")])
+    assert [u.readable() for u in u2][:3] == ["등급: 골드, 적립: 10%", "등급: 골드, 할인: 10%", "등급: 등급, 할인: 적립"]
+    # a row right before a bare "---" (a thematic break, no pipe) is a row, not a header
+    assert "| 마지막 | 행 |" in [u.text for u in u2]
     # a unit of a chunk without headings inside keeps the chunk's heading alone
     plain = Chunk("q", "faq.md", "faq.md", "p", "환불은 7일 안에 됩니다.", 0, 13, (), section="FAQ > 환불")
     assert [u.heading() for u in hit_units([Hit(plain, 1.0, 1, "hybrid_cc")])] == ["FAQ > 환불"]

@@ -19,13 +19,17 @@ from yakgwan.eval.keywords import amount_value, canonical, keyword_groups, keywo
         ("2억7천만", 270_000_000),
         ("1억", 100_000_000),
         ("7", 7),
+        ("2.5억", 250_000_000),
+        ("0.5만", 5_000),
+        ("1조2천억", 1_200_000_000_000),
+        ("1억 5천만", 150_000_000),
     ],
 )
 def test_amount_value_by_hand(run: str, value: int) -> None:
     assert amount_value(run) == value
 
 
-@pytest.mark.parametrize("bad", ["", "억", "1만억", "1억2억", "1a"])
+@pytest.mark.parametrize("bad", ["", "억", "1만억", "1억2억", "1a", "1억만", "1 2"])
 def test_amount_value_refuses_what_is_no_amount(bad: str) -> None:
     with pytest.raises(ValueError):
         amount_value(bad)
@@ -37,6 +41,10 @@ def test_canonical_drops_spaces_and_separators_and_reads_korean_amounts() -> Non
     assert canonical("2008년 3월 15일, 1,2,3") == "2008년3월15일,1,2,3"
     assert canonical("1,590,000원") == "1590000원"
     assert canonical("천만에요 백화점") == "천만에요백화점"  # a unit word not after a digit is a word
+    assert canonical("2.5억원과 0.5만") == "250000000원과5000"
+    assert canonical("30 만기") == "30만기"  # a number then a space then 만기: no amount
+    assert canonical("1억 2024년") == "100000000 2024년"  # two numbers stay two
+    assert canonical("직원 20 30") == "직원20 30"
 
 
 def test_groups_join_only_spellings_of_one_number() -> None:
@@ -61,3 +69,8 @@ def test_keyword_recall_by_hand() -> None:
     assert keyword_recall("본사 20명, 부산 6명, 대구 5명", ["45명", "20", "6", "5", "6"]) == pytest.approx(3 / 4)
     assert keyword_recall("아무 말", []) is None
     assert keyword_recall("아무 말", ["없는 말"]) == 0.0
+    # a number keyword never matches inside a longer number
+    assert keyword_recall("매출 15억원", ["5억원"]) == 0.0
+    assert keyword_recall("2.5억원", ["5억원"]) == 0.0 and keyword_recall("2.5억원", ["250,000,000원"]) == 1.0
+    assert keyword_recall("연봉 120,000,000원", ["2천만원"]) == 0.0
+    assert keyword_recall("본사 20명", ["20"]) == 1.0 and keyword_recall("2020년", ["20"]) == 0.0
