@@ -7,7 +7,8 @@ Deterministic, per pipeline:
 - ``citation_validity``: citations whose quote is verbatim (whitespace normalised) in the cited
   chunk, checked here against the index, not taken from the answerer;
 - ``citation_support``: citations of answerable questions whose document is one of the
-  question's source documents;
+  question's source documents; on a clause-level set, whose 약관 and 조 (a table: its page) are
+  one of the question's governing units;
 - ``keyword_recall``: the share of a question's keywords found in its answer, spellings of one
   number counted once (:mod:`yakgwan.eval.keywords`);
 - ``answered_with_keywords`` / ``answered_with_all_keywords``: the share of answerable questions
@@ -32,6 +33,7 @@ from pydantic import BaseModel, Field
 from yakgwan.answer.ask import Asker
 from yakgwan.answer.records import AskResult
 from yakgwan.core.errors import InputError
+from yakgwan.eval.clauses import GoverningUnit, Place, matches
 from yakgwan.eval.datasets import EvalQuery, in_half
 from yakgwan.eval.keywords import keyword_recall
 from yakgwan.eval.metrics import latency_summary
@@ -74,13 +76,20 @@ def load_unanswerable(path: Path, half: str | None = None) -> list[Unanswerable]
     return out
 
 
-def citation_checks(res: AskResult, chunk_text: Mapping[str, str], relevant: Mapping[str, int] | None) -> tuple[list[bool], list[bool]]:
-    """(verbatim?, from a source document?) per citation of an indexed chunk; citations of web
-    results (``web:`` chunks, not in the index) are left to ``web_citations``. The second list is
+def citation_checks(res: AskResult, chunk_text: Mapping[str, str], relevant: Mapping[str, int] | None,
+                    governing: Sequence[GoverningUnit] = (), places: Mapping[str, Place] | None = None) -> tuple[list[bool], list[bool]]:
+    """(verbatim?, supporting?) per citation of an indexed chunk; citations of web results
+    (``web:`` chunks, not in the index) are left to ``web_citations``. Supporting: the cited
+    chunk's document is one of ``relevant``; for a clause-level question (``governing`` given,
+    ``places`` the index's chunks by id), the cited chunk is evidence of a governing unit (same
+    약관 and 조, or a table's page: :func:`~yakgwan.eval.clauses.matches`). The second list is
     empty without judgements."""
     indexed = [c for c in res.citations if not c.chunk_id.startswith("web:")]
     valid = [" ".join(c.quote.split()) in " ".join(chunk_text.get(c.chunk_id, "").split()) for c in indexed]
-    support = [c.doc in relevant for c in indexed] if relevant else []
+    if governing and places is not None:
+        support = [c.chunk_id in places and any(matches(places[c.chunk_id], g) for g in governing) for c in indexed]
+    else:
+        support = [c.doc in relevant for c in indexed] if relevant else []
     return valid, support
 
 
@@ -132,6 +141,7 @@ def evaluate_answers(
 ) -> AnswersResult:
     """Ask every question with ``asker`` and score the answers (see the module docstring)."""
     chunk_text = {c.chunk_id: c.text for c in asker.ctx.view.chunks}
+    places = {c.chunk_id: Place.of(c) for c in asker.ctx.view.chunks} if any(q.governing for q in answerable) else None
     rows: list[dict] = []
     valid: list[bool] = []
     support: list[bool] = []
@@ -140,7 +150,7 @@ def evaluate_answers(
     failed_judgements = 0
     for i, q in enumerate(answerable, 1):
         res = asker.ask(q.text)
-        v, s = citation_checks(res, chunk_text, q.relevant)
+        v, s = citation_checks(res, chunk_text, q.relevant, q.governing, places)
         valid += v
         support += s
         row = {"qid": q.qid, "set": "answerable", "category": q.category, "question": q.text, **res.to_json(),

@@ -673,6 +673,15 @@ def test_answer_metrics_hand_computed() -> None:
     res = AskResult("answered", "x [1] [2]", [Citation(1, "c1", "a.md", None, None, "45명"), Citation(2, "c2", "b.md", None, None, "없는 문장")], "p", "generate")
     valid, support = citation_checks(res, {"c1": "총 직원 수:  45명", "c2": "다른 내용"}, {"a.md": 1})
     assert valid == [True, False] and support == [True, False]
+    # a clause-level question: a citation supports when its chunk is evidence of a governing unit
+    from yakgwan.eval.clauses import GoverningUnit, Place
+
+    gov = (GoverningUnit("교통사고처리지원금(Ⅰ) 특별약관", "제1조", None, 76), GoverningUnit("보통약관", "별표1", None, 28))
+    places = {"c1": Place("교통사고처리지원금(Ⅰ)  특별약관", "제1조", (76,)), "c2": Place("보통약관", "제3조", (12,)), "c3": Place("보통약관", None, (28, 29))}
+    cites = [Citation(i, f"c{i}", "p.pdf", None, None, "x") for i in (1, 2, 3)]
+    res3 = AskResult("answered", "x", cites, "p", "extract")
+    # c1: same 약관 (whitespace aside) and 조; c2: another 조; c3: the table's page 28 among its pages -> 2 of 3
+    assert citation_checks(res3, {}, {"x": 1}, gov, places)[1] == [True, False, True]
     runs = [[{"accuracy": 5, "completeness": 3, "relevance": 4}, {"accuracy": 3, "completeness": 3, "relevance": 4}],
             [{"accuracy": 5, "completeness": 5, "relevance": 4}, {"accuracy": 5, "completeness": 3, "relevance": 4}]]
     s = judge_summary(runs)  # run means: accuracy 4, 5 -> mean 4.5, spread 0.5; completeness 3, 4 -> 3.5, 0.5
