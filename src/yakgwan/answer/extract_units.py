@@ -30,6 +30,9 @@ from yakgwan.core.records import Hit, sha256_hex
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.tokenizer import Tokenizer
 
+NAMED_MISSING = 3  # nouns a partial answer names as missing, at most
+# Korean interrogative words (의문사, general grammar): what a question asks with, never what it asks about
+INTERROGATIVES = frozenset({"얼마", "언제", "누구", "무엇", "어디", "어느", "몇", "뭐", "왜", "어떻게"})
 SHOWN_PLACES = 5  # clone 특약 named after a quote; more are counted ("외 3개")
 CACHED_VECTORS = 20_000  # unit vectors kept per answerer (about 30 MB at 384 dimensions)
 
@@ -104,6 +107,9 @@ class UnitAnswerer:
     model: AnswerabilityModel
     found: Callable[[str], float]  # the share of the question's content terms the documents contain
     weights: SelectWeights = SelectWeights()
+    # the question's nouns (:meth:`~yakgwan.answer.anchors.AnchorFinder.terms`): a partial answer
+    # names those its quotes do not hold; None: the general partial tail
+    nouns: Callable[[str], Sequence[str]] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.embedder, CachingEmbedder):
@@ -128,6 +134,19 @@ class UnitAnswerer:
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
-        text = claims if outcome == "answered" else f"{claims} {PARTIAL_TAIL}"
+        text = claims if outcome == "answered" else f"{claims} {self._partial_tail(question, claims)}"
         return Generated(outcome, text, cites, notes=[note, "units chosen by the embedder's cosine with the question"], claims_text=claims)
+
+    def _partial_tail(self, question: str, shown: str) -> str:
+        """What a partial answer says is missing: the question's nouns that no quote (nor its
+        heading) holds, named as the question wrote them (at most ``NAMED_MISSING``); the general
+        tail when every noun is there or none is known."""
+        if self.nouns is None:
+            return PARTIAL_TAIL
+        flat = "".join(shown.split()).lower()
+        missing = [n for n in dict.fromkeys(self.nouns(question)) if n not in INTERROGATIVES and "".join(n.split()).lower() not in flat]
+        if not missing:
+            return PARTIAL_TAIL
+        named = ", ".join(f"‘{n}’" for n in missing[:NAMED_MISSING])
+        return f"다만 인용한 문장에는 {named}에 대한 내용이 없습니다."
 

@@ -13,6 +13,7 @@ from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityM
 from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features, shown_unit
 from yakgwan.answer.select import SelectWeights, chosen, covered, idf_weights, score_units, unit_scores
 from yakgwan.answer.units import Unit, chunk_units, hit_units
+from yakgwan.answer.records import PARTIAL_TAIL
 from yakgwan.core.records import Chunk, Hit
 
 pytestmark = pytest.mark.unit
@@ -200,6 +201,16 @@ def test_the_unit_answer_quotes_the_best_units_verbatim_and_the_model_decides() 
     x = features(scored, picked, 0.5)
     assert x.cos == pytest.approx(float(scored.cos.max())) and x.found == 0.5 and x.cos_margin == pytest.approx(x.cos - float(scored.cos.mean()))
     assert score_units("q", [], emb, tok, SelectWeights()).score.size == 0
+    # a partial answer names the question's nouns its quotes do not hold (interrogatives aside);
+    # with every noun quoted, or no noun finder, the general tail
+    half = _model((0.0, 0.0, 0.0, 0.0), answered=0.9, partial=0.1)  # p = 0.5: partial
+    nouns = lambda q: [w for w in q.split() if w not in ("은", "는")]  # noqa: E731
+    part = UnitAnswerer(emb, tok, half, lambda q: 1.0, SelectWeights(keep=1), nouns=nouns).answer("사고증명서 병원 휴업 얼마", hits)
+    assert part.outcome == "partial" and part.answer.endswith("다만 인용한 문장에는 ‘휴업’에 대한 내용이 없습니다.")
+    assert "휴업" not in part.claims_text
+    every = UnitAnswerer(emb, tok, half, lambda q: 1.0, SelectWeights(keep=1), nouns=nouns).answer("사고증명서 병원", hits)
+    assert every.answer.endswith(PARTIAL_TAIL)
+    assert UnitAnswerer(emb, tok, half, lambda q: 1.0, SelectWeights(keep=1)).answer("사고증명서 병원 휴업", hits).answer.endswith(PARTIAL_TAIL)
 
 
 def test_a_quote_names_the_clone_tokyakgwan_that_print_the_same_words_and_only_those() -> None:
