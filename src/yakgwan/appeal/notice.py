@@ -3,7 +3,8 @@ the stated denial reasons and the clauses each reason cites.
 
 Notices are letters, not forms, so the rules are forgiving: header fields are "label: value"
 lines (labels spaced or not, several per line with " / "); reasons are the sections whose
-heading names a reason ("[부지급 사유]", "[사유 1] …", "2. 지급 거절 사유"), or, when there is
+heading names a reason ("[부지급 사유]", "[사유 1] …", "2. 지급 거절 사유", a bare "사유:" or
+"부지급사유:" line, the heading never part of the reason's text), or, when there is
 no such heading, the paragraphs that state a denial ("지급하지 않습니다", "보상하지 않는 손해",
 "지급할 수 없습니다" …). A reason cites the clauses written in it; one without any gets the
 clauses of the notice's "관련 약관"/"근거" section. A letter with none of this (a payment-delay
@@ -27,6 +28,9 @@ BOILERPLATE = re.compile(r"이의|분쟁조정|문의|☎|가상 문서|재심�
 _BRACKET_HEADING = re.compile(r"^\s*[\[【](?P<head>[^\]】]{1,30})[\]】]\s*(?P<rest>.*)$")
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d{1,2}[.)]|[■□▶●○◆]|[가-하][.)])\s*(?P<head>[^.。:：]{2,24})\s*$")
 _FIELD = re.compile(r"^\s*(?:[-·•]\s*)?(?P<label>[가-힣][가-힣 ]{0,12}?)\s*[:：]\s*(?P<value>.*)$")
+# "사유:", "부지급 사유 :", "관련 약관: 제4조…": a label line that heads a section when the label
+# names a reason or the clauses (``_is_reason_heading``, ``_is_clause_heading``)
+_COLON_HEADING = re.compile(r"^\s*(?P<head>[가-힣][가-힣 ]{0,15}?)\s*[:：]\s*(?P<rest>.*)$")
 
 _INSURER = re.compile(r"([A-Za-z가-힣]*(?:손해보험|생명보험|화재해상보험|해상화재보험|화재보험|생명|화재|보험))(?=[\s\](]|$)")
 _AMOUNT = re.compile(r"([\d,]+)\s*원")
@@ -202,6 +206,8 @@ def _sections(lines: list[str]) -> list[_Section]:
     sections = [_Section(None)]
     for line in lines:
         m = _BRACKET_HEADING.match(line) or _NUMBERED_HEADING.match(line)
+        if m is None and (c := _COLON_HEADING.match(line)) and (_is_reason_heading(c.group("head")) or _is_clause_heading(c.group("head"))):
+            m = c
         if m:
             sections.append(_Section(" ".join(m.group("head").split())))
             rest = m.groupdict().get("rest")

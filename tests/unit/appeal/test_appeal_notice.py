@@ -63,3 +63,16 @@ def test_prose_notice_without_headings() -> None:
     text = "ㅇㅇ손해보험 안내\n\n상품명: 테스트보험\n\n검토 결과 본 사고는 음주운전 중 사고로 벌금 특약 제2조 제8호에 따라 보험금을 지급하지 않습니다.\n\n문의: 1588-0000"
     (reason,) = parse_notice(text, "t.txt").reasons
     assert reason.heading is None and [r.label for r in reason.refs] == ["제2조 제8호"] and "음주운전" in reason.text
+
+
+@pytest.mark.parametrize("label", ["사유:", "부지급사유:", "거절 사유 :", "지급거절사유："])
+def test_a_bare_label_line_heads_the_reason_and_is_not_part_of_it(label: str) -> None:
+    text = (f"ㅇㅇ손해보험 안내\n상품명: 테스트보험\n\n{label}\n운전 중 사고가 아니어서 벌금 특약 제1조의 지급사유에 해당하지 않습니다.\n"
+            "관련 약관: 벌금 특약 제1조\n\n문의: 1588-0000")
+    (reason,) = parse_notice(text, "t.txt").reasons
+    assert reason.heading == " ".join(label.rstrip(":：").split())
+    assert reason.text == "운전 중 사고가 아니어서 벌금 특약 제1조의 지급사유에 해당하지 않습니다."
+    assert [r.label for r in reason.refs] == ["제1조"]
+    # the reason written on the label's own line
+    (inline,) = parse_notice(f"ㅇㅇ손해보험\n상품명: 테스트보험\n\n{label} 음주운전 사고로 벌금 특약 제2조에 따라 보상하지 않습니다.", "t.txt").reasons
+    assert inline.text == "음주운전 사고로 벌금 특약 제2조에 따라 보상하지 않습니다." and [r.label for r in inline.refs] == ["제2조"]
