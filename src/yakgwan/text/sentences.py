@@ -23,8 +23,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 # a line that starts a new unit of a 약관 clause: a 호 ("8."), a 항 ("①"), a 목 ("가."), a
 # bullet, a note, a Markdown heading or table row, an article heading
 _ITEM_START = re.compile(r"\s*(?:\d{1,2}\.\s|[①-⑳]|[가-하]\.\s|\(\d{1,2}\)|[-•※◦▪*#|>]|제\s*\d+\s*조(?:의\s*\d+)?\s*\()")
-# a line that ends its unit: a sentence end, a colon, a closed heading, a 약관 title
-_UNIT_END = re.compile(r"(?:[.?!:」』)|]|다|약관)\s*$")
+# a line that ends its unit: a sentence end, a colon, a closed heading, a 약관 title, or a
+# Markdown thematic break ("---" on its own line)
+_UNIT_END = re.compile(r"(?:[.?!:」』)|]|다|약관)\s*$|^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 
 
 def clause_spans(text: str) -> list[tuple[int, int]]:

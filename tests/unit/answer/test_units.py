@@ -102,8 +102,9 @@ def test_a_unit_under_a_heading_inside_its_chunk_carries_that_heading() -> None:
     t2 = Chunk("r2", "grade.md", "grade.md", "p", two, 0, len(two), (), section="등급")
     u2 = hit_units([Hit(t2, 1.0, 1, "hybrid_cc")])
     assert [u.readable() for u in u2][:3] == ["등급: 골드, 적립: 10%", "등급: 골드, 할인: 10%", "등급: 등급, 할인: 적립"]
-    # a row right before a bare "---" (a thematic break, no pipe) is a row, not a header
-    assert "| 마지막 | 행 |" in [u.text for u in u2]
+    # a row right before a bare "---" (a thematic break, no pipe) is a row, not a header; the
+    # break is no unit and does not join the line after it
+    assert [u.text for u in u2][-2:] == ["| 마지막 | 행 |", "다음 내용입니다."]
     # a unit of a chunk without headings inside keeps the chunk's heading alone
     plain = Chunk("q", "faq.md", "faq.md", "p", "환불은 7일 안에 됩니다.", 0, 13, (), section="FAQ > 환불")
     assert [u.heading() for u in hit_units([Hit(plain, 1.0, 1, "hybrid_cc")])] == ["FAQ > 환불"]
