@@ -125,3 +125,28 @@ def test_skytravel_dev_halves_with_the_unit_answer(asker_of: Callable[[Path], As
     good = _halves(asker_of, kb, questions, lambda r, res: res.outcome == "answered" and (keyword_recall(res.claims_text, r["keywords"]) or 0) >= 0.8)
     # measured 2026-12-03: 34/51 tuning, 34/51 checking (the word-overlap answer it replaced: 26 and 29)
     assert good["tune"] >= 31 and good["check"] >= 31, good
+
+
+def test_with_the_real_local_model_the_unit_decision_gates_it_and_cot_answers_from_units(asker_of: Callable[[Path], Asker], local_llm_8k) -> None:  # type: ignore[no-untyped-def]
+    """With the bundled model (``--mode cot``) over the sample 약관: the model reads the best answer
+    units, reasons in a scratchpad that is not the answer, and its citations are verbatim; a
+    question the calibrated decision refuses never reaches it. Questions written for this test."""
+    import dataclasses
+
+    from yakgwan.llm import LLM
+
+    asker = asker_of(SAMPLE)
+    llm = LLM(local_llm_8k)  # no response cache: the model's own answers
+    cot = Asker(dataclasses.replace(asker.ctx, make_llm=lambda: llm, _llm=None), mode="cot")
+    res = cot.ask("보험금을 청구하려면 어떤 서류를 내야 하나요?")
+    print(f"\ncot: {res.outcome} {res.answer!r} scratchpad={res.scratchpad!r} {res.notes} ({res.latency_ms / 1000:.0f} s)")
+    assert res.mode == "cot" and res.llm_calls >= 1 and any("best units" in n for n in res.notes)
+    assert res.outcome in ("answered", "partial") and res.citations and res.scratchpad
+    assert res.scratchpad not in res.answer
+    chunks = {c.chunk_id: c.text for c in asker.ctx.view.chunks}
+    assert all(c.quote in chunks[c.chunk_id] for c in res.citations)
+    assert any(c.article == "제5조" for c in res.citations)  # 보험금의 청구
+    calls = llm.stats.calls
+    off = cot.ask("이 회사의 대표이사 연봉은 얼마인가요?")
+    print(f"gated: {off.outcome} {off.by} {off.notes}")
+    assert off.outcome == "refused" and off.by == "units" and llm.stats.calls == calls

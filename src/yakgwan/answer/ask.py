@@ -9,7 +9,10 @@ Over a policy, a question about a 조 that the 약관 it names lacks is answered
 structure (:mod:`yakgwan.answer.structure`): there is no such 조, and these are the ones there are.
 Without an LLM that gives log-probabilities, the extractive answer quotes answer units (항 with
 their 호 in a 약관; sentences, list items and rows elsewhere) chosen by the embedder, and a
-calibrated model decides the outcome (:mod:`yakgwan.answer.extract_units`). A question about two
+calibrated model decides the outcome (:mod:`yakgwan.answer.extract_units`). With an LLM
+(``generate``, or ``cot``, which has it reason in a scratchpad first), that same decision gates
+the model: a question it refuses is refused without asking, and the model reads the best answer
+units instead of sentences. A question about two
 named things is searched side by side and answered by the sentence rules, which compute a
 comparison (:mod:`yakgwan.answer.compare`).
 """
@@ -32,7 +35,7 @@ from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.self_check import SelfCheckingAnswerer
 from yakgwan.answer.structure import missing_article_answer
 from yakgwan.answer.passages import number_sentences
-from yakgwan.answer.records import REFUSAL, AskResult
+from yakgwan.answer.records import REFUSAL, AskResult, Generated
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
@@ -40,7 +43,8 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
-MODES = ("auto", "generate", "extract")
+MODES = ("auto", "generate", "cot", "extract")
+WRITTEN = ("generate", "cot")  # the modes in which the LLM writes the answer
 PASSAGES = 5
 SIDE_PASSAGES = 3  # per side of a question about two named things
 
@@ -79,8 +83,8 @@ class Asker:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise InputError(None, f"unknown --mode {self.mode!r}; available: {', '.join(MODES)}")
-        if self.mode == "generate" and self.ctx.llm is None:
-            raise InputError(None, "--mode generate needs an LLM: set YAKGWAN_LLM (local or openai), or use --mode extract")
+        if self.mode in WRITTEN and self.ctx.llm is None:
+            raise InputError(None, f"--mode {self.mode} needs an LLM: set YAKGWAN_LLM (local or openai), or use --mode extract")
         if self.k <= 0:
             raise InputError(None, f"--k must be > 0, got {self.k}")
         if type(self.anchors) is AnchorFinder and self.anchors.tagger is None:  # one Kiwi model per process, not two
@@ -123,13 +127,22 @@ class Asker:
         sentences = number_sentences(question, hits, self.ctx.tokenizer, reserve=sides)
         say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode == "generate" or llm.supports_logprobs) else "rules"})
-        if mode == "generate" and llm is not None:
-            checked = resolve_pipeline(self.pipeline).has_stage("self_rag")  # Self-RAG also checks its answer
-            unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self._index_text())), self.anchors.terms
-            answerer = SelfCheckingAnswerer(llm, unknown, terms, self.rules) if checked else GenerativeAnswerer(llm, unknown, terms, self.rules)
-            done = answerer.answer(question, sentences)
-            asked_model = llm.stats.calls > calls0
-            by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
+        if mode in WRITTEN and llm is not None:
+            gate = self._unit_answerer().for_model(question, hits) if not sides and self._unit_answerer() else None
+            if gate is not None and gate.outcome == "refused":
+                done, by = Generated("refused", REFUSAL, [], notes=[gate.note]), "units"
+            else:
+                if gate is not None:
+                    sentences = gate.sentences
+                    notes.append(gate.note)
+                checked = resolve_pipeline(self.pipeline).has_stage("self_rag")  # Self-RAG also checks its answer
+                unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self._index_text())), self.anchors.terms
+                cot = mode == "cot"
+                answerer = (SelfCheckingAnswerer(llm, unknown, terms, self.rules, cot) if checked
+                            else GenerativeAnswerer(llm, unknown, terms, self.rules, cot))
+                done = answerer.answer(question, sentences)
+                asked_model = llm.stats.calls > calls0
+                by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
         elif not (llm is not None and llm.supports_logprobs) and not sides and (units := self._unit_answerer()):
             done, by = units.answer(question, hits), "units"
             if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:
@@ -145,7 +158,8 @@ class Asker:
         say("checked", {"citations": len(done.citations), "outcome": done.outcome})
         calls = (llm.stats.calls - calls0) if llm else 0
         claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
-        return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims)
+        return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims,
+                         done.scratchpad)
 
     def _unit_answerer(self) -> UnitAnswerer | None:
         """The unit answer, when the bundled answerability model was fitted on this index's

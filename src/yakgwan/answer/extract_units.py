@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures
-from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated
+from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Outcome, Sentence
 from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_units
 from yakgwan.answer.units import Unit, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
@@ -31,6 +31,9 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.tokenizer import Tokenizer
 
 NAMED_MISSING = 3  # nouns a partial answer names as missing, at most
+# units an LLM is shown (best-scoring first, then in document order): a 항 with its 호 runs to
+# UNIT_CHARS, so six keep the prompt near the sentence answer's sixteen sentences
+MODEL_UNITS = 6
 # Korean interrogative words (의문사, general grammar): what a question asks with, never what it asks about
 INTERROGATIVES = frozenset({"얼마", "언제", "누구", "무엇", "어디", "어느", "몇", "뭐", "왜", "어떻게"})
 SHOWN_PLACES = 5  # clone 특약 named after a quote; more are counted ("외 3개")
@@ -93,6 +96,25 @@ def shown_unit(u: Unit) -> str:
     return f"{text} (같은 문장: {named})"
 
 
+def model_view(u: Unit) -> str:
+    """A unit as an LLM is shown it: its own heading path when it sits deeper than its chunk's
+    heading (the passage's provenance line shows that one), its text as read, and the other 특약
+    that print the same words."""
+    text = f"({u.path}) {u.readable()}" if u.path and u.path != u.chunk.heading() else u.readable()
+    return f"{text} (같은 문장: {', '.join(u.also[:SHOWN_PLACES])})" if u.also else text
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The answerability decision before an LLM answers (:meth:`UnitAnswerer.for_model`): the
+    outcome the calibrated model gives the best units, and the units the LLM may answer from, as
+    numbered sentences (none when refused)."""
+
+    outcome: Outcome
+    note: str
+    sentences: list[Sentence]
+
+
 def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
     """The answerability features of a choice of units (see :mod:`yakgwan.answer.answerability`)."""
     best = int(picked[0])
@@ -136,6 +158,23 @@ class UnitAnswerer:
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
         text = claims if outcome == "answered" else f"{claims} {self._partial_tail(question, claims)}"
         return Generated(outcome, text, cites, notes=[note, "units chosen by the embedder's cosine with the question"], claims_text=claims)
+
+    def for_model(self, question: str, hits: Sequence[Hit], limit: int = MODEL_UNITS) -> Gate:
+        """What an LLM answers from: the ``limit`` best-scoring units, numbered in document order
+        (each a verbatim span of its chunk, shown as read), after the calibrated decision; a
+        ``refused`` decision shows it none, so the model is not asked."""
+        units, scored, picked = self.choose(question, hits)
+        if not picked:
+            return Gate("refused", "no quotable unit in the retrieved passages", [])
+        p = self.model.probability(features(scored, picked, self.found(question)))
+        outcome = self.model.outcome(p)
+        note = f"answerability p = {p:.2f} (refused below {self.model.partial:.2f}; {self.model.source})"
+        if outcome == "refused":
+            return Gate("refused", f"{note}: the model was not asked", [])
+        best = sorted(range(len(units)), key=lambda i: (-scored.score[i], i))[:limit]
+        order = sorted(best, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
+        shown = [Sentence(str(n), units[i].chunk, units[i].text, units[i].start, model_view(units[i])) for n, i in enumerate(order, 1)]
+        return Gate(outcome, f"{note}; the model read the {len(shown)} best units", shown)
 
     def _partial_tail(self, question: str, shown: str) -> str:
         """What a partial answer says is missing: the question's nouns that no quote (nor its

@@ -58,6 +58,8 @@ from yakgwan.llm.types import GenParams, Message
 CLAIM_CHARS = 60  # within llama.cpp's grammar bound for strings
 MAX_CLAIMS = 4
 ANSWER_TOKENS = 400
+SCRATCH_CHARS = 240  # the reasoning a chain-of-thought answer writes first (``--mode cot``)
+SCRATCH_TOKENS = 300  # its share of the token budget
 
 SYSTEM = (
     "당신은 주어진 문서 문장만 근거로 답하는 한국어 도우미입니다. 문장에 없는 내용은 추측하지 않습니다. "
@@ -65,6 +67,11 @@ SYSTEM = (
     "outcome: 문장으로 질문에 답할 수 있으면 answered, 주제는 있으나 묻는 바로 그 내용이 없으면 partial, "
     "관련 내용이 없으면 refused. claims: 짧은 문장으로 된 답, 각각 근거 문장 번호(cite)를 답니다. "
     "missing: 문서에 없는 내용(answered면 빈 문자열)."
+)
+
+COT_SYSTEM = (
+    " scratchpad: 답하기 전에 먼저 씁니다. 질문이 묻는 것, 그것을 말하는 문장 번호, 그 문장이 말하는 것을 "
+    "짧게 적고, 계산이 필요하면 계산합니다. scratchpad는 답으로 보여 주지 않습니다."
 )
 
 # worked examples (made up; about no test set): an answer, a partial answer, and an answer read
@@ -87,23 +94,33 @@ SHOTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
                                            {"text": "A 요금제가 15,000원 더 쌉니다.", "cite": ["2", "3"]}], "missing": ""},
     ),
 )
+# the same examples' reasoning, shown with ``--mode cot``
+SHOT_SCRATCHPADS: tuple[str, ...] = (
+    "묻는 것: 회원 등급의 수. [1]이 일반, 실버, 골드의 3단계라고 말한다.",
+    "묻는 것: 골드 회원의 연회비. [2]는 수수료 면제만 말하고, 연회비를 말하는 문장은 없다.",
+    "묻는 것: 두 요금제 중 더 싼 것. [2] A 30,000원, [3] B 45,000원. 45,000 - 30,000 = 15,000이므로 A가 더 싸다.",
+)
 
 
-def answer_schema(numbers: list[str]) -> type[BaseModel]:
+def answer_schema(numbers: list[str], reasoning: bool = False) -> type[BaseModel]:
+    """The answer's JSON schema; with ``reasoning`` (``--mode cot``) a ``scratchpad`` comes first,
+    so the model writes its reading of the sentences before it commits to an outcome."""
     ref = create_model("SentenceNo", __base__=RootModel[Literal[tuple(numbers)]])  # type: ignore[misc, valid-type, call-overload]
     claim = create_model("Claim", text=(str, Field(min_length=1, max_length=CLAIM_CHARS)), cite=(list[ref], Field(min_length=1, max_length=3)))  # type: ignore[valid-type]
-    return create_model(
-        "GroundedAnswer",
-        outcome=(Literal["answered", "partial", "refused"], ...),
-        claims=(list[claim], Field(max_length=MAX_CLAIMS)),  # type: ignore[valid-type]
-        missing=(Annotated[str, Field(max_length=CLAIM_CHARS)], ""),
-    )
+    fields: dict[str, Any] = {"scratchpad": (str, Field(max_length=SCRATCH_CHARS))} if reasoning else {}
+    fields |= {
+        "outcome": (Literal["answered", "partial", "refused"], ...),
+        "claims": (list[claim], Field(max_length=MAX_CLAIMS)),  # type: ignore[valid-type]
+        "missing": (Annotated[str, Field(max_length=CLAIM_CHARS)], ""),
+    }
+    return create_model("GroundedAnswer", **fields)
 
 
-def answer_messages(question: str, sentences: list[Sentence]) -> list[Message]:
-    msgs = [Message("system", SYSTEM)]
-    for q, block, out in SHOTS:
-        msgs += [Message("user", f"[문서 문장]\n{block}\n\n[질문] {q}"), Message("assistant", json.dumps(out, ensure_ascii=False))]
+def answer_messages(question: str, sentences: list[Sentence], reasoning: bool = False) -> list[Message]:
+    msgs = [Message("system", SYSTEM + (COT_SYSTEM if reasoning else ""))]
+    for (q, block, out), pad in zip(SHOTS, SHOT_SCRATCHPADS):
+        shot = {"scratchpad": pad, **out} if reasoning else out
+        msgs += [Message("user", f"[문서 문장]\n{block}\n\n[질문] {q}"), Message("assistant", json.dumps(shot, ensure_ascii=False))]
     return [*msgs, Message("user", f"[문서 문장]\n{passages_block(sentences)}\n\n[질문] {question}")]
 
 
@@ -232,27 +249,35 @@ class GenerativeAnswerer:
     unknown: Unknown | None = None  # None: claims are not checked against the knowledge base's words
     terms: Terms | None = None  # None: a partial answer is promoted only by what its claims restate
     rules: RuleSet = ALL  # the checks of :mod:`yakgwan.answer.ko_rules` that are on
+    reasoning: bool = False  # chain of thought (``--mode cot``): a scratchpad before the answer, never shown as one
 
     def answer(self, question: str, sentences: list[Sentence], feedback: str | None = None) -> Generated:
         """``feedback``: what was wrong with an earlier answer (a self-check), said after the question."""
+        pads: list[str] = []
+        done = self._answer(question, sentences, feedback, pads)
+        done.scratchpad = pads[-1] if pads else ""
+        return done
+
+    def _answer(self, question: str, sentences: list[Sentence], feedback: str | None, pads: list[str]) -> Generated:
+        """The answer; the model's scratchpads (``reasoning``), in the order written, go to ``pads``."""
         if not sentences:
             return Generated("refused", REFUSAL, [], notes=["no passage retrieved"])
         by_number = {s.number: s for s in sentences}
         if (done := self._compared(question, by_number)) is not None:
             return done
-        schema = answer_schema(list(by_number))
-        msgs = answer_messages(question, sentences)
+        schema = answer_schema(list(by_number), self.reasoning)
+        msgs = answer_messages(question, sentences, self.reasoning)
         if feedback:
             msgs[-1] = Message("user", f"{msgs[-1].content}\n\n[이전 답변의 문제] {feedback}")
         try:
-            draft = self._complete(msgs, schema, "answer")
+            draft = self._complete(msgs, schema, "answer", pads)
         except (StructuredOutputError, PromptTooLongError) as exc:
             return Generated("refused", REFUSAL, [], notes=[f"the LLM's answer was not usable ({exc}): refused"])
         notes: list[str] = []
         attempted = draft["outcome"] != "refused"
         if attempted:
             _repoint_all(draft["claims"], by_number, notes, self.rules)
-            draft = self._repaired(draft, msgs, schema, by_number, notes)
+            draft = self._repaired(draft, msgs, schema, by_number, notes, pads)
         outcome, claims = self._supported(draft, by_number, notes)
         if outcome == "refused":
             if attempted and (done := self._quoted(question, by_number, notes)) is not None:
@@ -260,8 +285,13 @@ class GenerativeAnswerer:
             return Generated("refused", REFUSAL, [], draft.get("missing", "").strip(), notes)
         return self._settled(question, outcome, claims, draft.get("missing", ""), by_number, notes)
 
-    def _complete(self, msgs: list[Message], schema: type[BaseModel], step: str) -> dict[str, Any]:
-        return self.llm.complete(msgs, schema=schema, params=GenParams(max_tokens=ANSWER_TOKENS), step=step).model_dump()
+    def _complete(self, msgs: list[Message], schema: type[BaseModel], step: str, pads: list[str]) -> dict[str, Any]:
+        """The model's answer as a dict, its scratchpad (if any) taken out into ``pads``."""
+        budget = ANSWER_TOKENS + (SCRATCH_TOKENS if self.reasoning else 0)
+        out = self.llm.complete(msgs, schema=schema, params=GenParams(max_tokens=budget), step=step).model_dump()
+        if "scratchpad" in out:
+            pads.append(" ".join(str(out.pop("scratchpad")).split()))
+        return out
 
     def _compared(self, question: str, by_number: dict[str, Sentence]) -> Generated | None:
         """A question about two named things and one quantity, answered by rule (rule ``compare``)."""
@@ -271,17 +301,18 @@ class GenerativeAnswerer:
         return done
 
     def _repaired(self, draft: dict[str, Any], msgs: list[Message], schema: type[BaseModel], by_number: dict[str, Sentence],
-                  notes: list[str]) -> dict[str, Any]:
+                  notes: list[str], pads: list[str]) -> dict[str, Any]:
         """One repair, the problems named; an unusable repair keeps the first answer (its supported claims are kept later)."""
         problems = _problems(draft["claims"], by_number, self.unknown, self.rules)
         if not problems:
             return draft
         notes.append("repaired: " + "; ".join(english for english, _ in problems.values()))
         told = "; ".join(korean for _, korean in problems.values())
-        again = [*msgs, Message("assistant", json.dumps(draft, ensure_ascii=False)),
+        first = {"scratchpad": pads[-1], **draft} if self.reasoning and pads else draft
+        again = [*msgs, Message("assistant", json.dumps(first, ensure_ascii=False)),
                  Message("user", f"다음 문제를 고쳐 다시 답하세요: {told}. 근거 문장에 있는 내용만 쓰세요.")]
         try:
-            return self._complete(again, schema, "answer_repair")
+            return self._complete(again, schema, "answer_repair", pads)
         except (StructuredOutputError, PromptTooLongError) as exc:
             notes.append(f"the repair was not usable ({exc}): the first answer's supported claims are kept")
             return draft

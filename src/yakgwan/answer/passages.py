@@ -124,7 +124,7 @@ def passages_block(sentences: Sequence[Sentence]) -> str:
         if s.chunk.chunk_id != current:
             current = s.chunk.chunk_id
             lines.append(f"<{s.chunk.citation()}>")
-        lines.append(f"[{s.number}] {' '.join(s.text.split())}")
+        lines.append(f"[{s.number}] {' '.join((s.shown or s.text).split())}")
     return "\n".join(lines)
 
 

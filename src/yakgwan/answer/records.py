@@ -42,6 +42,9 @@ class Sentence:
     chunk: Chunk
     text: str
     start: int = -1  # where ``text`` starts in the chunk, when known (else its first occurrence is taken)
+    # how the answerer is shown it, when not as ``text`` (an answer unit read with its table header
+    # or heading); checks and quotes read ``text``
+    shown: str = ""
 
     def offset(self) -> int:
         """Where the sentence starts in its chunk's text (-1 when it is not there)."""
@@ -60,6 +63,7 @@ class Generated:
     claims_text: str = ""  # the answer's own statements, without the sentence naming what is missing
     quoted: bool = False  # the answer is a shown sentence quoted by rule, not the model's claims
     computed: bool = False  # two sides quoted and compared or computed by rule (:mod:`yakgwan.answer.compare`)
+    scratchpad: str = ""  # what the model reasoned before answering (``--mode cot``); never part of the answer
 
 
 @dataclass
@@ -68,13 +72,14 @@ class AskResult:
     answer: str
     citations: list[Citation]
     pipeline: str
-    mode: str  # "generate", "extract"
+    mode: str  # "generate", "cot", "extract"
     latency_ms: float = 0.0
     by: str = "rules"  # the LLM's name, or "rules"
     missing: list[str] = field(default_factory=list)  # anchors the documents never mention
     notes: list[str] = field(default_factory=list)  # fallbacks, repairs, downgrades
     llm_calls: int = 0
     claims_text: str = ""  # the answer without the sentence naming what the documents lack
+    scratchpad: str = ""  # the model's reasoning before it answered (``--mode cot``), shown only in JSON
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,4 +93,5 @@ class AskResult:
             "notes": self.notes,
             "llm_calls": self.llm_calls,
             "latency_ms": round(self.latency_ms, 1),
+            **({"scratchpad": self.scratchpad} if self.scratchpad else {}),
         }

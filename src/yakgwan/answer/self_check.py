@@ -33,9 +33,10 @@ class SelfCheckingAnswerer:
     unknown: Unknown | None = None
     terms: Terms | None = None
     rules: RuleSet = ALL
+    reasoning: bool = False  # the answers are written with a scratchpad first (``--mode cot``)
 
     def answer(self, question: str, sentences: list[Sentence]) -> Generated:
-        gen = GenerativeAnswerer(self.llm, self.unknown, self.terms, self.rules)
+        gen = GenerativeAnswerer(self.llm, self.unknown, self.terms, self.rules, self.reasoning)
         done = gen.answer(question, sentences)
         if done.outcome == "refused":
             return done

@@ -68,8 +68,10 @@ def _ask(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ask", help="answer from the documents with citations, or refuse")
     p.add_argument("question")
     p.add_argument("--pipeline", default="default")
-    p.add_argument("--mode", default="auto", choices=("auto", "generate", "extract"),
-                   help="generate: the LLM writes short cited claims; extract: the best supporting sentences themselves; auto (default): generate when an LLM is configured")
+    p.add_argument("--mode", default="auto", choices=("auto", "generate", "cot", "extract"),
+                   help="generate: the LLM writes short cited claims; cot: the same after reasoning in a scratchpad that is never "
+                        "shown as the answer (--json prints it); extract: the best supporting sentences or answer units themselves; "
+                        "auto (default): generate when an LLM is configured")
     p.add_argument("--k", type=int, default=5, help="passages read (default 5)")
     p.add_argument("--rules", default="all", help=RULES_HELP)
     p.add_argument("--json", action="store_true", help="print the answer object as JSON")
@@ -91,7 +93,7 @@ def _eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--answers", action="store_true", help="also answer every question (ask) and score the answers")
     p.add_argument("--unanswerable", type=Path, help="with --answers: JSONL of questions the documents cannot answer (refusal is correct)")
-    p.add_argument("--answer-mode", default="auto", choices=("auto", "generate", "extract"), help="with --answers: how ask answers")
+    p.add_argument("--answer-mode", default="auto", choices=("auto", "generate", "cot", "extract"), help="with --answers: how ask answers (see ask --mode)")
     p.add_argument("--rules", default="all", help="with --answers: " + RULES_HELP)
     p.add_argument("--judge-runs", type=int, default=3, help="with --answers and an LLM: LLM-as-judge runs per answer (0: none)")
     p.add_argument("--limit", type=int, help="only the first N questions (in file order), e.g. for a costly query-side LLM step; the whole corpus is still indexed")

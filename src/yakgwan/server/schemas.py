@@ -115,7 +115,7 @@ class SearchOut(BaseModel):
 class AskIn(BaseModel):
     question: str = Field(min_length=1, max_length=2000)
     pipeline: str = DEFAULT_PIPELINE
-    mode: Literal["auto", "generate", "extract"] = "auto"
+    mode: Literal["auto", "generate", "cot", "extract"] = "auto"
     k: int = Field(default=5, ge=1, le=10)
     rules: str = Field(default="all", max_length=500, description="which answer rules are on: all, none, names, or changes such as all,-compare")
     filters: list[str] = Field(default_factory=list, max_length=10, description="search only part of the collection: yakgwan=벌금 특별약관, doc=…, "
@@ -145,6 +145,7 @@ class AskOut(BaseModel):
     notes: list[str]
     llm_calls: int
     latency_ms: float
+    scratchpad: str | None = Field(default=None, description="with mode cot: the model's reasoning before it answered; never the answer")
 
 
 class ChunkOut(ChunkFields):

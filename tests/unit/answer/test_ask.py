@@ -868,3 +868,76 @@ def test_without_an_llm_a_wiki_is_answered_by_units_and_a_two_sided_question_by_
     assert row is not None and row.quote == "| 부산 지사 | 8명 |" and "지사: 부산 지사, 직원 수: 8명" in res.answer
     two = asker.ask("부산 지사와 제주 지사 중 직원이 더 많은 곳은?")
     assert two.by != "units"
+
+
+def _fitted(asker: Asker, bias: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answerability model for the index's (hashing) embedder that gives every question p = σ(bias)."""
+    from yakgwan.answer.answerability import FEATURES, AnswerabilityModel
+
+    fitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), bias, 0.5, 0.1, "test", asker.ctx.view.embedder)
+    monkeypatch.setattr(AnswerabilityModel, "load", classmethod(lambda cls, path=None: fitted))
+
+
+@pytest.mark.unit
+def test_with_an_llm_the_answerability_decision_gates_the_model_and_it_reads_answer_units(kb_index: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the bundled answerability model fits the index, a question it refuses is refused
+    without asking the LLM; otherwise the LLM reads the best answer units (a table row with its
+    header) and its citations quote them verbatim."""
+
+    def never(messages, schema):  # type: ignore[no-untyped-def]
+        raise AssertionError("the model was asked")
+
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=never), mode="generate")
+    _fitted(asker, -5.0, monkeypatch)  # p = 0.007: refused
+    res = asker.ask("부산 지사 직원 수는 얼마인가요?")
+    assert (res.outcome, res.answer, res.llm_calls, res.by) == ("refused", REFUSAL, 0, "units")
+    assert any("the model was not asked" in n for n in res.notes)
+
+    shown: list[str] = []
+
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        shown.append(messages[-1].content)
+        n = _number_of(messages[-1:], "지사: 부산 지사, 직원 수: 8명")
+        return {"outcome": "answered", "claims": [{"text": "부산 지사 직원은 8명입니다.", "cite": [n]}], "missing": ""}
+
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=respond), mode="generate")
+    _fitted(asker, 5.0, monkeypatch)  # p = 0.993: the model answers
+    res = asker.ask("부산 지사 직원 수는 얼마인가요?")
+    assert res.outcome == "answered" and res.answer == "부산 지사 직원은 8명입니다. [1]" and res.llm_calls == 1
+    (c,) = res.citations
+    assert c.quote == "| 부산 지사 | 8명 |" and c.doc == "overview.md"
+    assert any("the model read the" in n and "best units" in n for n in res.notes)
+    lines = [line for line in shown[0].splitlines() if line[:1] == "[" and line[1:2].isdigit()]
+    print("\n".join(lines))
+    assert 1 <= len(lines) <= 6 and not any("|---" in line or "| 지사 | 직원 수 |" in line for line in lines)
+
+
+@pytest.mark.unit
+def test_cot_mode_reasons_in_a_scratchpad_first_and_never_shows_it_as_the_answer(kb_index: Settings) -> None:
+    seen: list[tuple[list, dict]] = []
+    pad = "묻는 것: 직원 수. 그 문장이 45명이라고 말한다."
+
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        seen.append((list(messages), schema))
+        n = _number_of([m for m in messages if m.role == "user"][3:4], "45명")  # the question's own (after three worked examples)
+        if len(seen) == 1:  # a made-up number first: repaired once
+            return {"scratchpad": "첫 생각", "outcome": "answered", "claims": [{"text": "직원은 50명입니다.", "cite": [n]}], "missing": ""}
+        return {"scratchpad": pad, "outcome": "answered", "claims": [{"text": "총 직원 수는 45명입니다.", "cite": [n]}], "missing": ""}
+
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=respond), mode="cot")
+    res = asker.ask("회사 직원은 몇 명인가요?")
+    assert res.mode == "cot" and res.outcome == "answered" and res.answer == "총 직원 수는 45명입니다. [1]"
+    assert res.scratchpad == pad and res.to_json()["scratchpad"] == pad and "묻는 것" not in res.answer and "첫 생각" not in res.answer
+    (msgs, schema), (again, _) = seen
+    assert list(schema["properties"])[0] == "scratchpad" and "scratchpad" in schema["required"]
+    assert "scratchpad" in msgs[0].content  # the system prompt asks for it
+    shots = [json.loads(m.content) for m in msgs if m.role == "assistant"]
+    assert shots and all(list(s)[0] == "scratchpad" and s["scratchpad"] for s in shots)
+    assert json.loads(again[-2].content)["scratchpad"] == "첫 생각"  # the repair sees its first reasoning
+    # plain generation: no scratchpad anywhere
+    seen.clear()
+    plain, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: (seen.append((m, s)), {"outcome": "answered", "claims": [
+        {"text": "총 직원 수는 45명입니다.", "cite": [_number_of(m[-1:], "45명")]}], "missing": ""})[1]), mode="generate")
+    res = plain.ask("회사 직원은 몇 명인가요?")
+    assert res.scratchpad == "" and "scratchpad" not in res.to_json() and "scratchpad" not in seen[0][1]["properties"]
+    assert not any("scratchpad" in m.content for m in seen[0][0])
