@@ -150,3 +150,23 @@ def test_with_the_real_local_model_the_unit_decision_gates_it_and_cot_answers_fr
     off = cot.ask("이 회사의 대표이사 연봉은 얼마인가요?")
     print(f"gated: {off.outcome} {off.by} {off.notes}")
     assert off.outcome == "refused" and off.by == "units" and llm.stats.calls == calls
+
+
+def test_a_which_rider_question_lists_every_rider_whose_coverage_article_pays(asker_of: Callable[[Path], Asker]) -> None:
+    """tests/data/answers/which_rider_policy.jsonl, first and seventh rows (tuning half): the list
+    names each 특약 with a verbatim quote of its coverage article."""
+    pdf = SHARED / "policies" / "kb_smart_driver" / "kb_smart_driver_terms.pdf"
+    if not pdf.exists():
+        pytest.skip(f"needs {pdf} (the ../shared folder beside the repository)")
+    asker = asker_of(pdf)
+    chunks = {c.chunk_id: c.text for c in asker.ctx.view.chunks}
+    rows = [json.loads(line) for line in (REPO / "tests" / "data" / "answers" / "which_rider_policy.jsonl").read_text("utf-8").splitlines()]
+    for r in (rows[0], rows[6]):
+        res = asker.ask(r["question"])
+        print(f"\n{r['question']} -> {res.outcome} {[c.yakgwan for c in res.citations]}")
+        assert res.by == "units (which 특약)" and res.outcome == "answered", res.notes
+        assert {c.yakgwan for c in res.citations} == set(r["riders"])
+        assert all(c.quote in chunks[c.chunk_id] and c.article == "제1조" for c in res.citations)
+    # a question that names its 특약 is not a which-특약 question
+    named = asker.ask("벌금 특별약관은 어떤 것을 보장하나요?")
+    assert named.by != "units (which 특약)"

@@ -6,7 +6,9 @@ asked, and the answer says which point); ``refused`` (the documents do not conta
 question naming something the documents never mention (a product, company, person or year
 absent from every chunk) is refused before any model runs, and the missing names are returned.
 Over a policy, a question about a 조 that the 약관 it names lacks is answered from the parsed
-structure (:mod:`yakgwan.answer.structure`): there is no such 조, and these are the ones there are.
+structure (:mod:`yakgwan.answer.structure`): there is no such 조, and these are the ones there are;
+a question asking which 특약 pays for something is answered with the list of them
+(:mod:`yakgwan.answer.riders`).
 Without an LLM that gives log-probabilities, the extractive answer quotes answer units (항 with
 their 호 in a 약관; sentences, list items and rows elsewhere) chosen by the embedder, and a
 calibrated model decides the outcome (:mod:`yakgwan.answer.extract_units`). With an LLM
@@ -33,7 +35,8 @@ from yakgwan.answer.generate import GenerativeAnswerer
 from yakgwan.answer.grounding.quotes import quote_is_verbatim
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.self_check import SelfCheckingAnswerer
-from yakgwan.answer.structure import missing_article_answer
+from yakgwan.answer.riders import asks_which_rider, rider_list
+from yakgwan.answer.structure import missing_article_answer, named_yakgwan
 from yakgwan.answer.passages import number_sentences
 from yakgwan.answer.records import REFUSAL, AskResult, Generated
 from yakgwan.core.errors import InputError
@@ -120,6 +123,10 @@ class Asker:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
         hits = evidence_hits(retriever.retrieve(question, self.k))
+        if (self.ctx.profile == "policy" and asks_which_rider(question) and (units := self._unit_answerer()) is not None
+                and named_yakgwan(question, self._yakgwan_names()) is None and (listed := rider_list(question, hits, units)) is not None):
+            return AskResult(listed.outcome, listed.answer, listed.citations, name, mode, (time.perf_counter() - t0) * 1000, "units (which 특약)", [],
+                             notes + listed.notes, 0, listed.claims_text)
         shown = len(hits)
         hits, sides = self._with_sides(side_queries(question, self.anchors.terms, self.rules), hits)
         if sides:
@@ -160,6 +167,10 @@ class Asker:
         claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
         return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims,
                          done.scratchpad)
+
+    def _yakgwan_names(self) -> list[str]:
+        """The names of the index's 약관."""
+        return sorted({c.yakgwan for c in self.ctx.view.chunks if c.yakgwan})
 
     def _unit_answerer(self) -> UnitAnswerer | None:
         """The unit answer, when the bundled answerability model was fitted on this index's

@@ -1,0 +1,88 @@
+""""어떤 특약이 …를 보장하나요?": the 특약 whose coverage article speaks to the question, each cited.
+
+A question that asks which 특약 (an interrogative determiner before 특약, 특별약관 or 담보, or one
+after it: "…보장하는 특약은 무엇인가요?") and names none is answered with a list, not with the
+best few quotes: several 특약 often pay for one event (벌금, 가족벌금 and 자전거사고 벌금).
+
+1. candidates: the coverage articles (:data:`COVERAGE_TITLES`) among the first
+   :data:`LIST_RANKS` retrieved hits and the clone 특약 each hit lists as members
+   (:mod:`yakgwan.retrieval.grouping`);
+2. each 약관's best unit of its coverage article, by the embedder's cosine with the question
+   (:mod:`yakgwan.answer.select`); every 약관 within :data:`LIST_MARGIN` of the best is listed,
+   at most :data:`LIST_MAX`;
+3. the calibrated answerability model reads the listed units (:mod:`yakgwan.answer.answerability`):
+   ``refused`` there gives no list (the question goes to the ordinary answer), ``partial`` says
+   the quotes may not hold the point.
+
+``LIST_RANKS`` and ``LIST_MARGIN`` were chosen on the tuning half (even rows) of
+``tests/data/answers/which_rider_policy.jsonl`` and checked on its odd rows (docs/answers.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from yakgwan.answer.extract_units import UnitAnswerer, features, shown_unit
+from yakgwan.answer.records import Citation, Generated
+from yakgwan.answer.select import score_units
+from yakgwan.answer.units import hit_units
+from yakgwan.core.records import Hit
+
+# the two names 표준약관 give the article that says what a 약관 pays (insurance vocabulary)
+COVERAGE_TITLES = ("보험금의 지급사유", "보상하는 손해")
+LIST_RANKS = 3  # retrieved hits (with their clone members) whose coverage articles are candidates
+LIST_MARGIN = 0.03  # a 약관 is listed when its best unit's cosine is within this of the best one's
+LIST_MAX = 8
+
+# general Korean grammar: an interrogative determiner before the 약관 word, or an interrogative
+# pronoun (or 어떤/어느 + 것) after it
+_KIND = r"(?:특약|특별약관|담보)"
+_WHICH = re.compile(rf"(?:어떤|어느|무슨)\s*{_KIND}|{_KIND}\s*(?:은|는|이|가|으로|로)?\s*(?:무엇|뭐|뭔|어떤\s*(?:것|게|거)|어느\s*(?:것|거))")
+
+
+def asks_which_rider(question: str) -> bool:
+    """Whether the question asks which 특약 (see the module docstring)."""
+    return bool(_WHICH.search(question))
+
+
+def coverage_hits(hits: Sequence[Hit], ranks: int = LIST_RANKS) -> list[Hit]:
+    """The coverage-article chunks of the first ``ranks`` hits and of their members, each as a hit
+    of its own at its group's rank (so that each clone 특약 is a candidate of its own)."""
+    out: list[Hit] = []
+    seen: set[str] = set()
+    for h in hits[:ranks]:
+        for c in (h.chunk, *h.members):
+            if c.article_title in COVERAGE_TITLES and c.yakgwan and c.chunk_id not in seen:
+                seen.add(c.chunk_id)
+                out.append(Hit(c, h.score, h.rank, h.produced_by))
+    return out
+
+
+def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margin: float = LIST_MARGIN, ranks: int = LIST_RANKS) -> Generated | None:
+    """The list answer; None when no coverage article is among the first ``ranks`` hits or the
+    calibrated model refuses the listed units."""
+    units = hit_units(coverage_hits(hits, ranks))
+    if not units:
+        return None
+    scored = score_units(question, units, answerer.embedder, answerer.tokenizer, answerer.weights)
+    best: dict[str, int] = {}  # 약관 -> its best unit
+    for i, u in enumerate(units):
+        y = u.chunk.yakgwan or ""
+        if y not in best or scored.cos[i] > scored.cos[best[y]]:
+            best[y] = i
+    top = max(float(scored.cos[i]) for i in best.values())
+    listed = sorted((i for i in best.values() if scored.cos[i] >= top - margin), key=lambda i: -scored.cos[i])[:LIST_MAX]
+    p = answerer.model.probability(features(scored, listed, answerer.found(question)))
+    outcome = answerer.model.outcome(p)
+    note = f"answerability p = {p:.2f} over the listed units (answered ≥ {answerer.model.answered:.2f}, partial ≥ {answerer.model.partial:.2f})"
+    if outcome == "refused":
+        return None
+    order = sorted(listed, key=lambda i: (units[i].chunk.pages[0] if units[i].chunk.pages else 0, units[i].start))
+    names = [units[i].chunk.yakgwan or "" for i in order]
+    cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
+    lines = "\n".join(f"{n}. {shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
+    claims = f"보험금 지급사유에 이 내용이 있는 특약: {', '.join(names)}.\n{lines}"
+    tail = "" if outcome == "answered" else "\n다만 인용한 조항이 묻는 보장을 바로 정하는지는 확실하지 않습니다."
+    return Generated(outcome, claims + tail, cites, notes=[note, f"which 특약: the coverage articles of the first {ranks} hits and their clone 특약, "
+                                                                 f"each 약관 within {margin} of the best cosine ({len(order)} listed)"], claims_text=claims)
