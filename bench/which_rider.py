@@ -37,9 +37,11 @@ class Tally:
     n: int = 0
 
     def add(self, got: set[str], want: set[str]) -> None:
+        """One question; an empty ``want`` is a question no 특약 answers: an empty list (a
+        refusal) scores precision and recall 1, any other list 0."""
         hit = len(got & want)
-        self.precision += hit / len(got) if got else 0.0
-        self.recall += hit / len(want)
+        self.precision += hit / len(got) if got else float(not want)
+        self.recall += hit / len(want) if want else float(not got)
         self.exact += got == want
         self.n += 1
 
@@ -74,7 +76,7 @@ def main() -> None:
         out = {"tune": Tally(), "check": Tally()}
         for i, (r, h) in enumerate(zip(rows, hits)):
             done = rider_list(r["question"], h, units, margin, ranks)
-            out["tune" if i % 2 == 0 else "check"].add({c.yakgwan for c in done.citations} if done else set(), set(r["riders"]))
+            out["tune" if i % 2 == 0 else "check"].add({c.yakgwan or "" for c in done.citations}, set(r["riders"]))
         return out
 
     ask = {"tune": Tally(), "check": Tally()}
@@ -86,7 +88,7 @@ def main() -> None:
         print(f"  ask as shipped (ranks {LIST_RANKS}, margin {LIST_MARGIN}), {half}: {ask[half].line()}")
     base = {"tune": Tally(), "check": Tally()}  # the unit answer the question got before the list
     for i, (r, h) in enumerate(zip(rows, hits)):
-        done = units.answer(r["question"], h)
+        done = units.answer(r["question"], h)  # (its outcome decides: a refusal cites nothing)
         base["tune" if i % 2 == 0 else "check"].add({c.yakgwan or "" for c in done.citations}, set(r["riders"]))
     for half in ("tune", "check"):
         print(f"  the unit answer without the list, {half}: {base[half].line()}")

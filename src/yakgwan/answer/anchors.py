@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from typing import Callable, Iterable, Protocol, Sequence
 
 from yakgwan.answer.ko_rules.lexicon import ASPECT, OPERATION, PARTICLE_END, YEAR_SUFFIX
 from yakgwan.text.registry import make_tagger
@@ -46,9 +46,12 @@ def normalise(text: str) -> str:
     return "".join(text.split()).lower()
 
 
-def missing_anchors(anchors: Iterable[Anchor], corpus: str) -> list[Anchor]:
-    """The anchors whose characters do not occur in ``corpus`` (already :func:`normalise`d)."""
-    return [a for a in anchors if normalise(a.form) not in corpus]
+def missing_anchors(anchors: Iterable[Anchor], corpus: str, equivalents: Callable[[str], Sequence[str]] | None = None) -> list[Anchor]:
+    """The anchors whose characters do not occur in ``corpus`` (already :func:`normalise`d), nor
+    any of their ``equivalents`` (the document words a thesaurus maps the form to: 서킷 is
+    mentioned when 경기 is)."""
+    return [a for a in anchors if normalise(a.form) not in corpus
+            and not (equivalents is not None and any(normalise(t) in corpus for t in equivalents(a.form)))]
 
 
 def bare_term(form: str) -> str:

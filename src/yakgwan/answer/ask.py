@@ -118,13 +118,16 @@ class Asker:
             if all(quote_is_verbatim(c, by_id.get(c.chunk_id, "")) for c in done.citations):
                 return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, "structure", [],
                                  notes + done.notes, 0, done.claims_text)
-        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text())] if self.rules.on("anchors") else []
+        # over a policy, a word the insurance thesaurus maps to words the documents use is mentioned
+        equivalents = self.ctx.thesaurus.terms if self.ctx.profile == "policy" else None
+        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), equivalents)] if self.rules.on("anchors") else []
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
         hits = evidence_hits(retriever.retrieve(question, self.k))
         if (self.ctx.profile == "policy" and asks_which_rider(question) and (units := self._unit_answerer()) is not None
-                and named_yakgwan(question, self._yakgwan_names()) is None and (listed := rider_list(question, hits, units)) is not None):
+                and named_yakgwan(question, self._yakgwan_names()) is None):
+            listed = rider_list(question, hits, units)
             return AskResult(listed.outcome, listed.answer, listed.citations, name, mode, (time.perf_counter() - t0) * 1000, "units (which 특약)", [],
                              notes + listed.notes, 0, listed.claims_text)
         shown = len(hits)

@@ -1,7 +1,8 @@
 """"어떤 특약이 …를 보장하나요?": the 특약 whose coverage article speaks to the question, each cited.
 
 A question that asks which 특약 (an interrogative determiner before 특약, 특별약관 or 담보, or one
-after it: "…보장하는 특약은 무엇인가요?") and names none is answered with a list, not with the
+after it: "…보장하는 특약은 무엇인가요?") or whether one exists ("…주는 특약이 있나요?") and names
+none is answered with a list, not with the
 best few quotes: several 특약 often pay for one event (벌금, 가족벌금 and 자전거사고 벌금).
 
 1. candidates: the coverage articles (:data:`COVERAGE_TITLES`) among the first
@@ -11,7 +12,8 @@ best few quotes: several 특약 often pay for one event (벌금, 가족벌금 an
    (:mod:`yakgwan.answer.select`); every 약관 within :data:`LIST_MARGIN` of the best is listed,
    at most :data:`LIST_MAX`;
 3. the calibrated answerability model reads the listed units (:mod:`yakgwan.answer.answerability`):
-   ``refused`` there gives no list (the question goes to the ordinary answer), ``partial`` says
+   ``refused`` there (or no coverage article among the first hits) is a refusal: the coverage
+   articles are where a 약관 says what it pays, and none speaks to the question; ``partial`` says
    the quotes may not hold the point.
 
 ``LIST_RANKS`` and ``LIST_MARGIN`` were chosen on the tuning half (even rows) of
@@ -24,7 +26,7 @@ import re
 from collections.abc import Sequence
 
 from yakgwan.answer.extract_units import UnitAnswerer, features, shown_unit
-from yakgwan.answer.records import Citation, Generated
+from yakgwan.answer.records import REFUSAL, Citation, Generated
 from yakgwan.answer.select import score_units
 from yakgwan.answer.units import hit_units
 from yakgwan.core.records import Hit
@@ -38,7 +40,8 @@ LIST_MAX = 8
 # general Korean grammar: an interrogative determiner before the 약관 word, or an interrogative
 # pronoun (or 어떤/어느 + 것) after it
 _KIND = r"(?:특약|특별약관|담보)"
-_WHICH = re.compile(rf"(?:어떤|어느|무슨)\s*{_KIND}|{_KIND}\s*(?:은|는|이|가|으로|로)?\s*(?:무엇|뭐|뭔|어떤\s*(?:것|게|거)|어느\s*(?:것|거))")
+_WHICH = re.compile(rf"(?:어떤|어느|무슨)\s*{_KIND}|{_KIND}\s*(?:은|는|이|가|으로|로)?\s*(?:무엇|뭐|뭔|어떤\s*(?:것|게|거)|어느\s*(?:것|거))"
+                    rf"|{_KIND}\s*(?:이|가|은|는)?\s*(?:있|없)(?:나|어|을까|습니까|는지|는가|으면)")  # or whether one exists
 
 
 def asks_which_rider(question: str) -> bool:
@@ -59,12 +62,16 @@ def coverage_hits(hits: Sequence[Hit], ranks: int = LIST_RANKS) -> list[Hit]:
     return out
 
 
-def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margin: float = LIST_MARGIN, ranks: int = LIST_RANKS) -> Generated | None:
-    """The list answer; None when no coverage article is among the first ``ranks`` hits or the
-    calibrated model refuses the listed units."""
+NONE_FOUND = f"{REFUSAL} (보험금 지급사유에 이 내용이 있는 특약을 찾지 못했습니다.)"
+
+
+def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margin: float = LIST_MARGIN, ranks: int = LIST_RANKS) -> Generated:
+    """The list answer; ``refused`` when no coverage article is among the first ``ranks`` hits or
+    the calibrated model refuses the listed units (the coverage articles are where a 약관 says what
+    it pays: none of them speaks to the question)."""
     units = hit_units(coverage_hits(hits, ranks))
     if not units:
-        return None
+        return Generated("refused", NONE_FOUND, [], notes=[f"which 특약: no coverage article among the first {ranks} hits"])
     scored = score_units(question, units, answerer.embedder, answerer.tokenizer, answerer.weights)
     best: dict[str, int] = {}  # 약관 -> its best unit
     for i, u in enumerate(units):
@@ -77,7 +84,7 @@ def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margi
     outcome = answerer.model.outcome(p)
     note = f"answerability p = {p:.2f} over the listed units (answered ≥ {answerer.model.answered:.2f}, partial ≥ {answerer.model.partial:.2f})"
     if outcome == "refused":
-        return None
+        return Generated("refused", NONE_FOUND, [], notes=[note, "which 특약: the calibrated model refused the best coverage units"])
     order = sorted(listed, key=lambda i: (units[i].chunk.pages[0] if units[i].chunk.pages else 0, units[i].start))
     names = [units[i].chunk.yakgwan or "" for i in order]
     cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]

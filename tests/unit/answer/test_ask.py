@@ -42,6 +42,20 @@ def test_missing_anchors_ignore_spaces_and_case() -> None:
 
 
 @pytest.mark.unit
+def test_an_anchor_the_thesaurus_maps_to_document_words_is_mentioned() -> None:
+    """Over a policy, the insurance thesaurus says what an everyday word means in clause words:
+    서킷 is mentioned when the documents speak of 경기 (its target); a word with no such target, or
+    whose targets are absent too, is still missing."""
+    from yakgwan.query.thesaurus import Thesaurus
+
+    corpus = normalise("자동차 또는 오토바이에 따른 경기, 시범, 흥행 또는 시운전")
+    th = Thesaurus.load()
+    anchors = [Anchor("서킷", "NNG"), Anchor("블랙박스", "NNG"), Anchor("스쿨존", "NNG")]
+    assert [a.form for a in missing_anchors(anchors, corpus, th.terms)] == ["블랙박스", "스쿨존"]  # 스쿨존's 어린이 보호구역 is absent here
+    assert [a.form for a in missing_anchors(anchors, corpus)] == ["서킷", "블랙박스", "스쿨존"]
+
+
+@pytest.mark.unit
 def test_anchor_finder_takes_proper_nouns_foreign_words_and_numbers() -> None:
     got = {a.form for a in AnchorFinder().anchors("하늘여행사 광주 지사의 2030년 LG전자 계약 직원 10명의 수는?")}
     assert {"광주", "2030"} <= got and not {"지사", "직원", "계약", "10"} & got  # a count is not an anchor, a year is

@@ -7,6 +7,7 @@ import pytest
 
 from yakgwan.answer.answerability import AnswerabilityModel
 from yakgwan.answer.extract_units import UnitAnswerer
+from yakgwan.answer.records import REFUSAL
 from yakgwan.answer.riders import asks_which_rider, coverage_hits, rider_list
 from yakgwan.core.records import Chunk, Hit
 
@@ -46,7 +47,8 @@ def _c(cid: str, yakgwan: str, text: str, title: str = "보험금의 지급사�
 
 @pytest.mark.parametrize("question", [
     "어떤 특약이 골절을 보장하나요?", "벌금을 보장하는 특약은 무엇인가요?", "입원하면 어느 특별약관에서 나오나요?",
-    "화상 보장은 무슨 담보인가요?", "이건 특약으로 뭐가 있어요?", "보장하는 특약은 어떤 게 있나요?"])
+    "화상 보장은 무슨 담보인가요?", "이건 특약으로 뭐가 있어요?", "보장하는 특약은 어떤 게 있나요?", "입원비 주는 특약이 있나요?",
+    "그런 특약 있어요?", "보장하는 담보가 있을까요?"])
 def test_a_question_asking_which_rider(question: str) -> None:
     assert asks_which_rider(question)
 
@@ -82,9 +84,10 @@ def test_the_list_names_each_rider_within_the_margin_cited_verbatim_and_the_mode
     assert done.answer.startswith("보험금 지급사유에 이 내용이 있는 특약: 벌금 특별약관, 가족벌금 특별약관.") and "[2]" in done.answer
     # a wide margin lists the far one too; the calibrated model's refusal gives no list
     assert len(rider_list("벌금 보장 특약은 무엇인가요?", hits, yes, margin=1.0).citations) == 3
-    assert rider_list("벌금 보장 특약은 무엇인가요?", hits, UnitAnswerer(AxisEmbedder(), Words(), _model(-5.0), lambda q: 1.0)) is None
+    no = rider_list("벌금 보장 특약은 무엇인가요?", hits, UnitAnswerer(AxisEmbedder(), Words(), _model(-5.0), lambda q: 1.0))
+    assert no.outcome == "refused" and no.citations == [] and no.answer.startswith(REFUSAL)
     # p between the thresholds: a partial list says so
     half = rider_list("벌금 보장 특약은 무엇인가요?", hits, UnitAnswerer(AxisEmbedder(), Words(), _model(-1.0), lambda q: 1.0))
     assert half is not None and half.outcome == "partial" and half.answer.endswith("확실하지 않습니다.")
-    # no coverage article among the first hits: no list
-    assert rider_list("벌금", [Hit(_c("d", "벌금 특별약관", "청구", "보험금의 청구", "제3조"), 1.0, 1, "clause")], yes) is None
+    # no coverage article among the first hits: refused
+    assert rider_list("벌금", [Hit(_c("d", "벌금 특별약관", "청구", "보험금의 청구", "제3조"), 1.0, 1, "clause")], yes).outcome == "refused"
