@@ -43,6 +43,7 @@ from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
 from yakgwan.embedders.cache import EmbeddingCache
+from yakgwan.embedders.preload import Preload
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
@@ -101,6 +102,14 @@ class Asker:
     def ask(self, question: str, on_stage: Callable[[str, dict], None] | None = None) -> AskResult:
         """``on_stage(stage, facts)`` hears what the answer is waiting for: ``retrieved``
         (passages and sentences shown), ``answering`` (by which model or rule), ``checked``."""
+        # in a cold process the embedder's model loads while the analyser and the clause map do
+        loading = Preload(self.ctx.embedder)
+        try:
+            return self._ask(question, on_stage)
+        finally:
+            loading.settle()
+
+    def _ask(self, question: str, on_stage: Callable[[str, dict], None] | None) -> AskResult:
         say = on_stage or (lambda stage, facts: None)
         if not question.strip():
             raise InputError(None, "empty question")
@@ -153,6 +162,13 @@ class Asker:
                 done = answerer.answer(question, sentences)
                 asked_model = llm.stats.calls > calls0
                 by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
+                if gate is not None and done.outcome == "refused" and done.attempted and (units := self._unit_answerer()) is not None:
+                    # the model tried, but none of its claims passed the checks: the units the
+                    # calibrated decision passed are quoted instead (never over the model's own refusal)
+                    failed = done.notes
+                    done = units.answer(question, hits)
+                    done.notes = [*failed, "the model's claims failed the checks: the best units are quoted instead", *done.notes]
+                    by = f"{llm.name}, units quoted by rule"
         elif not (llm is not None and llm.supports_logprobs) and not sides and (units := self._unit_answerer()):
             done, by = units.answer(question, hits), "units"
             if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:

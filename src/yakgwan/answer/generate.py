@@ -282,8 +282,10 @@ class GenerativeAnswerer:
         if outcome == "refused":
             if attempted and (done := self._quoted(question, by_number, notes)) is not None:
                 return done
-            return Generated("refused", REFUSAL, [], draft.get("missing", "").strip(), notes)
-        return self._settled(question, outcome, claims, draft.get("missing", ""), by_number, notes)
+            return Generated("refused", REFUSAL, [], draft.get("missing", "").strip(), notes, attempted=attempted)
+        done = self._settled(question, outcome, claims, draft.get("missing", ""), by_number, notes)
+        done.attempted = True
+        return done
 
     def _complete(self, msgs: list[Message], schema: type[BaseModel], step: str, pads: list[str]) -> dict[str, Any]:
         """The model's answer as a dict, its scratchpad (if any) taken out into ``pads``."""

@@ -64,6 +64,7 @@ class Generated:
     quoted: bool = False  # the answer is a shown sentence quoted by rule, not the model's claims
     computed: bool = False  # two sides quoted and compared or computed by rule (:mod:`yakgwan.answer.compare`)
     scratchpad: str = ""  # what the model reasoned before answering (``--mode cot``); never part of the answer
+    attempted: bool = False  # the model's first answer was no refusal (a refusal now means its claims failed the checks)
 
 
 @dataclass

