@@ -41,7 +41,7 @@ LIST_MAX = 8
 # pronoun (or 어떤/어느 + 것) after it
 _KIND = r"(?:특약|특별약관|담보)"
 _WHICH = re.compile(rf"(?:어떤|어느|무슨)\s*{_KIND}|{_KIND}\s*(?:은|는|이|가|으로|로)?\s*(?:무엇|뭐|뭔|어떤\s*(?:것|게|거)|어느\s*(?:것|거))"
-                    rf"|{_KIND}\s*(?:이|가|은|는)?\s*(?:있|없)(?:나|어|을까|습니까|는지|는가|으면)")  # or whether one exists
+                    rf"|{_KIND}\s*(?:이|가|은|는)?\s*(?:있|없)(?:나요|나\s*[?？]|나$|어요|어\s*[?？]|어$|을까요|습니까|는지|는가요|는가)")  # or whether one exists
 
 
 def asks_which_rider(question: str) -> bool:

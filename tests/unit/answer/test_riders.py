@@ -48,14 +48,15 @@ def _c(cid: str, yakgwan: str, text: str, title: str = "보험금의 지급사�
 @pytest.mark.parametrize("question", [
     "어떤 특약이 골절을 보장하나요?", "벌금을 보장하는 특약은 무엇인가요?", "입원하면 어느 특별약관에서 나오나요?",
     "화상 보장은 무슨 담보인가요?", "이건 특약으로 뭐가 있어요?", "보장하는 특약은 어떤 게 있나요?", "입원비 주는 특약이 있나요?",
-    "그런 특약 있어요?", "보장하는 담보가 있을까요?"])
+    "그런 특약 있어요?", "보장하는 담보가 있을까요?", "그런 특약 있어?", "이런 걸 보장하는 특약이 있는지 궁금해요"])
 def test_a_question_asking_which_rider(question: str) -> None:
     assert asks_which_rider(question)
 
 
 @pytest.mark.parametrize("question", [
     "벌금 특약이랑 교통사고처리지원금 특약이 둘 다 있는데 둘 다 받을 수 있나요?", "보험금 청구할 때 어떤 서류가 필요한가요?",
-    "이 특약은 언제 해지되나요?", "특약 보험료는 얼마인가요?"])
+    "이 특약은 언제 해지되나요?", "특약 보험료는 얼마인가요?", "특약이 없으면 어떻게 되나요?", "가족 특약이 있어서 청구했는데 거절됐어요.",
+    "이 특약이 있는데 보상되나요?"])
 def test_not_a_question_asking_which_rider(question: str) -> None:
     assert not asks_which_rider(question)
 
