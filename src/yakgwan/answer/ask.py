@@ -39,7 +39,7 @@ from yakgwan.answer.riders import asks_which_rider, rider_list
 from yakgwan.answer.structure import missing_article_answer, named_yakgwan
 from yakgwan.answer.passages import number_sentences
 from yakgwan.answer.records import REFUSAL, AskResult, Generated
-from yakgwan.core.errors import InputError
+from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
 from yakgwan.embedders.cache import EmbeddingCache
@@ -102,12 +102,22 @@ class Asker:
     def ask(self, question: str, on_stage: Callable[[str, dict], None] | None = None) -> AskResult:
         """``on_stage(stage, facts)`` hears what the answer is waiting for: ``retrieved``
         (passages and sentences shown), ``answering`` (by which model or rule), ``checked``."""
-        # in a cold process the embedder's model loads while the analyser and the clause map do
-        loading = Preload(self.ctx.embedder)
+        loading = self._preload()
         try:
             return self._ask(question, on_stage)
         finally:
             loading.settle()
+
+    def _preload(self) -> Preload:
+        """In a cold process the embedder's model loads while the analyser and the clause map do;
+        only for a pipeline that embeds the question, and never builds an embedder that fails
+        (the retrieval reports that where it embeds)."""
+        try:
+            if not resolve_pipeline(self.pipeline).needs_dense:
+                return Preload(None)
+            return Preload(self.ctx.embedder)
+        except YakgwanError:
+            return Preload(None)
 
     def _ask(self, question: str, on_stage: Callable[[str, dict], None] | None) -> AskResult:
         say = on_stage or (lambda stage, facts: None)
@@ -128,7 +138,7 @@ class Asker:
                 return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, "structure", [],
                                  notes + done.notes, 0, done.claims_text)
         # over a policy, a word the insurance thesaurus maps to words the documents use is mentioned
-        equivalents = self.ctx.thesaurus.terms if self.ctx.profile == "policy" else None
+        equivalents = (lambda form: self.ctx.thesaurus.meaning(bare_term(form))) if self.ctx.profile == "policy" else None
         missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), equivalents)] if self.rules.on("anchors") else []
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
@@ -145,7 +155,7 @@ class Asker:
             notes.append(f"each side searched on its own ({' / '.join(q for q, _ in sides)}): {len(hits) - shown} passage(s) added before the question's own")
         sentences = number_sentences(question, hits, self.ctx.tokenizer, reserve=sides)
         say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
-        say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode == "generate" or llm.supports_logprobs) else "rules"})
+        say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode in WRITTEN or llm.supports_logprobs) else "rules"})
         if mode in WRITTEN and llm is not None:
             gate = self._unit_answerer().for_model(question, hits) if not sides and self._unit_answerer() else None
             if gate is not None and gate.outcome == "refused":
@@ -165,9 +175,12 @@ class Asker:
                 if gate is not None and done.outcome == "refused" and done.attempted and (units := self._unit_answerer()) is not None:
                     # the model tried, but none of its claims passed the checks: the units the
                     # calibrated decision passed are quoted instead (never over the model's own refusal)
-                    failed = done.notes
+                    failed, pad = done.notes, done.scratchpad
                     done = units.answer(question, hits)
-                    done.notes = [*failed, "the model's claims failed the checks: the best units are quoted instead", *done.notes]
+                    if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:
+                        done = left
+                    done.notes = [*failed, "the model's claims failed the checks: the units the offline answer quotes are quoted instead", *done.notes]
+                    done.scratchpad = pad
                     by = f"{llm.name}, units quoted by rule"
         elif not (llm is not None and llm.supports_logprobs) and not sides and (units := self._unit_answerer()):
             done, by = units.answer(question, hits), "units"

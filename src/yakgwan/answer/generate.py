@@ -58,7 +58,7 @@ from yakgwan.llm.types import GenParams, Message
 CLAIM_CHARS = 60  # within llama.cpp's grammar bound for strings
 MAX_CLAIMS = 4
 ANSWER_TOKENS = 400
-SCRATCH_CHARS = 240  # the reasoning a chain-of-thought answer writes first (``--mode cot``)
+SCRATCH_CHARS = 240  # the reasoning a chain-of-thought answer writes first (``--mode cot``), as kept
 SCRATCH_TOKENS = 300  # its share of the token budget
 
 SYSTEM = (
@@ -107,7 +107,9 @@ def answer_schema(numbers: list[str], reasoning: bool = False) -> type[BaseModel
     so the model writes its reading of the sentences before it commits to an outcome."""
     ref = create_model("SentenceNo", __base__=RootModel[Literal[tuple(numbers)]])  # type: ignore[misc, valid-type, call-overload]
     claim = create_model("Claim", text=(str, Field(min_length=1, max_length=CLAIM_CHARS)), cite=(list[ref], Field(min_length=1, max_length=3)))  # type: ignore[valid-type]
-    fields: dict[str, Any] = {"scratchpad": (str, Field(max_length=SCRATCH_CHARS))} if reasoning else {}
+    # no length bound on the scratchpad: llama.cpp's grammar cannot carry one this long
+    # (``local_llama.GRAMMAR_MAX_LENGTH``), and a longer one is cut, not refused
+    fields: dict[str, Any] = {"scratchpad": (str, ...)} if reasoning else {}
     fields |= {
         "outcome": (Literal["answered", "partial", "refused"], ...),
         "claims": (list[claim], Field(max_length=MAX_CLAIMS)),  # type: ignore[valid-type]
@@ -292,7 +294,7 @@ class GenerativeAnswerer:
         budget = ANSWER_TOKENS + (SCRATCH_TOKENS if self.reasoning else 0)
         out = self.llm.complete(msgs, schema=schema, params=GenParams(max_tokens=budget), step=step).model_dump()
         if "scratchpad" in out:
-            pads.append(" ".join(str(out.pop("scratchpad")).split()))
+            pads.append(" ".join(str(out.pop("scratchpad")).split())[:SCRATCH_CHARS])
         return out
 
     def _compared(self, question: str, by_number: dict[str, Sentence]) -> Generated | None:

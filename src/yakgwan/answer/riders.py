@@ -40,8 +40,14 @@ LIST_MAX = 8
 # general Korean grammar: an interrogative determiner before the 약관 word, or an interrogative
 # pronoun (or 어떤/어느 + 것) after it
 _KIND = r"(?:특약|특별약관|담보)"
-_WHICH = re.compile(rf"(?:어떤|어느|무슨)\s*{_KIND}|{_KIND}\s*(?:은|는|이|가|으로|로)?\s*(?:무엇|뭐|뭔|어떤\s*(?:것|게|거)|어느\s*(?:것|거))"
-                    rf"|{_KIND}\s*(?:이|가|은|는)?\s*(?:있|없)(?:나요|나\s*[?？]|나$|어요|어\s*[?？]|어$|을까요|습니까|는지|는가요|는가)")  # or whether one exists
+_END = r"\s*[?？.!]*\s*$"  # the end of the question
+_WHICH = re.compile(
+    rf"(?:어떤|어느|무슨)\s*{_KIND}(?!\s*(?:이든|이나|든지))"  # "어떤 특약이 …" (not "어느 특약이든": any)
+    # "…특약은 무엇인가요?" (not "이 특약은 무엇을 보장하나요?": what a named one covers)
+    rf"|(?<![이그저제내])(?<!해당)\s{_KIND}\s*(?:은|는|이|가|으로|로)?\s*(?:무엇|뭐|뭔|어떤\s*(?:것|게|거)|어느\s*(?:것|거))(?!\s*[을를])"
+    # "…주는 특약이 있나요?" at the end of the question, or "…특약이 있는지 알려 주세요"
+    rf"|{_KIND}\s*(?:이|가|은|는)?\s*(?:있|없)(?:(?:나요|나|어요|어|을까요|습니까|는가요|는가|는지요|는지){_END}|는지\s*(?:궁금|알려|알고))"
+)
 
 
 def asks_which_rider(question: str) -> bool:
@@ -80,7 +86,8 @@ def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margi
             best[y] = i
     top = max(float(scored.cos[i]) for i in best.values())
     listed = sorted((i for i in best.values() if scored.cos[i] >= top - margin), key=lambda i: -scored.cos[i])[:LIST_MAX]
-    p = answerer.model.probability(features(scored, listed, answerer.found(question)))
+    # the model was calibrated on at most ``keep`` quoted units: it reads the best of the listed
+    p = answerer.model.probability(features(scored, listed[: answerer.weights.keep], answerer.found(question)))
     outcome = answerer.model.outcome(p)
     note = f"answerability p = {p:.2f} over the listed units (answered ≥ {answerer.model.answered:.2f}, partial ≥ {answerer.model.partial:.2f})"
     if outcome == "refused":

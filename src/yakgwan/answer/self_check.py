@@ -55,7 +55,7 @@ class SelfCheckingAnswerer:
         supported, useful = self._check(question, again)
         if not supported:
             again.notes.append("self-check: still unsupported: refused")
-            return Generated("refused", REFUSAL, [], notes=again.notes)
+            return Generated("refused", REFUSAL, [], notes=again.notes, scratchpad=again.scratchpad, attempted=True)
         if not useful:
             again.notes.append("self-check: still not a direct answer: partial")
             again.outcome = "partial"

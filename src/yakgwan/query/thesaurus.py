@@ -147,6 +147,11 @@ class Thesaurus:
         """The clause terms to add to ``query``, de-duplicated, in the order found."""
         return tuple(dict.fromkeys(t for x in self.expand(query) for t in x.targets))
 
+    def meaning(self, word: str) -> tuple[str, ...]:
+        """The clause terms of the entries one of whose surfaces is the whole ``word`` (not a
+        word that merely starts with a surface: a made-up name is not explained by its prefix)."""
+        return tuple(dict.fromkeys(t for e in self._by_surface.get(_key(word).strip(), ()) for t in e.targets))
+
     def expanded(self, query: str) -> tuple[str, tuple[str, ...]]:
         """``query`` followed by the clause terms its everyday words map to, and those terms
         (the ``Expand`` of :class:`yakgwan.retrieval.retrievers.clause.ClauseRetriever`)."""

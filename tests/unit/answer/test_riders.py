@@ -56,7 +56,8 @@ def test_a_question_asking_which_rider(question: str) -> None:
 @pytest.mark.parametrize("question", [
     "벌금 특약이랑 교통사고처리지원금 특약이 둘 다 있는데 둘 다 받을 수 있나요?", "보험금 청구할 때 어떤 서류가 필요한가요?",
     "이 특약은 언제 해지되나요?", "특약 보험료는 얼마인가요?", "특약이 없으면 어떻게 되나요?", "가족 특약이 있어서 청구했는데 거절됐어요.",
-    "이 특약이 있는데 보상되나요?"])
+    "이 특약이 있는데 보상되나요?", "운전자 특약이 있어요. 벌금은 나오나요?", "특약이 없어요, 입원비는 못 받나요?",
+    "가입한 특약이 있는지 어디서 확인하나요?", "이 특약은 무엇을 보장하나요?", "어느 특약이든 보상되나요?", "해당 특약은 무엇인가요?"])
 def test_not_a_question_asking_which_rider(question: str) -> None:
     assert not asks_which_rider(question)
 

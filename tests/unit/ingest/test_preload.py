@@ -145,18 +145,24 @@ def test_a_load_while_another_thread_loads_waits_for_it_instead_of_loading_twice
 def test_ask_loads_the_embedder_on_its_own_thread_and_joins_it(tmp_path: Path) -> None:
     """A cold ``ask`` starts the model's load before the analyser and the clause map, and the
     load has finished when ``ask`` returns (a process must not exit while it runs)."""
+    import time
     from yakgwan.answer.ask import Asker
     from yakgwan.embedders.hashing import HashingEmbedder
     from yakgwan.services.context import open_context
     from yakgwan.services.ingest import ingest
 
     class LoadingHashing(HashingEmbedder):
+        """A load that takes a while on its thread (hashing needs none: ``embed`` never waits)."""
+
         def __init__(self) -> None:
             super().__init__()
             self.loaded_on: list[str] = []
+            self.done = threading.Event()
 
         def load(self) -> None:
             self.loaded_on.append(threading.current_thread().name)
+            time.sleep(0.5)
+            self.done.set()
 
     doc = tmp_path / "doc.md"
     doc.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
@@ -166,4 +172,10 @@ def test_ask_loads_the_embedder_on_its_own_thread_and_joins_it(tmp_path: Path) -
     ctx = open_context(settings, embedder=emb)
     ctx.make_llm = lambda: None
     Asker(ctx, mode="extract").ask("벌금 한도는 얼마인가요?")
-    assert emb.loaded_on[:1] == ["embedder-load"]
+    assert emb.loaded_on == ["embedder-load"] and emb.done.is_set()  # joined before ask returned
+    # a pipeline that never embeds the question does not load the model
+    emb2 = LoadingHashing()
+    ctx2 = open_context(settings, embedder=emb2)
+    ctx2.make_llm = lambda: None
+    Asker(ctx2, pipeline="bm25", mode="extract").ask("벌금 한도는 얼마인가요?")
+    assert emb2.loaded_on == []
