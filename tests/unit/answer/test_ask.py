@@ -973,7 +973,7 @@ def test_when_the_models_claims_all_fail_the_units_the_decision_passed_are_quote
     _fitted(asker, 5.0, monkeypatch)
     res = asker.ask("부산 지사 직원 수는 얼마인가요?")
     assert res.outcome == "answered" and res.by == "scripted:script, units quoted by rule" and res.llm_calls == 2  # answer + one repair
-    assert any("the best units are quoted instead" in n for n in res.notes)
+    assert any("the units the offline answer quotes are quoted instead" in n for n in res.notes)
     assert any(c.quote == "| 부산 지사 | 8명 |" for c in res.citations) and "99명" not in res.answer
 
     refusing, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {"outcome": "refused", "claims": [], "missing": "직원 수"}), mode="generate")
