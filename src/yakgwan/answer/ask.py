@@ -158,8 +158,12 @@ class Asker:
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode in WRITTEN or llm.supports_logprobs) else "rules"})
         if mode in WRITTEN and llm is not None:
             gate = self._unit_answerer().for_model(question, hits) if not sides and self._unit_answerer() else None
+            left = self._left_to_contract(question, hits) if gate is not None and gate.outcome != "refused" else None
             if gate is not None and gate.outcome == "refused":
                 done, by = Generated("refused", REFUSAL, [], notes=[gate.note]), "units"
+            elif left is not None:  # an amount the 약관 leaves to the contract: no model states one
+                done, by = left, "units"
+                done.notes = [gate.note, "an amount the clauses leave to the contract or do not state: the model was not asked", *done.notes]
             else:
                 if gate is not None:
                     sentences = gate.sentences
@@ -199,6 +203,16 @@ class Asker:
         claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
         return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims,
                          done.scratchpad)
+
+    def _left_to_contract(self, question: str, hits: list[Hit]) -> Generated | None:
+        """Over a policy, the offline answer's "left to your certificate" or "not stated" refusal
+        for a question that asks an amount (:mod:`yakgwan.answer.contract_amounts`), so that an
+        LLM never refuses less than the offline answer; None otherwise."""
+        units = self._unit_answerer()
+        if self.ctx.profile != "policy" or units is None:
+            return None
+        left = left_to_contract(question, units.answer(question, hits))
+        return left if left is not None and left.outcome == "refused" else None
 
     def _yakgwan_names(self) -> list[str]:
         """The names of the index's 약관."""

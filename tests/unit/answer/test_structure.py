@@ -112,3 +112,30 @@ def test_an_amount_the_policy_leaves_to_the_contract_is_said_so_with_the_clause_
     assert left_to_contract("가지급금은 얼마나 먼저 줘요?", done("추정한 보험금의 50% 상당액을 가지급보험금으로 지급합니다.")) is None  # a share states it
     assert left_to_contract("보험료는 몇 프로 할인돼요?", done("할인율은 회사가 정한 기준에 따릅니다.")) is not None
     assert left_to_contract("보험료는 몇 프로 할인돼요?", done("보험료의 5%를 할인합니다.")) is None
+
+
+def test_with_an_llm_an_amount_left_to_the_contract_is_refused_as_offline_without_asking_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The LLM path never refuses less than the offline answer: a question asking an amount the
+    quoted clauses leave to the contract gets the offline "left to your certificate" answer, and
+    the model is not asked."""
+    from yakgwan.answer.answerability import FEATURES, AnswerabilityModel
+    from yakgwan.llm import LLM
+    from yakgwan.llm.scripted import ScriptedProvider
+
+    s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    ingest(s, [SAMPLE], embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
+
+    def never(messages, schema):  # type: ignore[no-untyped-def]
+        raise AssertionError("the model was asked")
+
+    llm = LLM(ScriptedProvider(responder=never))
+    ctx.make_llm = lambda: llm
+    fitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 5.0, 0.5, 0.1, "test", ctx.view.embedder)
+    monkeypatch.setattr(AnswerabilityModel, "load", classmethod(lambda cls, path=None: fitted))
+    question = "형사합의가 필요하면 교통사고처리지원금은 정확히 몇 만원 나오나요?"
+    offline = Asker(ctx, mode="extract").ask(question)
+    assert offline.outcome == "refused" and offline.answer.startswith("약관은 이 금액을 정하지 않습니다."), offline.answer
+    res = Asker(ctx, mode="generate").ask(question)
+    assert (res.outcome, res.answer, res.by, res.llm_calls) == ("refused", offline.answer, "units", 0)
+    assert any("the model was not asked" in n for n in res.notes)
