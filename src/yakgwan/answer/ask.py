@@ -39,11 +39,10 @@ from yakgwan.answer.riders import asks_which_rider, rider_list
 from yakgwan.answer.structure import missing_article_answer, named_yakgwan
 from yakgwan.answer.passages import number_sentences
 from yakgwan.answer.records import REFUSAL, AskResult, Generated
-from yakgwan.core.errors import InputError, YakgwanError
+from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
 from yakgwan.embedders.cache import EmbeddingCache
-from yakgwan.embedders.preload import Preload
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 
@@ -102,24 +101,6 @@ class Asker:
     def ask(self, question: str, on_stage: Callable[[str, dict], None] | None = None) -> AskResult:
         """``on_stage(stage, facts)`` hears what the answer is waiting for: ``retrieved``
         (passages and sentences shown), ``answering`` (by which model or rule), ``checked``."""
-        loading = self._preload()
-        try:
-            return self._ask(question, on_stage)
-        finally:
-            loading.settle()
-
-    def _preload(self) -> Preload:
-        """In a cold process the embedder's model loads while the analyser and the clause map do;
-        only for a pipeline that embeds the question, and never builds an embedder that fails
-        (the retrieval reports that where it embeds)."""
-        try:
-            if not resolve_pipeline(self.pipeline).needs_dense:
-                return Preload(None)
-            return Preload(self.ctx.embedder)
-        except YakgwanError:
-            return Preload(None)
-
-    def _ask(self, question: str, on_stage: Callable[[str, dict], None] | None) -> AskResult:
         say = on_stage or (lambda stage, facts: None)
         if not question.strip():
             raise InputError(None, "empty question")
