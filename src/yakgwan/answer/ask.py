@@ -137,14 +137,17 @@ class Asker:
         sentences = number_sentences(question, hits, self.ctx.tokenizer, reserve=sides)
         say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode in WRITTEN or llm.supports_logprobs) else "rules"})
+        units = self._unit_answerer() if not sides else None
         if mode in WRITTEN and llm is not None:
-            gate = self._unit_answerer().for_model(question, hits) if not sides and self._unit_answerer() else None
-            left = self._left_to_contract(question, hits) if gate is not None and gate.outcome != "refused" else None
-            if gate is not None and gate.outcome == "refused":
-                done, by = Generated("refused", REFUSAL, [], notes=[gate.note]), "units"
-            elif left is not None:  # an amount the 약관 leaves to the contract: no model states one
-                done, by = left, "units"
-                done.notes = [gate.note, "an amount the clauses leave to the contract or do not state: the model was not asked", *done.notes]
+            gate = units.for_model(question, hits) if units is not None else None
+            # the offline answer of the same units, with the policy's "left to the contract" refusal
+            offline = self._contract_checked(question, gate.offline) if gate is not None else None
+            if gate is not None and offline is not None and offline.outcome == "refused":
+                # refused offline (the calibrated model, or an amount the clauses leave to the
+                # contract or do not state): the model is not asked, so it never refuses less
+                done, by = offline, "units"
+                why = "" if offline is gate.offline else "an amount the clauses leave to the contract or do not state: "
+                done.notes = [*done.notes, f"{why}the model was not asked"]
             else:
                 if gate is not None:
                     sentences = gate.sentences
@@ -157,20 +160,16 @@ class Asker:
                 done = answerer.answer(question, sentences)
                 asked_model = llm.stats.calls > calls0
                 by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
-                if gate is not None and done.outcome == "refused" and done.attempted and (units := self._unit_answerer()) is not None:
+                if offline is not None and done.outcome == "refused" and done.attempted:
                     # the model tried, but none of its claims passed the checks: the units the
                     # calibrated decision passed are quoted instead (never over the model's own refusal)
                     failed, pad = done.notes, done.scratchpad
-                    done = units.answer(question, hits)
-                    if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:
-                        done = left
+                    done = offline
                     done.notes = [*failed, "the model's claims failed the checks: the units the offline answer quotes are quoted instead", *done.notes]
                     done.scratchpad = pad
                     by = f"{llm.name}, units quoted by rule"
-        elif not (llm is not None and llm.supports_logprobs) and not sides and (units := self._unit_answerer()):
-            done, by = units.answer(question, hits), "units"
-            if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:
-                done = left
+        elif not (llm is not None and llm.supports_logprobs) and units is not None:
+            done, by = self._contract_checked(question, units.answer(question, hits)), "units"
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms, rules=self.rules).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"
@@ -185,15 +184,12 @@ class Asker:
         return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims,
                          done.scratchpad)
 
-    def _left_to_contract(self, question: str, hits: list[Hit]) -> Generated | None:
-        """Over a policy, the offline answer's "left to your certificate" or "not stated" refusal
-        for a question that asks an amount (:mod:`yakgwan.answer.contract_amounts`), so that an
-        LLM never refuses less than the offline answer; None otherwise."""
-        units = self._unit_answerer()
-        if self.ctx.profile != "policy" or units is None:
-            return None
-        left = left_to_contract(question, units.answer(question, hits))
-        return left if left is not None and left.outcome == "refused" else None
+    def _contract_checked(self, question: str, done: Generated) -> Generated:
+        """Over a policy, a unit answer to a question asking an amount that its quotes leave to the
+        contract or do not state becomes that refusal (:mod:`yakgwan.answer.contract_amounts`)."""
+        if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:
+            return left
+        return done
 
     def _yakgwan_names(self) -> list[str]:
         """The names of the index's 약관."""

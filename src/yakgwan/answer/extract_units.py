@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures
-from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Outcome, Sentence
+from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Sentence
 from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_units
 from yakgwan.answer.units import Unit, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
@@ -89,30 +89,33 @@ def shown_unit(u: Unit) -> str:
     text as read (:meth:`~yakgwan.answer.units.Unit.readable`; the citation quotes it verbatim),
     then the other 특약 that print the same words ("같은 문장: …", :func:`~yakgwan.answer.units.clone_places`)."""
     head = u.heading()
-    text = f"{head} — {u.readable()}" if head else u.readable()
-    if not u.also:
-        return text
-    named = ", ".join(u.also[:SHOWN_PLACES]) + (f" 외 {len(u.also) - SHOWN_PLACES}개" if len(u.also) > SHOWN_PLACES else "")
-    return f"{text} (같은 문장: {named})"
+    return _with_clones(f"{head} — {u.readable()}" if head else u.readable(), u)
 
 
 def model_view(u: Unit) -> str:
     """A unit as an LLM is shown it: its own heading path when it sits deeper than its chunk's
     heading (the passage's provenance line shows that one), its text as read, and the other 특약
     that print the same words."""
-    text = f"({u.path}) {u.readable()}" if u.path and u.path != u.chunk.heading() else u.readable()
-    return f"{text} (같은 문장: {', '.join(u.also[:SHOWN_PLACES])})" if u.also else text
+    return _with_clones(f"({u.path}) {u.readable()}" if u.path and u.path != u.chunk.heading() else u.readable(), u)
+
+
+def _with_clones(text: str, u: Unit) -> str:
+    """``text`` followed by the other 특약 that print the unit's words ("같은 문장: …")."""
+    if not u.also:
+        return text
+    named = ", ".join(u.also[:SHOWN_PLACES]) + (f" 외 {len(u.also) - SHOWN_PLACES}개" if len(u.also) > SHOWN_PLACES else "")
+    return f"{text} (같은 문장: {named})"
 
 
 @dataclass(frozen=True)
 class Gate:
     """The answerability decision before an LLM answers (:meth:`UnitAnswerer.for_model`): the
-    outcome the calibrated model gives the best units, and the units the LLM may answer from, as
-    numbered sentences (none when refused)."""
+    offline unit answer (its outcome is the calibrated model's), and the units the LLM may answer
+    from, as numbered sentences (none when the offline answer refuses)."""
 
-    outcome: Outcome
-    note: str
+    offline: Generated
     sentences: list[Sentence]
+    note: str
 
 
 def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
@@ -144,7 +147,23 @@ class UnitAnswerer:
         return units, scored, chosen(scored.score, self.weights)
 
     def answer(self, question: str, hits: Sequence[Hit]) -> Generated:
+        return self._answer(question, *self.choose(question, hits))
+
+    def for_model(self, question: str, hits: Sequence[Hit], limit: int = MODEL_UNITS) -> Gate:
+        """What an LLM answers from: the offline answer of the same units (its calibrated outcome
+        gates the model), and, unless it refuses, the ``limit`` best-scoring units numbered in
+        retrieval order (each a verbatim span of its chunk, shown as read)."""
         units, scored, picked = self.choose(question, hits)
+        offline = self._answer(question, units, scored, picked)
+        if offline.outcome == "refused":
+            return Gate(offline, [], offline.notes[0])
+        best = sorted(range(len(units)), key=lambda i: (-scored.score[i], i))[:limit]
+        order = sorted(best, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
+        shown = [Sentence(str(n), units[i].chunk, units[i].text, units[i].start, model_view(units[i])) for n, i in enumerate(order, 1)]
+        return Gate(offline, shown, f"{offline.notes[0]}; the model read the {len(shown)} best units")
+
+    def _answer(self, question: str, units: list[Unit], scored: Scored, picked: list[int]) -> Generated:
+        """The chosen units quoted, with the calibrated model's outcome."""
         if not picked:
             return Generated("refused", REFUSAL, [], notes=["no quotable unit in the retrieved passages"])
         x = features(scored, picked, self.found(question))
@@ -158,23 +177,6 @@ class UnitAnswerer:
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
         text = claims if outcome == "answered" else f"{claims} {self._partial_tail(question, claims)}"
         return Generated(outcome, text, cites, notes=[note, "units chosen by the embedder's cosine with the question"], claims_text=claims)
-
-    def for_model(self, question: str, hits: Sequence[Hit], limit: int = MODEL_UNITS) -> Gate:
-        """What an LLM answers from: the ``limit`` best-scoring units, numbered in document order
-        (each a verbatim span of its chunk, shown as read), after the calibrated decision; a
-        ``refused`` decision shows it none, so the model is not asked."""
-        units, scored, picked = self.choose(question, hits)
-        if not picked:
-            return Gate("refused", "no quotable unit in the retrieved passages", [])
-        p = self.model.probability(features(scored, picked, self.found(question)))
-        outcome = self.model.outcome(p)
-        note = f"answerability p = {p:.2f} (refused below {self.model.partial:.2f}; {self.model.source})"
-        if outcome == "refused":
-            return Gate("refused", f"{note}: the model was not asked", [])
-        best = sorted(range(len(units)), key=lambda i: (-scored.score[i], i))[:limit]
-        order = sorted(best, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
-        shown = [Sentence(str(n), units[i].chunk, units[i].text, units[i].start, model_view(units[i])) for n, i in enumerate(order, 1)]
-        return Gate(outcome, f"{note}; the model read the {len(shown)} best units", shown)
 
     def _partial_tail(self, question: str, shown: str) -> str:
         """What a partial answer says is missing: the question's nouns that no quote (nor its
