@@ -28,11 +28,12 @@ import tempfile
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from yakgwan.answer.compare import side_queries
-from yakgwan.answer.anchors import AnchorFinder, found_share, missing_anchors, normalise
+from yakgwan.answer.anchors import AnchorFinder, bare_term, found_share, missing_anchors, normalise
 from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, reliability
 from yakgwan.answer.extract_units import UnitAnswerer, features, shown_unit
 from yakgwan.config import Settings
@@ -79,22 +80,29 @@ def _held(keywords: list[str], shown: str, rule: str) -> bool:
     return recall == 1.0 if rule == "all" else recall >= float(rule) - 1e-9
 
 
+def context_of(corpus: Path, questions: Path, tmp: Path, contexts: dict[Path, Any]) -> Any:
+    """The context of an index of ``corpus`` under ``tmp``, made once per corpus (kept in ``contexts``)."""
+    if not corpus.exists() or not questions.exists():
+        raise SystemExit(f"needs {corpus} and {questions} (the ../shared folder beside the repository)")
+    if corpus not in contexts:
+        settings = Settings.from_env().with_(index_dir=tmp / f"index-{len(contexts)}", quiet=True)
+        ingest(settings, [corpus], sync=True)
+        contexts[corpus] = open_context(settings)
+    return contexts[corpus]
+
+
 def collect(tmp: Path, embedders: set[str]) -> list[Row]:
     rows: list[Row] = []
-    contexts = {}
+    contexts: dict[Path, Any] = {}
     for name, (corpus, questions, rule) in SETS.items():
-        if not corpus.exists() or not questions.exists():
-            raise SystemExit(f"needs {corpus} and {questions} (the ../shared folder beside the repository)")
-        if corpus not in contexts:
-            settings = Settings.from_env().with_(index_dir=tmp / f"index-{len(contexts)}", quiet=True)
-            ingest(settings, [corpus], sync=True)
-            contexts[corpus] = open_context(settings)
-        ctx = contexts[corpus]
+        ctx = context_of(corpus, questions, tmp, contexts)
         embedders.add(ctx.view.embedder)
         retriever, _ = build_pipeline("default", ctx)
         anchors = AnchorFinder(tagger_of(ctx.tokenizer))
         text = normalise("\n".join(c.text for c in ctx.view.chunks))
         dummy = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 0.0, 1.0, 0.0, "unfitted", ctx.view.embedder)
+        # as ask: over a policy, a word the insurance thesaurus maps to words the documents use is mentioned
+        equivalents = (lambda form, th=ctx.thesaurus: th.meaning(bare_term(form))) if ctx.profile == "policy" else None
         answerer = UnitAnswerer(ctx.embedder, ctx.tokenizer, dummy, lambda q: found_share(anchors.terms(q), text))
         for i, line in enumerate(l for l in questions.read_text("utf-8").splitlines() if l.strip()):
             r = json.loads(line)
@@ -102,7 +110,7 @@ def collect(tmp: Path, embedders: set[str]) -> list[Row]:
             units, scored, picked = answerer.choose(r["question"], retriever.retrieve(r["question"], 5))
             shown = " ".join(shown_unit(units[j]) for j in picked)
             x = features(scored, picked, answerer.found(r["question"])).vector() if picked else (0.0, 0.0, 0.0, answerer.found(r["question"]))
-            absent = bool(missing_anchors(anchors.anchors(r["question"]), text))
+            absent = bool(missing_anchors(anchors.anchors(r["question"]), text, equivalents))
             sides = bool(side_queries(r["question"], anchors.terms))
             rows.append(Row(name, "tune" if i % 2 == 0 else "check", answerable, _held(r.get("keywords", []), shown, rule), x, absent, sides))
     return rows

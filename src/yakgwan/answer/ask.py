@@ -118,9 +118,7 @@ class Asker:
             if all(quote_is_verbatim(c, by_id.get(c.chunk_id, "")) for c in done.citations):
                 return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, "structure", [],
                                  notes + done.notes, 0, done.claims_text)
-        # over a policy, a word the insurance thesaurus maps to words the documents use is mentioned
-        equivalents = (lambda form: self.ctx.thesaurus.meaning(bare_term(form))) if self.ctx.profile == "policy" else None
-        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), equivalents)] if self.rules.on("anchors") else []
+        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())] if self.rules.on("anchors") else []
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
@@ -190,6 +188,13 @@ class Asker:
         if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:
             return left
         return done
+
+    def _equivalents(self) -> Callable[[str], tuple[str, ...]] | None:
+        """Over a policy, the clause terms the insurance thesaurus maps a question's word to: a
+        word whose equivalent the documents use counts as mentioned (서킷 when 경기 is)."""
+        if self.ctx.profile != "policy":
+            return None
+        return lambda form: self.ctx.thesaurus.meaning(bare_term(form))
 
     def _yakgwan_names(self) -> list[str]:
         """The names of the index's 약관."""

@@ -144,7 +144,7 @@ class UnitAnswerer:
         """The candidate units, their scores, and the chosen ones' indices (best first)."""
         units = hit_units(hits)
         scored = score_units(question, units, self.embedder, self.tokenizer, self.weights)
-        return units, scored, chosen(scored.score, self.weights)
+        return units, scored, chosen(scored.score, self.weights, scored.terms, scored.idf)
 
     def answer(self, question: str, hits: Sequence[Hit]) -> Generated:
         return self._answer(question, *self.choose(question, hits))

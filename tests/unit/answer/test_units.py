@@ -135,6 +135,27 @@ def test_idf_coverage_and_scores_by_hand() -> None:
     assert chosen(np.zeros(0), SelectWeights()) == []
 
 
+
+def test_a_further_unit_is_chosen_for_what_the_chosen_ones_lack() -> None:
+    # the question asks two things, "a" (idf 1) and "b" (idf 3); unit 0 holds "a", unit 1 is a near
+    # copy of it, unit 2 holds "b" and scores a little lower
+    score = np.array([0.90, 0.89, 0.87, 0.50])
+    terms = ({"a"}, {"a"}, {"b"}, {"a", "b"})
+    idf = {"a": 1.0, "b": 3.0}
+    # by hand, second pick: unit 1 gains 0.89 + 0.1 * 0 = 0.89, unit 2 0.87 + 0.1 * 3/4 = 0.945;
+    # unit 3 is beyond the margin (0.90 - 0.15 = 0.75)
+    assert chosen(score, SelectWeights(keep=2, margin=0.15, cover=0.1), terms, idf) == [0, 2]
+    assert chosen(score, SelectWeights(keep=3, margin=0.15, cover=0.1), terms, idf) == [0, 2, 1]
+    # no weight, or no terms: the best-scoring ones
+    assert chosen(score, SelectWeights(keep=2, margin=0.15, cover=0.0), terms, idf) == [0, 1]
+    assert chosen(score, SelectWeights(keep=2, margin=0.15)) == [0, 1]
+    # a gain too small to beat the score gap keeps the score order
+    assert chosen(score, SelectWeights(keep=2, margin=0.15, cover=0.01), terms, idf) == [0, 1]
+    with pytest.raises(ValueError, match="one term set per unit"):
+        chosen(score, SelectWeights(), terms[:2], idf)
+    with pytest.raises(ValueError, match="cover"):
+        SelectWeights(cover=-0.1)
+
 def test_the_caching_embedder_embeds_a_passage_once() -> None:
     inner = KeywordEmbedder()
     e = CachingEmbedder(inner)

@@ -1,0 +1,91 @@
+"""Benchmark: which answer units the offline answer quotes, by the choosing rule's weights.
+
+Not a test. For each dev set of ``bench/answerability.py`` (policy_qa dev over the KB policy,
+skytravel dev over its knowledge base) it retrieves with the default pipeline (k = 5), scores
+the candidate units once (:func:`yakgwan.answer.select.score_units`) and then, for each
+setting of :class:`~yakgwan.answer.select.SelectWeights` (``keep`` and ``cover``), counts the
+answerable questions whose chosen units, as the answer shows them, hold the row's keywords
+(policy_qa: every keyword; skytravel: at least 80%; ``eval --answers``' keyword recall), and
+the mean length of what is quoted. The answerability decision is left out: this measures the
+choice of units alone. Halves: even rows of each file tune, odd rows check; a setting is kept
+only when it helps on the checking half.
+
+    .venv/bin/python bench/unit_choice.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from answerability import SETS, _held, context_of  # noqa: E402  (the same dev sets and keyword rule)
+
+from yakgwan.answer.answerability import FEATURES, AnswerabilityModel  # noqa: E402
+from yakgwan.answer.extract_units import UnitAnswerer, shown_unit  # noqa: E402
+from yakgwan.answer.select import Scored, SelectWeights, chosen  # noqa: E402
+from yakgwan.answer.units import Unit  # noqa: E402
+from yakgwan.pipelines import build_pipeline  # noqa: E402
+
+SETTINGS = [SelectWeights(keep=k, cover=0.0) for k in (1, 2, 3, 4)] + [SelectWeights(keep=3, cover=c) for c in (0.05, 0.1, 0.2, 0.3)]
+
+
+@dataclass
+class Question:
+    dataset: str
+    half: str
+    keywords: list[str]
+    rule: str
+    units: list[Unit]
+    scored: Scored
+
+
+def collect(tmp: Path) -> list[Question]:
+    out: list[Question] = []
+    contexts: dict[Path, Any] = {}
+    for name, (corpus, questions, rule) in SETS.items():
+        if name.endswith("_unanswerable"):
+            continue
+        ctx = context_of(corpus, questions, tmp, contexts)
+        retriever, _ = build_pipeline("default", ctx)
+        unfitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 0.0, 1.0, 0.0, "unfitted", ctx.view.embedder)
+        answerer = UnitAnswerer(ctx.embedder, ctx.tokenizer, unfitted, lambda q: 1.0)
+        for i, line in enumerate(l for l in questions.read_text("utf-8").splitlines() if l.strip()):
+            r = json.loads(line)
+            if not r.get("answerable", "absent" not in r):
+                continue
+            units, scored, _ = answerer.choose(r["question"], retriever.retrieve(r["question"], 5))
+            out.append(Question(name, "tune" if i % 2 == 0 else "check", r.get("keywords", []), rule, units, scored))
+    return out
+
+
+def measure(questions: list[Question], w: SelectWeights) -> dict[tuple[str, str], tuple[int, int, float]]:
+    """(dataset, half) → (questions whose quotes hold the keywords, questions, mean quoted characters)."""
+    cells: dict[tuple[str, str], list[tuple[bool, int]]] = {}
+    for q in questions:
+        picked = chosen(q.scored.score, w, q.scored.terms, q.scored.idf)
+        shown = [shown_unit(q.units[j]) for j in picked]
+        cells.setdefault((q.dataset, q.half), []).append((_held(q.keywords, " ".join(shown), q.rule), sum(map(len, shown))))
+    return {k: (sum(h for h, _ in v), len(v), float(np.mean([n for _, n in v]))) for k, v in cells.items()}
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        questions = collect(Path(tmp))
+    keys = sorted({(q.dataset, q.half) for q in questions}, key=lambda k: (k[0], k[1] != "tune"))
+    print("| keep | cover | " + " | ".join(f"{d} {h}" for d, h in keys) + " |")
+    print("|---|---|" + "---|" * len(keys))
+    for w in SETTINGS:
+        got = measure(questions, w)
+        print(f"| {w.keep} | {w.cover} | " + " | ".join(f"{got[k][0]}/{got[k][1]} ({got[k][2]:.0f} chars)" for k in keys) + " |")
+    print(f"(default: {replace(SelectWeights())})")
+
+
+if __name__ == "__main__":
+    main()
