@@ -29,11 +29,12 @@ from answerability import SETS, _held, context_of  # noqa: E402  (the same dev s
 
 from yakgwan.answer.answerability import FEATURES, AnswerabilityModel  # noqa: E402
 from yakgwan.answer.extract_units import UnitAnswerer, shown_unit  # noqa: E402
-from yakgwan.answer.select import Scored, SelectWeights, chosen  # noqa: E402
+from yakgwan.answer.select import Scored, SelectWeights, chosen, unit_scores  # noqa: E402
 from yakgwan.answer.units import Unit  # noqa: E402
 from yakgwan.pipelines import build_pipeline  # noqa: E402
 
-SETTINGS = [SelectWeights(keep=k, cover=0.0) for k in (1, 2, 3, 4)] + [SelectWeights(keep=3, cover=c) for c in (0.05, 0.1, 0.2, 0.3)]
+SETTINGS = ([SelectWeights(keep=k, cover=0.0) for k in (1, 2, 3, 4)] + [SelectWeights(keep=3, cover=c) for c in (0.05, 0.1, 0.2, 0.3)]
+            + [SelectWeights(keep=3, cover=0.1, rank=r, lex=x) for r in (0.0, 0.02, 0.05, 0.1) for x in (0.0, 0.1, 0.25) if r or x])
 
 
 @dataclass
@@ -69,7 +70,8 @@ def measure(questions: list[Question], w: SelectWeights) -> dict[tuple[str, str]
     """(dataset, half) → (questions whose quotes hold the keywords, questions, mean quoted characters)."""
     cells: dict[tuple[str, str], list[tuple[bool, int]]] = {}
     for q in questions:
-        picked = chosen(q.scored.score, w, q.scored.terms, q.scored.idf)
+        score = unit_scores(q.scored.cos, q.scored.lex, np.array([u.rank for u in q.units], dtype=float), w)
+        picked = chosen(score, w, q.scored.terms, q.scored.idf)
         shown = [shown_unit(q.units[j]) for j in picked]
         cells.setdefault((q.dataset, q.half), []).append((_held(q.keywords, " ".join(shown), q.rule), sum(map(len, shown))))
     return {k: (sum(h for h, _ in v), len(v), float(np.mean([n for _, n in v]))) for k, v in cells.items()}
@@ -79,11 +81,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         questions = collect(Path(tmp))
     keys = sorted({(q.dataset, q.half) for q in questions}, key=lambda k: (k[0], k[1] != "tune"))
-    print("| keep | cover | " + " | ".join(f"{d} {h}" for d, h in keys) + " |")
-    print("|---|---|" + "---|" * len(keys))
+    print("| keep | cover | rank | lex | " + " | ".join(f"{d} {h}" for d, h in keys) + " |")
+    print("|---|---|---|---|" + "---|" * len(keys))
     for w in SETTINGS:
         got = measure(questions, w)
-        print(f"| {w.keep} | {w.cover} | " + " | ".join(f"{got[k][0]}/{got[k][1]} ({got[k][2]:.0f} chars)" for k in keys) + " |")
+        print(f"| {w.keep} | {w.cover} | {w.rank} | {w.lex} | " + " | ".join(f"{got[k][0]}/{got[k][1]} ({got[k][2]:.0f} chars)" for k in keys) + " |")
     print(f"(default: {replace(SelectWeights())})")
 
 
