@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from yakgwan.core.errors import one_line
 from yakgwan.core.location import IndexLocation, display_location
 from yakgwan.core.records import Hit
-from yakgwan.services.ingest import IngestReport, index_summary
+
+if TYPE_CHECKING:  # the ingest service loads the ingest steps and their prompts: search and ask never need them
+    from yakgwan.services.ingest import IngestReport
 
 
 def err(msg: str) -> None:
@@ -17,6 +19,8 @@ def err(msg: str) -> None:
 
 
 def print_ingest_report(r: IngestReport, index_dir: IndexLocation) -> None:
+    from yakgwan.services.ingest import index_summary
+
     s = index_summary(r.index) if r.index is not None else None
     documents, pages, yakgwan, articles, chunks = (s.documents, s.pages, s.yakgwan, s.articles, s.chunks) if s else (0, 0, 0, 0, 0)
     print(f"index {display_location(index_dir)}")

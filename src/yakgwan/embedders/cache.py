@@ -6,36 +6,24 @@ text never recomputes its vector.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from yakgwan.sqlite_kv import open_shared_db
+from yakgwan.sqlite_kv import SharedDb
 
 
 CACHE_FILE = "embeddings.sqlite"  # in the cache folder (``Settings.cache_dir``)
 
 
-class EmbeddingCache:
+class EmbeddingCache(SharedDb):
+    schema = "CREATE TABLE IF NOT EXISTS vec (model TEXT NOT NULL, key TEXT NOT NULL, dim INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (model, key))"
+
     @classmethod
     def in_folder(cls, cache_dir: Path) -> "EmbeddingCache":
         """The machine's embedding cache in ``cache_dir``."""
         return cls(Path(cache_dir) / CACHE_FILE)
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._conn: sqlite3.Connection | None = None
-
-    def _db(self) -> sqlite3.Connection:
-        if self._conn is None:
-            self._conn = open_shared_db(
-                self.path,
-                "CREATE TABLE IF NOT EXISTS vec (model TEXT NOT NULL, key TEXT NOT NULL, dim INTEGER NOT NULL,"
-                " data BLOB NOT NULL, PRIMARY KEY (model, key))",
-            )
-        return self._conn
 
     def get_many(self, model_id: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
@@ -54,8 +42,3 @@ class EmbeddingCache:
                 "INSERT OR REPLACE INTO vec(model, key, dim, data) VALUES (?, ?, ?, ?)",
                 [(model_id, k, int(v.shape[0]), np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()],
             )
-
-    def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None

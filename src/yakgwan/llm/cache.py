@@ -8,13 +8,12 @@ answer keeps its tokens and the time its call took, so a rerun can still say wha
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any, Sequence
 
 from yakgwan.llm.types import Completion, GenParams, Message
 from yakgwan.core.records import sha256_hex
-from yakgwan.sqlite_kv import open_shared_db
+from yakgwan.sqlite_kv import SharedDb
 
 
 def request_key(provider: str, model: str, messages: Sequence[Message], schema: dict[str, Any] | None, params: GenParams) -> str:
@@ -28,15 +27,8 @@ def request_key(provider: str, model: str, messages: Sequence[Message], schema: 
     return sha256_hex(json.dumps(payload, ensure_ascii=False, sort_keys=True))
 
 
-class ResponseCache:
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._conn: sqlite3.Connection | None = None
-
-    def _db(self) -> sqlite3.Connection:
-        if self._conn is None:
-            self._conn = open_shared_db(self.path, "CREATE TABLE IF NOT EXISTS resp (key TEXT PRIMARY KEY, data TEXT NOT NULL)")
-        return self._conn
+class ResponseCache(SharedDb):
+    schema = "CREATE TABLE IF NOT EXISTS resp (key TEXT PRIMARY KEY, data TEXT NOT NULL)"
 
     def get(self, key: str) -> Completion | None:
         row = self._db().execute("SELECT data FROM resp WHERE key=?", (key,)).fetchone()
@@ -52,8 +44,3 @@ class ResponseCache:
         db = self._db()
         with db:
             db.execute("INSERT OR REPLACE INTO resp(key, data) VALUES (?, ?)", (key, json.dumps(data, ensure_ascii=False)))
-
-    def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
