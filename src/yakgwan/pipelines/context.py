@@ -11,13 +11,12 @@ from yakgwan.core.protocols import Embedder, Retriever
 from yakgwan.llm import LLM
 from yakgwan.progress import ProgressSink
 from yakgwan.query.thesaurus import Thesaurus
-from yakgwan.retrieval.clause_map import ClauseMap, is_policy
+from yakgwan.retrieval.clause_map import ClauseMap, build_clause_map, is_policy
 from yakgwan.retrieval.retrievers.bm25 import BM25Retriever
 from yakgwan.retrieval.retrievers.clause import ClauseRetriever, ClauseWeights
 from yakgwan.retrieval.retrievers.dense import DenseRetriever
 from yakgwan.retrieval.retrievers.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.store import IndexView
-from yakgwan.text.token_cache import CachingTokenizer, TokenCache
 from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.websearch.provider import SearchProvider
 
@@ -81,11 +80,7 @@ class PipelineContext:
     def clause_map(self) -> ClauseMap:
         """The index's 약관 structure, built on first use and kept."""
         if self._clause_map is None:
-            if self.make_clause_map:
-                self._clause_map = self.make_clause_map()
-            else:  # the title fields' terms come from the machine's token cache when there is one
-                reader = CachingTokenizer(self.tokenizer, TokenCache.in_folder(self.cache_dir)) if self.cache_dir else self.tokenizer
-                self._clause_map = ClauseMap.build(self.view.chunks, reader)
+            self._clause_map = self.make_clause_map() if self.make_clause_map else build_clause_map(self.view.chunks, self.tokenizer, self.cache_dir)
         return self._clause_map
 
     @property

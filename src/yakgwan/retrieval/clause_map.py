@@ -12,6 +12,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from yakgwan.core.records import Chunk
 from yakgwan.retrieval.grouping import shingles
 from yakgwan.retrieval.scoring.bm25 import BM25Index
+from yakgwan.text.token_cache import CachingTokenizer, TokenCache
 from yakgwan.text.tokenizer import Tokenizer
 
 # a collection is a policy when at least this share of its chunks sit inside a named 약관
@@ -143,3 +145,16 @@ class ClauseMap:
         if got is None:
             got = self._shingles[c.chunk_id] = shingles(c.text)
         return got
+
+
+def build_clause_map(chunks: Sequence[Chunk], tokenizer: Tokenizer, cache_dir: Path | None) -> ClauseMap:
+    """:meth:`ClauseMap.build` with the title fields' terms read from the machine's token cache in
+    ``cache_dir`` (and kept there) when there is one: a cold process does not analyse every 조
+    title again."""
+    if cache_dir is None:
+        return ClauseMap.build(chunks, tokenizer)
+    store = TokenCache.in_folder(cache_dir)
+    try:
+        return ClauseMap.build(chunks, CachingTokenizer(tokenizer, store))
+    finally:
+        store.close()

@@ -25,7 +25,7 @@ from yakgwan.llm.cache import ResponseCache
 from yakgwan.core.protocols import EmbedKind, Embedder
 from yakgwan.pipelines import PipelineContext
 from yakgwan.query.thesaurus import Thesaurus
-from yakgwan.retrieval.clause_map import ClauseMap
+from yakgwan.retrieval.clause_map import ClauseMap, build_clause_map
 from yakgwan.store import IndexView
 from yakgwan.text.registry import make_tokenizer
 from yakgwan.websearch.registry import make_search
@@ -157,7 +157,7 @@ class SharedModels:
             got = self._clause_maps.get(id(view))
             if got is not None and got[0] is view:
                 return got[1]
-        built = ClauseMap.build(view.chunks, self.tokenizer(view.tokenizer))
+        built = build_clause_map(view.chunks, self.tokenizer(view.tokenizer), self.settings.cache_dir)
         with self._lock:
             self._clause_maps[id(view)] = (view, built)
             while len(self._clause_maps) > CLAUSE_MAPS_KEPT:

@@ -82,3 +82,4 @@ class CachingTokenizer:
                 self.store.put_many(spec, fresh)
             got |= fresh
         return [list(got[k]) for k in keys]
+

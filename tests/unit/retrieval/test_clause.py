@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from yakgwan.core.records import Chunk, Hit
-from yakgwan.retrieval.clause_map import ClauseMap, is_policy, lucene_idf, title_field
+from yakgwan.retrieval.clause_map import ClauseMap, build_clause_map, is_policy, lucene_idf, title_field
 from yakgwan.retrieval.grouping import group_hits, jaccard, shingles
 from yakgwan.retrieval.route import route_query
 
@@ -88,6 +88,32 @@ def test_the_clause_map_weighs_name_terms_by_their_idf() -> None:
     assert cmap.coverage(["교통사고처리지원금", "Ⅰ"])["교통사고처리지원금(Ⅰ) 특별약관"] == pytest.approx(2 * rare / (2 * rare + shared))
     assert title_field(chunks[0]) == "보통약관 청약의 철회" and title_field(chunks[3]) == ""
     assert cmap.title_scores(["철회"]).argmax() == 0
+
+
+class CountingWords(WordTokenizer):
+    def __init__(self) -> None:
+        self.read: list[str] = []
+
+    def tokenize_many(self, texts: list[str]) -> list[list[str]]:
+        self.read.extend(texts)
+        return super().tokenize_many(texts)
+
+
+def test_a_clause_map_built_through_the_token_cache_is_the_same_and_reads_each_title_once(tmp_path: Path) -> None:
+    chunks = [
+        chunk("a", "청약 철회", "보통약관", "제18조", title="청약의 철회"),
+        chunk("b", "벌금 보상", "벌금 특별약관", "제1조", title="보험금의 지급사유"),
+        chunk("c", "가입자 유의사항"),
+    ]
+    plain = ClauseMap.build(chunks, WordTokenizer())
+    first, second = CountingWords(), CountingWords()
+    cached = build_clause_map(chunks, first, tmp_path)
+    again = build_clause_map(chunks, second, tmp_path)  # another process: every text is in the cache
+    for m in (cached, again):
+        assert m.names == plain.names and m.name_terms == plain.name_terms and m.base == plain.base
+        assert list(m.title_scores(["철회", "지급사유"])) == pytest.approx(list(plain.title_scores(["철회", "지급사유"])))
+    assert first.read and second.read == []
+    assert build_clause_map(chunks, CountingWords(), None).names == plain.names  # no cache folder: built as it is
 
 
 def test_the_route_names_a_special_term_or_falls_back_to_the_base_terms() -> None:
