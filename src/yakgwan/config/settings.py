@@ -28,7 +28,7 @@ class Settings:
         "(the `postgres` extra; see docs/scale.md) (`--index` overrides it)", values="a folder or a postgresql:// URI"))
     cache_dir: Path = env_field(EnvVar(
         "YAKGWAN_CACHE_DIR",
-        "the caches: embeddings (of chunks and answer units), the default embedder's built graph, LLM responses, "
+        "the caches: embeddings (of chunks and answer units), index terms of 조 titles, the default embedder's built graph, LLM responses, "
         "the local model's unpacked weights, and the indexes `eval` and `appeal` build",
         values="a folder",
     ))
