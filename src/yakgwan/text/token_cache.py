@@ -72,12 +72,13 @@ class CachingTokenizer:
 
     def tokenize_many(self, texts: Sequence[str]) -> list[list[str]]:
         spec = self.spec
-        keys = [sha256_hex(t) for t in texts]
+        key_of = {t: sha256_hex(t) for t in texts}  # each distinct text hashed once
+        keys = [key_of[t] for t in texts]
         with self._lock:
-            got = self.store.get_many(spec, list(dict.fromkeys(keys)))
-        todo = list(dict.fromkeys(t for t, k in zip(texts, keys) if k not in got))
+            got = self.store.get_many(spec, list(key_of.values()))
+        todo = [t for t, k in key_of.items() if k not in got]
         if todo:
-            fresh = {sha256_hex(t): terms for t, terms in zip(todo, self.tokenizer.tokenize_many(todo))}
+            fresh = {key_of[t]: terms for t, terms in zip(todo, self.tokenizer.tokenize_many(todo))}
             with self._lock:
                 self.store.put_many(spec, fresh)
             got |= fresh
