@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from yakgwan.appeal import band as B
+from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
 from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
@@ -132,8 +133,10 @@ def uses_for(ev: ReasonEvidence, retrieved: int = 2) -> list[ClauseUse]:
     for role, clauses in (("cited", ev.cited), ("coverage", ev.coverage)):
         for cc in clauses:
             if cc.yakgwan and cc.chunks:
-                label = cc.ref.label if role == "cited" else cc.chunks[0].article or ""
-                out.append(ClauseUse(role, cc.yakgwan, label, cc.chunks[0].article_title, cc.chunks[0], cc.ref.item if role == "cited" else None))
+                # a cited part the article does not print is not pointed to: its article is
+                cited = role == "cited" and missing_part(cc.ref, parts_of_chunks(cc.chunks)) is None
+                label = cc.ref.label if cited else cc.chunks[0].article or ""
+                out.append(ClauseUse(role, cc.yakgwan, label, cc.chunks[0].article_title, cc.chunks[0], cc.ref.item if cited else None))
     for h in ev.retrieved[:retrieved]:
         if h.chunk.yakgwan:
             out.append(ClauseUse("retrieved", h.chunk.yakgwan, chunk_label(h.chunk), h.chunk.article_title, h.chunk))
@@ -147,16 +150,27 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
     for ev in evidence:
         for cc in ev.cited:
             where = f"「{cc.yakgwan} {cc.ref.label}」" if cc.yakgwan else f"「{cc.ref.raw}」"
-            if cc.yakgwan is None and cc.ref.yakgwan:
-                out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", B.CITED_NAME_UNRESOLVED))
-            elif cc.yakgwan and not cc.chunks:
+            if cc.yakgwan is None:
+                if cc.ref.yakgwan:
+                    out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", B.CITED_NAME_UNRESOLVED))
+                continue
+            if not cc.chunks:
                 out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}가 「{cc.yakgwan}」에 없습니다.", B.CITED_CLAUSE_NOT_FOUND))
-            elif cc.yakgwan and claimed and cc.yakgwan not in claimed and cc.yakgwan != "보통약관" and "보장제외" not in cc.yakgwan:
+                continue
+            parts = parts_of_chunks(cc.chunks)
+            missing = missing_part(cc.ref, parts)
+            if missing is not None:
+                out.setdefault(
+                    f"missing part {cc.yakgwan} {cc.ref.label}",
+                    B.Finding(f"통지서가 인용한 {where}의 {missing}{'은' if missing.endswith('항') else '는'} 약관에 없습니다: "
+                              f"「{cc.yakgwan}」 {what_is_printed(cc.ref, parts)}.", B.CITED_PART_NOT_FOUND),
+                )
+            if claimed and cc.yakgwan not in claimed and cc.yakgwan != "보통약관" and "보장제외" not in cc.yakgwan:
                 out.setdefault(
                     f"foreign {cc.yakgwan}",
                     B.Finding(f"통지서의 근거 {where}는 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", B.CITED_CLAUSE_NOT_IN_CLAIMED_COVER),
                 )
-            elif cc.yakgwan in claimed and cc.chunks and kind_of(cc.chunks[0].article_title) == "exclusion":
+            elif cc.yakgwan in claimed and missing is None and kind_of(cc.chunks[0].article_title) == "exclusion":
                 out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {where}을 근거로 들었습니다.", B.EXCLUSION_OF_CLAIMED_COVER))
     return list(out.values())
 

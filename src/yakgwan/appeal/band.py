@@ -35,6 +35,7 @@ class Finding:
 # the findings the rule-based analysis can state, and their weight
 CITED_CLAUSE_NOT_IN_CLAIMED_COVER = 3.0  # the insurer's ground is another 특약's article
 CITED_CLAUSE_NOT_FOUND = 2.0  # the cited article does not exist in the named 약관
+CITED_PART_NOT_FOUND = 2.0  # the article exists, the cited 항 or 호 does not (a list copied from another 약관)
 CITED_NAME_UNRESOLVED = 0.5  # the notice's 약관 name fits no 약관 or several
 EXCLUSION_OF_CLAIMED_COVER = -0.5  # an exclusion of the claimed 특약, cited correctly
 

@@ -90,6 +90,11 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
     assert agree >= 14  # the four misses need reasoning about facts (MEDIUM/HIGH cases)
     wrong = appeal(DATA / "notices" / "13_fine_spouse_victim_wrong_article.txt", kb_policy_pdf, settings).to_json()
     assert wrong["success_probability"]["band"] == "HIGH" and "교통사고처리지원금(Ⅰ) 특별약관" in wrong["success_probability"]["rationale"]
+    # a 호 copied from another 특약's list: said so with what the article prints, and never pointed to
+    copied = appeal(DATA / "notices" / "19_bicycle_death_copied_item.txt", kb_policy_pdf, settings).to_json()
+    assert "「자전거상해사망 특별약관 제2조 제8호」의 제8호는 약관에 없습니다: 「자전거상해사망 특별약관」 제2조에는 제1호만 있습니다." in copied["success_probability"]["rationale"]
+    cited = [i["provenance"] for i in copied["evidence_pack"] if i["claim"].startswith("회사가 부지급 근거로 든 조항")]
+    assert cited and all(p["article"] == "제2조" and p["yakgwan"] == "자전거상해사망 특별약관" for p in cited)
 
 
 @pytest.mark.integration
