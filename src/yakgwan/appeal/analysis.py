@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from yakgwan.appeal import band as B
 from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
+from yakgwan.appeal.provisos import unaddressed
 from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
@@ -172,6 +173,9 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
                 )
             elif cc.yakgwan in claimed and missing is None and kind_of(cc.chunks[0].article_title) == "exclusion":
                 out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {where}을 근거로 들었습니다.", B.EXCLUSION_OF_CLAIMED_COVER))
+            for pv in unaddressed(cc.chunks, cc.ref, notice.text, policy.ctx.tokenizer):
+                out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}",
+                               B.Finding(f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", B.PROVISO_NOT_ADDRESSED))
     return list(out.values())
 
 

@@ -38,6 +38,10 @@ CITED_CLAUSE_NOT_FOUND = 2.0  # the cited article does not exist in the named �
 CITED_PART_NOT_FOUND = 2.0  # the article exists, the cited 항 or 호 does not (a list copied from another 약관)
 CITED_NAME_UNRESOLVED = 0.5  # the notice's 약관 name fits no 약관 or several
 EXCLUSION_OF_CLAIMED_COVER = -0.5  # an exclusion of the claimed 특약, cited correctly
+# the cited part's 단서 the notice does not speak to: stated for the reader to weigh, the odds
+# unmoved (on the scenarios it fired on provisos beside the point as often as on decisive ones:
+# whether a proviso fits the facts is a reading the rules cannot make)
+PROVISO_NOT_ADDRESSED = 0.0
 
 # the findings an LLM analysis may state, each tied to a clause sentence it was shown: kind ->
 # (what it means, weight). Smaller than the rule findings: a model's reading of the facts is
@@ -86,7 +90,7 @@ def band_of(p: float) -> Band:
 def rationale(findings: Sequence[Finding], p: float) -> str:
     lines = [f"기준: {FSS_SOURCE}에서 신청인이 전부 또는 일부를 지급받은 비율 {base_rate():.1%}."]
     if findings:
-        lines += [f"{'상향' if f.logit > 0 else '하향'}({f.logit:+.1f}): {f.text}" for f in findings]
+        lines += [f"{'상향' if f.logit > 0 else '하향'}({f.logit:+.1f}): {f.text}" if f.logit else f"참고: {f.text}" for f in findings]
     else:
         lines.append("통지서와 약관에서 기준 비율을 움직일 근거를 찾지 못했습니다.")
     lines.append(f"추정 {p:.0%} → {band_of(p)}")

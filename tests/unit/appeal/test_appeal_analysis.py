@@ -33,6 +33,8 @@ def test_base_rate_and_moves_hand_computed() -> None:
     moves = [B.Finding("a", 1.5), B.Finding("b", 1.5), B.Finding("c", 1.0)]
     capped = B.cap_llm_moves(moves)
     assert sum(f.logit for f in capped) == pytest.approx(2.5) and capped[:3] == moves and "+4.0" in capped[3].text
+    # a finding stated for the reader (weight 0) is listed as such and moves nothing
+    assert B.probability([B.Finding("단서", 0.0)]) == pytest.approx(11 / 66) and "참고: 단서" in B.rationale([B.Finding("단서", 0.0)], 11 / 66)
     assert B.cap_llm_moves(moves[:1]) == moves[:1] and sum(f.logit for f in B.cap_llm_moves([B.Finding("x", -1.0)] * 3)) == pytest.approx(-2.5)
 
 
@@ -94,6 +96,12 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
     copied = appeal(DATA / "notices" / "19_bicycle_death_copied_item.txt", kb_policy_pdf, settings).to_json()
     assert "「자전거상해사망 특별약관 제2조 제8호」의 제8호는 약관에 없습니다: 「자전거상해사망 특별약관」 제2조에는 제1호만 있습니다." in copied["success_probability"]["rationale"]
     cited = [i["provenance"] for i in copied["evidence_pack"] if i["claim"].startswith("회사가 부지급 근거로 든 조항")]
+    # the cited 항's 단서 a notice passes over is quoted for the reader; one it argues about is not
+    late = appeal(DATA / "notices" / "18_plastic_surgery_after_one_year.txt", kb_policy_pdf, settings).to_json()["success_probability"]
+    assert "참고: 인용된 「자동차사고 성형치료비 특별약관 제1조 제1항」의 단서를 통지서가 다루지 않습니다: “다만, 미용을 위한 성형수술을 받은 경우에는" in late["rationale"]
+    assert late["band"] == "LOW"
+    known = appeal(DATA / "notices" / "11_cast_preexisting_disease.txt", kb_policy_pdf, settings).to_json()["success_probability"]
+    assert "단서" not in known["rationale"]
     assert cited and all(p["article"] == "제2조" and p["yakgwan"] == "자전거상해사망 특별약관" for p in cited)
 
 

@@ -1,0 +1,116 @@
+"""The 단서 (proviso) of a cited clause that a notice passes over.
+
+An exclusion or a condition is often followed by its own exception: "…는 보상하지 않습니다.
+다만, 심신상실 등으로 … 경우에는 보험금을 지급합니다." A notice that quotes the rule and not its
+다만 leaves out what may decide the claim, and the burden of showing that the exception does not
+apply lies with the insurer. This module finds the provisos of exactly the part a citation points
+to (the cited 호, else the cited 항, else an article printed as one 항 with no 호: citing a whole
+long article points to nothing in particular) and says which of them the notice does not speak to.
+
+A proviso starts at "다만," / "단," / "그러나," and runs to the end of its sentence. What it adds is
+its own terms: those of the proviso (two characters or more: a lone stem such as 하 says nothing)
+that the cited part's text before it does not already hold. The
+notice speaks to it when it holds at least half of them (``ADDRESSED_SHARE``); a notice that
+restates the proviso or argues about it always does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from yakgwan.appeal.article_parts import parts_of_chunks
+from yakgwan.appeal.citations import CIRCLED, ClauseRef
+from yakgwan.core.records import Chunk
+from yakgwan.text.sentences import clause_spans
+from yakgwan.text.tokenizer import Tokenizer
+
+_PROVISO = re.compile(r"(?:^|(?<=[\s.]))(?:다만|단|그러나)\s*,")
+_PARAGRAPH = re.compile(rf"^[ \t]*[{CIRCLED}]", re.M)
+_ITEM = re.compile(r"^[ \t]*(\d{1,2})\.(?!\d)[ \t]*\S", re.M)
+ADDRESSED_SHARE = 0.5  # a simple majority of the proviso's own terms (not fitted)
+
+
+@dataclass(frozen=True)
+class Proviso:
+    """A proviso of the cited part: its text (a verbatim span of ``chunk``), where it starts in
+    the chunk, and the share of its own terms the notice holds."""
+
+    chunk: Chunk
+    start: int
+    end: int
+    own_terms: tuple[str, ...]
+    share_in_notice: float
+
+    @property
+    def text(self) -> str:
+        return self.chunk.text[self.start : self.end]
+
+
+def _number(label: str | None, unit: str) -> int | None:
+    m = re.fullmatch(rf"제(\d+){unit}", label or "")
+    return int(m.group(1)) if m else None
+
+
+def cited_span(chunks: Sequence[Chunk], ref: ClauseRef) -> tuple[Chunk, int, int] | None:
+    """The chunk and span of the part ``ref`` points to, or None when it points to a whole
+    article of several 항 or 호, or to a part the chunks do not print."""
+    ordered = sorted(chunks, key=lambda c: (c.doc_id, c.start))
+    para, item = _number(ref.paragraph, "항"), _number(ref.item, "호")
+    if para is None and item is None:
+        parts = parts_of_chunks(ordered)
+        if len(ordered) != 1 or len(parts.paragraphs) > 1 or any(parts.items.values()):
+            return None
+        return ordered[0], 0, len(ordered[0].text)
+    for c in ordered:
+        t = c.text
+        marks = [m.start() for m in _PARAGRAPH.finditer(t)]
+        lo, hi = 0, len(t)
+        if para is not None and marks:
+            here = [m for m in marks if t[m:].lstrip().startswith(CIRCLED[para - 1])] if para <= len(CIRCLED) else []
+            if not here:
+                continue
+            lo = here[0]
+            hi = next((m for m in marks if m > lo), len(t))
+        elif para is not None and para > 1:
+            continue
+        if item is not None:
+            starts = [m for m in _ITEM.finditer(t, lo, hi)]
+            at = [m for m in starts if int(m.group(1)) == item]
+            if not at:
+                continue
+            s = at[0].start()
+            nxt = next((m.start() for m in starts if m.start() > s), hi)
+            nxt_mark = next((m for m in marks if m > s), hi)
+            return c, s, min(nxt, nxt_mark, hi)
+        return c, lo, hi
+    return None
+
+
+def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: Tokenizer) -> list[Proviso]:
+    """The provisos inside ``chunk.text[start:end]``, each with the share of its own terms that
+    ``notice_text`` holds."""
+    text = chunk.text
+    notice = set(tokenizer.tokenize(notice_text))
+    out = []
+    for s, e in clause_spans(text[start:end]):
+        s, e = s + start, e + start
+        m = _PROVISO.search(text, s, e)
+        if m is None:
+            continue
+        before = set(tokenizer.tokenize(text[start : m.start()]))
+        own = tuple(dict.fromkeys(t for t in tokenizer.tokenize(text[m.end() : e]) if len(t) > 1 and t not in before))
+        if not own:
+            continue
+        share = sum(t in notice for t in own) / len(own)
+        out.append(Proviso(chunk, m.start(), e, own, share))
+    return out
+
+
+def unaddressed(chunks: Sequence[Chunk], ref: ClauseRef, notice_text: str, tokenizer: Tokenizer) -> list[Proviso]:
+    """The provisos of the cited part that the notice does not speak to."""
+    span = cited_span(chunks, ref)
+    if span is None:
+        return []
+    return [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE]

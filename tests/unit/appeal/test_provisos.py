@@ -1,0 +1,49 @@
+"""The 단서 of the part a citation points to, and whether a notice speaks to it (hand-built
+articles, the bundled analyser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from yakgwan.appeal.citations import parse_clause_refs
+from yakgwan.appeal.provisos import ADDRESSED_SHARE, cited_span, provisos, unaddressed
+from yakgwan.core.records import Chunk
+from yakgwan.text.registry import make_tokenizer
+
+TOK = make_tokenizer("mecab")
+EXCLUSIONS = Chunk("c5", "p.pdf", "p.pdf", "t", (
+    "제5조(보험금을 지급하지 않는 사유)\n① 회사는 다음 중 어느 한가지로 보험금 지급사유가 발생한 때에는 보험금을 지급하지 않습니다.\n"
+    "1. 피보험자가 고의로 자신을 해친 경우. 다만, 피보험자가 심신상실 등으로 자유로운 의사결정을 할 수 없는 상태에서 자신을 해친 경우에는 보험금을 지급합니다.\n"
+    "2. 계약자가 고의로 피보험자를 해친 경우\n"
+    "② 회사는 전문등반 중 생긴 손해는 보상하지 않습니다.\n"
+), 0, 300)
+
+
+def ref(text: str):
+    (r,) = parse_clause_refs(text)
+    return r
+
+
+@pytest.mark.unit
+def test_the_cited_part_and_its_proviso() -> None:
+    c, s, e = cited_span([EXCLUSIONS], ref("제5조 제1항 제1호"))
+    assert c is EXCLUSIONS and EXCLUSIONS.text[s:e].startswith("1. 피보험자가 고의로") and EXCLUSIONS.text[s:e].rstrip().endswith("지급합니다.")
+    (p,) = provisos(c, s, e, "피보험자가 스스로 목숨을 끊어 보험금을 지급하지 않습니다.", TOK)
+    assert p.text.startswith("다만, 피보험자가 심신상실") and p.text in EXCLUSIONS.text  # verbatim
+    assert "심신" in p.own_terms and "피보험자" not in p.own_terms and "하" not in p.own_terms  # the rule's own words are not the proviso's
+    assert p.share_in_notice < ADDRESSED_SHARE
+    # a notice that argues about the proviso speaks to it
+    told = "심신상실 상태가 아니었고 자유로운 의사결정을 할 수 있는 상태에서 자신을 해친 것으로 확인되었습니다."
+    assert unaddressed([EXCLUSIONS], ref("제5조 제1항 제1호"), told, TOK) == []
+    assert [q.text[:10] for q in unaddressed([EXCLUSIONS], ref("제5조 제1항 제1호"), "고의 사고입니다.", TOK)] == ["다만, 피보험자가 "]
+
+
+@pytest.mark.unit
+def test_parts_without_a_proviso_or_too_broad_give_none() -> None:
+    assert unaddressed([EXCLUSIONS], ref("제5조 제1항 제2호"), "고의", TOK) == []  # 제2호 has no 다만
+    assert unaddressed([EXCLUSIONS], ref("제5조 제2항"), "등반", TOK) == []
+    assert cited_span([EXCLUSIONS], ref("제5조")) is None  # a whole article of two 항 points to nothing in particular
+    assert cited_span([EXCLUSIONS], ref("제5조 제1항 제9호")) is None and cited_span([EXCLUSIONS], ref("제5조 제3항")) is None
+    one = Chunk("c3", "p.pdf", "p.pdf", "t", "제3조(준용규정)\n이 특별약관에 정하지 않은 사항은 보통약관을 따릅니다. 다만, 제2조는 따로 정합니다.", 0, 60)
+    c, s, e = cited_span([one], ref("제3조"))
+    assert (s, e) == (0, len(one.text)) and [p.text for p in provisos(c, s, e, "", TOK)] == ["다만, 제2조는 따로 정합니다."]
