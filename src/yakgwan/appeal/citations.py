@@ -10,7 +10,9 @@ letters) to the exact name printed in the policy, or None when no name fits — 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Iterable
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"  # how 약관 number their 항
@@ -154,6 +156,26 @@ def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
             return hits[0]
         if hits:
             return None
+    return _nearest(suffixes, names)
+
+
+TYPO_RATIO = 0.9  # a written name this close to one known name (difflib's ratio over jamo) is that name
+TYPO_MARGIN = 0.04  # ... when the next closest is at least this much further
+
+
+def _nearest(suffixes: list[str], names: dict[str, str]) -> str | None:
+    """The known name a written one misspells (a typo, an OCR misreading: 김스치료비 for
+    깁스치료비), when exactly one is that close. The written words' suffixes that end in a 약관
+    kind are tried longest first; the first that comes close to any name decides."""
+    for target in suffixes:
+        if not target.endswith("약관") or target in ("특별약관", "추가특별약관"):
+            continue
+        letters = unicodedata.normalize("NFD", target)  # compared by jamo: 김 and 깁 differ in one of three
+        scored = sorted(((SequenceMatcher(None, letters, unicodedata.normalize("NFD", n)).ratio(), k) for n, k in names.items()), reverse=True)
+        if not scored or scored[0][0] < TYPO_RATIO:
+            continue
+        rival = scored[1][0] if len(scored) > 1 else 0.0
+        return scored[0][1] if scored[0][0] - rival >= TYPO_MARGIN else None
     return None
 
 

@@ -14,10 +14,13 @@ notice, say) has no denial reason, and that is an error naming the file, never a
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from yakgwan.appeal.citations import ClauseRef, parse_clause_refs
 from yakgwan.core.errors import InputError
+from yakgwan.ingest.loaders.ocr import OcrText
 
 DENIAL_CUE = re.compile(
     r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"
@@ -66,6 +69,23 @@ FIELD_LABELS = {
 }
 
 
+LABEL_RATIO = 0.85  # a label this close to one known label (difflib's ratio over jamo) is that label: 성구담보 for 청구담보
+
+
+def field_key(label: str) -> str | None:
+    """The header field a label names (spaces ignored), or None. A label of three or more
+    letters one letter off a known one (a typo, an OCR misreading) names that field when no
+    other known label is as close."""
+    label = "".join(label.split())
+    if label in FIELD_LABELS or len(label) < 3:
+        return FIELD_LABELS.get(label)
+    letters = unicodedata.normalize("NFD", label)
+    scored = sorted(((SequenceMatcher(None, letters, unicodedata.normalize("NFD", k)).ratio(), k) for k in FIELD_LABELS if len(k) >= 3), reverse=True)
+    if not scored or scored[0][0] < LABEL_RATIO or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return FIELD_LABELS[scored[0][1]]
+
+
 @dataclass(frozen=True)
 class DenialReason:
     """One stated ground for the denial: its text (whitespace collapsed), the heading it was
@@ -90,6 +110,7 @@ class DenialNotice:
     diagnosis: str | None = None
     reasons: tuple[DenialReason, ...] = ()
     refs: tuple[ClauseRef, ...] = ()  # every clause the notice cites
+    ocr: OcrText | None = None  # how the text was read when the notice is a picture (a scan, a photo)
 
 
 @dataclass
@@ -157,7 +178,7 @@ def _fields(lines: list[str]) -> tuple[dict[str, str], list[str], int | None]:
     for i, line in enumerate(lines[:40]):
         for part in re.split(r"\s+/\s+", line):
             m = _FIELD.match(part)
-            key = FIELD_LABELS.get("".join(m.group("label").split())) if m else None
+            key = field_key(m.group("label")) if m else None
             value = (m.group("value") or "").strip() if key else ""
             if key is None:
                 key, value = _label_without_colon(part)
@@ -182,7 +203,7 @@ def _label_without_colon(line: str) -> tuple[str | None, str]:
     then the value (maybe empty) after a space instead of a colon."""
     words = re.sub(r"^\s*[-·•]\s*", "", line).split()
     for k in range(min(4, len(words)), 0, -1):
-        key = FIELD_LABELS.get("".join(words[:k]))
+        key = field_key("".join(words[:k]))
         if key is not None:
             return key, " ".join(words[k:])
     return None, ""
@@ -190,7 +211,7 @@ def _label_without_colon(line: str) -> tuple[str | None, str]:
 
 def _is_field(line: str) -> bool:
     m = _FIELD.match(line)
-    return bool(m and "".join(m.group("label").split()) in FIELD_LABELS)
+    return bool(m and field_key(m.group("label")))
 
 
 def _item_name(value: str) -> str:

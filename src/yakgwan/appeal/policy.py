@@ -3,6 +3,7 @@ service), the exact 약관 names it contains, and article lookup by (약관, 제
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from yakgwan.appeal.citations import normalise_name
@@ -29,12 +30,15 @@ class Policy:
         in document order."""
         return sorted((c for c in self.ctx.view.chunks if c.yakgwan == yakgwan and c.article == article), key=lambda c: (c.doc_id, c.start))
 
-    def covers_product(self, product: str | None) -> bool:
-        """Whether a notice's product name is this policy's (True when either is unknown)."""
+    def covers_product(self, product: str | None, misread: bool = False) -> bool:
+        """Whether a notice's product name is this policy's (True when either is unknown). With
+        ``misread`` (the name was read by OCR, which takes a Latin "KB" for "8"), only the names'
+        Hangul is compared."""
         if not product or not self.products:
             return True
-        p = normalise_name(product)
-        return any(normalise_name(t) in p or p in normalise_name(t) for t in self.products)
+        form = (lambda n: "".join(re.findall(r"[가-힣]+", n))) if misread else normalise_name
+        p = form(product)
+        return bool(p) and any(form(t) in p or p in form(t) for t in self.products) or not p
 
 
 def policy_from_context(source: str, index_dir: IndexLocation, ctx: PipelineContext) -> Policy:

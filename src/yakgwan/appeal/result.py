@@ -65,6 +65,10 @@ def denial_json(n: DenialNotice) -> dict[str, Any]:
         "dates": n.dates,
         "diagnosis": n.diagnosis,
         "reasons": [{"text": r.text, "heading": r.heading, "cited": [r.raw for r in r.refs]} for r in n.reasons],
+        "ocr": None if n.ocr is None else {
+            "engine": n.ocr.engine, "confidence": round(n.ocr.confidence, 1), "text": n.ocr.text,
+            "pages": [{"page": p.number, "confidence": round(p.confidence, 1), "words": p.words} for p in n.ocr.pages],
+        },
     }
 
 

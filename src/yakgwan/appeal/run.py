@@ -4,7 +4,7 @@ on first use) is the ``appeal`` service's job (``yakgwan.services.appeal``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from yakgwan.appeal.analysis import analyse
@@ -14,9 +14,10 @@ from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.result import AppealResult, PolicyRef
 from yakgwan.appeal.retrieve import MODES, evidence_for
 from yakgwan.appeal.validate import validate
-from yakgwan.core.errors import InputError
+from yakgwan.core.errors import InputError, NoTextLayer
 from yakgwan.core.location import display_location
-from yakgwan.ingest.loaders import SourceFile, load_file
+from yakgwan.ingest.loaders import SourceFile, load_file, not_a_file_reason
+from yakgwan.ingest.loaders.ocr import IMAGE_SUFFIXES, OcrText, ocr_image, ocr_pdf
 
 ANALYSES = ("auto", "rules", "llm")
 SEARCHES = ("single", "fused")
@@ -43,15 +44,33 @@ class AppealOptions:
 
 
 def read_notice(path: Path) -> DenialNotice:
-    """A notice from a text or PDF file (a scanned PDF, an empty or unreadable file is an
-    ``InputError`` naming it)."""
-    docs = load_file(SourceFile(path, path.parent))
+    """A notice from a text, PDF or picture file: a scanned PDF or a PNG/JPEG photo is read by
+    OCR (:mod:`yakgwan.ingest.loaders.ocr`), and the notice keeps how (engine, confidence). An
+    empty, unreadable or illegible file is an ``InputError`` naming it."""
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        if not path.is_file():
+            raise InputError(str(path), not_a_file_reason(path))
+        if path.stat().st_size == 0:
+            raise InputError(str(path), "empty file")
+        return _parsed_ocr(ocr_image(path), path)
+    try:
+        docs = load_file(SourceFile(path, path.parent))
+    except NoTextLayer:
+        return _parsed_ocr(ocr_pdf(path), path)
     return parse_notice("\n".join(d.text for d in docs), str(path))
+
+
+def _parsed_ocr(ocr: OcrText, path: Path) -> DenialNotice:
+    try:
+        notice = parse_notice(ocr.text, str(path))
+    except InputError as exc:
+        raise InputError(str(path), f"{exc.reason} (the text was read by OCR, mean confidence {ocr.confidence:.0f}%)") from None
+    return replace(notice, ocr=ocr)
 
 
 def analyse_notice(notice: DenialNotice, policy: Policy, opts: AppealOptions) -> AppealResult:
     """The validated analysis of ``notice`` against ``policy``."""
-    if not policy.covers_product(notice.product):
+    if not policy.covers_product(notice.product, misread=notice.ocr is not None):
         raise InputError(
             notice.source,
             f"the notice is about {notice.product!r}, but the policy given is {', '.join(policy.products)!r}: give that product's 약관 with --policy (in a collection of many, pick it with --filter product=…)",

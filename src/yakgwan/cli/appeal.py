@@ -30,6 +30,9 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
 def print_appeal(result: dict) -> None:
     d, sp = result["denial"], result["success_probability"]
     print(f"{d['insurer'] or '?'} · {d['product'] or '?'} · 청구 담보: {', '.join(d['claim_items']) or '?'}")
+    if d.get("ocr"):
+        o = d["ocr"]
+        print(f"OCR로 읽은 안내문: {o['engine']}, 평균 신뢰도 {o['confidence']:.0f}% ({len(o['pages'])}쪽; 읽은 글은 --json의 denial.ocr.text)")
     for i, (issue, r) in enumerate(zip(result["issue_tree"], result["retrieval"]), 1):
         print(f"사유 {i}: {issue['reason'][:100]}")
         for c in r["cited"]:

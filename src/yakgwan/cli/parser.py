@@ -133,7 +133,7 @@ def _pipelines(sub: argparse._SubParsersAction) -> None:
 
 def _appeal(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("appeal", help="analyse a claim denial notice against the policy")
-    p.add_argument("notice", type=Path, help="the denial notice (.txt, .md or .pdf)")
+    p.add_argument("notice", type=Path, help="the denial notice (.txt, .md or .pdf; a scanned PDF, .png or .jpg is read by OCR)")
     p.add_argument("--policy", type=index_location, required=True,
                    help="the policy (PDF or text), an index folder built from it, or postgresql://…?collection=NAME (with --filter to pick one policy among many)")
     p.add_argument("--mode", default="plain", help="retrieval mode: plain, hyde, reverse_hyde, hybrid_hyde")

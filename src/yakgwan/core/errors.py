@@ -40,6 +40,10 @@ class InputError(YakgwanError):
         return (type(self), (self.path, self.reason))
 
 
+class NoTextLayer(InputError):
+    """A PDF whose pages are pictures of text (a scan): an OCR reader can still read it."""
+
+
 class IndexStoreError(YakgwanError):
     """The index directory is missing, unreadable, or from an incompatible version."""
 

@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from yakgwan.core.errors import InputError
+from yakgwan.core.errors import InputError, NoTextLayer
 from yakgwan.core.records import Document, PageSpan, sha256_hex
 
 CELL_GAP = 1.8  # horizontal gap, in line heights, above which two segments are separate cells
@@ -268,7 +268,7 @@ class PdfLoader:
             right = right_margin(pages)
             text, spans = assemble([glue_wrapped_words(p, right) for p in pages])
             if len(re.sub(r"\s", "", text)) < MIN_TEXT_CHARS:
-                raise InputError(str(path), "no text layer (scanned?); OCR is not supported")
+                raise NoTextLayer(str(path), "no text layer (scanned?); OCR is not supported for ingest")
             doc_id = _relative_id(path, Path(root))
             parts = doc_id.split("/")
             read = {s.page for s in spans}

@@ -1,0 +1,89 @@
+"""A denial notice that is a picture: rendered with a Korean font and rasterised here (a PNG, and a
+PDF of that image with no text layer), read by Debian's tesseract-ocr with its Korean model, it
+reaches the same claimed 특약, reasons and citations as the text version, and the same analysis."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from importlib.resources import as_file, files
+from pathlib import Path
+
+import pytest
+
+from yakgwan.appeal.citations import resolve_yakgwan
+from yakgwan.appeal.notice import DenialNotice, parse_notice
+from yakgwan.appeal.run import read_notice
+
+pytestmark = pytest.mark.integration
+DATA = Path(__file__).resolve().parents[1] / "data" / "appeal"
+NOTICE = DATA / "notices" / "13_fine_spouse_victim_wrong_article.txt"
+NAMES = ["벌금 특별약관", "가족벌금 특별약관", "자전거사고 벌금 특별약관", "교통사고처리지원금(Ⅰ) 특별약관", "교통사고처리지원금(Ⅱ) 특별약관"]
+
+
+@pytest.fixture(scope="module")
+def tesseract() -> str:
+    exe = shutil.which("tesseract")
+    if exe is None or "kor" not in subprocess.run([exe, "--list-langs"], capture_output=True, text=True).stdout.split():
+        pytest.skip("Debian's tesseract-ocr and tesseract-ocr-kor are not installed (scripts/install-ocr.sh installs them)")
+    return exe
+
+
+def rasterise(text: str, out: Path) -> Path:
+    """The notice drawn line by line in Noto Sans KR, black on white, as a picture of a page."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    lines = text.splitlines()
+    with as_file(files("pylopdf_fonts_ko") / "NotoSansKR-Regular.otf") as font_path:
+        font = ImageFont.truetype(str(font_path), 28)
+    width = 120 + max(int(font.getlength(line)) for line in lines)
+    image = Image.new("L", (width, 60 + 44 * len(lines)), 255)
+    draw = ImageDraw.Draw(image)
+    for i, line in enumerate(lines):
+        draw.text((60, 30 + 44 * i), line, fill=0, font=font)
+    image.save(out)
+    return out
+
+
+def read_as_policy_names(n: DenialNotice) -> tuple[list[str | None], list[list[tuple[str | None, str]]]]:
+    items = [resolve_yakgwan(i, NAMES) for i in n.claim_items]
+    refs = [[(resolve_yakgwan(r.yakgwan, NAMES) if r.yakgwan else None, r.label) for r in reason.refs] for reason in n.reasons]
+    return items, refs
+
+
+def test_a_picture_and_a_scan_read_as_the_text_does(tesseract: str, tmp_path: Path) -> None:
+    from PIL import Image
+
+    text = parse_notice(NOTICE.read_text("utf-8"), str(NOTICE))
+    png = rasterise(NOTICE.read_text("utf-8"), tmp_path / "notice.png")
+    scan = tmp_path / "scan.pdf"
+    Image.open(png).save(scan, "PDF", resolution=150.0)  # a PDF page that is only an image
+    for picture in (png, scan):
+        got = read_notice(picture)
+        assert got.ocr is not None and got.ocr.engine.startswith("tesseract") and got.ocr.engine.endswith("(kor)")
+        assert got.ocr.confidence > 70 and got.ocr.pages[0].words > 50, picture.name
+        assert read_as_policy_names(got) == read_as_policy_names(text) == (
+            ["벌금 특별약관"], [[("교통사고처리지원금(Ⅰ) 특별약관", "제1조 제1항")]]), picture.name
+        assert "배우자" in got.reasons[0].text
+
+
+def test_the_analysis_of_a_photo_matches_the_text(tesseract: str, kb_policy_pdf: Path, tmp_path: Path) -> None:
+    import sys
+
+    png = rasterise(NOTICE.read_text("utf-8"), tmp_path / "안내문.png")
+    runs = {}
+    for name, notice in (("text", NOTICE), ("photo", png)):
+        out = tmp_path / f"{name}.json"
+        p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(notice), "--policy", str(kb_policy_pdf), "--json", str(out), "--quiet"],
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, p.stderr
+        runs[name] = (json.loads(out.read_text("utf-8")), p.stdout)
+    (text, _), (photo, shown) = runs["text"], runs["photo"]
+    assert text["denial"]["ocr"] is None
+    ocr = photo["denial"]["ocr"]
+    assert ocr["engine"].startswith("tesseract") and ocr["confidence"] > 70 and "부지급" in ocr["text"]
+    assert f"평균 신뢰도 {ocr['confidence']:.0f}%" in shown  # the reader is told the text was read by OCR, and how sure
+    assert photo["success_probability"]["band"] == text["success_probability"]["band"] == "HIGH"
+    resolved = lambda run: [[(c["yakgwan"], c["article"], c["found"]) for c in r["cited"]] for r in run["retrieval"]]  # noqa: E731
+    assert resolved(photo) == resolved(text) == [[("교통사고처리지원금(Ⅰ) 특별약관", "제1조 제1항", True)]]
