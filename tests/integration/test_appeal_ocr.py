@@ -5,12 +5,11 @@ reaches the same claimed 특약, reasons and citations as the text version, and 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-from importlib.resources import as_file, files
 from pathlib import Path
 
 import pytest
+from pictures import need_tesseract, rasterise
 
 from yakgwan.appeal.citations import resolve_yakgwan
 from yakgwan.appeal.notice import DenialNotice, parse_notice
@@ -24,26 +23,7 @@ NAMES = ["벌금 특별약관", "가족벌금 특별약관", "자전거사고 �
 
 @pytest.fixture(scope="module")
 def tesseract() -> str:
-    exe = shutil.which("tesseract")
-    if exe is None or "kor" not in subprocess.run([exe, "--list-langs"], capture_output=True, text=True).stdout.split():
-        pytest.skip("Debian's tesseract-ocr and tesseract-ocr-kor are not installed (scripts/install-ocr.sh installs them)")
-    return exe
-
-
-def rasterise(text: str, out: Path) -> Path:
-    """The notice drawn line by line in Noto Sans KR, black on white, as a picture of a page."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    lines = text.splitlines()
-    with as_file(files("pylopdf_fonts_ko") / "NotoSansKR-Regular.otf") as font_path:
-        font = ImageFont.truetype(str(font_path), 28)
-    width = 120 + max(int(font.getlength(line)) for line in lines)
-    image = Image.new("L", (width, 60 + 44 * len(lines)), 255)
-    draw = ImageDraw.Draw(image)
-    for i, line in enumerate(lines):
-        draw.text((60, 30 + 44 * i), line, fill=0, font=font)
-    image.save(out)
-    return out
+    return need_tesseract()
 
 
 def read_as_policy_names(n: DenialNotice) -> tuple[list[str | None], list[list[tuple[str | None, str]]]]:

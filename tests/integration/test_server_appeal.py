@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pictures import need_tesseract, rasterise
 
 from yakgwan.config import EmbedderConfig, ServerConfig, Settings
 from yakgwan.server.app import create_app
@@ -59,3 +60,12 @@ def test_appeal_over_http(tmp_path: Path, kb_policy_pdf: Path) -> None:
     assert bad.status_code == 404 and "not an appeal" in bad.json()["detail"]
     fmt = c.get(f"/api/appeals/{job.id}/pack.exe")
     assert fmt.status_code == 422
+    # a photo of a notice is read by OCR on the appeal page, and never indexed as a document
+    need_tesseract()
+    photo = rasterise((NOTICES / "13_fine_spouse_victim_wrong_article.txt").read_text("utf-8"), tmp_path / "통지서 사진.png").read_bytes()
+    refused = c.post("/api/collections/kb/documents", files={"file": ("통지서 사진.png", photo)})
+    assert refused.status_code == 415 and "a picture is not indexed" in refused.json()["detail"]
+    read = jobs.wait(c.post("/api/collections/kb/appeals", files={"notice": ("통지서 사진.png", photo)}, data={"analysis": "rules"}).json()["id"], 600)
+    assert read.status == "succeeded", read.error
+    assert read.result["denial"]["ocr"]["engine"].startswith("tesseract") and read.result["denial"]["claim_items"]
+    assert read.result["success_probability"]["band"] == "HIGH"

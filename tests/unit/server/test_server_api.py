@@ -179,7 +179,8 @@ def test_uploads_are_judged_by_content_and_names_never_become_paths(filled: Clie
     _problem(filled.upload("faq", "policy.docx", bomb), 413, "ZIP bomb")
     _problem(filled.upload("faq", "policy.pdf", _zip({"word/document.xml": b"<w:document/>"})), 415, "named .pdf but the content is a Word document")
     _problem(filled.upload("faq", "notes.docx", _zip({"a.txt": b"hello"})), 415, "not a Word (.docx) document")
-    _problem(filled.upload("faq", "image.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64), 415, "binary content")
+    _problem(filled.upload("faq", "image.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64), 415, "a picture is not indexed")
+    _problem(filled.upload("faq", "image.gif", b"GIF89a" + b"\x00" * 64), 415, "binary content")
     _problem(filled.upload("faq", "big.txt", b"a" * (3 * 1024 * 1024)), 413, "upload limit")
     escape = "/".join([".."] * 40) + f"/tmp/yakgwan-evil-{tmp_path.name}/passwd.md"  # enough '..' to reach / from anywhere
     res = filled.upload("faq", escape, "# 비밀\n\n여권은 구청에서 발급합니다.\n".encode())

@@ -31,8 +31,12 @@ def test_html_that_mentions_a_pdf_header_is_html_and_a_fragment_keeps_its_name()
 def test_pdfs_and_binaries() -> None:
     assert sniff(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "a.pdf").kind == "pdf"
     assert sniff(b"\x00\x01junk%PDF-1.4\n\x00\xff\xfe binary", "b.pdf").kind == "pdf"  # bytes before the header
+    # a picture is told by its signature (a notice may be one: read by OCR); other binaries are refused
+    assert sniff(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "image.png").kind == "png" and sniff(b"\xff\xd8\xff\xe0" + b"\x00" * 64, "사진.JPEG").kind == "jpeg"
+    with pytest.raises(Problem, match="named .png but the content is a PDF"):
+        sniff(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "scan.png")
     with pytest.raises(Problem, match="binary content"):
-        sniff(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "image.png")
+        sniff(b"GIF89a" + b"\x00" * 64, "image.gif")
     with pytest.raises(Problem, match="named .pdf but the content is plain text"):
         sniff(KO.encode(), "policy.pdf")
 

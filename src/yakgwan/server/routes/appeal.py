@@ -19,10 +19,10 @@ from yakgwan.server.problems import Problem
 from yakgwan.server.routes.collections import read_upload
 from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.runtime.service import Service
-from yakgwan.server.runtime.uploads import Sniffed, sniff
+from yakgwan.server.runtime.uploads import KINDS, PICTURES, Sniffed, sniff
 from yakgwan.services.appeal import AppealOptions, appeal, evidence_pack_text, write_evidence_pack
 
-NOTICE_KINDS = ("pdf", "text", "markdown")
+NOTICE_KINDS = ("pdf", "text", "markdown", "png", "jpeg")  # a scan or photo is read by OCR
 
 
 def router(service: Service) -> APIRouter:
@@ -35,10 +35,10 @@ def router(service: Service) -> APIRouter:
 
 def _start_route(r: APIRouter, service: Service, root: Path) -> None:
     @r.post("/collections/{name}/appeals", response_model=JobOut, status_code=202,
-            summary="Analyse a denial notice (PDF or text) against the policy in this collection, in the background")
+            summary="Analyse a denial notice (PDF, text, or a scan or photo read by OCR) against the policy in this collection, in the background")
     def start_appeal(
         name: str,
-        notice: Annotated[UploadFile, File(description="the denial notice: PDF, text or Markdown")],
+        notice: Annotated[UploadFile, File(description="the denial notice: PDF, text or Markdown, or a PNG/JPEG picture (read by OCR)")],
         mode: Annotated[Literal["plain", "hyde", "reverse_hyde", "hybrid_hyde"], Form()] = "plain",
         analysis: Annotated[Literal["auto", "rules", "llm"], Form()] = "auto",
         llm_findings: Annotated[Literal["advise", "apply"], Form()] = "advise",
@@ -52,10 +52,10 @@ def _start_route(r: APIRouter, service: Service, root: Path) -> None:
         data = read_upload(service, notice)
         sniffed = sniff(data, notice.filename)
         if sniffed.kind not in NOTICE_KINDS:
-            raise Problem(415, f"{sniffed.display_name}: a denial notice must be a PDF, text or Markdown file, not {sniffed.kind}", "unsupported-type")
+            raise Problem(415, f"{sniffed.display_name}: a denial notice must be a PDF, text, Markdown, PNG or JPEG file, not {sniffed.kind}", "unsupported-type")
         root.mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(prefix="appeal-", dir=root))
-        path = folder / f"notice{'.pdf' if sniffed.kind == 'pdf' else '.txt'}"
+        path = folder / f"notice{KINDS[sniffed.kind] if sniffed.kind in ('pdf', *PICTURES) else '.txt'}"
         path.write_bytes(data)
         work = _appeal_job(service, col, path, sniffed, lambda: AppealOptions(mode=mode, analysis=analysis, llm_findings=llm_findings, search=search), kept)
         return JobOut(**service.jobs.snapshot(service.jobs.submit("appeal", work, col.name).id))

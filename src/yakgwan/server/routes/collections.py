@@ -13,7 +13,7 @@ from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.runtime.jobs import Cancelled
 from yakgwan.server.problems import Problem
 from yakgwan.server.runtime.service import Service
-from yakgwan.server.runtime.uploads import Sniffed, sniff
+from yakgwan.server.runtime.uploads import PICTURES, Sniffed, sniff
 from yakgwan.services.context import open_store
 from yakgwan.services.ingest import ingest
 
@@ -88,6 +88,9 @@ def _document_routes(r: APIRouter, service: Service) -> None:
         service.collections.get(name)
         data = read_upload(service, file)
         sniffed = sniff(data, file.filename)
+        if sniffed.kind in PICTURES:
+            raise Problem(415, f"{sniffed.display_name}: a picture is not indexed; a document must be a PDF, Word (.docx), HTML, Markdown or text file "
+                               "(a denial notice may be a picture: it is read by OCR on the appeal page)", "unsupported-type")
         col = service.collections.get(name)
         work = _ingest_job(service, col, sniffed)
         with service.collections.lock_for(name):  # a delete waits until the job is queued, then sees it busy

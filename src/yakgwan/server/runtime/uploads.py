@@ -25,8 +25,10 @@ MAX_ZIP_ENTRIES = 5000
 MAX_DOCUMENT_XML = 50 * 1024 * 1024
 BODY_OVERHEAD = 64 * 1024  # multipart boundaries and form fields around the file
 
-KINDS = {"pdf": ".pdf", "docx": ".docx", "html": ".html", "markdown": ".md", "text": ".txt"}
-NAME_KINDS = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text"}
+KINDS = {"pdf": ".pdf", "docx": ".docx", "html": ".html", "markdown": ".md", "text": ".txt", "png": ".png", "jpeg": ".jpg"}
+NAME_KINDS = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text",
+              ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg"}
+PICTURES = ("png", "jpeg")  # read only as a denial notice (by OCR), never indexed
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,8 @@ def _suffix(name: str) -> str:
 
 
 def _describe(kind: str) -> str:
-    return {"pdf": "a PDF", "docx": "a Word document", "html": "HTML", "markdown": "Markdown text", "text": "plain text"}[kind]
+    return {"pdf": "a PDF", "docx": "a Word document", "html": "HTML", "markdown": "Markdown text", "text": "plain text", "png": "a PNG image",
+            "jpeg": "a JPEG image"}[kind]
 
 
 def _kind(data: bytes, shown: str) -> str:
@@ -80,6 +83,10 @@ def _kind(data: bytes, shown: str) -> str:
         return "docx"
     if data.startswith(b"%PDF-"):
         return "pdf"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
     try:  # the decoder ``ingest`` reads text files with: a UTF-16 file (NUL bytes after its BOM) is text
         text, _ = decode_prefix(data, SNIFF_BYTES)
     except (DecodeFailure, LookupError) as exc:  # LookupError: a guessed codec Python does not have

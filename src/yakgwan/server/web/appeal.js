@@ -11,7 +11,7 @@ export function mountAppeal(root, state) {
   const policyProgress = progressBox();
   const policyMsg = el("div");
   const policyBtn = el("button", { class: "primary", id: "policy-go", i18n: "policy.go" });
-  const noticeFile = el("input", { type: "file", id: "notice-file", accept: ".pdf,.txt,.md" });
+  const noticeFile = el("input", { type: "file", id: "notice-file", accept: ".pdf,.txt,.md,.png,.jpg,.jpeg" });
   const analysis = el("select", { id: "analysis-mode" }, ...["auto", "rules", "llm"].map((a) => el("option", { value: a, i18n: `analysis.${a}` })));
   const noticeBtn = el("button", { class: "primary", id: "notice-go", i18n: "notice.go" });
   const noticeProgress = progressBox();
