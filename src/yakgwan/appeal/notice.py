@@ -2,11 +2,12 @@
 the stated denial reasons and the clauses each reason cites.
 
 Notices are letters, not forms, so the rules are forgiving: header fields are "label: value"
-lines (labels spaced or not, several per line with " / "); reasons are the sections whose
-heading names a reason ("[부지급 사유]", "[사유 1] …", "2. 지급 거절 사유", a bare "사유:" or
-"부지급사유:" line, the heading never part of the reason's text), or, when there is
-no such heading, the paragraphs that state a denial ("지급하지 않습니다", "보상하지 않는 손해",
-"지급할 수 없습니다" …). A reason cites the clauses written in it; one without any gets the
+lines (labels spaced or not, several per line with " / "; a label one letter off a known one,
+as OCR misreads it, still names its field); reasons are the sections whose heading names a
+reason ("[부지급 사유]", "[사유 1] …", "2. 지급 거절 사유", a bare "사유:", "부지급사유:" or
+"거절 사유" line, the heading never part of the reason's text), or, when there is no such
+heading, the paragraphs that state a denial ("지급하지 않습니다", "보상하지 않는 손해", "지급할 수
+없습니다", "보험금을 드릴 수 없습니다", "지급이 어렵습니다" …), less the header fields above them. A reason cites the clauses written in it; one without any gets the
 clauses of the notice's "관련 약관"/"근거" section. A letter with none of this (a payment-delay
 notice, say) has no denial reason, and that is an error naming the file, never an invented one.
 """
@@ -25,6 +26,7 @@ from yakgwan.ingest.loaders.ocr import OcrText
 DENIAL_CUE = re.compile(
     r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"
     r"|지급사유에\s*해당하지\s*않|지급되지\s*않|부지급|지급\s*대상이\s*아니|지급\s*대상에\s*해당하지\s*않|보상\s*대상에서\s*제외|보상\s*대상이\s*아니|지급을?\s*거절|면책"
+    r"|(?:보험금을?|지원금을?|보상금을?)\s*(?:지급해\s*)?드릴\s*수\s*없|(?:지급|보상)(?:이|은|을\s*해\s*드리기가?|해\s*드리기가?)\s*어렵"
 )
 # closing lines of a letter: how to object, whom to call
 BOILERPLATE = re.compile(r"이의|분쟁조정|문의|☎|가상 문서|재심사")
@@ -34,6 +36,8 @@ _FIELD = re.compile(r"^\s*(?:[-·•]\s*)?(?P<label>[가-힣][가-힣 ]{0,12}?)\
 # "사유:", "부지급 사유 :", "관련 약관: 제4조…": a label line that heads a section when the label
 # names a reason or the clauses (``_is_reason_heading``, ``_is_clause_heading``)
 _COLON_HEADING = re.compile(r"^\s*(?P<head>[가-힣][가-힣 ]{0,15}?)\s*[:：]\s*(?P<rest>.*)$")
+# a line that is only a short label, with no colon, bracket or number: "거절 사유", "관련 약관"
+_BARE_HEADING = re.compile(r"^\s*(?P<head>[가-힣][가-힣 ]{0,15})\s*$")
 
 _INSURER = re.compile(r"([A-Za-z가-힣]*(?:손해보험|생명보험|화재해상보험|해상화재보험|화재보험|생명|화재|보험))(?=[\s\](]|$)")
 _AMOUNT = re.compile(r"([\d,]+)\s*원")
@@ -227,8 +231,9 @@ def _sections(lines: list[str]) -> list[_Section]:
     sections = [_Section(None)]
     for line in lines:
         m = _BRACKET_HEADING.match(line) or _NUMBERED_HEADING.match(line)
-        if m is None and (c := _COLON_HEADING.match(line)) and (_is_reason_heading(c.group("head")) or _is_clause_heading(c.group("head"))):
-            m = c
+        for form in (_COLON_HEADING, _BARE_HEADING):
+            if m is None and (c := form.match(line)) and (_is_reason_heading(c.group("head")) or _is_clause_heading(c.group("head"))):
+                m = c
         if m:
             sections.append(_Section(" ".join(m.group("head").split())))
             rest = m.groupdict().get("rest")
@@ -263,7 +268,8 @@ def _reasons(sections: list[_Section], clause_refs: list[ClauseRef]) -> list[Den
                 continue
             stated = []
             for para in _paragraphs(s.lines):
-                body = _strip_boilerplate(para)
+                fields = [i for i, line in enumerate(para) if _is_field(line)]
+                body = _strip_boilerplate(para[fields[-1] + 1 :] if fields else para)  # a letter's header fields are not its reason
                 if body and DENIAL_CUE.search(body) and re.search(r"(?:다|요)[.]?(?:\s|$)", body):  # a sentence, not a title
                     stated.append(body)
             if stated:

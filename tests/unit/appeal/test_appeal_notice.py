@@ -76,3 +76,23 @@ def test_a_bare_label_line_heads_the_reason_and_is_not_part_of_it(label: str) ->
     # the reason written on the label's own line
     (inline,) = parse_notice(f"ㅇㅇ손해보험\n상품명: 테스트보험\n\n{label} 음주운전 사고로 벌금 특약 제2조에 따라 보상하지 않습니다.", "t.txt").reasons
     assert inline.text == "음주운전 사고로 벌금 특약 제2조에 따라 보상하지 않습니다." and [r.label for r in inline.refs] == ["제2조"]
+
+
+LAYOUT = "KB손해보험 안내\n상품명: KB스마트운전자보험\n청구담보: 벌금 특별약관\n{heading}\n피보험자가 음주 상태에서 운전하던 중 사고를 일으켜 벌금 특별약관 제2조 8호에 따라 {verdict}\n문의: 02-000-0000\n"
+
+
+@pytest.mark.parametrize("heading", ["사유:", "부지급 사유", "거절 사유", "지급불가 사유", "[지급 불가 사유]", "■ 심사 결과", "", "심사결과 안내"])
+@pytest.mark.parametrize("verdict", ["보험금을 드릴 수 없습니다.", "보험금 지급이 어렵습니다.", "보상하지 않습니다."])
+def test_reason_under_any_heading_or_none(heading: str, verdict: str) -> None:
+    n = parse_notice(LAYOUT.format(heading=heading, verdict=verdict), "layout.txt")
+    (reason,) = n.reasons
+    assert "피보험자가 음주 상태에서" in reason.text and verdict in reason.text
+    assert "상품명" not in reason.text and "청구담보" not in reason.text  # the header fields are not the reason
+    assert [r.label for r in reason.refs] == ["제2조 제8호"] and n.claim_items == ("벌금 특별약관",)
+
+
+def test_misread_labels_and_a_payment_delay_letter() -> None:
+    n = parse_notice(LAYOUT.format(heading="거절 사유", verdict="보상하지 않습니다.").replace("청구담보", "성구담보"), "ocr.txt")
+    assert n.claim_items == ("벌금 특별약관",)  # one letter off a known label (an OCR misreading) still names the field
+    with pytest.raises(InputError, match="no recognisable denial reason"):
+        parse_notice("KB손해보험 안내\n지급 지연 사유\n서류 보완이 필요하여 지급 기일을 연장합니다.\n", "delay.txt")
