@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from yakgwan.appeal import band as B
 from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
+from yakgwan.appeal.equivalents import equivalents
 from yakgwan.appeal.provisos import unaddressed
 from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
@@ -221,6 +222,14 @@ def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy
             u = uses[0]
             gaps.append(Gap(requirement=f"{clause_name(u)}: “{best_quote(u.chunk, ev.reason.text, tok)}”", shown=f"통지서의 사유: {ev.reason.text[:200]}",
                             to_close=TO_CLOSE[kind_of(u.title, u.chunk.text)]))
+    for eq in equivalents(evidence, policy):
+        c = eq.hit.chunk
+        claim = (f"통지서가 인용한 다른 특약의 조항({eq.cited})에 대응하는, 청구한 특약의 가장 가까운 조항: {c.yakgwan} {chunk_label(c)} (같은 내용인지 대조하세요)"
+                 if eq.why == "another 특약" else
+                 f"통지서가 인용한 조항({eq.cited})은 약관에 없습니다. 통지서의 사유에 가장 가까운 조항: {c.yakgwan} {chunk_label(c)} (같은 내용인지 대조하세요)")
+        pack.append(EvidenceItem(claim=claim, provenance=Provenance(
+            doc=c.doc_id, yakgwan=c.yakgwan or "", article=chunk_label(c), page=c.pages[0] if c.pages else None, chunk_id=c.chunk_id,
+            quote=best_quote(c, eq.query, tok))))
     findings = findings_for(notice, evidence, policy)
     p = B.probability(findings)
     actions = ["회사에 부지급 근거 조항과 사실 판단의 근거 자료를 서면으로 요청합니다."]

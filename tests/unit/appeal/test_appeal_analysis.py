@@ -103,6 +103,11 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
     known = appeal(DATA / "notices" / "11_cast_preexisting_disease.txt", kb_policy_pdf, settings).to_json()["success_probability"]
     assert "단서" not in known["rationale"]
     assert cited and all(p["article"] == "제2조" and p["yakgwan"] == "자전거상해사망 특별약관" for p in cited)
+    # ... and what the claimed 특약 itself says closest to the stated reason is quoted beside it
+    near = [i for i in copied["evidence_pack"] if "통지서가 인용한 조항(자전거상해사망 특별약관 제2조 제8호)은 약관에 없습니다" in i["claim"]]
+    assert len(near) == 1 and near[0]["provenance"]["yakgwan"] == "자전거상해사망 특별약관"
+    foreign = [i for i in wrong["evidence_pack"] if "다른 특약의 조항(교통사고처리지원금(Ⅰ) 특별약관 제1조 제1항)" in i["claim"]]
+    assert len(foreign) == 1 and foreign[0]["provenance"]["yakgwan"] == "벌금 특별약관"
 
 
 @pytest.mark.integration
