@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from yakgwan.appeal import band as B
 from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
 from yakgwan.appeal.equivalents import equivalents
+from yakgwan.appeal.own_exclusions import general_applied_to_own_list
 from yakgwan.appeal.provisos import unaddressed
 from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
@@ -22,6 +23,7 @@ from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
 from yakgwan.core.records import Chunk
+from yakgwan.text.particles import josa
 from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.text.sentences import clause_spans
 
@@ -104,7 +106,7 @@ def best_quote(chunk: Chunk, query: str, tokenizer: Tokenizer) -> str:
 
 def _question(u: ClauseUse, claimed: list[str]) -> str:
     if u.role == "cited" and claimed and u.yakgwan not in claimed and u.yakgwan != "보통약관" and "보장제외" not in u.yakgwan:
-        return f"회사가 인용한 「{clause_name(u)}」는 청구한 특약({', '.join(claimed)})의 조항이 아닙니다: 이 조항이 청구를 거절할 근거가 되는가?"
+        return f"회사가 인용한 {josa(f'「{clause_name(u)}」', '은')} 청구한 특약({', '.join(claimed)})의 조항이 아닙니다: 이 조항이 청구를 거절할 근거가 되는가?"
     return QUESTIONS[kind_of(u.title, u.chunk.text)].format(c=clause_name(u))
 
 
@@ -157,23 +159,25 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
                     out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", B.CITED_NAME_UNRESOLVED))
                 continue
             if not cc.chunks:
-                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}가 「{cc.yakgwan}」에 없습니다.", B.CITED_CLAUSE_NOT_FOUND))
+                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {josa(where, '이')} 「{cc.yakgwan}」에 없습니다.", B.CITED_CLAUSE_NOT_FOUND))
                 continue
             parts = parts_of_chunks(cc.chunks)
             missing = missing_part(cc.ref, parts)
             if missing is not None:
                 out.setdefault(
                     f"missing part {cc.yakgwan} {cc.ref.label}",
-                    B.Finding(f"통지서가 인용한 {where}의 {missing}{'은' if missing.endswith('항') else '는'} 약관에 없습니다: "
+                    B.Finding(f"통지서가 인용한 {where}의 {josa(missing, '은')} 약관에 없습니다: "
                               f"「{cc.yakgwan}」 {what_is_printed(cc.ref, parts)}.", B.CITED_PART_NOT_FOUND),
                 )
             if claimed and cc.yakgwan not in claimed and cc.yakgwan != "보통약관" and "보장제외" not in cc.yakgwan:
                 out.setdefault(
                     f"foreign {cc.yakgwan}",
-                    B.Finding(f"통지서의 근거 {where}는 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", B.CITED_CLAUSE_NOT_IN_CLAIMED_COVER),
+                    B.Finding(f"통지서의 근거 {josa(where, '은')} 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", B.CITED_CLAUSE_NOT_IN_CLAIMED_COVER),
                 )
             elif cc.yakgwan in claimed and missing is None and kind_of(cc.chunks[0].article_title) == "exclusion":
-                out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {where}을 근거로 들었습니다.", B.EXCLUSION_OF_CLAIMED_COVER))
+                out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {josa(where, '을')} 근거로 들었습니다.", B.EXCLUSION_OF_CLAIMED_COVER))
+            for name, said in general_applied_to_own_list(cc.yakgwan, cc.chunks[0].article_title, sorted(claimed), policy.chunks):
+                out.setdefault(f"general on own list {name}", B.Finding(f"회사가 보통약관의 면책 조항 {josa(where, '을')} 적용했으나, {said}.", B.GENERAL_EXCLUSION_ON_OWN_LIST))
             for pv in unaddressed(cc.chunks, cc.ref, notice.text, policy.ctx.tokenizer):
                 out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}",
                                B.Finding(f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", B.PROVISO_NOT_ADDRESSED))

@@ -42,6 +42,9 @@ EXCLUSION_OF_CLAIMED_COVER = -0.5  # an exclusion of the claimed 특약, cited c
 # unmoved (on the scenarios it fired on provisos beside the point as often as on decisive ones:
 # whether a proviso fits the facts is a reading the rules cannot make)
 PROVISO_NOT_ADDRESSED = 0.0
+# a 보통약관 exclusion applied to a 특약 whose own exclusion list names no 보통약관 article: stated,
+# the odds unmoved until scenarios of this kind are there to weigh it
+GENERAL_EXCLUSION_ON_OWN_LIST = 0.0
 
 # the findings an LLM analysis may state, each tied to a clause sentence it was shown: kind ->
 # (what it means, weight). Smaller than the rule findings: a model's reading of the facts is

@@ -102,6 +102,11 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
     assert late["band"] == "LOW"
     known = appeal(DATA / "notices" / "11_cast_preexisting_disease.txt", kb_policy_pdf, settings).to_json()["success_probability"]
     assert "단서" not in known["rationale"]
+    # a 보통약관 exclusion applied to a 특약 with its own list is said, with both articles
+    general = tmp_path / "general.txt"
+    general.write_text((DATA / SCENARIOS[0]["file"]).read_text("utf-8").replace("벌금 특별약관 제2조(보험금을 지급하지 않는 사유) 제8호", "보통약관 제5조 제1항 제1호"), "utf-8")
+    said = appeal(general, kb_policy_pdf, settings).to_json()["success_probability"]["rationale"]
+    assert "참고: 회사가 보통약관의 면책 조항 「보통약관 제5조 제1항 제1호」를 적용했으나, 「벌금 특별약관」은 제2조(보험금을 지급하지 않는 사유)에 자체 면책 사유(제1호~제8호)를 두고" in said
     assert cited and all(p["article"] == "제2조" and p["yakgwan"] == "자전거상해사망 특별약관" for p in cited)
     # ... and what the claimed 특약 itself says closest to the stated reason is quoted beside it
     near = [i for i in copied["evidence_pack"] if "통지서가 인용한 조항(자전거상해사망 특별약관 제2조 제8호)은 약관에 없습니다" in i["claim"]]
