@@ -16,12 +16,12 @@ from yakgwan.appeal import band as B
 from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
 from yakgwan.appeal.equivalents import equivalents
 from yakgwan.appeal.own_exclusions import general_applied_to_own_list
-from yakgwan.appeal.provisos import unaddressed
+from yakgwan.appeal.provisos import cited_span, unaddressed
 from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
-from yakgwan.appeal.retrieve import ReasonEvidence
-from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
+from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence
+from yakgwan.appeal.schema import Analysis, EvidenceItem, FindingItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
 from yakgwan.core.records import Chunk
 from yakgwan.text.particles import josa
 from yakgwan.text.tokenizer import Tokenizer
@@ -148,40 +148,84 @@ def uses_for(ev: ReasonEvidence, retrieved: int = 2) -> list[ClauseUse]:
     return [u for u in out if not (u.chunk.chunk_id in seen or seen.add(u.chunk.chunk_id))]  # type: ignore[func-returns-value]
 
 
+def _quoted(chunk: Chunk, start: int, end: int, label: str) -> Provenance:
+    """A verbatim span of ``chunk`` (trimmed, at most ``QUOTE_MAX`` characters) with its provenance."""
+    text = chunk.text[start:end]
+    lead = len(text) - len(text.lstrip())
+    quote = text.strip()[:QUOTE_MAX].rstrip()
+    start += lead
+    return Provenance(doc=chunk.doc_id, yakgwan=chunk.yakgwan or "", article=label, page=chunk.pages[0] if chunk.pages else None,
+                      chunk_id=chunk.chunk_id, quote=chunk.text[start : start + len(quote)])
+
+
+def _heading(chunks: tuple[Chunk, ...] | list[Chunk]) -> Provenance:
+    """The article's first line (its heading, "제2조(보험금을 지급하지 않는 사유)") as a quote."""
+    first = min(chunks, key=lambda c: (c.doc_id, c.start))
+    m = re.search(r"제\s*\d+\s*조[^\n]*", first.text)
+    s, e = (m.start(), m.end()) if m else (0, len(first.text.split("\n", 1)[0]))
+    return _quoted(first, s, e, first.article or "")
+
+
+def _cited_quote(cc: CitedClause) -> Provenance:
+    """The part a citation points to, or its article's heading when it points to a whole article."""
+    span = cited_span(cc.chunks, cc.ref)
+    return _quoted(span[0], span[1], span[2], cc.ref.label) if span else _heading(cc.chunks)
+
+
+def _notice_says(reason: str, cc: CitedClause) -> str:
+    """What the notice says with a citation: the reason's sentence that holds it, else the
+    citation as written (one listed under "관련 약관")."""
+    for sentence in re.split(r"(?<=[.?!])\s+", reason):
+        if cc.ref.article in "".join(sentence.split()):
+            return sentence
+    return cc.ref.raw
+
+
 def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy) -> list[B.Finding]:
+    """The rule findings, each with its kind, the notice's words (the citation as written) and
+    the policy's (a verbatim span)."""
     claimed = {cc.yakgwan for ev in evidence for cc in ev.coverage if cc.yakgwan}
     out: dict[str, B.Finding] = {}
     for ev in evidence:
         for cc in ev.cited:
             where = f"「{cc.yakgwan} {cc.ref.label}」" if cc.yakgwan else f"「{cc.ref.raw}」"
+            said = _notice_says(ev.reason.text, cc)
             if cc.yakgwan is None:
                 if cc.ref.yakgwan:
-                    out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", B.CITED_NAME_UNRESOLVED))
+                    out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", B.CITED_NAME_UNRESOLVED,
+                                                                          "name_unresolved", said))
                 continue
             if not cc.chunks:
-                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {josa(where, '이')} 「{cc.yakgwan}」에 없습니다.", B.CITED_CLAUSE_NOT_FOUND))
+                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {josa(where, '이')} 「{cc.yakgwan}」에 없습니다.", B.CITED_CLAUSE_NOT_FOUND,
+                                                                   "article_missing", said))
                 continue
             parts = parts_of_chunks(cc.chunks)
             missing = missing_part(cc.ref, parts)
             if missing is not None:
-                out.setdefault(
-                    f"missing part {cc.yakgwan} {cc.ref.label}",
-                    B.Finding(f"통지서가 인용한 {where}의 {josa(missing, '은')} 약관에 없습니다: "
-                              f"「{cc.yakgwan}」 {what_is_printed(cc.ref, parts)}.", B.CITED_PART_NOT_FOUND),
-                )
+                out.setdefault(f"missing part {cc.yakgwan} {cc.ref.label}", B.Finding(
+                    f"통지서가 인용한 {where}의 {josa(missing, '은')} 약관에 없습니다: 「{cc.yakgwan}」 {what_is_printed(cc.ref, parts)}.", B.CITED_PART_NOT_FOUND,
+                    "part_missing", said, _heading(cc.chunks)))
             if claimed and cc.yakgwan not in claimed and cc.yakgwan != "보통약관" and "보장제외" not in cc.yakgwan:
-                out.setdefault(
-                    f"foreign {cc.yakgwan}",
-                    B.Finding(f"통지서의 근거 {josa(where, '은')} 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", B.CITED_CLAUSE_NOT_IN_CLAIMED_COVER),
-                )
+                out.setdefault(f"foreign {cc.yakgwan}", B.Finding(
+                    f"통지서의 근거 {josa(where, '은')} 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", B.CITED_CLAUSE_NOT_IN_CLAIMED_COVER,
+                    "other_yakgwan", said, _cited_quote(cc)))
             elif cc.yakgwan in claimed and missing is None and kind_of(cc.chunks[0].article_title) == "exclusion":
-                out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {josa(where, '을')} 근거로 들었습니다.", B.EXCLUSION_OF_CLAIMED_COVER))
-            for name, said in general_applied_to_own_list(cc.yakgwan, cc.chunks[0].article_title, sorted(claimed), policy.chunks):
-                out.setdefault(f"general on own list {name}", B.Finding(f"회사가 보통약관의 면책 조항 {josa(where, '을')} 적용했으나, {said}.", B.GENERAL_EXCLUSION_ON_OWN_LIST))
+                out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {josa(where, '을')} 근거로 들었습니다.",
+                                                                     B.EXCLUSION_OF_CLAIMED_COVER, "claimed_exclusion", said, _cited_quote(cc)))
+            for name, own, text in general_applied_to_own_list(cc.yakgwan, cc.chunks[0].article_title, sorted(claimed), policy.chunks):
+                out.setdefault(f"general on own list {name}", B.Finding(f"회사가 보통약관의 면책 조항 {josa(where, '을')} 적용했으나, {text}.",
+                                                                         B.GENERAL_EXCLUSION_ON_OWN_LIST, "general_exclusion_on_own_list", said,
+                                                                         _heading([own.article])))
             for pv in unaddressed(cc.chunks, cc.ref, notice.text, policy.ctx.tokenizer):
-                out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}",
-                               B.Finding(f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", B.PROVISO_NOT_ADDRESSED))
+                out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}", B.Finding(
+                    f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", B.PROVISO_NOT_ADDRESSED, "proviso_not_addressed", said,
+                    _quoted(pv.chunk, pv.start, pv.end, cc.ref.label)))
     return list(out.values())
+
+
+def finding_items(findings: list[B.Finding], moved: bool = True) -> list[FindingItem]:
+    """The findings as the analysis states them (``moved=False``: listed beside the band, weight 0)."""
+    return [FindingItem(kind=f.kind, text=f.text, weight=f.logit if moved else 0.0, notice=f.notice, policy=f.policy, by=f.by) for f in findings]
 
 
 def documents_to_collect(notice: DenialNotice, policy: Policy) -> list[str]:
@@ -248,4 +292,5 @@ def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy
         success_probability=SuccessProbability(band=B.band_of(p), rationale=B.rationale(findings, p), probability=round(p, 4)),
         evidence_pack=pack,
         documents_to_collect=documents_to_collect(notice, policy),
+        findings=finding_items(findings),
     )

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from yakgwan.appeal.schema import Band
+from yakgwan.appeal.schema import Band, By, Provenance
 
 FSS_PAID, FSS_PARTIAL, FSS_DENIED = 7, 4, 55
 FSS_SOURCE = "금융감독원 금융분쟁조정사례 97건 중 보험금 지급 분쟁 66건 (fss_case_labels.jsonl)"
@@ -26,10 +26,15 @@ LOW_BELOW, HIGH_FROM = 0.25, 0.6
 @dataclass(frozen=True)
 class Finding:
     """A stated piece of evidence and how far it moves the odds (log-odds; + favours the
-    claimant)."""
+    claimant): its ``kind``, and both sides of it: what the notice says (``notice``, as written)
+    and what the policy says (``policy``, a verbatim span with its provenance), where it has them."""
 
     text: str
     logit: float
+    kind: str = "stated"
+    notice: str | None = None
+    policy: Provenance | None = None
+    by: By = "rules"
 
 
 # the findings the rule-based analysis can state, and their weight
@@ -67,7 +72,7 @@ def cap_llm_moves(moves: Sequence[Finding], cap: float = LLM_MOVE_CAP) -> list[F
     if abs(total) <= cap:
         return list(moves)
     back = math.copysign(cap, total) - total
-    return [*moves, Finding(f"모델 판단의 합({total:+.1f})은 ±{cap:.1f}로 제한", back)]
+    return [*moves, Finding(f"모델 판단의 합({total:+.1f})은 ±{cap:.1f}로 제한", back, kind="llm_cap", by="llm")]
 
 
 def base_rate() -> float:

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, RootModel, create_model
 
 from yakgwan.appeal import band as B
-from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, body_spans, chunk_label, clause_name, findings_for, item_quote, uses_for
+from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, body_spans, chunk_label, clause_name, finding_items, findings_for, item_quote, uses_for
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
@@ -288,6 +288,7 @@ def merge(
     moves = _llm_moves(draft, by_number, m)
     rule = findings_for(notice, evidence, policy)
     findings = [*rule, *B.cap_llm_moves(moves)] if apply_findings else rule
+    stated = finding_items(findings) + ([] if apply_findings else finding_items(moves, moved=False))
     p = B.probability(findings)
     rationale = B.rationale(findings, p)
     if moves and not apply_findings:
@@ -295,7 +296,7 @@ def merge(
     actions = list(dict.fromkeys([*base.recommended_actions[:-1], *(a for a in draft["actions"] if a.strip() and m.own(a)), base.recommended_actions[-1]]))
     return base.model_copy(update={
         "issue_tree": issues, "gap_analysis": gaps, "evidence_pack": m.pack, "recommended_actions": actions,
-        "success_probability": SuccessProbability(band=B.band_of(p), rationale=rationale, probability=round(p, 4)),
+        "success_probability": SuccessProbability(band=B.band_of(p), rationale=rationale, probability=round(p, 4)), "findings": stated,
     }), m.dropped
 
 
@@ -311,6 +312,7 @@ def _llm_moves(draft: dict[str, Any], by_number: dict[str, Sentence], m: _Merge)
         seen_kinds.add(f["kind"])
         s = by_number[f["sentence"]]
         label, weight = B.LLM_FINDINGS[f["kind"]]
-        moves.append(B.Finding(f"[모델 판단] {label}: {f['explanation']} (근거: 「{clause_name(s.use)}」 “{s.text[:80]}”)", weight))
+        moves.append(B.Finding(f"[모델 판단] {label}: {f['explanation']} (근거: 「{clause_name(s.use)}」 “{s.text[:80]}”)", weight, kind=f["kind"],
+                               policy=_provenance(s), by="llm"))
         m.cite(s, f"판단 근거: {f['explanation']}")
     return moves

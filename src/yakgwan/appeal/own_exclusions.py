@@ -53,9 +53,10 @@ def own_exclusions(yakgwan: str, chunks: Sequence[Chunk]) -> OwnExclusions | Non
     return OwnExclusions(yakgwan, same[0], parts.items_of(None), bool(_NAMES_GENERAL.search(text)), back)
 
 
-def general_applied_to_own_list(cited_yakgwan: str, cited_title: str | None, claimed: Sequence[str], chunks: Sequence[Chunk]) -> list[tuple[str, str]]:
+def general_applied_to_own_list(cited_yakgwan: str, cited_title: str | None, claimed: Sequence[str],
+                                chunks: Sequence[Chunk]) -> list[tuple[str, OwnExclusions, str]]:
     """For a cited 보통약관 exclusion: each claimed 특약 with its own exclusion list that names no
-    보통약관 article, as (특약, a sentence saying what it prints)."""
+    보통약관 article, as (특약, its own exclusions, a sentence saying what it prints)."""
     if cited_yakgwan != "보통약관" or not is_exclusion(cited_title):
         return []
     out = []
@@ -67,5 +68,5 @@ def general_applied_to_own_list(cited_yakgwan: str, cited_title: str | None, cla
         said = f"{josa(f'「{name}」', '은')} {art.article}({art.article_title})에 자체 면책 사유({listing(own.items, '호')})를 두고 보통약관의 면책 조항을 끌어오지 않습니다"
         if own.refers_back is not None:
             said += f"; {josa(own.refers_back.article or '준용규정', '은')} 이 특약에 '정하지 않은 사항'만 보통약관을 따르게 합니다"
-        out.append((name, said))
+        out.append((name, own, said))
     return out

@@ -53,6 +53,18 @@ class SuccessProbability(BaseModel):
     probability: float = Field(ge=0.0, le=1.0)  # the calibrated estimate the band comes from
 
 
+class FindingItem(BaseModel):
+    """A finding as the analysis states it: its kind, the words, how far it moved the band's
+    log-odds (0: stated for the reader), and both sides: the notice's words and the policy's."""
+
+    kind: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    weight: float
+    notice: str | None = None  # what the notice says, as written
+    policy: Provenance | None = None  # what the policy says: a verbatim span of a chunk
+    by: By = "rules"
+
+
 class Analysis(BaseModel):
     issue_tree: list[Issue] = Field(min_length=1)
     gap_analysis: list[Gap] = Field(min_length=1)
@@ -60,6 +72,7 @@ class Analysis(BaseModel):
     success_probability: SuccessProbability
     evidence_pack: list[EvidenceItem] = Field(min_length=1)
     documents_to_collect: list[str] = Field(default_factory=list)
+    findings: list[FindingItem] = Field(default_factory=list)  # what moved the band (or was stated beside it)
 
 
 REQUIRED_KEYS = ("issue_tree", "gap_analysis", "recommended_actions", "success_probability", "evidence_pack")

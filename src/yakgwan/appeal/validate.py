@@ -1,4 +1,5 @@
-"""Checks on an analysis: every evidence item points to a real chunk and quotes it verbatim.
+"""Checks on an analysis: every evidence item, and every finding's policy side, points to a real
+chunk and quotes it verbatim.
 
 Items that fail are removed (the removal is reported); the four metrics are computed on the
 analysis as produced, before removal, so a bad analysis cannot score well by being cleaned.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from yakgwan.appeal.schema import REQUIRED_KEYS, Analysis, EvidenceItem
+from yakgwan.appeal.schema import REQUIRED_KEYS, Analysis, EvidenceItem, Provenance
 from yakgwan.core.records import Chunk
 
 
@@ -22,7 +23,11 @@ class Validation:
 
 def item_problem(item: EvidenceItem, chunks: Mapping[str, Chunk]) -> str | None:
     """Why an evidence item's provenance is not valid, or None."""
-    p = item.provenance
+    return provenance_problem(item.provenance, chunks)
+
+
+def provenance_problem(p: Provenance, chunks: Mapping[str, Chunk]) -> str | None:
+    """Why a provenance (an evidence item's, a finding's policy side) is not valid, or None."""
     chunk = chunks.get(p.chunk_id)
     if chunk is None:
         return f"chunk {p.chunk_id} is not in the policy index"
@@ -49,4 +54,11 @@ def validate(analysis: Analysis, chunks: Mapping[str, Chunk]) -> Validation:
     }
     kept = [i for i, p in zip(items, problems) if p is None]
     removed = [f"{i.claim}: {p}" for i, p in zip(items, problems) if p is not None]
-    return Validation(analysis.model_copy(update={"evidence_pack": kept}), metrics, removed)
+    findings = []
+    for f in analysis.findings:  # a finding keeps its words; a policy side that fails the checks is dropped and reported
+        why = provenance_problem(f.policy, chunks) if f.policy is not None else None
+        if why is not None:
+            removed.append(f"finding {f.kind} (policy side): {why}")
+            f = f.model_copy(update={"policy": None})
+        findings.append(f)
+    return Validation(analysis.model_copy(update={"evidence_pack": kept, "findings": findings}), metrics, removed)

@@ -108,6 +108,12 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
     said = appeal(general, kb_policy_pdf, settings).to_json()["success_probability"]["rationale"]
     assert "참고: 회사가 보통약관의 면책 조항 「보통약관 제5조 제1항 제1호」를 적용했으나, 「벌금 특별약관」은 제2조(보험금을 지급하지 않는 사유)에 자체 면책 사유(제1호~제8호)를 두고" in said
     assert cited and all(p["article"] == "제2조" and p["yakgwan"] == "자전거상해사망 특별약관" for p in cited)
+    (part,) = [f for f in copied["findings"] if f["kind"] == "part_missing"]
+    assert part["notice"].startswith("피보험자가 술에 취한 상태에서") and "특별약관 제2조(보험금을 지급하지 않는 사유) 제8호에 해당하여" in part["notice"]
+    assert part["weight"] == 2.0
+    assert part["policy"]["quote"] == "제2조(보험금을 지급하지 않는 사유)" and part["policy"]["page"] == 111
+    (other,) = [f for f in wrong["findings"] if f["kind"] == "other_yakgwan"]
+    assert other["policy"]["yakgwan"] == "교통사고처리지원금(Ⅰ) 특별약관" and other["policy"]["quote"].startswith("①") and other["weight"] == 3.0
     # ... and what the claimed 특약 itself says closest to the stated reason is quoted beside it
     near = [i for i in copied["evidence_pack"] if "통지서가 인용한 조항(자전거상해사망 특별약관 제2조 제8호)은 약관에 없습니다" in i["claim"]]
     assert len(near) == 1 and near[0]["provenance"]["yakgwan"] == "자전거상해사망 특별약관"

@@ -32,8 +32,8 @@ def test_own_lists_and_what_they_name() -> None:
 
 @pytest.mark.unit
 def test_finding_only_for_a_general_exclusion_on_an_own_list() -> None:
-    (said,) = general_applied_to_own_list("보통약관", "보험금을 지급하지 않는 사유", ["벌금 특별약관"], CHUNKS)
-    assert said == ("벌금 특별약관", "「벌금 특별약관」은 제2조(보험금을 지급하지 않는 사유)에 자체 면책 사유(제1호, 제2호)를 두고 보통약관의 면책 조항을 "
+    ((name, own, said),) = general_applied_to_own_list("보통약관", "보험금을 지급하지 않는 사유", ["벌금 특별약관"], CHUNKS)
+    assert own.article.chunk_id == "f2" and (name, said) == ("벌금 특별약관", "「벌금 특별약관」은 제2조(보험금을 지급하지 않는 사유)에 자체 면책 사유(제1호, 제2호)를 두고 보통약관의 면책 조항을 "
                                    "끌어오지 않습니다; 제3조는 이 특약에 '정하지 않은 사항'만 보통약관을 따르게 합니다")
     assert general_applied_to_own_list("보통약관", "보험금을 지급하지 않는 사유", ["자전거 특별약관", "깁스 특별약관"], CHUNKS) == []  # names it; has none
     assert general_applied_to_own_list("보통약관", "보험금의 청구", ["벌금 특별약관"], CHUNKS) == []  # not an exclusion
