@@ -25,6 +25,24 @@ def _tag(item: Mapping[str, Any]) -> str:
     return " (LLM 작성)" if item.get("by") == "llm" else ""
 
 
+FINDING_KO = {"part_missing": "없는 항·호 인용", "article_missing": "없는 조 인용", "other_yakgwan": "다른 특약의 조항", "claimed_exclusion": "청구 특약의 면책 조항",
+              "name_unresolved": "특정되지 않는 약관", "proviso_not_addressed": "다루지 않은 단서", "general_exclusion_on_own_list": "보통약관 면책의 적용"}
+COMPARE_TITLE = "8. 안내문과 약관 원문 대조"
+
+
+def comparisons(result: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Each finding that has both sides, as the pack shows it: what it is, what moved, the
+    notice's sentence and the policy's own words with their citation."""
+    out = []
+    for f in result.get("findings") or []:
+        if not (f.get("notice") and f.get("policy")):
+            continue
+        moved = f"밴드 {f['weight']:+.1f}" if f["weight"] else "참고"
+        out.append({"title": f"{FINDING_KO.get(f['kind'], f['kind'])} ({moved}){_tag(f)}", "text": f["text"], "notice": f["notice"],
+                    "cite": _cite(f["policy"]), "quote": f["policy"]["quote"]})
+    return out
+
+
 def _analysis_by(result: Mapping[str, Any]) -> str:
     by = result.get("analysis_by", "rules")
     return "규칙 기반 템플릿" if by == "rules" else f"규칙 기반 템플릿 + LLM({by}) 분석"
@@ -67,6 +85,10 @@ def to_markdown(result: Mapping[str, Any]) -> str:
     out += ["", "## 5. 수집할 서류", ""] + [f"- [ ] {doc}" for doc in result["documents_to_collect"]]
     out += ["", "## 6. 권고 조치", ""] + [f"{i}. {a}" for i, a in enumerate(result["recommended_actions"], 1)]
     out += ["", "## 7. 재심사 성공 가능성", "", f"**{sp['band']}** (추정 {sp['probability']:.0%})", "", sp["rationale"]]
+    if cmp := comparisons(result):
+        out += ["", f"## {COMPARE_TITLE}", ""]
+        for c in cmp:
+            out += [f"- **{c['title']}** {c['text']}", f"  - 안내문: {c['notice']}", f"  - 약관 원문 ({c['cite']}): {c['quote']}"]
     out += ["", "---", "", DISCLAIMER, ""]
     return "\n".join(out)
 
@@ -108,6 +130,10 @@ def to_html(result: Mapping[str, Any]) -> str:
     parts.append("</table><h2>5. 수집할 서류</h2><ul>" + "".join(f"<li>☐ {e(doc)}</li>" for doc in result["documents_to_collect"]) + "</ul>")
     parts.append("<h2>6. 권고 조치</h2><ol>" + "".join(f"<li>{e(a)}</li>" for a in result["recommended_actions"]) + "</ol>")
     parts.append(f"<h2>7. 재심사 성공 가능성</h2><p class=\"band\">{e(sp['band'])} (추정 {sp['probability']:.0%})</p><p>{e(sp['rationale'])}</p>")
+    if cmp := comparisons(result):
+        parts.append(f"<h2>{COMPARE_TITLE}</h2><table><tr><th>발견 사항</th><th>안내문</th><th>약관 원문</th></tr>")
+        parts += [f"<tr><td><b>{e(c['title'])}</b><br>{e(c['text'])}</td><td>{e(c['notice'])}</td><td>{e(c['cite'])}<br><q>{e(c['quote'])}</q></td></tr>" for c in cmp]
+        parts.append("</table>")
     parts.append(f"<p class=\"disclaimer\">{e(DISCLAIMER)}</p>")
     return ('<!DOCTYPE html>\n<html lang="ko">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>보험금 부지급 재심사 근거 자료</title>\n<style>{CSS}</style>\n</head>\n<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
@@ -225,5 +251,12 @@ def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any]) -> None:
     pdf.heading("7. 재심사 성공 가능성")
     pdf.para(f"{sp['band']} (추정 {sp['probability']:.0%})", 13)
     pdf.para(sp["rationale"])
+    if cmp := comparisons(result):
+        pdf.heading(COMPARE_TITLE)
+        for c in cmp:
+            pdf.para(c["title"], 10)
+            pdf.para(c["text"], 9.5, indent=2)
+            pdf.para(f"안내문: {c['notice']}", 9.5, indent=4)
+            pdf.para(f"약관 원문 ({c['cite']}): {c['quote']}", 9.5, indent=4, fill=True)
     pdf.pdf.ln(4)
     pdf.para(DISCLAIMER, 8.5)

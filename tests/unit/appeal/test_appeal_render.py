@@ -59,3 +59,28 @@ def test_pdf_pack_renders_korean_not_tofu(tmp_path) -> None:  # type: ignore[no-
     dark = int((image < 128).sum())
     assert dark > 5000  # glyphs drawn, not empty boxes or blank space (text extraction alone cannot tell)
     assert to_pdf(dict(RESULT, recommended_actions=["이모지 🙂"]), tmp_path / "e.pdf") == 1  # a missing glyph is counted, drawn as □
+
+
+FINDING = {"kind": "part_missing", "text": "「자전거 특별약관 제2조 제8호」의 제8호는 약관에 없습니다", "weight": 2.0, "by": "rules",
+           "notice": "술에 <b>취한</b> 상태 … 제2조 제8호에 해당하여 지급하지 않습니다.",
+           "policy": {"doc": "p.pdf", "yakgwan": "자전거 특별약관", "article": "제2조", "page": 111, "chunk_id": "c2", "quote": "제2조(보험금을 지급하지 않는 사유)"}}
+
+
+def test_every_format_sets_the_notice_beside_the_policy(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pypdfium2 as pdfium
+
+    from yakgwan.appeal.render import COMPARE_TITLE, to_pdf
+
+    stated = dict(FINDING, kind="proviso_not_addressed", weight=0.0, notice=None)  # one side only: not a comparison
+    result = dict(RESULT, findings=[FINDING, stated])
+    md = to_markdown(result)
+    assert COMPARE_TITLE in md and "- **없는 항·호 인용 (밴드 +2.0)** 「자전거 특별약관 제2조 제8호」의 제8호는 약관에 없습니다" in md
+    assert "  - 약관 원문 (자전거 특별약관 제2조, 111쪽): 제2조(보험금을 지급하지 않는 사유)" in md and "다루지 않은 단서" not in md
+    page = to_html(result)
+    assert "<th>안내문</th><th>약관 원문</th>" in page and "&lt;b&gt;취한&lt;/b&gt;" in page and "<q>제2조(보험금을 지급하지 않는 사유)</q>" in page
+    assert COMPARE_TITLE not in to_markdown(RESULT)  # no findings, no section
+    out = tmp_path / "pack.pdf"
+    assert to_pdf(result, out) == 0
+    pdf = pdfium.PdfDocument(str(out))
+    flat = "".join("".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf))).split())
+    assert "안내문과약관원문대조" in flat and "약관원문(자전거특별약관제2조,111쪽):제2조(보험금을지급하지않는사유)" in flat
