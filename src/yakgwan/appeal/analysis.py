@@ -15,13 +15,15 @@ from dataclasses import dataclass
 from yakgwan.appeal import band as B
 from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
 from yakgwan.appeal.equivalents import equivalents
+from yakgwan.appeal.figures import FigureCheck, check as check_figures, describe as describe_figures
+from yakgwan.appeal.quotes import misquotes
 from yakgwan.appeal.own_exclusions import general_applied_to_own_list
 from yakgwan.appeal.provisos import cited_span, unaddressed
 from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence
-from yakgwan.appeal.schema import Analysis, EvidenceItem, FindingItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
+from yakgwan.appeal.schema import Analysis, DiffPiece, EvidenceItem, FindingItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
 from yakgwan.core.records import Chunk
 from yakgwan.text.particles import josa
 from yakgwan.text.tokenizer import Tokenizer
@@ -216,16 +218,58 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
                 out.setdefault(f"general on own list {name}", B.Finding(f"회사가 보통약관의 면책 조항 {josa(where, '을')} 적용했으나, {text}.",
                                                                          B.GENERAL_EXCLUSION_ON_OWN_LIST, "general_exclusion_on_own_list", said,
                                                                          _heading([own.article])))
+            for mq in misquotes(ev.reason.text, cc.chunks):
+                lacks = f"원문의 {', '.join(f'‘{t}’' for t in mq.dropped)}이(가) 인용에 없고" if mq.dropped else "원문에 있는 말은 모두 있으나"
+                adds = f" 인용에만 {', '.join(f'‘{t}’' for t in mq.added)}이(가) 있습니다" if mq.added else " 인용에 더해진 말은 없습니다"
+                out.setdefault(f"misquote {cc.yakgwan} {mq.quote}", B.Finding(
+                    f"통지서가 인용한 문구가 {where}의 원문과 다릅니다: {lacks}{adds}.", B.QUOTE_DIFFERS, "quote_differs", mq.quote,
+                    _quoted(mq.chunk, mq.start, mq.end, cc.ref.label), diff=mq.diff))
+            for key, f in _figure_findings(notice.text, cc, where, said, policy):
+                out.setdefault(key, f)
             for pv in unaddressed(cc.chunks, cc.ref, notice.text, policy.ctx.tokenizer):
                 out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}", B.Finding(
                     f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", B.PROVISO_NOT_ADDRESSED, "proviso_not_addressed", said,
                     _quoted(pv.chunk, pv.start, pv.end, cc.ref.label)))
+        cited_articles = {(cc.yakgwan, cc.ref.article) for cc in ev.cited}
+        for cc in ev.coverage:  # the claimed 특약's 지급사유, where the notice did not cite it
+            if cc.yakgwan and cc.chunks and (cc.yakgwan, cc.chunks[0].article) not in cited_articles:
+                for key, f in _figure_findings(notice.text, cc, f"「{cc.yakgwan} {cc.chunks[0].article}」", None, policy):
+                    out.setdefault(key, f)
     return list(out.values())
+
+
+def _figure_findings(text: str, cc: CitedClause, where: str, said: str | None, policy: Policy) -> list[tuple[str, B.Finding]]:
+    """The notice's figures against the numeric conditions of the cited part (else of each chunk
+    of the cited article): a threshold restated wrong, or whether its facts meet the condition —
+    which, for a coverage clause, is a ground to pay and, for an exclusion, a ground to refuse."""
+    span = cited_span(cc.chunks, cc.ref)
+    places = [span] if span else [(c, 0, len(c.text)) for c in cc.chunks]
+    out = []
+    for chunk, s, e in places:
+        exclusion = kind_of(chunk.article_title, chunk.text) == "exclusion"
+        for fc in check_figures(text, chunk.text[s:e], policy.ctx.tokenizer):
+            cs, ce = min(r.start for r in fc.clause) + s, max(r.end for r in fc.clause) + s
+            sent = next(((a, b) for a, b in clause_spans(chunk.text) if a <= cs < b), (cs, ce))
+            start = sent[0] if ce - sent[0] <= QUOTE_MAX else cs  # the sentence when the quote can hold it to the figure
+            quote = _quoted(chunk, start, max(sent[1], ce), cc.ref.label if span else chunk_label(chunk))
+            kind, weight, tail = _figure_verdict(fc, exclusion)
+            out.append((f"{kind} {chunk.yakgwan} {chunk.article}", B.Finding(
+                f"{where}: {describe_figures(fc)}{tail}", weight, kind, said or fc.notice.text, quote)))
+    return out
+
+
+def _figure_verdict(fc: FigureCheck, exclusion: bool) -> tuple[str, float, str]:
+    if fc.misstated:
+        return "threshold_misstated", B.THRESHOLD_MISSTATED, " (통지서의 기준이 약관과 다릅니다)."
+    if fc.met != exclusion:  # a coverage condition met, or an exclusion's condition not met
+        return "arithmetic_fails", B.ARITHMETIC_FAILS, " — 통지서의 수치로는 거절의 계산이 맞지 않습니다."
+    return "arithmetic_holds", B.ARITHMETIC_HOLDS, " — 통지서의 수치로는 거절의 계산이 맞습니다."
 
 
 def finding_items(findings: list[B.Finding], moved: bool = True) -> list[FindingItem]:
     """The findings as the analysis states them (``moved=False``: listed beside the band, weight 0)."""
-    return [FindingItem(kind=f.kind, text=f.text, weight=f.logit if moved else 0.0, notice=f.notice, policy=f.policy, by=f.by) for f in findings]
+    return [FindingItem(kind=f.kind, text=f.text, weight=f.logit if moved else 0.0, notice=f.notice, policy=f.policy, by=f.by,
+                        diff=[DiffPiece(op=op, text=s) for op, s in f.diff] if f.diff else None) for f in findings]
 
 
 def documents_to_collect(notice: DenialNotice, policy: Policy) -> list[str]:

@@ -35,6 +35,7 @@ class Finding:
     notice: str | None = None
     policy: Provenance | None = None
     by: By = "rules"
+    diff: tuple[tuple[str, str], ...] = ()  # the notice's quote against the policy's span: (op, text)
 
 
 # the findings the rule-based analysis can state, and their weight
@@ -50,6 +51,16 @@ PROVISO_NOT_ADDRESSED = 0.0
 # a 보통약관 exclusion applied to a 특약 whose own exclusion list names no 보통약관 article: stated,
 # the odds unmoved until scenarios of this kind are there to weigh it
 GENERAL_EXCLUSION_ON_OWN_LIST = 0.0
+
+# the notice quotes the cited clause with other terms than it prints (a qualifier, a condition or
+# a figure dropped or added)
+QUOTE_DIFFERS = 1.0
+# the notice restates the clause's numeric threshold with another figure than the clause prints
+THRESHOLD_MISSTATED = 2.0
+# the notice's own figures meet the coverage condition it denies on (or fail the exclusion's)
+ARITHMETIC_FAILS = 2.0
+# the notice's figures fall short of the coverage condition (or meet the exclusion's): it holds
+ARITHMETIC_HOLDS = -0.5
 
 # the findings an LLM analysis may state, each tied to a clause sentence it was shown: kind ->
 # (what it means, weight). Smaller than the rule findings: a model's reading of the facts is

@@ -26,7 +26,10 @@ def _tag(item: Mapping[str, Any]) -> str:
 
 
 FINDING_KO = {"part_missing": "없는 항·호 인용", "article_missing": "없는 조 인용", "other_yakgwan": "다른 특약의 조항", "claimed_exclusion": "청구 특약의 면책 조항",
-              "name_unresolved": "특정되지 않는 약관", "proviso_not_addressed": "다루지 않은 단서", "general_exclusion_on_own_list": "보통약관 면책의 적용"}
+              "name_unresolved": "특정되지 않는 약관", "proviso_not_addressed": "다루지 않은 단서", "general_exclusion_on_own_list": "보통약관 면책의 적용",
+              "quote_differs": "원문과 다른 인용", "threshold_misstated": "약관과 다른 수치 기준", "arithmetic_fails": "맞지 않는 수치 계산",
+              "arithmetic_holds": "맞는 수치 계산"}
+DIFF_LEGEND = "대조: [-원문에만 있는 말-] {+안내문에만 있는 말+}"
 COMPARE_TITLE = "8. 안내문과 약관 원문 대조"
 
 
@@ -39,8 +42,19 @@ def comparisons(result: Mapping[str, Any]) -> list[dict[str, str]]:
             continue
         moved = f"밴드 {f['weight']:+.1f}" if f["weight"] else "참고"
         out.append({"title": f"{FINDING_KO.get(f['kind'], f['kind'])} ({moved}){_tag(f)}", "text": f["text"], "notice": f["notice"],
-                    "cite": _cite(f["policy"]), "quote": f["policy"]["quote"]})
+                    "cite": _cite(f["policy"]), "quote": f["policy"]["quote"], "diff": f.get("diff") or []})
     return out
+
+
+def marked(diff: list[Mapping[str, str]]) -> str:
+    """A quote's difference from the policy in plain text: [-only in the policy-] {+only in the notice+}."""
+    wrap = {"same": "{}", "policy_only": "[-{}-]", "notice_only": "{{+{}+}}"}
+    return "".join(wrap[d["op"]].format(d["text"]) for d in diff)
+
+
+def marked_html(diff: list[Mapping[str, str]]) -> str:
+    tag = {"same": "{}", "policy_only": "<del>{}</del>", "notice_only": "<ins>{}</ins>"}
+    return "".join(tag[d["op"]].format(html.escape(d["text"])) for d in diff)
 
 
 def _analysis_by(result: Mapping[str, Any]) -> str:
@@ -89,6 +103,8 @@ def to_markdown(result: Mapping[str, Any]) -> str:
         out += ["", f"## {COMPARE_TITLE}", ""]
         for c in cmp:
             out += [f"- **{c['title']}** {c['text']}", f"  - 안내문: {c['notice']}", f"  - 약관 원문 ({c['cite']}): {c['quote']}"]
+            if c["diff"]:
+                out.append(f"  - {DIFF_LEGEND}: {_md_cell(marked(c['diff']))}")
     out += ["", "---", "", DISCLAIMER, ""]
     return "\n".join(out)
 
@@ -104,6 +120,7 @@ h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; border-bottom: 1px solid #ccc;
 blockquote { margin: .4rem 0 .4rem 0; padding: .3rem .8rem; border-left: 3px solid #4C72B0; background: #f6f8fb; }
 table { border-collapse: collapse; width: 100%; font-size: .92rem; } th, td { border: 1px solid #ccc; padding: .35rem; vertical-align: top; }
 .cite { color: #555; font-size: .85rem; } .band { font-size: 1.3rem; font-weight: 700; }
+del { background: #fde2e2; color: #8a1c1c; } ins { background: #e0f4e0; color: #1c5e1c; text-decoration: none; } .diff { font-size: .9rem; }
 .disclaimer { color: #555; font-size: .85rem; border-top: 1px solid #ccc; padding-top: .6rem; margin-top: 2rem; }
 @media print { body { margin: 0; } }
 """
@@ -132,7 +149,8 @@ def to_html(result: Mapping[str, Any]) -> str:
     parts.append(f"<h2>7. 재심사 성공 가능성</h2><p class=\"band\">{e(sp['band'])} (추정 {sp['probability']:.0%})</p><p>{e(sp['rationale'])}</p>")
     if cmp := comparisons(result):
         parts.append(f"<h2>{COMPARE_TITLE}</h2><table><tr><th>발견 사항</th><th>안내문</th><th>약관 원문</th></tr>")
-        parts += [f"<tr><td><b>{e(c['title'])}</b><br>{e(c['text'])}</td><td>{e(c['notice'])}</td><td>{e(c['cite'])}<br><q>{e(c['quote'])}</q></td></tr>" for c in cmp]
+        parts += [f"<tr><td><b>{e(c['title'])}</b><br>{e(c['text'])}</td><td>{e(c['notice'])}</td><td>{e(c['cite'])}<br><q>{e(c['quote'])}</q>"
+                  + (f"<br><span class=\"diff\">대조: {marked_html(c['diff'])}</span>" if c["diff"] else "") + "</td></tr>" for c in cmp]
         parts.append("</table>")
     parts.append(f"<p class=\"disclaimer\">{e(DISCLAIMER)}</p>")
     return ('<!DOCTYPE html>\n<html lang="ko">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -258,5 +276,7 @@ def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any]) -> None:
             pdf.para(c["text"], 9.5, indent=2)
             pdf.para(f"안내문: {c['notice']}", 9.5, indent=4)
             pdf.para(f"약관 원문 ({c['cite']}): {c['quote']}", 9.5, indent=4, fill=True)
+            if c["diff"]:
+                pdf.para(f"{DIFF_LEGEND}: {marked(c['diff'])}", 9.5, indent=4)
     pdf.pdf.ln(4)
     pdf.para(DISCLAIMER, 8.5)

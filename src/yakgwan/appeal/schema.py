@@ -53,6 +53,14 @@ class SuccessProbability(BaseModel):
     probability: float = Field(ge=0.0, le=1.0)  # the calibrated estimate the band comes from
 
 
+class DiffPiece(BaseModel):
+    """A stretch of a quote compared with the policy's words: in both, only in the policy, only
+    in the notice."""
+
+    op: Literal["same", "policy_only", "notice_only"]
+    text: str
+
+
 class FindingItem(BaseModel):
     """A finding as the analysis states it: its kind, the words, how far it moved the band's
     log-odds (0: stated for the reader), and both sides: the notice's words and the policy's."""
@@ -63,6 +71,7 @@ class FindingItem(BaseModel):
     notice: str | None = None  # what the notice says, as written
     policy: Provenance | None = None  # what the policy says: a verbatim span of a chunk
     by: By = "rules"
+    diff: list[DiffPiece] | None = None  # where the notice quotes the policy: the difference, marked
 
 
 class Analysis(BaseModel):

@@ -1,0 +1,205 @@
+"""A clause's numeric conditions against the figures a notice states.
+
+Clauses decide many claims by a figure: 42일 이상 치료를 요하는 진단, 상해급수 1급부터 3급까지,
+혈중알코올농도 0.03% 이상, 날부터 30일 이내. A notice states the facts in figures (치료기간 3주,
+부상등급 5급) and often restates the clause's threshold. Two things can go wrong, and both are
+arithmetic, not judgement:
+- the notice restates the threshold with another figure than the clause prints (``misstated``);
+- the notice's own figures meet the clause's condition, and the denial says they do not (or an
+  exclusion's condition is not met by them, and it is applied anyway).
+The arithmetic is judged only where the notice relies on it: a sentence of the notice holds a
+figure of that count together with a word of comparison (``COMPARISON``: 미치지 못, 미달, 지난,
+초과 …); a letter that mentions a 10주 diagnosis while denying on another ground says nothing about
+the threshold. A threshold the notice restates as the clause prints it (with or without its
+comparator) is not a fact, and facts that disagree with each other (one meets the condition,
+another does not: two diagnoses, two periods) leave the arithmetic open.
+
+A condition is a figure with a unit (일, 주 as 7일, 개월, 년 as 12개월, 시간, 급, %, 세, 회) and a
+comparator (이상, 이하, 이내, 미만, 초과, 넘는, or a range "N~M", "N부터 M까지"); a figure may be
+followed by a parenthesis before its comparator ("42일(피해자 1인을 기준으로 합니다) 이상"). A
+figure of the notice refers to a condition of the clause when it has the same unit and the two
+share a content term within ``CONTEXT`` characters either side (치료, 진단, 상해, 입원 …); dates
+("2024년 12월 3일"), article numbers (제2조, 제3항) and amounts of money are not figures here.
+What the comparison means depends on the clause: for a 지급사유 (coverage) a condition met is a
+ground to pay, for an exclusion a condition met is a ground to refuse.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from yakgwan.text.tokenizer import Tokenizer
+
+CONTEXT = 24  # characters either side of a figure whose terms say what it counts
+# words by which a sentence compares a figure with a threshold, falling short of it or passing it
+# (general Korean, as claim letters word it)
+COMPARISON = ("미치지 못", "못 미", "미달", "부족", "이르지 못", "넘지 못", "넘지 않", "초과", "넘어", "넘은", "넘는",
+              "지나", "지난", "경과", "벗어", "충족하지", "해당하지")
+_UNITS = {"일": ("일", 1.0), "주": ("일", 7.0), "개월": ("개월", 1.0), "년": ("개월", 12.0), "시간": ("시간", 1.0),
+          "급": ("급", 1.0), "%": ("%", 1.0), "세": ("세", 1.0), "회": ("회", 1.0)}
+_NUM = r"(\d+(?:\.\d+)?)"
+_UNIT = r"(일|주|개월|년|시간|급|%|세|회)"
+_PAREN = r"(?:\s*\([^()\n]{0,40}\))?"
+_RANGE = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}?\s*(?:~|∼|-|부터|에서)\s*(?:제\s*)?{_NUM}\s*{_UNIT}(?:\s*까지)?")
+_BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과|넘는|넘게|넘어|까지|내)?")
+# not counts: dates, article numbers, money
+_DATE = re.compile(r"\d{2,4}\s*[년.\-/]\s*\d{1,2}\s*[월.\-/]\s*\d{1,2}\s*일?|\d{1,2}\s*월\s*\d{1,2}\s*일|\d{4}\s*년")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A numeric condition: the interval of values that meet it (``low``/``high``, each
+    inclusive or not), its unit (normalised: 주 as 일, 년 as 개월), the words as printed and
+    where they are in the text searched."""
+
+    low: float
+    high: float
+    low_in: bool
+    high_in: bool
+    unit: str
+    text: str
+    start: int
+    end: int
+    bounded: bool  # printed with a comparator or as a range (a bare figure is a fact)
+
+    def meets(self, value: float) -> bool:
+        above = value > self.low or (self.low_in and value == self.low)
+        below = value < self.high or (self.high_in and value == self.high)
+        return above and below
+
+    @property
+    def bounds(self) -> set[float]:
+        return {b for b in (self.low, self.high) if math.isfinite(b)}
+
+
+def _value(num: str, unit: str) -> tuple[float, str]:
+    name, scale = _UNITS[unit]
+    return float(num) * scale, name
+
+
+def _interval(value: float, comparator: str | None) -> tuple[float, float, bool, bool]:
+    inf = math.inf
+    if comparator == "이상":
+        return value, inf, True, False
+    if comparator in ("초과", "넘는", "넘게", "넘어"):
+        return value, inf, False, False
+    if comparator in ("이하", "이내", "까지", "내"):
+        return -inf, value, False, True
+    if comparator == "미만":
+        return -inf, value, False, False
+    return value, value, True, True
+
+
+def conditions(text: str) -> list[Condition]:
+    """The figures of ``text`` with their units: ranges, bounds and bare figures (``bounded``
+    False), dates and article numbers left out."""
+    blocked = [(m.start(), m.end()) for m in _DATE.finditer(text)]
+    out: list[Condition] = []
+
+    def free(s: int, e: int) -> bool:
+        return not any(s < be and bs < e for bs, be in blocked)
+
+    for m in _RANGE.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        unit = m.group(2) or m.group(4)
+        if m.group(2) and _UNITS[m.group(2)][0] != _UNITS[m.group(4)][0]:
+            continue
+        lo, name = _value(m.group(1), unit)
+        hi, _ = _value(m.group(3), m.group(4))
+        if lo > hi:
+            continue
+        out.append(Condition(lo, hi, True, True, name, m.group(0), m.start(), m.end(), True))
+        blocked.append((m.start(), m.end()))
+    for m in _BOUND.finditer(text):
+        if not free(m.start(), m.end()) or re.match(r"\s*(?:조|항|호)", text[m.end(2):]):
+            continue
+        value, name = _value(m.group(1), m.group(2))
+        low, high, low_in, high_in = _interval(value, m.group(3))
+        out.append(Condition(low, high, low_in, high_in, name, m.group(0), m.start(), m.end(), m.group(3) is not None))
+    return sorted(out, key=lambda c: c.start)
+
+
+def _around(text: str, c: Condition, tokenizer: Tokenizer) -> set[str]:
+    near = text[max(0, c.start - CONTEXT) : c.start] + " " + text[c.end : c.end + CONTEXT]
+    return {t for t in tokenizer.tokenize(near) if len(t) > 1 and not t.isdigit()}
+
+
+@dataclass(frozen=True)
+class FigureCheck:
+    """One comparison of the notice's figure with the clause's condition(s) on the same count:
+    ``misstated`` (the notice's threshold is not the clause's), or the fact ``met`` the condition
+    or not; ``shared`` are the terms that tie the two together."""
+
+    notice: Condition
+    clause: tuple[Condition, ...]
+    misstated: bool
+    met: bool | None  # None for a restated threshold
+    shared: tuple[str, ...]
+
+
+def _relied_on(text: str, f: Condition) -> bool:
+    """Whether the sentence of ``text`` holding the figure ``f`` compares it (``COMPARISON``)."""
+    s = max(text.rfind(end, 0, f.start) for end in (".", "?", "!", "\n\n")) + 1
+    e = min((i for i in (text.find(end, f.end) for end in (". ", ".\n", "?", "!", "\n\n")) if i >= 0), default=len(text))
+    sentence = " ".join(text[s:e].split())
+    return any(w in sentence for w in COMPARISON)
+
+
+def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[FigureCheck]:
+    """The notice's figures that refer to one of the clause's bounded conditions (same unit, a
+    shared term nearby), each compared with every such condition; facts only where a sentence of
+    the notice compares a figure of that count with a threshold."""
+    rules = [c for c in conditions(clause_text) if c.bounded]
+    if not rules:
+        return []
+    rule_terms = [_around(clause_text, c, tokenizer) for c in rules]
+    out = []
+    relied = False
+    seen: set[tuple[str, float, float, bool]] = set()
+    for f in conditions(notice_text):
+        terms = _around(notice_text, f, tokenizer)
+        related = [(r, tuple(sorted(terms & rt))) for r, rt in zip(rules, rule_terms) if r.unit == f.unit and terms & rt]
+        if not related:
+            continue
+        relied = relied or _relied_on(notice_text, f)
+        clause = tuple(r for r, _ in related)
+        printed = {b for r in clause for b in r.bounds}
+        written = re.sub(r"\s+", "", f.text.split("(")[0])
+        if not f.bounded and any(re.sub(r"\s+", "", r.text).startswith(written) for r in clause):
+            continue  # "28일로 42일에 미치지 못하므로": the threshold as the clause prints it, not a fact
+        key = (f.unit, f.low, f.high, f.bounded)
+        if key in seen:  # "3주(21일)" states one fact twice
+            continue
+        seen.add(key)
+        shared = tuple(sorted({t for _, ts in related for t in ts}))
+        if f.bounded:
+            out.append(FigureCheck(f, clause, misstated=not (f.bounds & printed), met=None, shared=shared))
+        else:
+            out.append(FigureCheck(f, clause, misstated=False, met=any(r.meets(f.low) for r in clause), shared=shared))
+    if not relied:
+        out = [fc for fc in out if fc.misstated]
+    # a restated threshold that is the clause's own says nothing; facts that disagree (one meets
+    # the condition, another does not: two diagnoses, two periods) leave the arithmetic open
+    facts = {fc.met for fc in out if fc.met is not None}
+    return [fc for fc in out if fc.misstated or (fc.met is not None and len(facts) == 1)]
+
+
+def fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def describe(fc: FigureCheck) -> str:
+    """The comparison in words: the notice's figure, the clause's condition(s)."""
+    printed = ", ".join(f"‘{' '.join(r.text.split())}’" for r in fc.clause)
+    if fc.misstated:
+        return f"통지서는 기준을 ‘{' '.join(fc.notice.text.split())}’(으)로 적었으나 약관이 정한 기준은 {printed}입니다"
+    verdict = "충족합니다" if fc.met else "충족하지 않습니다"
+    return f"통지서가 적은 ‘{' '.join(fc.notice.text.split())}’{'는' if fc.met is not None else ''} 약관의 조건 {printed}을(를) {verdict}"
+
+
+def related_spans(conds: Sequence[Condition]) -> tuple[int, int]:
+    return min(c.start for c in conds), max(c.end for c in conds)

@@ -1,0 +1,151 @@
+"""A notice's quotation of a clause, against the clause's own words.
+
+A notice that quotes the clause it relies on ("…“…”라고 정하고 있어") can quote it wrong: a
+qualifier or a condition dropped, a figure changed, words added. This module finds the
+quotations in a denial reason (text between “ ”, " ", 「 」, 『 』, ‘ ’ or ' ', at least
+``QUOTE_MIN`` characters, not a 약관 name), aligns each with the closest span of the cited
+article, and says what differs.
+
+Alignment ignores whitespace and punctuation (a PDF's line breaks and a letter's spacing are
+not differences): a quote whose letters stand in the clause as they are is faithful. Otherwise
+the closest span is the clause's stretch from the first to the last of the character blocks the
+quote shares with it; it is the quoted clause when the two agree on at least ``ALIGN_MIN`` of
+their letters (a looser match is another text, not a misquote). What differs is stated as
+words: the clause's words the quote lacks or changes and the quote's words the clause lacks,
+where the difference holds two letters or more or a digit. A difference of spacing,
+punctuation or a particle only is no finding.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Sequence
+
+from yakgwan.core.records import Chunk
+
+QUOTE_MIN = 12  # characters (without spaces) a quotation needs to be a clause's words, not a term
+ALIGN_MIN = 0.6  # letters the quote and its closest span share (Dice) to be that span's quotation
+_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」|『([^』]+)』|‘([^’]+)’|'([^']+)'")
+_IGNORED = re.compile(r"[\s.,·ㆍ・:;\"'“”‘’「」『』()\[\]<>-]")
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+_NAME = re.compile(r"(?:보통약관|특별약관|특약)\s*$")
+_PUNCT = " .,·:;\"'“”‘’「」『』()"
+
+
+@dataclass(frozen=True)
+class Misquote:
+    """A quotation that differs from the clause it quotes: the quote as the notice writes it,
+    the closest span of the clause (``chunk.text[start:end]``), their agreement, the terms the
+    quote leaves out and the terms it adds, and the character-level diff (op, text) with ops
+    "same", "policy_only", "notice_only"."""
+
+    quote: str
+    chunk: Chunk
+    start: int
+    end: int
+    agreement: float
+    dropped: tuple[str, ...]
+    added: tuple[str, ...]
+    diff: tuple[tuple[str, str], ...]
+
+    @property
+    def span(self) -> str:
+        return self.chunk.text[self.start : self.end]
+
+
+def quotations(text: str) -> list[str]:
+    """The quoted stretches of ``text`` long enough to be a clause's words, 약관 names left out."""
+    out = []
+    for m in _QUOTED.finditer(text):
+        q = next(g for g in m.groups() if g is not None).strip()
+        if len(_IGNORED.sub("", q)) >= QUOTE_MIN and not _NAME.search(q):
+            out.append(q)
+    return out
+
+
+def _letters(text: str) -> tuple[str, list[int]]:
+    """``text`` without whitespace and punctuation, and each kept letter's offset in ``text``."""
+    kept = [(i, ch) for i, ch in enumerate(text) if not _IGNORED.match(ch)]
+    return "".join(ch for _, ch in kept), [i for i, _ in kept]
+
+
+def align(quote: str, chunk: Chunk) -> tuple[int, int, float] | None:
+    """The span of ``chunk.text`` the quote is closest to and the share of letters they agree
+    on (1.0: the quote's letters stand there as they are); None when they share nothing."""
+    q, _ = _letters(quote)
+    c, where = _letters(chunk.text)
+    if not q or not c:
+        return None
+    at = c.find(q)
+    if at >= 0:
+        return where[at], where[at + len(q) - 1] + 1, 1.0
+    blocks = [b for b in SequenceMatcher(None, q, c, autojunk=False).get_matching_blocks() if b.size >= 2]
+    if not blocks:
+        return None
+    # the run of blocks that lie close together in the clause (a quote is one stretch of it)
+    best: list = []
+    run: list = []
+    for b in blocks:
+        if run and b.b - (run[-1].b + run[-1].size) > len(q):
+            run = []
+        run.append(b)
+        if sum(x.size for x in run) > sum(x.size for x in best):
+            best = list(run)
+    lo, hi = best[0].b, best[-1].b + best[-1].size
+    matched = sum(b.size for b in SequenceMatcher(None, q, c[lo:hi], autojunk=False).get_matching_blocks())
+    return where[lo], where[hi - 1] + 1, 2 * matched / (len(q) + hi - lo)
+
+
+def _diff(quote: str, span: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]:
+    """The character-level differences of the clause's span and the quote (whitespace compared
+    as one space) as (op, text) pieces, and the words of the clause and of the quote that hold a
+    substantive difference: two letters or more, or a digit (a particle or a comma is not one)."""
+    a, b = " ".join(span.split()), " ".join(quote.split())
+    pieces: list[tuple[str, str]] = []
+    dropped: list[str] = []
+    added: list[str] = []
+
+    def word(text: str, i: int, j: int) -> str:
+        """The words of ``text`` that hold its stretch ``i:j`` (the stretch without its spaces)."""
+        while i < j and text[i] == " ":
+            i += 1
+        while j > i and text[j - 1] == " ":
+            j -= 1
+        lo = text.rfind(" ", 0, i) + 1
+        hi = text.find(" ", j)
+        return text[lo : len(text) if hi < 0 else hi].strip(_PUNCT)
+
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            pieces.append(("same", a[i1:i2]))
+            continue
+        for text, lo, hi, name, into in ((a, i1, i2, "policy_only", dropped), (b, j1, j2, "notice_only", added)):
+            if hi > lo:
+                pieces.append((name, text[lo:hi]))
+                if _substantive(text[lo:hi]):
+                    into.append(word(text, lo, hi))
+    return tuple(pieces), tuple(dict.fromkeys(dropped)), tuple(dict.fromkeys(added))
+
+
+def _substantive(piece: str) -> bool:
+    letters = [ch for ch in piece if ch.isalnum()]
+    return len(letters) >= 2 or any(ch.isdigit() for ch in letters)
+
+
+def misquotes(reason: str, chunks: Sequence[Chunk]) -> list[Misquote]:
+    """The quotations in ``reason`` that quote one of ``chunks`` (the cited article) with
+    different words."""
+    out = []
+    for q in quotations(reason):
+        found = [(a, c) for c in chunks if (a := align(q, c)) is not None]
+        if not found:
+            continue
+        (s, e, agreement), chunk = max(found, key=lambda x: x[0][2])
+        if agreement >= 1.0 or agreement < ALIGN_MIN:
+            continue
+        diff, dropped, added = _diff(q, chunk.text[s:e])
+        if dropped or added:
+            out.append(Misquote(q, chunk, s, e, round(agreement, 3), dropped, added, diff))
+    return out

@@ -1,0 +1,65 @@
+"""A clause's numeric conditions against the figures a notice states (hand-built texts, the
+bundled analyser)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from yakgwan.appeal.figures import check, conditions
+from yakgwan.text.registry import make_tokenizer
+
+TOK = make_tokenizer("mecab")
+CLAUSE = "2. 중대법규위반 교통사고로 피해자가 42일(피해자 1인을 기준으로 합니다) 이상 치료를 요한다는 진단을 받은 경우"
+
+
+@pytest.mark.unit
+def test_conditions_read_bounds_ranges_and_units() -> None:
+    got = [(c.low, c.high, c.low_in, c.high_in, c.unit, c.bounded) for c in conditions(
+        CLAUSE + ". 상해급수 1급부터 3급까지. 혈중알코올농도 0.03% 미만. 만 15세 이하. 1년 이내. 치료기간 3주(21일)")]
+    assert got == [
+        (42.0, math.inf, True, False, "일", True),
+        (1.0, 3.0, True, True, "급", True),
+        (-math.inf, 0.03, False, False, "%", True),
+        (-math.inf, 15.0, False, True, "세", True),
+        (-math.inf, 12.0, False, True, "개월", True),  # 년 counted in months
+        (21.0, 21.0, True, True, "일", False),  # 3주 as 21일, its "(21일)" the same fact
+    ]
+
+
+@pytest.mark.unit
+def test_dates_and_article_numbers_are_not_figures() -> None:
+    assert conditions("2024년 12월 3일 사고, 2025.01.06 청구, 제2조 제3항 제8호, 3월 1일") == []
+
+
+@pytest.mark.unit
+def test_a_fact_below_the_threshold_the_notice_relies_on_holds() -> None:
+    notice = "피해자의 진단기간이 3주(21일)로 확인되었습니다. 피해자가 42일 이상 치료가 필요한 경우에 지급하므로 진단기간이 이에 미치지 못하여 지급하지 않습니다."
+    (fc,) = check(notice, CLAUSE, TOK)
+    assert fc.notice.low == 21.0 and fc.met is False and not fc.misstated and "진단" in fc.shared
+
+
+@pytest.mark.unit
+def test_a_fact_that_meets_the_threshold_is_stated() -> None:
+    notice = "피해자는 6주 치료가 필요하다는 진단을 받았으나, 사고일부터 계산한 치료기간이 42일에 미치지 못하여 지급하지 않습니다."
+    (fc,) = check(notice, CLAUSE, TOK)  # "42일에" restates the threshold: not a second fact; 6주 is one
+    assert fc.notice.low == 42.0 and fc.met is True
+
+
+@pytest.mark.unit
+def test_a_threshold_restated_wrong_is_misstated_and_right_is_nothing() -> None:
+    (fc,) = check("피해자가 60일 이상 치료를 요하는 진단을 받은 경우에만 지급합니다.", CLAUSE, TOK)
+    assert fc.misstated and fc.met is None
+    assert check("피해자가 42일 이상 치료를 요하는 진단을 받은 경우에만 지급합니다.", CLAUSE, TOK) == []
+
+
+@pytest.mark.unit
+def test_figures_not_relied_on_or_disagreeing_say_nothing() -> None:
+    # a 10주 diagnosis mentioned while the denial rests on another ground
+    assert check("피해자는 10주 진단을 받았습니다. 그러나 피해자가 피보험자의 모친이어서 지급하지 않습니다.", CLAUSE, TOK) == []
+    # two diagnoses, one meeting the condition and one not: the arithmetic is open
+    notice = "최초 진단은 치료기간 4주, 추가 진단은 치료기간 8주입니다. 최초 진단이 42일에 미치지 못하여 지급하지 않습니다."
+    assert check(notice, CLAUSE, TOK) == []
+    # a figure of another count (no shared term) is not compared
+    assert check("입원 50일이 지나 청구하셨습니다.", CLAUSE, TOK) == []

@@ -1,0 +1,51 @@
+"""A notice's quotation against the clause it quotes (hand-built clause, the bundled analyser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from yakgwan.appeal.quotes import ALIGN_MIN, align, misquotes, quotations
+from yakgwan.core.records import Chunk
+CLAUSE = Chunk("c2", "p.pdf", "p.pdf", "t", (
+    "제2조(보험금을 지급하지 않는 사유)\n회사는 다음 중 어느 하나로 생긴 손해는 보상하지 않습니다.\n"
+    "1. 피보험자가 고의로 일으킨\n사고로 부과된 벌금\n"
+    "2. 피보험자가 자동차를 영업 목적으로\n운전하던 중 생긴 사고. 다만, 일시적인 경우는 제외합니다.\n"
+), 0, 200)
+
+
+@pytest.mark.unit
+def test_quotations_are_long_quoted_stretches_not_names() -> None:
+    text = "「벌금 특별약관」 제2조는 “피보험자가 일으킨 사고로 부과된 벌금”을 보상하지 않는다고 정하고 '영업'이라 합니다."
+    assert quotations(text) == ["피보험자가 일으킨 사고로 부과된 벌금"]  # the 약관 name and a one-word term are not quotations
+
+
+@pytest.mark.unit
+def test_a_faithful_quote_across_the_pdf_line_break_is_no_finding() -> None:
+    s, e, agreement = align("피보험자가 고의로 일으킨 사고로 부과된 벌금", CLAUSE)
+    assert agreement == 1.0 and CLAUSE.text[s:e] == "피보험자가 고의로 일으킨\n사고로 부과된 벌금"
+    assert misquotes("약관은 “피보험자가 고의로 일으킨 사고로 부과된 벌금”을 보상하지 않습니다.", [CLAUSE]) == []
+    # spacing and punctuation only: still faithful
+    assert misquotes("“피보험자가 고의로일으킨 사고로 부과된 벌금.”", [CLAUSE]) == []
+
+
+@pytest.mark.unit
+def test_a_dropped_qualifier_is_stated_with_the_diff() -> None:
+    (m,) = misquotes("약관은 “피보험자가 일으킨 사고로 부과된 벌금”을 보상하지 않는다고 정하고 있습니다.", [CLAUSE])
+    assert m.span == "피보험자가 고의로 일으킨\n사고로 부과된 벌금" and m.span in CLAUSE.text  # verbatim, PDF line break kept
+    assert m.dropped == ("고의로",) and m.added == () and ALIGN_MIN <= m.agreement < 1.0
+    assert ("policy_only", " 고의로") in m.diff and all(op != "notice_only" for op, _ in m.diff)
+    assert "".join(t for op, t in m.diff if op != "notice_only") == "피보험자가 고의로 일으킨 사고로 부과된 벌금"
+
+
+@pytest.mark.unit
+def test_an_added_condition_and_a_changed_figure_are_stated() -> None:
+    (m,) = misquotes("“피보험자가 자동차를 상시 영업 목적으로 운전하던 중 생긴 사고”", [CLAUSE])
+    assert m.added == ("상시",) and m.dropped == ()
+    text = Chunk("c1", "p.pdf", "p.pdf", "t", "피해자가 42일 이상 치료를 요한다는 진단을 받은 경우 지급합니다.", 0, 40)
+    (m,) = misquotes("“피해자가 60일 이상 치료를 요한다는 진단을 받은 경우”", [text])
+    assert m.dropped == ("42일",) and m.added == ("60일",)
+
+
+@pytest.mark.unit
+def test_a_quote_of_some_other_text_is_not_a_misquote() -> None:
+    assert misquotes("“회사는 계약자에게 보험료를 돌려드리는 절차를 안내합니다”", [CLAUSE]) == []
