@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from yakgwan.appeal.citations import CIRCLED, ClauseRef
+from yakgwan.appeal.citations import PARAGRAPH_MARKS, ClauseRef, circled_number
 from yakgwan.core.records import Chunk
 
-_PARAGRAPH = re.compile(rf"^[ \t]*([{CIRCLED}])", re.M)
+_PARAGRAPH = re.compile(rf"^[ \t]*([{PARAGRAPH_MARKS}])", re.M)
 _ITEM = re.compile(r"^[ \t]*(\d{1,2})\.(?!\d)[ \t]*\S", re.M)
 
 
@@ -42,7 +42,7 @@ class ArticleParts:
 
 def article_parts(text: str) -> ArticleParts:
     """The 항 and 호 printed in an article's text (pure)."""
-    marks = [(m.start(), CIRCLED.index(m.group(1)) + 1) for m in _PARAGRAPH.finditer(text)]
+    marks = [(m.start(), circled_number(m.group(1))) for m in _PARAGRAPH.finditer(text)]
     items: dict[int, list[int]] = {}
     for m in _ITEM.finditer(text):
         para = next((n for at, n in reversed(marks) if at <= m.start()), 0)

@@ -16,10 +16,19 @@ from difflib import SequenceMatcher
 from typing import Iterable
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"  # how 약관 number their 항
+CIRCLED_ALT = "➀➁➂➃➄➅➆➇➈➉"  # the dingbat forms some 특약 print their 항 with (U+2780…)
+PARAGRAPH_MARKS = CIRCLED + CIRCLED_ALT
+
+
+def circled_number(mark: str) -> int:
+    """The 항 number of a circled digit in either form ("②" or "➁" -> 2)."""
+    return CIRCLED.index(mark) + 1 if mark in CIRCLED else CIRCLED_ALT.index(mark) + 1
+
+
 _ARTICLE = re.compile(
     r"제\s*(?P<art>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?"
     r"(?:\s*\((?P<title>[^()\n]{1,40})\))?"
-    r"(?:\s*(?:제\s*(?P<para>\d+)\s*항|(?P<circ>[" + CIRCLED + r"])))?"
+    r"(?:\s*(?:제\s*(?P<para>\d+)\s*항|(?P<circ>[" + PARAGRAPH_MARKS + r"])))?"
     r"(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?"
     r"(?:\s*(?P<mok>[가-하])\s*목)?"
 )
@@ -29,6 +38,9 @@ _NAME_BEFORE = re.compile(
     r"(?P<name>보통약관|[^\s「『\"'“”‘’,.;:·\n][^「『\"'“”‘’,.;:\n]{0,40}?(?:추가)?특별약관(?:\s*\([^()\n]{1,12}\))?|[^\s「『\"'“”‘’,.;:·\n][^「『\"'“”‘’,.;:\n]{0,30}?특약)"
     r"\s*[」』\"'”’]?\s*(?:의\s*)?$"
 )
+# a part cited after an article without repeating it: "같은 조 제3항 제2호", "같은 항 제4호",
+# "…제1항 제1호, 제2호" (the 호 of the same 항), "…제1항 및 제4항"
+_PART_ONLY = re.compile(r"(?P<same>(?:같은|동)\s*(?P<level>조|항)\s*)?(?:제\s*(?P<para>\d+)\s*항(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?|제\s*(?P<item2>\d+)\s*호)")
 # a statute cited the same way ("도로교통법 제44조"): not a clause of the policy
 _STATUTE_BEFORE = re.compile(r"(?P<law>[가-힣]+(?:법|법률|시행령|시행규칙))\s*$")
 # what may stand between two articles of one 약관: "제13조 및 제15조", "제2조, 제3조"
@@ -66,9 +78,18 @@ class ClauseRef:
 
 def parse_clause_refs(text: str) -> list[ClauseRef]:
     """Every "제N조…" citation in ``text``, in order, with the 약관 name written before it on the
-    same line (if any)."""
+    same line (if any); and every part cited after one without its article ("같은 조 제3항",
+    "제1항 제1호, 제2호"), which takes the article (and, for a lone 호, the 항) of the one before."""
     out: list[ClauseRef] = []
-    for m in _ARTICLE.finditer(text):
+    articles = list(_ARTICLE.finditer(text))
+    taken = [(m.start(), m.end()) for m in articles]
+    parts = [m for m in _PART_ONLY.finditer(text) if not any(s <= m.start() < e for s, e in taken)]
+    for m in sorted(articles + parts, key=lambda x: x.start()):
+        if m.re is _PART_ONLY:
+            ref = _part_ref(text, m, out[-1] if out else None)
+            if ref is not None:
+                out.append(ref)
+            continue
         line_start = text.rfind("\n", 0, m.start()) + 1
         before = text[line_start : m.start()]
         statute_m = _STATUTE_BEFORE.search(before)
@@ -98,6 +119,19 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
     return out
 
 
+def _part_ref(text: str, m: re.Match[str], prev: ClauseRef | None) -> ClauseRef | None:
+    """A part cited without its article, completed from ``prev``: after "같은 조/항", or joined
+    to ``prev`` by "," / "및" / "또는"; None otherwise (a bare "제2항" elsewhere is no citation)."""
+    if prev is None or prev.statute is not None:
+        return None
+    if not m.group("same") and not _JOINER.match(text[prev.end : m.start()]):
+        return None
+    item = m.group("item") or m.group("item2")
+    para = f"제{m.group('para')}항" if m.group("para") else prev.paragraph
+    return ClauseRef(yakgwan=prev.yakgwan, article=prev.article, paragraph=para, item=f"제{item}호" if item else None, subitem=None,
+                     raw=m.group(0).strip(), start=m.start(), title=prev.title, end=m.end())
+
+
 def _antecedent(text: str) -> str | None:
     """The last 약관 name written in ``text`` that is not itself a back-reference."""
     for m in reversed(list(_ANY_NAME.finditer(text))):
@@ -111,8 +145,8 @@ def paragraph_label(paragraph: str | None) -> str | None:
     """"①" or "1" -> "제1항"; anything else as it is; None stays None."""
     if not paragraph:
         return None
-    if paragraph in CIRCLED:
-        return f"제{CIRCLED.index(paragraph) + 1}항"
+    if len(paragraph) == 1 and paragraph in PARAGRAPH_MARKS:
+        return f"제{circled_number(paragraph)}항"
     return f"제{paragraph}항" if paragraph.isascii() and paragraph.isdigit() else paragraph
 
 
@@ -127,6 +161,18 @@ def normalise_name(name: str) -> str:
     return s
 
 
+_VARIANT_DIGIT = re.compile(r"(?<=[가-힣])\s*\(?([123])\)?(?=\s|$|특별약관|특약)")
+
+
+def _core(name: str) -> str:
+    """A 약관 name without its kind (특별약관, 특약), brackets or commas, its variant numeral as a
+    Roman letter whether printed Ⅱ, (II) or written 2: what tells one 특약 from another."""
+    s = _VARIANT_DIGIT.sub(lambda m: "I" * int(m.group(1)), name)
+    s = normalise_name(s)
+    s = re.sub(r"추가특별약관|특별약관", "", s)
+    return re.sub(r"[()\[\],]", "", s)
+
+
 def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
     """The policy's own name for the 약관 a text calls ``written`` (which may start with words
     of the sentence: "귀하의 청구는 벌금 특별약관"). Tries the written words' suffixes, longest
@@ -139,6 +185,13 @@ def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
     for target in suffixes:
         if target in names:
             return names[target]
+    cores: dict[str, list[str]] = {}
+    for k in names.values():
+        cores.setdefault(_core(k), []).append(k)
+    for i in range(len(words)):  # "교통사고처리지원금 2", "부상치료비(택시 제외) 특약": the name's words, variant and all
+        hits = cores.get(_core(" ".join(words[i:])), [])
+        if len(hits) == 1:
+            return hits[0]
     for target in suffixes:
         if target in ("특별약관", "추가특별약관"):
             continue
@@ -156,7 +209,28 @@ def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
             return hits[0]
         if hits:
             return None
-    return _nearest(suffixes, names)
+    return _abridged(words, list(names.values())) or _nearest(suffixes, names)
+
+
+def _abridged(words: list[str], known: list[str]) -> str | None:
+    """The one name a written one abridges by leaving words out: "탈구진단위로금 특약" for
+    "탈구,신경손상,압착손상진단위로금 특별약관" — every letter of the written name's core (four or
+    more) found in order, in stretches of two letters or more, in exactly one name's core."""
+    for i in range(len(words)):
+        core = _core(" ".join(words[i:]))
+        if len(core) < 4:
+            break
+        hits = [k for k in known if _covers(core, _core(k))]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return None
+    return None
+
+
+def _covers(short: str, long: str) -> bool:
+    blocks = [b for b in SequenceMatcher(None, short, long, autojunk=False).get_matching_blocks() if b.size >= 2]
+    return sum(b.size for b in blocks) == len(short)
 
 
 TYPO_RATIO = 0.9  # a written name this close to one known name (difflib's ratio over jamo) is that name

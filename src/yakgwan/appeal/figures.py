@@ -15,7 +15,8 @@ comparator) is not a fact, and facts that disagree with each other (one meets th
 another does not: two diagnoses, two periods) leave the arithmetic open.
 
 A condition is a figure with a unit (일, 주 as 7일, 개월, 년 as 12개월, 시간, 급, %, 세, 회) and a
-comparator (이상, 이하, 이내, 미만, 초과, 넘는, or a range "N~M", "N부터 M까지"); a figure may be
+comparator (이상, 이하, 이내, 미만, 초과, 넘는, a range "N~M", "N부터 M까지", or a list "1급, 2급 또는
+3급", which only its own values meet); a figure may be
 followed by a parenthesis before its comparator ("42일(피해자 1인을 기준으로 합니다) 이상"). A
 figure of the notice refers to a condition of the clause when it has the same unit and the two
 share a content term within ``CONTEXT`` characters either side (치료, 진단, 상해, 입원 …); dates
@@ -44,6 +45,8 @@ _NUM = r"(\d+(?:\.\d+)?)"
 _UNIT = r"(일|주|개월|년|시간|급|%|세|회)"
 _PAREN = r"(?:\s*\([^()\n]{0,40}\))?"
 _RANGE = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}?\s*(?:~|∼|-|부터|에서)\s*(?:제\s*)?{_NUM}\s*{_UNIT}(?:\s*까지)?")
+_LIST = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}(?:\s*(?:,|또는|및|이나|혹은)\s*{_NUM}\s*{_UNIT})+")
+_PAIR = re.compile(rf"{_NUM}\s*{_UNIT}")
 _BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과|넘는|넘게|넘어|까지|내)?")
 # not counts: dates, article numbers, money
 _DATE = re.compile(r"\d{2,4}\s*[년.\-/]\s*\d{1,2}\s*[월.\-/]\s*\d{1,2}\s*일?|\d{1,2}\s*월\s*\d{1,2}\s*일|\d{4}\s*년")
@@ -63,15 +66,20 @@ class Condition:
     text: str
     start: int
     end: int
-    bounded: bool  # printed with a comparator or as a range (a bare figure is a fact)
+    bounded: bool  # printed with a comparator, as a range or as a list (a bare figure is a fact)
+    values: frozenset[float] | None = None  # a list ("1급, 2급 또는 3급"): exactly these values meet it
 
     def meets(self, value: float) -> bool:
+        if self.values is not None:
+            return value in self.values
         above = value > self.low or (self.low_in and value == self.low)
         below = value < self.high or (self.high_in and value == self.high)
         return above and below
 
     @property
     def bounds(self) -> set[float]:
+        if self.values is not None:
+            return set(self.values)
         return {b for b in (self.low, self.high) if math.isfinite(b)}
 
 
@@ -102,6 +110,13 @@ def conditions(text: str) -> list[Condition]:
     def free(s: int, e: int) -> bool:
         return not any(s < be and bs < e for bs, be in blocked)
 
+    for m in _LIST.finditer(text):
+        pairs = [_value(n, u) for n, u in _PAIR.findall(m.group(0))]
+        if len({u for _, u in pairs}) != 1 or not free(m.start(), m.end()):
+            continue
+        vals = frozenset(v for v, _ in pairs)
+        out.append(Condition(min(vals), max(vals), True, True, pairs[0][1], m.group(0), m.start(), m.end(), True, vals))
+        blocked.append((m.start(), m.end()))
     for m in _RANGE.finditer(text):
         if not free(m.start(), m.end()):
             continue
@@ -177,7 +192,11 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
         seen.add(key)
         shared = tuple(sorted({t for _, ts in related for t in ts}))
         if f.bounded:
-            out.append(FigureCheck(f, clause, misstated=not (f.bounds & printed), met=None, shared=shared))
+            if f.values is not None:  # a list restated: the clause's own list, or not
+                wrong = all(r.values != f.values for r in clause)
+            else:
+                wrong = not (f.bounds & printed)
+            out.append(FigureCheck(f, clause, misstated=wrong, met=None, shared=shared))
         else:
             out.append(FigureCheck(f, clause, misstated=False, met=any(r.meets(f.low) for r in clause), shared=shared))
     if not relied:

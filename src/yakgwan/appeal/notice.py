@@ -27,21 +27,32 @@ DENIAL_CUE = re.compile(
     r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"
     r"|지급사유에\s*해당하지\s*않|지급되지\s*않|부지급|지급\s*대상이\s*아니|지급\s*대상에\s*해당하지\s*않|보상\s*대상에서\s*제외|보상\s*대상이\s*아니|지급을?\s*거절|면책"
     r"|(?:보험금을?|지원금을?|보상금을?)\s*(?:지급해\s*)?드릴\s*수\s*없|(?:지급|보상)(?:이|은|을\s*해\s*드리기가?|해\s*드리기가?)\s*어렵"
+    r"|드리기(?:가|는)?\s*어렵|(?:지급|보상)\s*요건을?\s*충족하지\s*(?:못|않)"
 )
+# how a letter opens its conclusion: the paragraph before it holds the reasoning
+_CONCLUSION = re.compile(r"^\s*(?:따라서|그러므로|이에\s|이상과\s*같이|위와\s*같은|위와\s*같이|이러한\s*사유로)")
 # closing lines of a letter: how to object, whom to call
-BOILERPLATE = re.compile(r"이의|분쟁조정|문의|☎|가상 문서|재심사")
-_BRACKET_HEADING = re.compile(r"^\s*[\[【](?P<head>[^\]】]{1,30})[\]】]\s*(?P<rest>.*)$")
+BOILERPLATE = re.compile(r"이의\s*(?:가|를|는)?\s*(?:있|신청|제기)|분쟁\s*조정|(?<!전)문의|☎|가상 문서|재심사")
+_BRACKET_HEADING = re.compile(r"^\s*[\[【<〈《‹](?P<head>[^\]】>〉》›]{1,30})[\]】>〉》›]\s*(?P<rest>.*)$")
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d{1,2}[.)]|[■□▶●○◆]|[가-하][.)])\s*(?P<head>[^.。:：]{2,24})\s*$")
-_FIELD = re.compile(r"^\s*(?:[-·•]\s*)?(?P<label>[가-힣][가-힣 ]{0,12}?)\s*[:：]\s*(?P<value>.*)$")
+_FIELD = re.compile(r"^\s*(?:[-·•■□▶●○◆]\s*)?(?P<label>[가-힣][가-힣 ]{0,12}?)\s*[:：]\s*(?P<value>.*)$")
 # "사유:", "부지급 사유 :", "관련 약관: 제4조…": a label line that heads a section when the label
 # names a reason or the clauses (``_is_reason_heading``, ``_is_clause_heading``)
-_COLON_HEADING = re.compile(r"^\s*(?P<head>[가-힣][가-힣 ]{0,15}?)\s*[:：]\s*(?P<rest>.*)$")
+_COLON_HEADING = re.compile(r"^\s*(?:[-·•■□▶●○◆]\s*)?(?P<head>[가-힣][가-힣 ]{0,15}?)\s*[:：]\s*(?P<rest>.*)$")
 # a line that is only a short label, with no colon, bracket or number: "거절 사유", "관련 약관"
-_BARE_HEADING = re.compile(r"^\s*(?P<head>[가-힣][가-힣 ]{0,15})\s*$")
+_BARE_HEADING = re.compile(r"^\s*(?:[■□▶●○◆]\s*)?(?P<head>[가-힣][가-힣 ]{0,15})\s*$")
 
 _INSURER = re.compile(r"([A-Za-z가-힣]*(?:손해보험|생명보험|화재해상보험|해상화재보험|화재보험|생명|화재|보험))(?=[\s\](]|$)")
 _AMOUNT = re.compile(r"([\d,]+)\s*원")
-_POLICY_NO = re.compile(r"증권\s*번호\s*[:：]?\s*([0-9][0-9-]{5,})")
+_POLICY_NO = re.compile(r"증권\s*번호\s*[:：]?\s*([0-9][0-9-]{5,})|증권\s*번호[^\n]{0,40}?\b(\d-\d{4}-\d{4,})")
+_ITEM_NAMED = re.compile(r"^\s*(\S.*?(?:추가특별약관|특별약관|특약)(?:\s*\([^()\d,]{1,12}\))?)(?=\s|$|[,(/])")
+# a claim named in the letter's prose: "… 특약으로 청구하신", "청구하신 담보는 … 특별약관", "… 특별약관(…)에 따른
+# 보험금을 청구", "청구하신 …(택시 포함) 건"
+_WORD = r"[^\s,.()]+(?:\([^()\d,]{1,8}\))?"
+_NAME = rf"{_WORD}(?:\s{_WORD}){{0,3}}?\s?(?:\([^()\d,]{{1,12}}\)\s?)?(?:추가특별약관|특별약관|특약)(?:\s*\([^()\d,]{{1,12}}\))?"
+_PROSE_CLAIM = re.compile(rf"청구하신\s+(?:(?:담보|특약)(?:는|은)\s+)?(?P<a>{_NAME})"
+                          rf"|(?P<b>{_NAME})\s*(?:\([^()]*\))?\s*(?:으로|로|에\s*따른\s*보험금을)\s*청구"
+                          r"|청구하신\s+(?P<c>[가-힣]{2,}(?:\s?[가-힣]+){0,2}(?:\s?\([^()\d,]{1,12}\))?)\s*건")
 _SENTENCE_END = re.compile(r"(?<=[.다])\s+")
 
 FIELD_LABELS = {
@@ -57,6 +68,10 @@ FIELD_LABELS = {
     "청구담보및금액": "claim_item",
     "담보": "claim_item",
     "청구특약": "claim_item",
+    "청구특별약관": "claim_item",
+    "청구담보명": "claim_item",
+    "청구내용": "claim_item",
+    "청구": "claim_item",
     "청구금액": "amount",
     "사고일": "accident_date",
     "사고일시": "accident_date",
@@ -134,6 +149,9 @@ def parse_notice(text: str, source: str) -> DenialNotice:
         raise InputError(source, "the notice is empty")
     lines = text.splitlines()
     fields, items, amount = _fields(lines)
+    if not items:  # no claim field: the 특약 the letter's prose says was claimed
+        m = _PROSE_CLAIM.search(" ".join(text.split()))
+        items = [" ".join((m.group("a") or m.group("b") or m.group("c")).split())] if m else []
     sections = _sections(lines)
     clause_refs = [r for s in sections if s.heading and _is_clause_heading(s.heading) for r in _policy_refs(s.heading + " " + s.text)]
     reasons = _reasons(sections, clause_refs)
@@ -142,8 +160,8 @@ def parse_notice(text: str, source: str) -> DenialNotice:
     policy_no = fields.get("policy_no")
     m = _POLICY_NO.search(text)
     if m and (not policy_no or not re.match(r"[0-9]", policy_no)):
-        policy_no = m.group(1)
-    product = fields.get("product")
+        policy_no = m.group(1) or m.group(2)
+    product = fields.get("product") or _prose_product(text)
     if product:
         product = re.split(r"\s*[(/]", product)[0].strip() or None
     return DenialNotice(
@@ -160,6 +178,20 @@ def parse_notice(text: str, source: str) -> DenialNotice:
         reasons=tuple(reasons),
         refs=tuple(_policy_refs(text)),
     )
+
+
+# a product named in prose: "…보험(증권번호 …", "…보험 / 1-2022-…", "고객님 (…보험)"
+_PROSE_PRODUCT = re.compile(r"([A-Za-z]*[가-힣]+보험)\s*(?:\(\s*증권|/\s*(?:증권|\d-\d{4}))|\(([A-Za-z]*[가-힣]+보험)\)")
+
+
+def _prose_product(text: str) -> str | None:
+    """The product a letter without a product field names beside its policy number; an insurer's
+    own name (…손해보험, …생명보험) is not a product."""
+    for m in _PROSE_PRODUCT.finditer(text):
+        name = m.group(1) or m.group(2)
+        if not re.search(r"(?:손해|생명|화재)보험$", name):
+            return name
+    return None
 
 
 def _policy_refs(text: str) -> list[ClauseRef]:
@@ -220,7 +252,12 @@ def _is_field(line: str) -> bool:
 
 def _item_name(value: str) -> str:
     """"벌금 특별약관 (보험가입금액 2,000만원)" -> "벌금 특별약관"; "골절발생위로금(II) 특별약관
-    1,000,000원" -> "골절발생위로금(II) 특별약관"."""
+    1,000,000원" -> "골절발생위로금(II) 특별약관"; "신주말교통 상해위험 특별약관 사망보험금 (보험
+    가입금액" -> the name up to its 특별약관/특약 and a parenthesis of the name's own ("(동승자 제외)",
+    no figure in it)."""
+    named = _ITEM_NAMED.match(value)
+    if named:
+        return " ".join(named.group(1).split())
     value = value.split(" : ")[0].split(":")[0] if "특별약관" in value.split(":")[0] else value
     value = re.sub(r"\s+[\d,]+\s*원.*$", "", value)
     value = re.sub(r"\s*\((?:보험)?가입금액[^)]*\)", "", value)
@@ -252,7 +289,7 @@ def _is_reason_heading(head: str) -> bool:
 
 
 def _is_clause_heading(head: str) -> bool:
-    return any(w in head for w in ("관련 약관", "관련약관", "근거", "적용 약관"))
+    return any(w in head for w in ("관련 약관", "관련약관", "근거", "적용 약관", "조항"))
 
 
 def _reasons(sections: list[_Section], clause_refs: list[ClauseRef]) -> list[DenialReason]:
@@ -266,16 +303,60 @@ def _reasons(sections: list[_Section], clause_refs: list[ClauseRef]) -> list[Den
         for s in sections:
             if s.heading and _is_clause_heading(s.heading):
                 continue
-            stated = []
+            stated: list[str] = []
+            bodies = []
             for para in _paragraphs(s.lines):
                 fields = [i for i, line in enumerate(para) if _is_field(line)]
-                body = _strip_boilerplate(para[fields[-1] + 1 :] if fields else para)  # a letter's header fields are not its reason
+                bodies.append(_strip_boilerplate(para[fields[-1] + 1 :] if fields else para))  # a letter's header fields are not its reason
+            for i, body in enumerate(bodies):
                 if body and DENIAL_CUE.search(body) and re.search(r"(?:다|요)[.]?(?:\s|$)", body):  # a sentence, not a title
+                    # "따라서 … 지급하지 않습니다" alone: the paragraph before it, citing the clause, says why
+                    if _CONCLUSION.match(body) and i > 0 and bodies[i - 1] not in stated and _policy_refs(bodies[i - 1]):
+                        stated.append(bodies[i - 1])
                     stated.append(body)
             if stated:
                 body = " ".join(stated)
                 found.append((body, s.heading, _policy_refs(body)))
-    return [DenialReason(text, head, _unique(refs or clause_refs)) for text, head, refs in found]
+    found = [part for f in found for part in _grounds(*f)]
+    # a reason's own citations, with what "관련 약관" lists: in a letter of one reason, all of it; else
+    # the parts of the same articles ("제2조 제1항, 제3항" there, "제2조 제1항" in the reason); a reason
+    # that cites nothing gets everything listed there
+    def listed(refs: list[ClauseRef]) -> list[ClauseRef]:
+        if not refs:
+            return clause_refs
+        same = [r for r in clause_refs if len(found) == 1 or any(r.article == x.article for x in refs)]
+        # "제1조 제2항 제3호" in the reason is the one "관련 약관" names ("…특별약관 제1조 제2항 제3호")
+        # (and "제3조 제2호" is the one listed with its title, "제3조(보험금을 지급하지 않는 사유) 제2호")
+        named = [next((r for r in same if r.label == x.label and ((r.yakgwan and not x.yakgwan) or (r.title and not x.title and r.yakgwan == x.yakgwan))), x)
+                 for x in refs]
+        return [*named, *(r for r in same if all(r.label != x.label for x in named))]
+
+    return [DenialReason(text, head, _unique(listed(refs))) for text, head, refs in found]
+
+
+# a sentence that adds a second ground to the first: "또한 같은 특별약관 제2조 제3호는 …"
+_FURTHER = re.compile(r"(?<=[.다])\s+(?=(?:또한|아울러|이와\s*별도로|한편)\s)")
+
+
+def _grounds(body: str, head: str | None, refs: list[ClauseRef]) -> list[tuple[str, str | None, list[ClauseRef]]]:
+    """One reason's text as the separate grounds it states: split before "또한 …" when both the
+    text before and the sentence after cite a clause of their own (a closing "따라서 …" stays
+    with the last ground)."""
+    parts = _FURTHER.split(body)
+    if len(parts) < 2:
+        return [(body, head, refs)]
+    # each added ground cites in its own first sentence (a closing "(관련 약관: …)" is no ground)
+    if not _policy_refs(parts[0]) or not all(_policy_refs(re.split(r"(?<=다\.)\s", p, maxsplit=1)[0]) for p in parts[1:]):
+        return [(body, head, refs)]
+    # a part's citation without a name ("같은 특별약관 제2조") is read in the whole body
+    whole = {r.start: r for r in refs}
+    out, pos = [], 0
+    for p in parts:
+        at = body.index(p, pos)
+        mine = [r for r in refs if at <= r.start < at + len(p)] or [r for s, r in whole.items() if at <= s < at + len(p)]
+        out.append((p, head, mine))
+        pos = at + len(p)
+    return out
 
 
 def _unique(refs: list[ClauseRef]) -> tuple[ClauseRef, ...]:

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from yakgwan.appeal.article_parts import parts_of_chunks
-from yakgwan.appeal.citations import CIRCLED, ClauseRef
+from yakgwan.appeal.citations import PARAGRAPH_MARKS, ClauseRef, circled_number
 from yakgwan.core.records import Chunk
 from yakgwan.text.sentences import clause_spans
 from yakgwan.text.tokenizer import Tokenizer
 
 _PROVISO = re.compile(r"(?:^|(?<=[\s.]))(?:다만|단|그러나)\s*,")
-_PARAGRAPH = re.compile(rf"^[ \t]*[{CIRCLED}]", re.M)
+_PARAGRAPH = re.compile(rf"^[ \t]*[{PARAGRAPH_MARKS}]", re.M)
 _ITEM = re.compile(r"^[ \t]*(\d{1,2})\.(?!\d)[ \t]*\S", re.M)
 ADDRESSED_SHARE = 0.5  # a simple majority of the proviso's own terms (not fitted)
 
@@ -68,7 +68,7 @@ def cited_span(chunks: Sequence[Chunk], ref: ClauseRef) -> tuple[Chunk, int, int
         marks = [m.start() for m in _PARAGRAPH.finditer(t)]
         lo, hi = 0, len(t)
         if para is not None and marks:
-            here = [m for m in marks if t[m:].lstrip().startswith(CIRCLED[para - 1])] if para <= len(CIRCLED) else []
+            here = [m for m in marks if circled_number(t[m:].lstrip()[0]) == para]
             if not here:
                 continue
             lo = here[0]

@@ -11,9 +11,9 @@ not differences): a quote whose letters stand in the clause as they are is faith
 the closest span is the clause's stretch from the first to the last of the character blocks the
 quote shares with it; it is the quoted clause when the two agree on at least ``ALIGN_MIN`` of
 their letters (a looser match is another text, not a misquote). What differs is stated as
-words: the clause's words the quote lacks or changes and the quote's words the clause lacks,
-where the difference holds two letters or more or a digit. A difference of spacing,
-punctuation or a particle only is no finding.
+words: the clause's words the quote lacks or changes and the quote's words the clause lacks
+(one syllable can turn 별거 into 동거). A difference of spacing, punctuation or a particle at a
+word's end only is no finding.
 """
 
 from __future__ import annotations
@@ -124,14 +124,23 @@ def _diff(quote: str, span: str) -> tuple[tuple[tuple[str, str], ...], tuple[str
         for text, lo, hi, name, into in ((a, i1, i2, "policy_only", dropped), (b, j1, j2, "notice_only", added)):
             if hi > lo:
                 pieces.append((name, text[lo:hi]))
-                if _substantive(text[lo:hi]):
+                if _substantive(text, lo, hi):
                     into.append(word(text, lo, hi))
     return tuple(pieces), tuple(dict.fromkeys(dropped)), tuple(dict.fromkeys(added))
 
 
-def _substantive(piece: str) -> bool:
-    letters = [ch for ch in piece if ch.isalnum()]
-    return len(letters) >= 2 or any(ch.isdigit() for ch in letters)
+# the particles (조사) a quote may change without changing what the clause says (general Korean)
+PARTICLES = set("을를이가은는의에로으와과도만서께")
+
+
+def _substantive(text: str, lo: int, hi: int) -> bool:
+    """Whether ``text[lo:hi]``, a stretch only one side has, changes words: any letter or digit,
+    except particle syllables at a word's end ("보험금을" for "보험금이")."""
+    letters = [ch for ch in text[lo:hi] if ch.isalnum()]
+    if not letters:
+        return False
+    at_word_end = hi >= len(text) or not text[hi].isalnum()
+    return not (at_word_end and all(ch in PARTICLES for ch in letters))
 
 
 def misquotes(reason: str, chunks: Sequence[Chunk]) -> list[Misquote]:

@@ -39,6 +39,8 @@ from yakgwan.rerank.yesno import GatedPointwiseReranker
 
 MODES = ("plain", "hyde", "reverse_hyde", "hybrid_hyde")
 REASON_VARIANTS = 2  # LLM-written queries per reason, besides the reason itself
+# a 약관 written without its name: "약관", "이 특약", "같은 특별약관", "해당 특약"
+_GENERIC = re.compile(r"^(?:.*\s)?(?:(?:같은|이|동|해당|본)\s*)?(?:특별약관|특약|약관)$")
 _NAMED = re.compile(r"[^\s,.;:()「」『』\[\]]+(?:\s[^\s,.;:()「」『』\[\]]+){0,5}?\s?(?:특별약관|특약)(?:\([^()\n]{1,12}\))?")
 
 
@@ -84,11 +86,30 @@ def coverage_clauses(notice: DenialNotice, policy: Policy) -> list[CitedClause]:
     return out
 
 
-def cited_clauses(reason: DenialReason, policy: Policy) -> list[CitedClause]:
-    """Each cited clause with its article's chunks, the cited 항's chunk first."""
+def _unnamed(ref: ClauseRef, claimed: list[str], policy: Policy) -> str | None:
+    """The 약관 of a citation that names none ("약관 제3조", "같은 특별약관 제1조 제6항" with no
+    name before it): with one claimed 특약, the claimed 특약 or the 보통약관 — the one whose
+    article has the cited title when the notice writes one, else the one that has the article,
+    else the claimed 특약 (whose missing article is then a finding); None with no or several
+    claimed 특약."""
+    if len(claimed) != 1:
+        return None
+    candidates = [claimed[0], *(n for n in policy.names if n == "보통약관")]
+    titled = {n: {"".join((c.article_title or "").split()) for c in policy.article_chunks(n, ref.article)} for n in candidates}
+    if ref.title:
+        want = "".join(ref.title.split())
+        return next((n for n in candidates if want in titled[n]), claimed[0])
+    return next((n for n in candidates if titled[n]), claimed[0])
+
+
+def cited_clauses(reason: DenialReason, policy: Policy, claimed: list[str] | None = None) -> list[CitedClause]:
+    """Each cited clause with its article's chunks, the cited 항's chunk first; a citation that
+    names no 약관 is read against the one claimed 특약 (see ``_unnamed``)."""
     out = []
     for ref in reason.refs:
         name = resolve_yakgwan(ref.yakgwan, policy.names) if ref.yakgwan else None
+        if name is None and (ref.yakgwan is None or _GENERIC.match(ref.yakgwan)):
+            name = _unnamed(ref, claimed or [], policy)
         chunks = policy.article_chunks(name, ref.article) if name else []
         para = re.fullmatch(r"제(\d+)항", ref.paragraph or "")
         if para and 1 <= int(para.group(1)) <= len(CIRCLED):
@@ -151,5 +172,6 @@ def evidence_for(
                 notes.append(f"no LLM configured (YAKGWAN_LLM): {mode} searched with the reason itself")
             if fused:
                 notes.append("no LLM configured: the reason fused with its keyword form, not with LLM-written queries; no reranking")
-        out.append(ReasonEvidence(reason, mode, scope, cited_clauses(reason, policy), coverage_clauses(notice, policy), hits, "; ".join(notes) or None))
+        claimed = list(dict.fromkeys(n for item in notice.claim_items if (n := resolve_yakgwan(item, policy.names))))
+        out.append(ReasonEvidence(reason, mode, scope, cited_clauses(reason, policy, claimed), coverage_clauses(notice, policy), hits, "; ".join(notes) or None))
     return out

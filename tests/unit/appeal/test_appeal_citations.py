@@ -45,3 +45,24 @@ def test_normalise_and_resolve() -> None:
     assert resolve_yakgwan("실손의료비 특별약관", KNOWN) is None
     assert resolve_yakgwan("이번 청구는 가족벌금 특별약관", KNOWN) == "가족벌금 특별약관"
     assert resolve_yakgwan("귀하의 깁스치료비 특약", KNOWN) == "깁스치료비 특별약관"
+
+
+def test_parts_cited_after_an_article_take_its_article() -> None:
+    refs = parse_clause_refs("벌금 특별약관 제1조 제1항 제1호, 제2호 및 같은 조 제3항 제2호에 따라. 제4항은 무관합니다 제5호")
+    assert [(r.yakgwan, r.label) for r in refs] == [
+        ("벌금 특별약관", "제1조 제1항 제1호"), ("벌금 특별약관", "제1조 제1항 제2호"), ("벌금 특별약관", "제1조 제3항 제2호")]
+    # a bare 항 or 호 that no joiner or "같은 조" ties to an article is no citation
+    assert [r.label for r in parse_clause_refs("제4항은 무관합니다")] == []
+    # the dingbat circled digits some 특약 print their 항 with
+    (r,) = parse_clause_refs("자동차사고부상보장(운전자) 특별약관 제2조 ➁ 제2호")
+    assert r.label == "제2조 제2항 제2호"
+
+
+def test_loose_names_resolve_by_their_core() -> None:
+    known = [*KNOWN, "교통사고처리지원금(Ⅰ) 특별약관", "교통사고처리지원금(Ⅱ) 특별약관", "가족교통사고처리지원금(Ⅰ) 특별약관",
+             "자전거교통사고 처리지원금 특별약관(동승자 제외)", "자전거교통사고 처리지원금 특별약관(동승자 포함)", "탈구,신경손상,압착손상진단위로금 특별약관"]
+    assert resolve_yakgwan("교통사고처리지원금 2", known) == "교통사고처리지원금(Ⅱ) 특별약관"  # the variant written as a digit
+    assert resolve_yakgwan("가족교통사고처리지원금 1", known) == "가족교통사고처리지원금(Ⅰ) 특별약관"
+    assert resolve_yakgwan("자전거교통사고처리지원금(동승자제외)", known) == "자전거교통사고 처리지원금 특별약관(동승자 제외)"
+    assert resolve_yakgwan("탈구진단위로금 특약", known) == "탈구,신경손상,압착손상진단위로금 특별약관"  # words left out
+    assert resolve_yakgwan("교통사고처리지원금 특약", known) is None  # three variants: not guessed

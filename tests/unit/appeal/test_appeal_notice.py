@@ -1,4 +1,4 @@
-"""Reading denial notices: the 18 scenario notices, the edge inputs, and hand-made variants."""
+"""Reading denial notices: the scenario notices, the edge inputs, and hand-made variants."""
 
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "appeal"
 SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
 # 약관 names as printed in the policy (names only; the policy itself is never in the repository)
 KNOWN = [
-    "보통약관", "벌금 특별약관", "가족벌금 특별약관", "자동차사고 변호사선임비용 특별약관", "가족자동차사고 변호사선임비용 특별약관",
-    "자전거사고 변호사선임비용 특별약관", "깁스치료비 특별약관", "교통사고처리지원금(Ⅰ) 특별약관", "교통사고처리지원금(Ⅱ) 특별약관",
-    "교통사고처리지원금(Ⅲ) 특별약관", "교통사고처리지원금(Ⅰ) 중대법규위반 특별약관", "골절발생위로금(II) 특별약관",
-    "교통상해 입원일당 특별약관", "교통상해 골절입원일당 특별약관", "이륜자동차 운전 및 탑승중 상해위험 보장제외 특별약관",
-    "자동차사고 보복운전 피해보상 특별약관", "자동차사고 성형치료비 특별약관", "자전거상해사망 특별약관",
+    "보통약관", "벌금 특별약관", "가족벌금 특별약관", "자동차사고 변호사선임비용 특별약관", "가족자동차사고 변호사선임비용 특별약관", "자전거사고 변호사선임비용 특별약관", "깁스치료비 특별약관",
+    "교통사고처리지원금(Ⅰ) 특별약관", "교통사고처리지원금(Ⅱ) 특별약관", "교통사고처리지원금(Ⅲ) 특별약관", "교통사고처리지원금(Ⅰ) 중대법규위반 특별약관", "골절발생위로금(II) 특별약관",
+    "교통상해 입원일당 특별약관", "교통상해 골절입원일당 특별약관", "이륜자동차 운전 및 탑승중 상해위험 보장제외 특별약관", "자동차사고 보복운전 피해보상 특별약관", "자동차사고 성형치료비 특별약관",
+    "자전거상해사망 특별약관", "가족교통사고처리지원금(Ⅰ) 특별약관", "교통사고처리지원금(Ⅰ) 중상해 특별약관", "뇌․내장수술비 특별약관", "대중교통 상해위험 특별약관", "대중교통상해 부상치료비 특별약관(택시 제외)",
+    "대중교통상해 부상치료비 특별약관(택시 포함)", "상해흉터복원 수술비용 특별약관", "신주말교통 상해위험 특별약관", "외상성절단위로금 특별약관", "자동차사고 화상발생위로금 특별약관",
+    "자동차사고부상보장(운전자) 특별약관", "자전거교통사고 처리지원금 특별약관(동승자 제외)", "전세버스 보장 추가특별약관", "탈구,신경손상,압착손상진단위로금 특별약관",
 ]
 
 
@@ -96,3 +97,31 @@ def test_misread_labels_and_a_payment_delay_letter() -> None:
     assert n.claim_items == ("벌금 특별약관",)  # one letter off a known label (an OCR misreading) still names the field
     with pytest.raises(InputError, match="no recognisable denial reason"):
         parse_notice("KB손해보험 안내\n지급 지연 사유\n서류 보완이 필요하여 지급 기일을 연장합니다.\n", "delay.txt")
+
+
+def test_a_letter_without_fields_or_headings() -> None:
+    text = (
+        "KB손해보험\n\n고객님께서 청구하신 담보는 깁스치료비 특별약관(1회 10만원)입니다. 계약은 KB스마트운전자보험(증권번호 1-2024-1234567)입니다.\n\n"
+        "그러나 깁스치료비 특별약관 제1조 제3항은 부목 치료를 깁스치료로 보지 않는다고 정하고 있습니다. 진료기록상 처치는 부목 고정입니다.\n\n"
+        "따라서 보험금은 지급하여 드리기 어렵습니다.\n\n이의가 있으시면 전문의 소견서를 보내 주십시오.\n"
+    )
+    n = parse_notice(text, "letter.txt")
+    assert n.product == "KB스마트운전자보험" and n.policy_no == "1-2024-1234567"
+    assert n.claim_items == ("깁스치료비 특별약관",)  # from the prose, without its amount
+    (reason,) = n.reasons  # the conclusion and the paragraph before it that says why
+    assert reason.text.startswith("그러나 깁스치료비") and reason.text.endswith("드리기 어렵습니다.")
+    assert [r.label for r in reason.refs] == ["제1조 제3항"]
+
+
+def test_two_grounds_in_one_paragraph_and_an_angle_bracket_heading() -> None:
+    text = (
+        "KB손해보험\n상품명: KB스마트운전자보험\n청구 : 화상 특약 (가입금액 50만원)\n\n<심사 결과>\n"
+        "사고는 운전 중 사고가 아니어서 화상 특약 제1조 제1항의 지급사유에 해당하지 않습니다. "
+        "또한 같은 특약 제2조 제3호는 정비 중 사고를 보상하지 않는다고 정하고 있습니다. 따라서 보험금을 지급하지 않습니다.\n"
+    )
+    n = parse_notice(text, "two.txt")
+    assert n.claim_items == ("화상 특약",)
+    first, second = n.reasons
+    assert first.heading == "심사 결과" and not first.text.startswith("<")
+    assert [r.label for r in first.refs] == ["제1조 제1항"] and [r.label for r in second.refs] == ["제2조 제3호"]
+    assert second.text.startswith("또한") and second.text.endswith("지급하지 않습니다.")

@@ -63,3 +63,15 @@ def test_figures_not_relied_on_or_disagreeing_say_nothing() -> None:
     assert check(notice, CLAUSE, TOK) == []
     # a figure of another count (no shared term) is not compared
     assert check("입원 50일이 지나 청구하셨습니다.", CLAUSE, TOK) == []
+
+
+@pytest.mark.unit
+def test_a_list_restated_short_is_misstated_and_a_listed_fact_meets_it() -> None:
+    clause = "자동차손해배상보장법 시행령에서 정한 상해급수 1급, 2급 또는 3급에 해당하는 부상을 입힌 경우"
+    (c,) = conditions(clause)
+    assert c.values == frozenset({1.0, 2.0, 3.0}) and c.meets(3.0) and not c.meets(2.5)
+    (fc,) = check("시행령에서 정한 상해급수 1급 또는 2급에 해당하는 부상을 입힌 경우에 지급합니다.", clause, TOK)
+    assert fc.misstated
+    assert check("상해급수 1급, 2급 또는 3급에 해당하는 부상을 입힌 경우에 지급합니다.", clause, TOK) == []
+    (fc,) = check("피해자의 부상은 상해급수 3급으로 기준에 미치지 못합니다.", clause, TOK)
+    assert fc.met is True

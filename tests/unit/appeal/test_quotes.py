@@ -49,3 +49,11 @@ def test_an_added_condition_and_a_changed_figure_are_stated() -> None:
 @pytest.mark.unit
 def test_a_quote_of_some_other_text_is_not_a_misquote() -> None:
     assert misquotes("“회사는 계약자에게 보험료를 돌려드리는 절차를 안내합니다”", [CLAUSE]) == []
+
+
+@pytest.mark.unit
+def test_one_syllable_can_change_the_clause_a_particle_does_not() -> None:
+    who = Chunk("c3", "p.pdf", "p.pdf", "t", "4. 피보험자와 생계를 같이하는 별거중인 미혼자녀", 0, 30)
+    (m,) = misquotes("「피보험자와 생계를 같이하는 동거중인 미혼자녀」", [who])
+    assert m.dropped == ("별거중인",) and m.added == ("동거중인",)
+    assert misquotes("「피보험자가 생계를 같이하는 별거중인 미혼자녀」", [who]) == []  # 와 -> 가: a particle
