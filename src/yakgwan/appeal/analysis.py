@@ -10,7 +10,7 @@ are verbatim; :mod:`yakgwan.appeal.validate` checks them anyway.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yakgwan.appeal import band as B
 from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
@@ -184,7 +184,7 @@ def _notice_says(reason: str, cc: CitedClause) -> str:
 
 
 def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy) -> list[B.Finding]:
-    """The rule findings, each with its kind, the notice's words (the citation as written) and
+    """The rule findings (weight 0: :func:`analyse` weighs them by kind), each with its kind, the notice's words (the citation as written) and
     the policy's (a verbatim span)."""
     claimed = {cc.yakgwan for ev in evidence for cc in ev.coverage if cc.yakgwan}
     out: dict[str, B.Finding] = {}
@@ -194,41 +194,41 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
             said = _notice_says(ev.reason.text, cc)
             if cc.yakgwan is None:
                 if cc.ref.yakgwan:
-                    out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", B.CITED_NAME_UNRESOLVED,
+                    out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", 0.0,
                                                                           "name_unresolved", said))
                 continue
             if not cc.chunks:
-                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {josa(where, '이')} 「{cc.yakgwan}」에 없습니다.", B.CITED_CLAUSE_NOT_FOUND,
+                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {josa(where, '이')} 「{cc.yakgwan}」에 없습니다.", 0.0,
                                                                    "article_missing", said))
                 continue
             parts = parts_of_chunks(cc.chunks)
             missing = missing_part(cc.ref, parts)
             if missing is not None:
                 out.setdefault(f"missing part {cc.yakgwan} {cc.ref.label}", B.Finding(
-                    f"통지서가 인용한 {where}의 {josa(missing, '은')} 약관에 없습니다: 「{cc.yakgwan}」 {what_is_printed(cc.ref, parts)}.", B.CITED_PART_NOT_FOUND,
+                    f"통지서가 인용한 {where}의 {josa(missing, '은')} 약관에 없습니다: 「{cc.yakgwan}」 {what_is_printed(cc.ref, parts)}.", 0.0,
                     "part_missing", said, _heading(cc.chunks)))
             if claimed and cc.yakgwan not in claimed and cc.yakgwan != "보통약관" and "보장제외" not in cc.yakgwan:
                 out.setdefault(f"foreign {cc.yakgwan}", B.Finding(
-                    f"통지서의 근거 {josa(where, '은')} 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", B.CITED_CLAUSE_NOT_IN_CLAIMED_COVER,
+                    f"통지서의 근거 {josa(where, '은')} 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", 0.0,
                     "other_yakgwan", said, _cited_quote(cc)))
             elif cc.yakgwan in claimed and missing is None and kind_of(cc.chunks[0].article_title) == "exclusion":
                 out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {josa(where, '을')} 근거로 들었습니다.",
-                                                                     B.EXCLUSION_OF_CLAIMED_COVER, "claimed_exclusion", said, _cited_quote(cc)))
+                                                                     0.0, "claimed_exclusion", said, _cited_quote(cc)))
             for name, own, text in general_applied_to_own_list(cc.yakgwan, cc.chunks[0].article_title, sorted(claimed), policy.chunks):
                 out.setdefault(f"general on own list {name}", B.Finding(f"회사가 보통약관의 면책 조항 {josa(where, '을')} 적용했으나, {text}.",
-                                                                         B.GENERAL_EXCLUSION_ON_OWN_LIST, "general_exclusion_on_own_list", said,
+                                                                         0.0, "general_exclusion_on_own_list", said,
                                                                          _heading([own.article])))
             for mq in misquotes(ev.reason.text, cc.chunks):
                 lacks = f"원문의 {', '.join(f'‘{t}’' for t in mq.dropped)}이(가) 인용에 없고" if mq.dropped else "원문에 있는 말은 모두 있으나"
                 adds = f" 인용에만 {', '.join(f'‘{t}’' for t in mq.added)}이(가) 있습니다" if mq.added else " 인용에 더해진 말은 없습니다"
                 out.setdefault(f"misquote {cc.yakgwan} {mq.quote}", B.Finding(
-                    f"통지서가 인용한 문구가 {where}의 원문과 다릅니다: {lacks}{adds}.", B.QUOTE_DIFFERS, "quote_differs", mq.quote,
+                    f"통지서가 인용한 문구가 {where}의 원문과 다릅니다: {lacks}{adds}.", 0.0, "quote_differs", mq.quote,
                     _quoted(mq.chunk, mq.start, mq.end, cc.ref.label), diff=mq.diff))
             for key, f in _figure_findings(notice.text, cc, where, said, policy):
                 out.setdefault(key, f)
             for pv in unaddressed(cc.chunks, cc.ref, notice.text, policy.ctx.tokenizer):
                 out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}", B.Finding(
-                    f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", B.PROVISO_NOT_ADDRESSED, "proviso_not_addressed", said,
+                    f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", 0.0, "proviso_not_addressed", said,
                     _quoted(pv.chunk, pv.start, pv.end, cc.ref.label)))
         cited_articles = {(cc.yakgwan, cc.ref.article) for cc in ev.cited}
         for cc in ev.coverage:  # the claimed 특약's 지급사유, where the notice did not cite it
@@ -252,18 +252,23 @@ def _figure_findings(text: str, cc: CitedClause, where: str, said: str | None, p
             sent = next(((a, b) for a, b in clause_spans(chunk.text) if a <= cs < b), (cs, ce))
             start = sent[0] if ce - sent[0] <= QUOTE_MAX else cs  # the sentence when the quote can hold it to the figure
             quote = _quoted(chunk, start, max(sent[1], ce), cc.ref.label if span else chunk_label(chunk))
-            kind, weight, tail = _figure_verdict(fc, exclusion)
+            kind, tail = _figure_verdict(fc, exclusion)
             out.append((f"{kind} {chunk.yakgwan} {chunk.article}", B.Finding(
-                f"{where}: {describe_figures(fc)}{tail}", weight, kind, said or fc.notice.text, quote)))
+                f"{where}: {describe_figures(fc)}{tail}", 0.0, kind, said or fc.notice.text, quote)))
     return out
 
 
-def _figure_verdict(fc: FigureCheck, exclusion: bool) -> tuple[str, float, str]:
+def _figure_verdict(fc: FigureCheck, exclusion: bool) -> tuple[str, str]:
     if fc.misstated:
-        return "threshold_misstated", B.THRESHOLD_MISSTATED, " (통지서의 기준이 약관과 다릅니다)."
+        return "threshold_misstated", " (통지서의 기준이 약관과 다릅니다)."
     if fc.met != exclusion:  # a coverage condition met, or an exclusion's condition not met
-        return "arithmetic_fails", B.ARITHMETIC_FAILS, " — 통지서의 수치로는 거절의 계산이 맞지 않습니다."
-    return "arithmetic_holds", B.ARITHMETIC_HOLDS, " — 통지서의 수치로는 거절의 계산이 맞습니다."
+        return "arithmetic_fails", " — 통지서의 수치로는 거절의 계산이 맞지 않습니다."
+    return "arithmetic_holds", " — 통지서의 수치로는 거절의 계산이 맞습니다."
+
+
+def weigh(findings: list[B.Finding], weights: B.BandWeights) -> list[B.Finding]:
+    """The rule findings with the weight of their kind."""
+    return [replace(f, logit=weights.of(f.kind)) for f in findings]
 
 
 def finding_items(findings: list[B.Finding], moved: bool = True) -> list[FindingItem]:
@@ -285,7 +290,7 @@ def documents_to_collect(notice: DenialNotice, policy: Policy) -> list[str]:
     return list(dict.fromkeys(docs))
 
 
-def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy) -> Analysis:
+def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, weights: B.BandWeights | None = None) -> Analysis:
     tok = policy.ctx.tokenizer
     issues, gaps, pack = [], [], []
     claimed = sorted({cc.yakgwan for ev in evidence for cc in ev.coverage if cc.yakgwan})
@@ -322,10 +327,11 @@ def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy
         pack.append(EvidenceItem(claim=claim, provenance=Provenance(
             doc=c.doc_id, yakgwan=c.yakgwan or "", article=chunk_label(c), page=c.pages[0] if c.pages else None, chunk_id=c.chunk_id,
             quote=best_quote(c, eq.query, tok))))
-    findings = findings_for(notice, evidence, policy)
+    weights = weights or B.fitted_weights()
+    findings = weigh(findings_for(notice, evidence, policy), weights)
     p = B.probability(findings)
     actions = ["회사에 부지급 근거 조항과 사실 판단의 근거 자료를 서면으로 요청합니다."]
-    if any(f.logit >= B.CITED_CLAUSE_NOT_FOUND for f in findings):
+    if any(f.kind in B.CITATION_ERRORS for f in findings):
         actions.append("통지서가 인용한 조항이 청구한 특약의 조항이 아니거나 약관에 없음을 지적하여, 청구한 특약의 지급사유 조항으로 재심사를 청구합니다.")
     actions.append("아래 '수집할 서류'를 갖추어 재심사(이의) 신청서를 제출합니다.")
     actions.append("회사의 재심사 결과에도 이견이 있으면 금융감독원(국번 없이 1332)에 분쟁조정을 신청합니다.")
@@ -333,7 +339,7 @@ def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy
         issue_tree=issues,
         gap_analysis=gaps or [Gap(requirement="근거 조항 미확인", shown="통지서에 인용된 조항을 약관에서 찾지 못했습니다.", to_close="회사에 근거 조항을 서면으로 요청합니다.")],
         recommended_actions=actions,
-        success_probability=SuccessProbability(band=B.band_of(p), rationale=B.rationale(findings, p), probability=round(p, 4)),
+        success_probability=SuccessProbability(band=B.band_of(p), rationale=B.rationale(findings, p, weights), probability=round(p, 4)),
         evidence_pack=pack,
         documents_to_collect=documents_to_collect(notice, policy),
         findings=finding_items(findings),

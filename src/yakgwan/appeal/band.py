@@ -12,9 +12,12 @@ off the final probability (LOW < 0.25 <= MEDIUM < 0.6 <= HIGH).
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from pathlib import Path
+from typing import Mapping, Sequence
 
 from yakgwan.appeal.schema import Band, By, Provenance
 
@@ -38,29 +41,63 @@ class Finding:
     diff: tuple[tuple[str, str], ...] = ()  # the notice's quote against the policy's span: (op, text)
 
 
-# the findings the rule-based analysis can state, and their weight
-CITED_CLAUSE_NOT_IN_CLAIMED_COVER = 3.0  # the insurer's ground is another 특약's article
-CITED_CLAUSE_NOT_FOUND = 2.0  # the cited article does not exist in the named 약관
-CITED_PART_NOT_FOUND = 2.0  # the article exists, the cited 항 or 호 does not (a list copied from another 약관)
-CITED_NAME_UNRESOLVED = 0.5  # the notice's 약관 name fits no 약관 or several
-EXCLUSION_OF_CLAIMED_COVER = -0.5  # an exclusion of the claimed 특약, cited correctly
-# the cited part's 단서 the notice does not speak to: stated for the reader to weigh, the odds
-# unmoved (on the scenarios it fired on provisos beside the point as often as on decisive ones:
-# whether a proviso fits the facts is a reading the rules cannot make)
-PROVISO_NOT_ADDRESSED = 0.0
-# a 보통약관 exclusion applied to a 특약 whose own exclusion list names no 보통약관 article: stated,
-# the odds unmoved until scenarios of this kind are there to weigh it
-GENERAL_EXCLUSION_ON_OWN_LIST = 0.0
+# the findings the rule-based analysis states, by kind, and the weights they were first given by
+# hand (kept to compare the fitted ones with: bench/appeal_fit.py). The weights the band uses are
+# fitted on the scenario notices (``BandWeights``, data/band_weights.json).
+RULE_WEIGHTS: dict[str, float] = {
+    "other_yakgwan": 3.0,  # the insurer's ground is another 특약's article
+    "article_missing": 2.0,  # the cited article does not exist in the named 약관
+    "part_missing": 2.0,  # the article exists, the cited 항 or 호 does not (a list copied from another 약관)
+    "name_unresolved": 0.5,  # the notice's 약관 name fits no 약관 or several
+    "claimed_exclusion": -0.5,  # an exclusion of the claimed 특약, cited correctly
+    "proviso_not_addressed": 0.0,  # the cited part's 단서 the notice does not speak to
+    "general_exclusion_on_own_list": 0.0,  # a 보통약관 exclusion on a 특약 with its own exclusion list
+    "quote_differs": 1.0,  # the notice quotes the cited clause with other words than it prints
+    "threshold_misstated": 2.0,  # the notice restates the clause's numeric threshold with another figure
+    "arithmetic_fails": 2.0,  # the notice's own figures meet the coverage condition it denies on (or fail the exclusion's)
+    "arithmetic_holds": -0.5,  # the notice's figures fall short of the coverage condition (or meet the exclusion's)
+}
+# what each kind of finding says, in three families whose members are weighed together before
+# each gets its own share (partial pooling, bench/appeal_fit.py): a kind seen on few notices
+# borrows its family's weight instead of none. The families follow what a finding means, not the
+# scenarios: the notice misstates the policy (a clause it cites is not there or not the claimed
+# 특약's, its quote or figures are not the clause's); it leaves out what the policy also says; its
+# ground is the claimed 특약's own and its figures bear it out.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "misstates_policy": ("other_yakgwan", "article_missing", "part_missing", "quote_differs", "threshold_misstated", "arithmetic_fails"),
+    "leaves_out": ("proviso_not_addressed", "general_exclusion_on_own_list", "name_unresolved"),
+    "bears_out": ("claimed_exclusion", "arithmetic_holds"),
+}
+# the findings that say the insurer's citation itself is wrong (they add a recommended action)
+CITATION_ERRORS = ("other_yakgwan", "article_missing", "part_missing")
+DEFAULT_WEIGHTS = Path(__file__).parent / "data" / "band_weights.json"
 
-# the notice quotes the cited clause with other terms than it prints (a qualifier, a condition or
-# a figure dropped or added)
-QUOTE_DIFFERS = 1.0
-# the notice restates the clause's numeric threshold with another figure than the clause prints
-THRESHOLD_MISSTATED = 2.0
-# the notice's own figures meet the coverage condition it denies on (or fail the exclusion's)
-ARITHMETIC_FAILS = 2.0
-# the notice's figures fall short of the coverage condition (or meet the exclusion's): it holds
-ARITHMETIC_HOLDS = -0.5
+
+@dataclass(frozen=True)
+class BandWeights:
+    """How far each kind of rule finding moves the log-odds, and where the figures come from. A
+    kind without a weight is stated beside the band (weight 0)."""
+
+    weights: Mapping[str, float]
+    source: str
+
+    def of(self, kind: str) -> float:
+        return float(self.weights.get(kind, 0.0))
+
+    @classmethod
+    def load(cls, path: Path) -> "BandWeights":
+        try:
+            raw = json.loads(path.read_text("utf-8"))
+            return cls({str(k): float(v) for k, v in raw["weights"].items()}, str(raw["source"]))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"{path}: not a band weights file ({e})") from e
+
+
+@functools.cache
+def fitted_weights(path: Path = DEFAULT_WEIGHTS) -> BandWeights:
+    """The weights fitted by bench/appeal_fit.py (read once)."""
+    return BandWeights.load(path)
+
 
 # the findings an LLM analysis may state, each tied to a clause sentence it was shown: kind ->
 # (what it means, weight). Smaller than the rule findings: a model's reading of the facts is
@@ -106,8 +143,10 @@ def band_of(p: float) -> Band:
     return "HIGH" if p >= HIGH_FROM else "MEDIUM"
 
 
-def rationale(findings: Sequence[Finding], p: float) -> str:
+def rationale(findings: Sequence[Finding], p: float, weights: BandWeights | None = None) -> str:
     lines = [f"기준: {FSS_SOURCE}에서 신청인이 전부 또는 일부를 지급받은 비율 {base_rate():.1%}."]
+    if weights is not None and any(f.by == "rules" and f.logit for f in findings):
+        lines.append(f"발견 사항의 가중치: 시나리오 안내문에 맞춘 값 ({weights.source}).")
     if findings:
         lines += [f"{'상향' if f.logit > 0 else '하향'}({f.logit:+.1f}): {f.text}" if f.logit else f"참고: {f.text}" for f in findings]
     else:

@@ -199,7 +199,7 @@ def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
         if len(hits) == 1:
             return hits[0]
         if hits:
-            return None  # the shorter suffixes only match more
+            break  # the shorter suffixes only match more; the written words, in order, may still tell
     for i in range(len(words)):  # "이륜자동차 보장제외 특별약관": every written word, in order, in one name
         parts = [normalise_name(w) for w in words[i:] if normalise_name(w) not in ("특별약관", "특약")]
         if not parts:

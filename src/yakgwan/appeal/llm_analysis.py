@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, RootModel, create_model
 
 from yakgwan.appeal import band as B
-from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, body_spans, chunk_label, clause_name, finding_items, findings_for, item_quote, uses_for
+from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, body_spans, chunk_label, clause_name, finding_items, findings_for, item_quote, uses_for, weigh
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
@@ -286,11 +286,12 @@ def merge(
             gaps.append(Gap(requirement=f"{clause_name(s.use)}: “{s.text}”", shown=g["shown"], to_close=g["to_close"], by="llm"))
             m.cite(s, f"약관이 요구하는 바: {clause_name(s.use)}")
     moves = _llm_moves(draft, by_number, m)
-    rule = findings_for(notice, evidence, policy)
+    weights = B.fitted_weights()
+    rule = weigh(findings_for(notice, evidence, policy), weights)
     findings = [*rule, *B.cap_llm_moves(moves)] if apply_findings else rule
     stated = finding_items(findings) + ([] if apply_findings else finding_items(moves, moved=False))
     p = B.probability(findings)
-    rationale = B.rationale(findings, p)
+    rationale = B.rationale(findings, p, weights)
     if moves and not apply_findings:
         rationale += " 참고(모델 판단, 밴드에 반영하지 않음): " + " ".join(f"{f.text} ({f.logit:+.1f})" for f in moves)
     actions = list(dict.fromkeys([*base.recommended_actions[:-1], *(a for a in draft["actions"] if a.strip() and m.own(a)), base.recommended_actions[-1]]))

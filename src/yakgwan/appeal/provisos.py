@@ -7,11 +7,14 @@ apply lies with the insurer. This module finds the provisos of exactly the part 
 to (the cited 호, else the cited 항, else an article printed as one 항 with no 호: citing a whole
 long article points to nothing in particular) and says which of them the notice does not speak to.
 
-A proviso starts at "다만," / "단," / "그러나," and runs to the end of its sentence. What it adds is
+A proviso starts at "다만," / "단," / "그러나," and runs to the end of its sentence (or of its
+parenthesis, when it opens one: "…성형수술(다만, … 대체할 수 있습니다)을 받은 경우"). What it adds is
 its own terms: those of the proviso (two characters or more: a lone stem such as 하 says nothing)
 that the cited part's text before it does not already hold. The
 notice speaks to it when it holds at least half of them (``ADDRESSED_SHARE``); a notice that
-restates the proviso or argues about it always does.
+restates the proviso or argues about it always does. A proviso that narrows the clause further
+("…1회에 한하여 지급합니다", "…보장하지 않습니다", "…한도로 합니다") is no ground for the claimant
+and is not reported.
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from yakgwan.core.records import Chunk
 from yakgwan.text.sentences import clause_spans
 from yakgwan.text.tokenizer import Tokenizer
 
-_PROVISO = re.compile(r"(?:^|(?<=[\s.]))(?:다만|단|그러나)\s*,")
+_PROVISO = re.compile(r"(?:^|(?<=[\s.(]))(?:다만|단|그러나)\s*,")
 _PARAGRAPH = re.compile(rf"^[ \t]*[{PARAGRAPH_MARKS}]", re.M)
 _ITEM = re.compile(r"^[ \t]*(\d{1,2})\.(?!\d)[ \t]*\S", re.M)
 ADDRESSED_SHARE = 0.5  # a simple majority of the proviso's own terms (not fitted)
+# a proviso that narrows the clause further (a limit, one more exclusion) cannot help a claimant:
+# what it says ends in a refusal, an exclusion or a cap (general Korean of 약관)
+_NARROWS = re.compile(r"않습니다|않음|제외|한도|한하여|한함|한정|불가|아니합니다")
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,9 @@ def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: To
         m = _PROVISO.search(text, s, e)
         if m is None:
             continue
+        if m.start() > 0 and text[m.start() - 1] == "(":  # "(다만, … 대체할 수 있습니다)": the parenthesis is the proviso
+            close = text.find(")", m.end(), e)
+            e = close if close >= 0 else e
         before = set(tokenizer.tokenize(text[start : m.start()]))
         own = tuple(dict.fromkeys(t for t in tokenizer.tokenize(text[m.end() : e]) if len(t) > 1 and t not in before))
         if not own:
@@ -109,8 +118,9 @@ def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: To
 
 
 def unaddressed(chunks: Sequence[Chunk], ref: ClauseRef, notice_text: str, tokenizer: Tokenizer) -> list[Proviso]:
-    """The provisos of the cited part that the notice does not speak to."""
+    """The provisos of the cited part that the notice does not speak to, those that narrow the
+    clause further (a cap, one more exclusion) left out: only an exception can be the claimant's."""
     span = cited_span(chunks, ref)
     if span is None:
         return []
-    return [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE]
+    return [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE and not _NARROWS.search(p.text)]

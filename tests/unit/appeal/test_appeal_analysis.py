@@ -89,31 +89,36 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
             assert item["provenance"]["page"] and item["provenance"]["quote"]
         agree += res["success_probability"]["band"] == sc["expected_band"]
     print(f"\nband agrees with the scenario's expected band: {agree}/{len(SCENARIOS)}")
-    assert agree >= 14  # the four misses need reasoning about facts (MEDIUM/HIGH cases)
+    assert agree >= 29  # with the fitted weights (in-sample; leave-one-out 29/38 in bench/appeal_fit.py): the misses need reading the facts
     wrong = appeal(DATA / "notices" / "13_fine_spouse_victim_wrong_article.txt", kb_policy_pdf, settings).to_json()
     assert wrong["success_probability"]["band"] == "HIGH" and "교통사고처리지원금(Ⅰ) 특별약관" in wrong["success_probability"]["rationale"]
     # a 호 copied from another 특약's list: said so with what the article prints, and never pointed to
     copied = appeal(DATA / "notices" / "19_bicycle_death_copied_item.txt", kb_policy_pdf, settings).to_json()
     assert "「자전거상해사망 특별약관 제2조 제8호」의 제8호는 약관에 없습니다: 「자전거상해사망 특별약관」 제2조에는 제1호만 있습니다." in copied["success_probability"]["rationale"]
     cited = [i["provenance"] for i in copied["evidence_pack"] if i["claim"].startswith("회사가 부지급 근거로 든 조항")]
-    # the cited 항's 단서 a notice passes over is quoted for the reader; one it argues about is not
+    # the cited 항's 단서 a notice passes over is stated; one it argues about, or one that narrows
+    # the clause further (18: "다만, 미용을 위한 성형수술을 받은 경우에는 보장하여 드리지 않습니다"), is not
+    weights = B.fitted_weights()
+    deferred = appeal(DATA / "notices" / "26_scar_child_surgery_deferred.txt", kb_policy_pdf, settings).to_json()["success_probability"]
+    assert (f"상향({weights.of('proviso_not_addressed'):+.1f}): 인용된 「상해흉터복원 수술비용 특별약관 제1조 제1항」의 단서를 통지서가 다루지 않습니다: “다만, 사고발생시점 만 15세"
+            in deferred["rationale"])
     late = appeal(DATA / "notices" / "18_plastic_surgery_after_one_year.txt", kb_policy_pdf, settings).to_json()["success_probability"]
-    assert "참고: 인용된 「자동차사고 성형치료비 특별약관 제1조 제1항」의 단서를 통지서가 다루지 않습니다: “다만, 미용을 위한 성형수술을 받은 경우에는" in late["rationale"]
-    assert late["band"] == "LOW"
+    assert "단서" not in late["rationale"] and late["band"] == "LOW"
     known = appeal(DATA / "notices" / "11_cast_preexisting_disease.txt", kb_policy_pdf, settings).to_json()["success_probability"]
     assert "단서" not in known["rationale"]
     # a 보통약관 exclusion applied to a 특약 with its own list is said, with both articles
     general = tmp_path / "general.txt"
     general.write_text((DATA / SCENARIOS[0]["file"]).read_text("utf-8").replace("벌금 특별약관 제2조(보험금을 지급하지 않는 사유) 제8호", "보통약관 제5조 제1항 제1호"), "utf-8")
     said = appeal(general, kb_policy_pdf, settings).to_json()["success_probability"]["rationale"]
-    assert "참고: 회사가 보통약관의 면책 조항 「보통약관 제5조 제1항 제1호」를 적용했으나, 「벌금 특별약관」은 제2조(보험금을 지급하지 않는 사유)에 자체 면책 사유(제1호~제8호)를 두고" in said
+    assert (f"상향({weights.of('general_exclusion_on_own_list'):+.1f}): 회사가 보통약관의 면책 조항 「보통약관 제5조 제1항 제1호」를 적용했으나, "
+            "「벌금 특별약관」은 제2조(보험금을 지급하지 않는 사유)에 자체 면책 사유(제1호~제8호)를 두고") in said
     assert cited and all(p["article"] == "제2조" and p["yakgwan"] == "자전거상해사망 특별약관" for p in cited)
     (part,) = [f for f in copied["findings"] if f["kind"] == "part_missing"]
     assert part["notice"].startswith("피보험자가 술에 취한 상태에서") and "특별약관 제2조(보험금을 지급하지 않는 사유) 제8호에 해당하여" in part["notice"]
-    assert part["weight"] == 2.0
+    assert part["weight"] == weights.of("part_missing") > 2.0
     assert part["policy"]["quote"] == "제2조(보험금을 지급하지 않는 사유)" and part["policy"]["page"] == 111
     (other,) = [f for f in wrong["findings"] if f["kind"] == "other_yakgwan"]
-    assert other["policy"]["yakgwan"] == "교통사고처리지원금(Ⅰ) 특별약관" and other["policy"]["quote"].startswith("①") and other["weight"] == 3.0
+    assert other["policy"]["yakgwan"] == "교통사고처리지원금(Ⅰ) 특별약관" and other["policy"]["quote"].startswith("①") and other["weight"] == weights.of("other_yakgwan") > 2.0
     # ... and what the claimed 특약 itself says closest to the stated reason is quoted beside it
     near = [i for i in copied["evidence_pack"] if "통지서가 인용한 조항(자전거상해사망 특별약관 제2조 제8호)은 약관에 없습니다" in i["claim"]]
     assert len(near) == 1 and near[0]["provenance"]["yakgwan"] == "자전거상해사망 특별약관"

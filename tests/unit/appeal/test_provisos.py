@@ -47,3 +47,17 @@ def test_parts_without_a_proviso_or_too_broad_give_none() -> None:
     one = Chunk("c3", "p.pdf", "p.pdf", "t", "제3조(준용규정)\n이 특별약관에 정하지 않은 사항은 보통약관을 따릅니다. 다만, 제2조는 따로 정합니다.", 0, 60)
     c, s, e = cited_span([one], ref("제3조"))
     assert (s, e) == (0, len(one.text)) and [p.text for p in provisos(c, s, e, "", TOK)] == ["다만, 제2조는 따로 정합니다."]
+
+
+@pytest.mark.unit
+def test_a_proviso_in_parentheses_ends_with_them() -> None:
+    c = Chunk("c1", "p.pdf", "p.pdf", "t", "제1조(보험금의 지급사유)\n① 사고일부터 2년 이내에 수술(다만, 만 15세 미만자는 2년이 지난 후 수술이 가능하다는 진단으로\n대체할 수 있습니다)을 받은 경우 지급합니다.", 0, 90)
+    (p,) = provisos(c, 0, len(c.text), "수술을 2년 안에 받지 않았습니다.", TOK)
+    assert p.text == "다만, 만 15세 미만자는 2년이 지난 후 수술이 가능하다는 진단으로\n대체할 수 있습니다"
+
+
+@pytest.mark.unit
+def test_a_proviso_that_narrows_the_clause_is_no_finding() -> None:
+    c = Chunk("c4", "p.pdf", "p.pdf", "t", "제4조(지급한도)\n골절 진단 시 위로금을 지급합니다. 다만, 같은 사고로 여러 골절이 생긴 때에도 1회에 한하여 지급합니다.", 0, 80)
+    (p,) = provisos(c, 0, len(c.text), "치아 파절입니다.", TOK)  # found ...
+    assert unaddressed([c], ref("제4조"), "치아 파절입니다.", TOK) == []  # ... but a cap helps no claimant

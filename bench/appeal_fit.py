@@ -1,0 +1,116 @@
+"""The band's per-finding weights, fitted on the scenario notices (tests/data/appeal), with
+leave-one-out accuracy. Not a test.
+
+Each scenario gives the rule findings the analysis states (their kinds, counted) and the expected
+band. The model is the band's own: z = logit(금감원 base rate) + Σ w_kind · count_kind, read off
+at the band's fixed thresholds (LOW < 0.25 <= MEDIUM < 0.6 <= HIGH). Weights are fitted as an
+ordinal logistic model with those fixed cut points (no intercept: the base rate stays the
+금감원's). A kind's weight is its family's (band.FAMILIES) plus its own share, each with an L2
+penalty (fixed beforehand, not tuned): a kind seen on one notice, left out, still has its
+family's weight. Reported:
+
+- leave-one-out band accuracy over all scenarios (fit on the others, predict the one left out),
+  overall, by scenario kind and by finding kind;
+- the two halves by a fixed rule (tuning half: even rows of scenarios.jsonl; checking half: odd
+  rows): fitted on one, accuracy on the other;
+- the weights fitted on all scenarios, which ``--write`` stores in
+  src/yakgwan/appeal/data/band_weights.json with this provenance.
+
+    .venv/bin/python bench/appeal_fit.py [--findings results.json] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections import Counter, defaultdict
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from yakgwan.appeal import band as B
+from yakgwan.appeal.band_fit import BANDS, fit, leave_one_out, membership, predict
+from yakgwan.config import Settings
+from yakgwan.services.appeal import AppealOptions, appeal
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data" / "appeal"
+ORDER = {b: i for i, b in enumerate(BANDS)}
+
+
+def findings_of(scenarios: list[dict], saved: Path | None) -> dict[str, list[dict]]:
+    if saved:
+        return {r["id"]: r["findings"] for r in json.loads(saved.read_text("utf-8"))}
+    settings = Settings.from_env().with_(quiet=True)
+    policy = REPO.parent / "shared" / "data" / "policies" / "kb_smart_driver"
+    out = {}
+    for sc in scenarios:
+        res = appeal(DATA / sc["file"], policy, settings, AppealOptions(analysis="rules")).to_json()
+        out[sc["id"]] = res["findings"]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--findings", type=Path, help="results of bench/appeal_analysis.py --analysis rules --json (else computed)")
+    ap.add_argument("--l2-family", type=float, default=0.1, help="penalty on a family's weight (fixed, not tuned)")
+    ap.add_argument("--l2-kind", type=float, default=2.0, help="penalty on a kind's own share beside its family's (fixed, not tuned)")
+    ap.add_argument("--write", action="store_true")
+    args = ap.parse_args()
+    scenarios = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
+    found = findings_of(scenarios, args.findings)
+    kinds = sorted({f["kind"] for fs in found.values() for f in fs if f["by"] == "rules"} | set(B.RULE_WEIGHTS))
+    M = membership(kinds, B.FAMILIES)
+    l2 = (args.l2_family, args.l2_kind)
+    X = np.array([[sum(f["kind"] == k and f["by"] == "rules" for f in found[sc["id"]]) for k in kinds] for sc in scenarios], dtype=float)
+    y = np.array([ORDER[sc["expected_band"]] for sc in scenarios])
+    n = len(scenarios)
+    print(f"{n} scenarios ({Counter(sc['expected_band'] for sc in scenarios)}); finding kinds: {', '.join(kinds)}; l2 family/kind={l2}")
+
+    hand = np.array([B.RULE_WEIGHTS.get(k, 0.0) for k in kinds])
+    hand_pred = predict(X, hand)
+    loo = leave_one_out(X, y, M, l2)
+    low_only = sum(y == 0)
+    print(f"band accuracy: always LOW {low_only}/{n} = {low_only / n:.3f}; hand weights {sum(int(p == t) for p, t in zip(hand_pred, y))}/{n}; "
+          f"leave-one-out {sum(int(p == t) for p, t in zip(loo, y))}/{n} = {np.mean(np.array(loo) == y):.3f}")
+    tune, check = np.arange(n) % 2 == 0, np.arange(n) % 2 == 1
+    for name, a, b in (("tuning half -> checking half", tune, check), ("checking half -> tuning half", check, tune)):
+        pred = np.array(predict(X[b], fit(X[a], y[a], M, l2)))
+        print(f"fit on the {name}: {int((pred == y[b]).sum())}/{int(b.sum())} = {np.mean(pred == y[b]):.3f}")
+
+    by_kind: dict[str, list[bool]] = defaultdict(list)
+    for sc, p, t in zip(scenarios, loo, y):
+        by_kind[sc.get("kind", "?")].append(p == t)
+    print("\nleave-one-out by scenario kind:")
+    for k, oks in sorted(by_kind.items()):
+        print(f"  {k:<22}{sum(oks)}/{len(oks)}")
+    w_all = fit(X, y, M, l2)
+    print("\nby finding kind (weights fitted on all scenarios; the scenarios it fires on, by expected band; LOO accuracy on them):")
+    print(f"  {'finding kind':<32}{'hand':>6}{'fitted':>8}  fires on (LOW/MEDIUM/HIGH)  LOO")
+    for j, k in enumerate(kinds):
+        on = np.where(X[:, j] > 0)[0]
+        bands = Counter(int(y[i]) for i in on)
+        acc = sum(int(loo[i] == y[i]) for i in on)
+        print(f"  {k:<32}{hand[j]:>+6.2f}{w_all[j]:>+8.2f}  {bands.get(0, 0)}/{bands.get(1, 0)}/{bands.get(2, 0)}{'':>20}{acc}/{len(on)}")
+    print("\nleave-one-out misses:")
+    names = {v: k for k, v in ORDER.items()}
+    for sc, p, t in zip(scenarios, loo, y):
+        if p != t:
+            fired = [k for j, k in enumerate(kinds) if X[scenarios.index(sc), j] > 0]
+            print(f"  {sc['id']:<42} expected {names[int(t)]:<7} got {names[p]:<7} findings: {', '.join(fired) or '-'}")
+    if args.write:
+        out = REPO / "src" / "yakgwan" / "appeal" / "data" / "band_weights.json"
+        out.parent.mkdir(exist_ok=True)
+        acc = float(np.mean(np.array(loo) == y))
+        out.write_text(json.dumps({
+            "weights": {k: round(float(w), 3) for k, w in zip(kinds, w_all)},
+            "source": f"fitted {date.today().isoformat()} by bench/appeal_fit.py on the {n} scenario notices of tests/data/appeal "
+                      f"(ordinal logistic with fixed band thresholds and the base rate {B.base_rate():.3f}; weights pooled by family, l2 family/kind {l2[0]}/{l2[1]}); leave-one-out band accuracy {acc:.3f}",
+        }, ensure_ascii=False, indent=1) + "\n", "utf-8")
+        print(f"\nwrote {out}")
+
+
+if __name__ == "__main__":
+    main()
