@@ -67,3 +67,20 @@ def test_the_analysis_of_a_photo_matches_the_text(tesseract: str, kb_policy_pdf:
     assert photo["success_probability"]["band"] == text["success_probability"]["band"] == "HIGH"
     resolved = lambda run: [[(c["yakgwan"], c["article"], c["found"]) for c in r["cited"]] for r in run["retrieval"]]  # noqa: E731
     assert resolved(photo) == resolved(text) == [[("교통사고처리지원금(Ⅰ) 특별약관", "제1조 제1항", True)]]
+
+
+def test_the_scanned_scenario_reaches_the_same_finding(tesseract: str, kb_policy_pdf: Path, tmp_path: Path) -> None:
+    """Scenario 37 is the set's scanned notice: rasterised here, it gets the band and the finding
+    (the ground is another 특약's clause) the text version gets."""
+    from yakgwan.config import Settings
+    from yakgwan.services.appeal import appeal
+
+    text_file = DATA / "notices" / "37_injury_grade_driver_wrong_article_scan.txt"
+    scan = rasterise(text_file.read_text("utf-8"), tmp_path / "scan37.png")
+    settings = Settings.from_env().with_(quiet=True)
+    runs = [appeal(f, kb_policy_pdf, settings).to_json() for f in (text_file, scan)]
+    for run in runs:
+        assert run["success_probability"]["band"] == "HIGH"
+        (other,) = [f for f in run["findings"] if f["kind"] == "other_yakgwan"]
+        assert other["policy"]["yakgwan"] == "자동차사고부상보장(비운전자) 특별약관"
+    assert runs[1]["denial"]["ocr"]["confidence"] > 70

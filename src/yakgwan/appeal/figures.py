@@ -35,6 +35,7 @@ from typing import Sequence
 from yakgwan.text.tokenizer import Tokenizer
 
 CONTEXT = 24  # characters either side of a figure whose terms say what it counts
+LEAD = 10  # characters before a figure that name what it counts ("치료기간 28일", "사고일부터 180일")
 # words by which a sentence compares a figure with a threshold, falling short of it or passing it
 # (general Korean, as claim letters word it)
 COMPARISON = ("미치지 못", "못 미", "미달", "부족", "이르지 못", "넘지 못", "넘지 않", "초과", "넘어", "넘은", "넘는",
@@ -47,9 +48,9 @@ _PAREN = r"(?:\s*\([^()\n]{0,40}\))?"
 _RANGE = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}?\s*(?:~|∼|-|부터|에서)\s*(?:제\s*)?{_NUM}\s*{_UNIT}(?:\s*까지)?")
 _LIST = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}(?:\s*(?:,|또는|및|이나|혹은)\s*{_NUM}\s*{_UNIT})+")
 _PAIR = re.compile(rf"{_NUM}\s*{_UNIT}")
-_BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과|넘는|넘게|넘어|까지|내)?")
+_BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과|넘는|넘게|넘어|까지|내(?![가-힣]))?")
 # not counts: dates, article numbers, money
-_DATE = re.compile(r"\d{2,4}\s*[년.\-/]\s*\d{1,2}\s*[월.\-/]\s*\d{1,2}\s*일?|\d{1,2}\s*월\s*\d{1,2}\s*일|\d{4}\s*년")
+_DATE = re.compile(r"\d{2,4}\s*[년.\-/]\s*\d{1,2}\s*[월.\-/]\s*\d{1,2}\s*일?|\d{1,2}\s*월\s*\d{1,2}\s*일|\d{4}\s*년|\d{2}\s*년\s*\d{1,2}\s*월")
 
 
 @dataclass(frozen=True)
@@ -134,12 +135,13 @@ def conditions(text: str) -> list[Condition]:
             continue
         value, name = _value(m.group(1), m.group(2))
         low, high, low_in, high_in = _interval(value, m.group(3))
-        out.append(Condition(low, high, low_in, high_in, name, m.group(0), m.start(), m.end(), m.group(3) is not None))
+        printed = m.group(0).rstrip()
+        out.append(Condition(low, high, low_in, high_in, name, printed, m.start(), m.start() + len(printed), m.group(3) is not None))
     return sorted(out, key=lambda c: c.start)
 
 
-def _around(text: str, c: Condition, tokenizer: Tokenizer) -> set[str]:
-    near = text[max(0, c.start - CONTEXT) : c.start] + " " + text[c.end : c.end + CONTEXT]
+def _around(text: str, c: Condition, tokenizer: Tokenizer, before: int = CONTEXT, after: int = CONTEXT) -> set[str]:
+    near = text[max(0, c.start - before) : c.start] + " " + text[c.end : c.end + after]
     return {t for t in tokenizer.tokenize(near) if len(t) > 1 and not t.isdigit()}
 
 
@@ -172,14 +174,20 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
     if not rules:
         return []
     rule_terms = [_around(clause_text, c, tokenizer) for c in rules]
+    rule_lead = [_around(clause_text, c, tokenizer, LEAD, 0) for c in rules]
     out = []
     relied = False
     seen: set[tuple[str, float, float, bool]] = set()
     for f in conditions(notice_text):
         terms = _around(notice_text, f, tokenizer)
-        related = [(r, tuple(sorted(terms & rt))) for r, rt in zip(rules, rule_terms) if r.unit == f.unit and terms & rt]
-        if not related:
+        lead = _around(notice_text, f, tokenizer, LEAD, 0)
+        scored = [(len(lead & rl), len(terms & rt), r, tuple(sorted(terms & rt))) for r, rt, rl in zip(rules, rule_terms, rule_lead) if r.unit == f.unit and terms & rt]
+        if not scored:
             continue
+        # the condition(s) the figure is about: those whose leading words it shares most, then most
+        # terms ("치료기간 42일 이상" for a 치료기간, not "사고일부터 180일 이내" in the same sentence)
+        best = max((a, b) for a, b, _, _ in scored)
+        related = [(r, ts) for a, b, r, ts in scored if (a, b) == best]
         relied = relied or _relied_on(notice_text, f)
         clause = tuple(r for r, _ in related)
         printed = {b for r in clause for b in r.bounds}

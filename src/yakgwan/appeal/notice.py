@@ -52,7 +52,8 @@ _WORD = r"[^\s,.()]+(?:\([^()\d,]{1,8}\))?"
 _NAME = rf"{_WORD}(?:\s{_WORD}){{0,3}}?\s?(?:\([^()\d,]{{1,12}}\)\s?)?(?:추가특별약관|특별약관|특약)(?:\s*\([^()\d,]{{1,12}}\))?"
 _PROSE_CLAIM = re.compile(rf"청구하신\s+(?:(?:담보|특약)(?:는|은)\s+)?(?P<a>{_NAME})"
                           rf"|(?P<b>{_NAME})\s*(?:\([^()]*\))?\s*(?:으로|로|에\s*따른\s*보험금을)\s*청구"
-                          r"|청구하신\s+(?P<c>[가-힣]{2,}(?:\s?[가-힣]+){0,2}(?:\s?\([^()\d,]{1,12}\))?)\s*건")
+                          r"|청구하신\s+(?P<c>[가-힣]{4,}(?:\s?[가-힣]+){0,2}(?:\s?\([^()\d,]{1,12}\))?)\s*건")
+PROSE_CHARS = 3000  # a letter names its claim near the top; the search stays short on a long text
 _SENTENCE_END = re.compile(r"(?<=[.다])\s+")
 
 FIELD_LABELS = {
@@ -88,6 +89,8 @@ FIELD_LABELS = {
 }
 
 
+# labels that are words of a sentence as often: a field only with a colon ("청구 : …", never "청구 내용을 검토한 결과")
+COLON_ONLY = {"청구", "청구내용"}
 LABEL_RATIO = 0.85  # a label this close to one known label (difflib's ratio over jamo) is that label: 성구담보 for 청구담보
 
 
@@ -150,7 +153,7 @@ def parse_notice(text: str, source: str) -> DenialNotice:
     lines = text.splitlines()
     fields, items, amount = _fields(lines)
     if not items:  # no claim field: the 특약 the letter's prose says was claimed
-        m = _PROSE_CLAIM.search(" ".join(text.split()))
+        m = _PROSE_CLAIM.search(" ".join(text.split())[:PROSE_CHARS])
         items = [" ".join((m.group("a") or m.group("b") or m.group("c")).split())] if m else []
     sections = _sections(lines)
     clause_refs = [r for s in sections if s.heading and _is_clause_heading(s.heading) for r in _policy_refs(s.heading + " " + s.text)]
@@ -239,8 +242,9 @@ def _label_without_colon(line: str) -> tuple[str | None, str]:
     then the value (maybe empty) after a space instead of a colon."""
     words = re.sub(r"^\s*[-·•]\s*", "", line).split()
     for k in range(min(4, len(words)), 0, -1):
-        key = field_key("".join(words[:k]))
-        if key is not None:
+        label = "".join(words[:k])
+        key = FIELD_LABELS.get(label)  # exactly: without a colon, a label one letter off is a sentence's word
+        if key is not None and label not in COLON_ONLY:
             return key, " ".join(words[k:])
     return None, ""
 

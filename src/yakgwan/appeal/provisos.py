@@ -36,6 +36,8 @@ ADDRESSED_SHARE = 0.5  # a simple majority of the proviso's own terms (not fitte
 # a proviso that narrows the clause further (a limit, one more exclusion) cannot help a claimant:
 # what it says ends in a refusal, an exclusion or a cap (general Korean of 약관)
 _NARROWS = re.compile(r"않습니다|않음|제외|한도|한하여|한함|한정|불가|아니합니다")
+_CAPS = re.compile(r"한도|한하여|한함|한정")  # what narrows an exclusion too: a limit
+_RELEASES = re.compile(r"그러하지\s*(?:아니|않)")  # "…경우에는 그러하지 아니합니다": the rule does not apply
 
 
 @dataclass(frozen=True)
@@ -123,4 +125,14 @@ def unaddressed(chunks: Sequence[Chunk], ref: ClauseRef, notice_text: str, token
     span = cited_span(chunks, ref)
     if span is None:
         return []
-    return [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE and not _NARROWS.search(p.text)]
+    return [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE and not narrows(p)]
+
+
+def narrows(p: Proviso) -> bool:
+    """Whether the proviso narrows what the clause grants: a cap, or, in a clause that grants
+    (not an exclusion article), one more refusal. "그러하지 아니합니다" releases the rule, and in an
+    exclusion article "…는 제외합니다" takes a case out of the exclusion: neither narrows."""
+    if _RELEASES.search(p.text):
+        return False
+    exclusion = any(w in (p.chunk.article_title or "") for w in ("지급하지 않는", "보상하지 않는", "보장제외"))
+    return bool((_CAPS if exclusion else _NARROWS).search(p.text))

@@ -55,13 +55,18 @@ class Misquote:
         return self.chunk.text[self.start : self.end]
 
 
+_ELLIPSIS = re.compile(r"…|⋯|\.{3,}|\((?:중략|생략|후략|전략)\)")
+
+
 def quotations(text: str) -> list[str]:
-    """The quoted stretches of ``text`` long enough to be a clause's words, 약관 names left out."""
+    """The quoted stretches of ``text`` long enough to be a clause's words, 약관 names left out; a
+    quote shortened with "…" or "(중략)" is its pieces, each compared on its own."""
     out = []
     for m in _QUOTED.finditer(text):
-        q = next(g for g in m.groups() if g is not None).strip()
-        if len(_IGNORED.sub("", q)) >= QUOTE_MIN and not _NAME.search(q):
-            out.append(q)
+        for piece in _ELLIPSIS.split(next(g for g in m.groups() if g is not None)):
+            q = piece.strip()
+            if len(_IGNORED.sub("", q)) >= QUOTE_MIN and not _NAME.search(q):
+                out.append(q)
     return out
 
 

@@ -40,7 +40,7 @@ from yakgwan.rerank.yesno import GatedPointwiseReranker
 MODES = ("plain", "hyde", "reverse_hyde", "hybrid_hyde")
 REASON_VARIANTS = 2  # LLM-written queries per reason, besides the reason itself
 # a 약관 written without its name: "약관", "이 특약", "같은 특별약관", "해당 특약"
-_GENERIC = re.compile(r"^(?:.*\s)?(?:(?:같은|이|동|해당|본)\s*)?(?:특별약관|특약|약관)$")
+_GENERIC = re.compile(r"^(?:.*\s)?(?:같은|이|동|해당|본)\s*(?:특별약관|특약|약관)$|^(?:특별약관|특약|약관)$")
 _NAMED = re.compile(r"[^\s,.;:()「」『』\[\]]+(?:\s[^\s,.;:()「」『』\[\]]+){0,5}?\s?(?:특별약관|특약)(?:\([^()\n]{1,12}\))?")
 
 

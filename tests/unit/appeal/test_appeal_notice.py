@@ -125,3 +125,10 @@ def test_two_grounds_in_one_paragraph_and_an_angle_bracket_heading() -> None:
     assert first.heading == "심사 결과" and not first.text.startswith("<")
     assert [r.label for r in first.refs] == ["제1조 제1항"] and [r.label for r in second.refs] == ["제2조 제3호"]
     assert second.text.startswith("또한") and second.text.endswith("지급하지 않습니다.")
+
+
+def test_a_sentence_starting_with_a_label_word_is_no_field() -> None:
+    text = ("KB손해보험\n상품명: KB스마트운전자보험\n증권번호: 1-2024-1234567\n청구 내용을 검토한 결과 다음과 같이 안내드립니다.\n\n"
+            "고객님께서 깁스치료비 특약으로 청구하신 건은 부목 치료여서 보험금을 지급하지 않습니다.\n")
+    (item,) = parse_notice(text, "t.txt").claim_items  # the prose's claim (words before the name are resolved away later)
+    assert item.endswith("깁스치료비 특약") and resolve_yakgwan(item, KNOWN) == "깁스치료비 특별약관"

@@ -75,3 +75,11 @@ def test_a_list_restated_short_is_misstated_and_a_listed_fact_meets_it() -> None
     assert check("상해급수 1급, 2급 또는 3급에 해당하는 부상을 입힌 경우에 지급합니다.", clause, TOK) == []
     (fc,) = check("피해자의 부상은 상해급수 3급으로 기준에 미치지 못합니다.", clause, TOK)
     assert fc.met is True
+
+
+@pytest.mark.unit
+def test_a_visit_is_no_bound_and_a_fact_is_compared_with_its_own_condition() -> None:
+    assert [(c.text, c.bounded) for c in conditions("2회 내원하여 치료를 받았습니다.")] == [("2회", False)]
+    both = "사고일부터 180일 이내에 피해자가 치료기간 42일 이상의 진단을 받은 경우"
+    (fc,) = check("피해자의 치료기간 28일 진단은 기준에 미치지 못하여 지급하지 않습니다.", both, TOK)
+    assert fc.met is False and [r.text for r in fc.clause] == ["42일 이상"]  # not "180일 이내", which 28 meets

@@ -61,3 +61,12 @@ def test_a_proviso_that_narrows_the_clause_is_no_finding() -> None:
     c = Chunk("c4", "p.pdf", "p.pdf", "t", "제4조(지급한도)\n골절 진단 시 위로금을 지급합니다. 다만, 같은 사고로 여러 골절이 생긴 때에도 1회에 한하여 지급합니다.", 0, 80)
     (p,) = provisos(c, 0, len(c.text), "치아 파절입니다.", TOK)  # found ...
     assert unaddressed([c], ref("제4조"), "치아 파절입니다.", TOK) == []  # ... but a cap helps no claimant
+
+
+@pytest.mark.unit
+def test_a_proviso_that_releases_the_rule_or_takes_a_case_out_of_an_exclusion_is_reported() -> None:
+    grant = Chunk("c6", "p.pdf", "p.pdf", "t", "제6조(통지의무)\n사고를 알리지 않아 늘어난 손해는 지급하지 않습니다. 다만, 회사가 그 사실을 안 경우에는 그러하지 아니합니다.", 0, 70)
+    assert [p.text[:6] for p in unaddressed([grant], ref("제6조"), "늦게 알렸습니다.", TOK)] == ["다만, 회사"]
+    excl = Chunk("c2", "p.pdf", "p.pdf", "t", "제2조(보험금을 지급하지 않는 사유)\n운동경기 중 생긴 손해는 보상하지 않습니다. 다만, 이 특약이 보장하는 사고로 인한 경우는 제외합니다.", 0, 80)
+    excl = Chunk(excl.chunk_id, excl.doc_id, excl.source, excl.title, excl.text, excl.start, excl.end, article_title="보험금을 지급하지 않는 사유")
+    assert len(unaddressed([excl], ref("제2조"), "운동경기 중 사고입니다.", TOK)) == 1

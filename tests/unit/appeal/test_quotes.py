@@ -57,3 +57,9 @@ def test_one_syllable_can_change_the_clause_a_particle_does_not() -> None:
     (m,) = misquotes("「피보험자와 생계를 같이하는 동거중인 미혼자녀」", [who])
     assert m.dropped == ("별거중인",) and m.added == ("동거중인",)
     assert misquotes("「피보험자가 생계를 같이하는 별거중인 미혼자녀」", [who]) == []  # 와 -> 가: a particle
+
+
+@pytest.mark.unit
+def test_a_quote_shortened_with_an_ellipsis_is_its_pieces() -> None:
+    assert quotations("“피보험자가 자동차를 영업 목적으로 … 생긴 사고(중략)는 보상하지 않는 손해”") == ["피보험자가 자동차를 영업 목적으로"]
+    assert misquotes("약관은 “피보험자가 자동차를 영업 목적으로 … 운전하던 중 생긴 사고”라고 정합니다.", [CLAUSE]) == []
