@@ -73,6 +73,11 @@ def test_appeal_page_end_to_end(page: Any, kb_policy_pdf: Path) -> None:
     page.wait_for_selector("#appeal-result #analysis", timeout=600_000)
     assert page.inner_text("#band") == "LOW"
     assert "혈중알코올농도" in page.inner_text("#analysis .tree")
+    # each finding opens both texts: the notice's sentence and the policy's words, with their citation
+    finding = page.locator("#analysis .finding", has_text="청구 특약의 면책 조항").first
+    finding.locator("summary").click()
+    both = finding.locator(".both").inner_text()
+    assert "안내문:" in both and "약관 원문:" in both and "벌금 특별약관 제2조 제8호" in both
     _shot(page, "1-appeal")
     cite = page.locator("#analysis .cite", has_text="벌금 특별약관 제2조 제8호").first
     cite.click()

@@ -80,6 +80,7 @@ class BandWeights:
 
     weights: Mapping[str, float]
     source: str
+    label: str = ""  # the source in a sentence of Korean, for the rationale a reader sees
 
     def of(self, kind: str) -> float:
         return float(self.weights.get(kind, 0.0))
@@ -88,7 +89,7 @@ class BandWeights:
     def load(cls, path: Path) -> "BandWeights":
         try:
             raw = json.loads(path.read_text("utf-8"))
-            return cls({str(k): float(v) for k, v in raw["weights"].items()}, str(raw["source"]))
+            return cls({str(k): float(v) for k, v in raw["weights"].items()}, str(raw["source"]), str(raw.get("label", "")))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise ValueError(f"{path}: not a band weights file ({e})") from e
 
@@ -143,13 +144,21 @@ def band_of(p: float) -> Band:
     return "HIGH" if p >= HIGH_FROM else "MEDIUM"
 
 
+def percent(p: float) -> str:
+    """``p`` as a percentage, with a decimal where whole percents would round it onto a band's
+    threshold (0.597 is "59.70%", not "60%", which reads HIGH)."""
+    whole = f"{p:.0%}"
+    near = any(abs(p - t) < 0.005 and (p < t) != (round(p, 2) < t) for t in (LOW_BELOW, HIGH_FROM))
+    return f"{p:.2%}" if near else whole
+
+
 def rationale(findings: Sequence[Finding], p: float, weights: BandWeights | None = None) -> str:
     lines = [f"기준: {FSS_SOURCE}에서 신청인이 전부 또는 일부를 지급받은 비율 {base_rate():.1%}."]
     if weights is not None and any(f.by == "rules" and f.logit for f in findings):
-        lines.append(f"발견 사항의 가중치: 시나리오 안내문에 맞춘 값 ({weights.source}).")
+        lines.append(f"발견 사항의 가중치: {weights.label or weights.source}.")
     if findings:
         lines += [f"{'상향' if f.logit > 0 else '하향'}({f.logit:+.1f}): {f.text}" if f.logit else f"참고: {f.text}" for f in findings]
     else:
         lines.append("통지서와 약관에서 기준 비율을 움직일 근거를 찾지 못했습니다.")
-    lines.append(f"추정 {p:.0%} → {band_of(p)}")
+    lines.append(f"추정 {percent(p)} → {band_of(p)}")
     return " ".join(lines)

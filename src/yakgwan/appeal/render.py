@@ -7,6 +7,8 @@ import html
 from pathlib import Path
 from typing import Any, Mapping
 
+from yakgwan.appeal.band import percent
+
 DISCLAIMER = (
     "이 자료는 약관과 통지서의 문언을 정리한 참고 자료이며 법률 자문이 아닙니다. "
     "성공 가능성은 금융감독원 금융분쟁조정사례의 결과 분포에서 출발한 추정치로, 결과를 보장하지 않습니다. "
@@ -98,7 +100,7 @@ def to_markdown(result: Mapping[str, Any]) -> str:
     out += [f"| {_md_cell(g['requirement'])} | {_md_cell(g['shown'] + _tag(g))} | {_md_cell(g['to_close'])} |" for g in result["gap_analysis"]]
     out += ["", "## 5. 수집할 서류", ""] + [f"- [ ] {doc}" for doc in result["documents_to_collect"]]
     out += ["", "## 6. 권고 조치", ""] + [f"{i}. {a}" for i, a in enumerate(result["recommended_actions"], 1)]
-    out += ["", "## 7. 재심사 성공 가능성", "", f"**{sp['band']}** (추정 {sp['probability']:.0%})", "", sp["rationale"]]
+    out += ["", "## 7. 재심사 성공 가능성", "", f"**{sp['band']}** (추정 {percent(sp['probability'])})", "", sp["rationale"]]
     if cmp := comparisons(result):
         out += ["", f"## {COMPARE_TITLE}", ""]
         for c in cmp:
@@ -146,7 +148,7 @@ def to_html(result: Mapping[str, Any]) -> str:
     parts += [f"<tr><td>{e(g['requirement'])}</td><td>{e(g['shown'] + _tag(g))}</td><td>{e(g['to_close'])}</td></tr>" for g in result["gap_analysis"]]
     parts.append("</table><h2>5. 수집할 서류</h2><ul>" + "".join(f"<li>☐ {e(doc)}</li>" for doc in result["documents_to_collect"]) + "</ul>")
     parts.append("<h2>6. 권고 조치</h2><ol>" + "".join(f"<li>{e(a)}</li>" for a in result["recommended_actions"]) + "</ol>")
-    parts.append(f"<h2>7. 재심사 성공 가능성</h2><p class=\"band\">{e(sp['band'])} (추정 {sp['probability']:.0%})</p><p>{e(sp['rationale'])}</p>")
+    parts.append(f"<h2>7. 재심사 성공 가능성</h2><p class=\"band\">{e(sp['band'])} (추정 {percent(sp['probability'])})</p><p>{e(sp['rationale'])}</p>")
     if cmp := comparisons(result):
         parts.append(f"<h2>{COMPARE_TITLE}</h2><table><tr><th>발견 사항</th><th>안내문</th><th>약관 원문</th></tr>")
         parts += [f"<tr><td><b>{e(c['title'])}</b><br>{e(c['text'])}</td><td>{e(c['notice'])}</td><td>{e(c['cite'])}<br><q>{e(c['quote'])}</q>"
@@ -267,7 +269,7 @@ def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any]) -> None:
     for i, a in enumerate(result["recommended_actions"], 1):
         pdf.para(f"{i}. {a}", indent=2)
     pdf.heading("7. 재심사 성공 가능성")
-    pdf.para(f"{sp['band']} (추정 {sp['probability']:.0%})", 13)
+    pdf.para(f"{sp['band']} (추정 {percent(sp['probability'])})", 13)
     pdf.para(sp["rationale"])
     if cmp := comparisons(result):
         pdf.heading(COMPARE_TITLE)

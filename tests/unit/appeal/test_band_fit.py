@@ -61,3 +61,8 @@ def test_a_broken_weights_file_names_itself(tmp_path: Path) -> None:
     bad.write_text("{\"weights\": 3}", "utf-8")
     with pytest.raises(ValueError, match="w.json: not a band weights file"):
         B.BandWeights.load(bad)
+
+
+def test_a_percentage_never_rounds_onto_a_threshold() -> None:
+    assert B.percent(0.597) == "59.70%" and B.band_of(0.597) == "MEDIUM"
+    assert B.percent(0.2496) == "24.96%" and B.percent(0.17) == "17%" and B.percent(0.6) == "60%"

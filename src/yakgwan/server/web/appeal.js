@@ -80,6 +80,12 @@ export function mountAppeal(root, state) {
   return refresh();
 }
 
+// as the rationale writes it: a decimal only where whole percents would round onto a band's threshold
+function percent(p) {
+  const near = [0.25, 0.6].some((th) => Math.abs(p - th) < 0.005 && (p < th) !== (Math.round(p * 100) / 100 < th));
+  return `${(p * 100).toFixed(near ? 2 : 0)}%`;
+}
+
 function citeButton(collection, prov) {
   const label = `${prov.yakgwan} ${prov.article}${prov.page ? ` · p.${prov.page}` : ""}`;
   return el("button", { class: "cite", "data-chunk": prov.chunk_id, onclick: () => openClause(collection, prov.chunk_id, prov.quote) }, label);
@@ -100,13 +106,23 @@ export function renderAnalysis(root, r, jobId) {
   const gaps = el("table", {}, el("thead", {}, el("tr", {}, el("th", { i18n: "result.requirement" }), el("th", { i18n: "result.shown" }), el("th", { i18n: "result.to_close" }))),
     el("tbody", {}, ...r.gap_analysis.map((g) => el("tr", {}, el("td", {}, g.requirement), el("td", {}, g.shown), el("td", {}, g.to_close, byMark(g))))));
   const evidence = el("ol", {}, ...r.evidence_pack.map((e) => el("li", {}, e.claim, " ", citeButton(collection, e.provenance), byMark(e))));
+  const findings = (r.findings || []).filter((f) => f.notice || f.policy).map((f) => el("li", { class: "finding" },
+    el("details", {},
+      el("summary", {}, el("span", { class: "kind" }, t(`finding.${f.kind}`) === `finding.${f.kind}` ? f.kind : t(`finding.${f.kind}`)),
+        ` ${f.weight ? `${t("result.moved")} ${f.weight > 0 ? "+" : ""}${f.weight.toFixed(1)}` : t("result.stated")} · `, f.text, byMark(f)),
+      el("div", { class: "both" },
+        f.notice ? el("blockquote", {}, el("strong", {}, `${t("result.notice_says")}: `), f.notice) : null,
+        f.policy ? el("blockquote", {}, el("strong", {}, `${t("result.policy_says")}: `), f.policy.quote, " ", citeButton(collection, f.policy)) : null,
+        f.diff ? el("p", { class: "diff" }, `${t("result.diff")}: `, ...f.diff.map((d) => d.op === "same" ? d.text : el(d.op === "policy_only" ? "del" : "ins", {}, d.text))) : null,
+      ))));
   const downloads = ["pdf", "html", "md"].map((fmt) => el("button", { class: "link", "data-fmt": fmt, onclick: () => download(jobId, fmt) }, fmt.toUpperCase()));
   root.replaceChildren(
     el("div", { class: "card", id: "analysis" },
       el("h2", { i18n: "result.title" }),
       el("p", { class: "meta" }, `${t("result.denial")}: ${r.notice_name} · ${d.insurer || "?"} · ${d.product || "?"} · ${d.claim_items.join(", ")}`),
-      el("h3", { i18n: "result.band" }), el("p", {}, el("span", { class: `band ${sp.band}`, id: "band" }, sp.band), ` ${(sp.probability * 100).toFixed(0)}%`),
+      el("h3", { i18n: "result.band" }), el("p", {}, el("span", { class: `band ${sp.band}`, id: "band" }, sp.band), ` ${percent(sp.probability)}`),
       el("p", {}, sp.rationale),
+      findings.length ? [el("h3", { i18n: "result.findings" }), el("ul", { class: "findings" }, ...findings)] : null,
       el("h3", { i18n: "result.issues" }), el("ol", { class: "tree" }, ...issues),
       el("h3", { i18n: "result.gaps" }), gaps,
       el("h3", { i18n: "result.actions" }), el("ul", {}, ...r.recommended_actions.map((a) => el("li", {}, typeof a === "string" ? a : a.action || JSON.stringify(a)))),
