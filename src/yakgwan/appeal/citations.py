@@ -161,12 +161,14 @@ def normalise_name(name: str) -> str:
     return s
 
 
-_VARIANT_DIGIT = re.compile(r"(?<=[가-힣])\s*\(?([123])\)?(?=\s|$|특별약관|특약)")
+# a variant written as a bare digit after the name ("교통사고처리지원금 2"); "(1)" is left alone: it
+# is how OCR reads (Ⅰ) and (Ⅱ) alike, and stays ambiguous
+_VARIANT_DIGIT = re.compile(r"(?<=[가-힣])\s*([123])(?=\s|$|특별약관|특약)")
 
 
 def _core(name: str) -> str:
     """A 약관 name without its kind (특별약관, 특약), brackets or commas, its variant numeral as a
-    Roman letter whether printed Ⅱ, (II) or written 2: what tells one 특약 from another."""
+    Roman letter whether printed Ⅱ, (II) or written as a bare 2: what tells one 특약 from another."""
     s = _VARIANT_DIGIT.sub(lambda m: "I" * int(m.group(1)), name)
     s = normalise_name(s)
     s = re.sub(r"추가특별약관|특별약관", "", s)
