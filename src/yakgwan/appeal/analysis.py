@@ -219,8 +219,8 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
                                                                          0.0, "general_exclusion_on_own_list", said,
                                                                          _heading([own.article])))
             for mq in misquotes(ev.reason.text, cc.chunks):
-                lacks = f"원문의 {', '.join(f'‘{t}’' for t in mq.dropped)}이(가) 인용에 없고" if mq.dropped else "원문에 있는 말은 모두 있으나"
-                adds = f" 인용에만 {', '.join(f'‘{t}’' for t in mq.added)}이(가) 있습니다" if mq.added else " 인용에 더해진 말은 없습니다"
+                lacks = f"원문의 {josa(', '.join(f'‘{t}’' for t in mq.dropped), '이')} 인용에 없고" if mq.dropped else "원문에 있는 말은 모두 있으나"
+                adds = f" 인용에만 {josa(', '.join(f'‘{t}’' for t in mq.added), '이')} 있습니다" if mq.added else " 인용에 더해진 말은 없습니다"
                 out.setdefault(f"misquote {cc.yakgwan} {mq.quote}", B.Finding(
                     f"통지서가 인용한 문구가 {where}의 원문과 다릅니다: {lacks}{adds}.", 0.0, "quote_differs", mq.quote,
                     _quoted(mq.chunk, mq.start, mq.end, cc.ref.label), diff=mq.diff))

@@ -30,8 +30,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Sequence
 
+from yakgwan.text.particles import josa
 from yakgwan.text.tokenizer import Tokenizer
 
 CONTEXT = 24  # characters either side of a figure whose terms say what it counts
@@ -215,18 +215,10 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
     return [fc for fc in out if fc.misstated or (fc.met is not None and len(facts) == 1)]
 
 
-def fmt(value: float) -> str:
-    return f"{value:g}"
-
-
 def describe(fc: FigureCheck) -> str:
     """The comparison in words: the notice's figure, the clause's condition(s)."""
     printed = ", ".join(f"‘{' '.join(r.text.split())}’" for r in fc.clause)
+    said = f"‘{' '.join(fc.notice.text.split())}’"
     if fc.misstated:
-        return f"통지서는 기준을 ‘{' '.join(fc.notice.text.split())}’(으)로 적었으나 약관이 정한 기준은 {printed}입니다"
-    verdict = "충족합니다" if fc.met else "충족하지 않습니다"
-    return f"통지서가 적은 ‘{' '.join(fc.notice.text.split())}’{'는' if fc.met is not None else ''} 약관의 조건 {printed}을(를) {verdict}"
-
-
-def related_spans(conds: Sequence[Condition]) -> tuple[int, int]:
-    return min(c.start for c in conds), max(c.end for c in conds)
+        return f"통지서가 적은 기준은 {said}, 약관이 정한 기준은 {printed}입니다"
+    return f"통지서가 적은 {josa(said, '은')} 약관의 조건 {josa(printed, '을')} {'충족합니다' if fc.met else '충족하지 않습니다'}"

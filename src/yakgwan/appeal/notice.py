@@ -352,13 +352,10 @@ def _grounds(body: str, head: str | None, refs: list[ClauseRef]) -> list[tuple[s
     # each added ground cites in its own first sentence (a closing "(관련 약관: …)" is no ground)
     if not _policy_refs(parts[0]) or not all(_policy_refs(re.split(r"(?<=다\.)\s", p, maxsplit=1)[0]) for p in parts[1:]):
         return [(body, head, refs)]
-    # a part's citation without a name ("같은 특별약관 제2조") is read in the whole body
-    whole = {r.start: r for r in refs}
     out, pos = [], 0
-    for p in parts:
+    for p in parts:  # each ground keeps the citations read in the whole body ("같은 특별약관" named before it)
         at = body.index(p, pos)
-        mine = [r for r in refs if at <= r.start < at + len(p)] or [r for s, r in whole.items() if at <= s < at + len(p)]
-        out.append((p, head, mine))
+        out.append((p, head, [r for r in refs if at <= r.start < at + len(p)]))
         pos = at + len(p)
     return out
 
