@@ -12,7 +12,9 @@ figure of that count together with a word of comparison (``COMPARISON``: 미치�
 초과 …); a letter that mentions a 10주 diagnosis while denying on another ground says nothing about
 the threshold. A threshold the notice restates as the clause prints it (with or without its
 comparator) is not a fact, and facts that disagree with each other (one meets the condition,
-another does not: two diagnoses, two periods) leave the arithmetic open.
+another does not: two diagnoses, two periods) leave the arithmetic open — unless the figures the
+notice quotes from a document ("향후 6주(42일)간 치료를 요함") agree among themselves: the
+document's own words decide over the insurer's count.
 
 A condition is a figure with a unit (일, 주 as 7일, 개월, 년 as 12개월, 시간, 급, %, 세, 회) and a
 comparator (이상, 이하, 이내, 미만, 초과, 넘는, a range "N~M", "N부터 M까지", or a list "1급, 2급 또는
@@ -156,6 +158,7 @@ class FigureCheck:
     misstated: bool
     met: bool | None  # None for a restated threshold
     shared: tuple[str, ...]
+    quoted: bool = False  # the figure stands inside quotation marks: a document's own words the notice quotes
 
 
 def _relied_on(text: str, f: Condition) -> bool:
@@ -206,13 +209,37 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
                 wrong = not (f.bounds & printed)
             out.append(FigureCheck(f, clause, misstated=wrong, met=None, shared=shared))
         else:
-            out.append(FigureCheck(f, clause, misstated=False, met=any(r.meets(f.low) for r in clause), shared=shared))
+            out.append(FigureCheck(f, clause, misstated=False, met=any(r.meets(f.low) for r in clause), shared=shared,
+                                   quoted=_in_quotes(notice_text, f.start)))
     if not relied:
         out = [fc for fc in out if fc.misstated]
     # a restated threshold that is the clause's own says nothing; facts that disagree (one meets
-    # the condition, another does not: two diagnoses, two periods) leave the arithmetic open
+    # the condition, another does not: two diagnoses, two periods) leave the arithmetic open,
+    # unless the ones the notice quotes from a document agree: the document's own words decide
+    # over the insurer's reading of them
     facts = {fc.met for fc in out if fc.met is not None}
+    quoted = {fc.met for fc in out if fc.met is not None and fc.quoted}
+    if len(facts) > 1 and len(quoted) == 1:
+        return [fc for fc in out if fc.misstated or (fc.met is not None and fc.quoted)]
     return [fc for fc in out if fc.misstated or (fc.met is not None and len(facts) == 1)]
+
+
+_QUOTES = (("“", "”"), ("\"", "\""), ("‘", "’"), ("「", "」"), ("『", "』"))
+
+
+def _in_quotes(text: str, i: int) -> bool:
+    """Whether position ``i`` of ``text`` lies inside a pair of quotation marks on its line."""
+    line_start = text.rfind("\n", 0, i) + 1
+    line_end = text.find("\n", i)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    at = i - line_start
+    for o, c in _QUOTES:
+        if o == c:
+            if line[:at].count(o) % 2 == 1 and o in line[at:]:
+                return True
+        elif line.rfind(o, 0, at) > line.rfind(c, 0, at) and c in line[at:]:
+            return True
+    return False
 
 
 def describe(fc: FigureCheck) -> str:

@@ -66,6 +66,16 @@ def test_figures_not_relied_on_or_disagreeing_say_nothing() -> None:
 
 
 @pytest.mark.unit
+def test_when_facts_disagree_the_figures_quoted_from_a_document_decide() -> None:
+    notice = ("진단서: \"향후 치료기간 9주를 요함\"\n당사가 진단서의 치료기간을 다시 세어 보니 치료기간 40일이므로 42일에 미치지 못하여 지급하지 않습니다.")
+    (fc,) = check(notice, CLAUSE, TOK)
+    assert fc.quoted and fc.met is True and fc.notice.text.startswith("9주")  # the document's 9주 meets 42일 이상
+    # quoted figures that disagree with each other leave it open as before
+    both = "진단서: “치료기간 4주”, 추가 진단서: “치료기간 8주”. 치료기간이 42일에 미치지 못하여 지급하지 않습니다."
+    assert check(both, CLAUSE, TOK) == []
+
+
+@pytest.mark.unit
 def test_a_list_restated_short_is_misstated_and_a_listed_fact_meets_it() -> None:
     clause = "자동차손해배상보장법 시행령에서 정한 상해급수 1급, 2급 또는 3급에 해당하는 부상을 입힌 경우"
     (c,) = conditions(clause)
