@@ -78,6 +78,8 @@ def test_appeal_page_end_to_end(page: Any, kb_policy_pdf: Path) -> None:
     finding.locator("summary").click()
     both = finding.locator(".both").inner_text()
     assert "안내문:" in both and "약관 원문:" in both and "벌금 특별약관 제2조 제8호" in both
+    # the reading checks are listed with their status (this notice gives them nothing to read)
+    assert page.inner_text("#checks").count("해당 없음") == 3 and "용어 정의 대조" in page.inner_text("#checks")
     _shot(page, "1-appeal")
     cite = page.locator("#analysis .cite", has_text="벌금 특별약관 제2조 제8호").first
     cite.click()

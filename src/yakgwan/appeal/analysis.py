@@ -10,6 +10,7 @@ are verbatim; :mod:`yakgwan.appeal.validate` checks them anyway.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from yakgwan.appeal import band as B
@@ -23,7 +24,7 @@ from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import CitedClause, ReasonEvidence
-from yakgwan.appeal.schema import Analysis, DiffPiece, EvidenceItem, FindingItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
+from yakgwan.appeal.schema import Analysis, CheckStatus, DiffPiece, EvidenceItem, FindingItem, Gap, Issue, IssueKind, Provenance, SubIssue, SuccessProbability
 from yakgwan.core.records import Chunk
 from yakgwan.text.particles import josa
 from yakgwan.text.tokenizer import Tokenizer
@@ -150,7 +151,7 @@ def uses_for(ev: ReasonEvidence, retrieved: int = 2) -> list[ClauseUse]:
     return [u for u in out if not (u.chunk.chunk_id in seen or seen.add(u.chunk.chunk_id))]  # type: ignore[func-returns-value]
 
 
-def _quoted(chunk: Chunk, start: int, end: int, label: str) -> Provenance:
+def quoted_span(chunk: Chunk, start: int, end: int, label: str) -> Provenance:
     """A verbatim span of ``chunk`` (trimmed, at most ``QUOTE_MAX`` characters) with its provenance."""
     text = chunk.text[start:end]
     lead = len(text) - len(text.lstrip())
@@ -165,13 +166,13 @@ def _heading(chunks: tuple[Chunk, ...] | list[Chunk]) -> Provenance:
     first = min(chunks, key=lambda c: (c.doc_id, c.start))
     m = re.search(r"제\s*\d+\s*조[^\n]*", first.text)
     s, e = (m.start(), m.end()) if m else (0, len(first.text.split("\n", 1)[0]))
-    return _quoted(first, s, e, first.article or "")
+    return quoted_span(first, s, e, first.article or "")
 
 
 def _cited_quote(cc: CitedClause) -> Provenance:
     """The part a citation points to, or its article's heading when it points to a whole article."""
     span = cited_span(cc.chunks, cc.ref)
-    return _quoted(span[0], span[1], span[2], cc.ref.label) if span else _heading(cc.chunks)
+    return quoted_span(span[0], span[1], span[2], cc.ref.label) if span else _heading(cc.chunks)
 
 
 def _notice_says(reason: str, cc: CitedClause) -> str:
@@ -223,13 +224,13 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
                 adds = f" 인용에만 {josa(', '.join(f'‘{t}’' for t in mq.added), '이')} 있습니다" if mq.added else " 인용에 더해진 말은 없습니다"
                 out.setdefault(f"misquote {cc.yakgwan} {mq.quote}", B.Finding(
                     f"통지서가 인용한 문구가 {where}의 원문과 다릅니다: {lacks}{adds}.", 0.0, "quote_differs", mq.quote,
-                    _quoted(mq.chunk, mq.start, mq.end, cc.ref.label), diff=mq.diff))
+                    quoted_span(mq.chunk, mq.start, mq.end, cc.ref.label), diff=mq.diff))
             for key, f in _figure_findings(notice.text, cc, where, said, policy):
                 out.setdefault(key, f)
             for pv in unaddressed(cc.chunks, cc.ref, notice.text, policy.ctx.tokenizer):
                 out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}", B.Finding(
                     f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", 0.0, "proviso_not_addressed", said,
-                    _quoted(pv.chunk, pv.start, pv.end, cc.ref.label)))
+                    quoted_span(pv.chunk, pv.start, pv.end, cc.ref.label)))
         cited_articles = {(cc.yakgwan, cc.ref.article) for cc in ev.cited}
         for cc in ev.coverage:  # the claimed 특약's 지급사유, where the notice did not cite it
             if cc.yakgwan and cc.chunks and (cc.yakgwan, cc.chunks[0].article) not in cited_articles:
@@ -251,7 +252,7 @@ def _figure_findings(text: str, cc: CitedClause, where: str, said: str | None, p
             cs, ce = min(r.start for r in fc.clause) + s, max(r.end for r in fc.clause) + s
             sent = next(((a, b) for a, b in clause_spans(chunk.text) if a <= cs < b), (cs, ce))
             start = sent[0] if ce - sent[0] <= QUOTE_MAX else cs  # the sentence when the quote can hold it to the figure
-            quote = _quoted(chunk, start, max(sent[1], ce), cc.ref.label if span else chunk_label(chunk))
+            quote = quoted_span(chunk, start, max(sent[1], ce), cc.ref.label if span else chunk_label(chunk))
             kind, tail = _figure_verdict(fc, exclusion)
             out.append((f"{kind} {chunk.yakgwan} {chunk.article}", B.Finding(
                 f"{where}: {describe_figures(fc)}{tail}", 0.0, kind, said or fc.notice.text, quote)))
@@ -290,7 +291,12 @@ def documents_to_collect(notice: DenialNotice, policy: Policy) -> list[str]:
     return list(dict.fromkeys(docs))
 
 
-def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, weights: B.BandWeights | None = None) -> Analysis:
+def analyse(
+    notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, weights: B.BandWeights | None = None,
+    read: Sequence[B.Finding] = (), checks: Sequence[CheckStatus] = (),
+) -> Analysis:
+    """The rule-based analysis; ``read`` are the reading checks' findings (weighed with the rule
+    findings) and ``checks`` every reading check's status."""
     tok = policy.ctx.tokenizer
     issues, gaps, pack = [], [], []
     claimed = sorted({cc.yakgwan for ev in evidence for cc in ev.coverage if cc.yakgwan})
@@ -328,7 +334,7 @@ def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy
             doc=c.doc_id, yakgwan=c.yakgwan or "", article=chunk_label(c), page=c.pages[0] if c.pages else None, chunk_id=c.chunk_id,
             quote=best_quote(c, eq.query, tok))))
     weights = weights or B.fitted_weights()
-    findings = weigh(findings_for(notice, evidence, policy), weights)
+    findings = weigh([*findings_for(notice, evidence, policy), *read], weights)
     p = B.probability(findings)
     actions = ["회사에 부지급 근거 조항과 사실 판단의 근거 자료를 서면으로 요청합니다."]
     if any(f.kind in B.CITATION_ERRORS for f in findings):
@@ -343,4 +349,5 @@ def analyse(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy
         evidence_pack=pack,
         documents_to_collect=documents_to_collect(notice, policy),
         findings=finding_items(findings),
+        checks=list(checks),
     )

@@ -56,17 +56,29 @@ RULE_WEIGHTS: dict[str, float] = {
     "threshold_misstated": 2.0,  # the notice restates the clause's numeric threshold with another figure
     "arithmetic_fails": 2.0,  # the notice's own figures meet the coverage condition it denies on (or fail the exclusion's)
     "arithmetic_holds": -0.5,  # the notice's figures fall short of the coverage condition (or meet the exclusion's)
+    "definition_ground_set_aside": 2.0,  # the notice's ground is what the definition says does not matter, or includes
+    "full_denial_despite_reduction": 2.0,  # the notice refuses all where the policy cuts the payment for its case
+    "reading_of_undefined_word": 1.0,  # the notice reads a word the policy never defines (작성자 불이익)
 }
-# what each kind of finding says, in three families whose members are weighed together before
+# the reading checks' findings the model states (appeal/model_checks.py: a model's yes to a narrow
+# question on shown sentences), with the weights first given by hand; fitted on top of the rule weights
+# (bench/appeal_fit.py --findings of a run with a model).
+READ_WEIGHTS: dict[str, float] = {
+    "definition_read_narrowly": 1.5,  # the notice reads a term more narrowly than the policy defines it
+    "ambiguity_read_against_policyholder": 1.0,  # an open word read against the policyholder (작성자 불이익)
+}
+# what each kind of finding says, in four families whose members are weighed together before
 # each gets its own share (partial pooling, bench/appeal_fit.py): a kind seen on few notices
 # borrows its family's weight instead of none. The families follow what a finding means, not the
 # scenarios: the notice misstates the policy (a clause it cites is not there or not the claimed
 # 특약's, its quote or figures are not the clause's); it leaves out what the policy also says; its
-# ground is the claimed 특약's own and its figures bear it out.
+# ground is the claimed 특약's own and its figures bear it out; a model reads it misreading the policy.
 FAMILIES: dict[str, tuple[str, ...]] = {
-    "misstates_policy": ("other_yakgwan", "article_missing", "part_missing", "quote_differs", "threshold_misstated", "arithmetic_fails"),
-    "leaves_out": ("proviso_not_addressed", "general_exclusion_on_own_list", "name_unresolved"),
+    "misstates_policy": ("other_yakgwan", "article_missing", "part_missing", "quote_differs", "threshold_misstated", "arithmetic_fails",
+                         "definition_ground_set_aside", "full_denial_despite_reduction"),
+    "leaves_out": ("proviso_not_addressed", "general_exclusion_on_own_list", "name_unresolved", "reading_of_undefined_word"),
     "bears_out": ("claimed_exclusion", "arithmetic_holds"),
+    "misreads_policy": tuple(READ_WEIGHTS),
 }
 # the findings that say the insurer's citation itself is wrong (they add a recommended action)
 CITATION_ERRORS = ("other_yakgwan", "article_missing", "part_missing")

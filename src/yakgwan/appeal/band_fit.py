@@ -10,6 +10,11 @@ those cut points and no intercept:
 with t₁ = logit(0.25), t₂ = logit(0.6). A kind's weight is its family's weight (``band.FAMILIES``)
 plus its own share, each under an L2 penalty, so that a kind seen on few notices borrows its
 family's weight (partial pooling).
+
+The reading checks' kinds found by a model (``band.READ_WEIGHTS``) are fitted in a second stage,
+on top of the rule weights (``offset``: each notice's z from its rule findings), so that the band
+without a model keeps the weights fitted without one (:func:`staged_leave_one_out`); their weights
+are kept at 0 or above (each says the insurer erred).
 """
 
 from __future__ import annotations
@@ -51,26 +56,31 @@ def band_probabilities(z: np.ndarray) -> np.ndarray:
     return np.stack([1 - up1, up1 - up2, up2], axis=-1)
 
 
-def loss(theta: np.ndarray, X: np.ndarray, y: np.ndarray, M: np.ndarray, l2: tuple[float, float]) -> float:
+def loss(theta: np.ndarray, X: np.ndarray, y: np.ndarray, M: np.ndarray, l2: tuple[float, float], offset: np.ndarray | None = None) -> float:
     """The negative log-likelihood of the expected bands ``y`` (0, 1, 2) plus the penalties;
-    ``theta`` is the family weights then the kinds' own shares."""
+    ``theta`` is the family weights then the kinds' own shares; ``offset`` adds to each row's z."""
     fam, own = theta[: M.shape[1]], theta[M.shape[1] :]
     z0, _, _ = cut_points()
-    p = band_probabilities(z0 + X @ (M @ fam + own))[np.arange(len(y)), y]
+    z = z0 + X @ (M @ fam + own) + (0.0 if offset is None else offset)
+    p = band_probabilities(z)[np.arange(len(y)), y]
     return float(-np.log(np.clip(p, 1e-12, None)).sum() + 0.5 * l2[0] * float(fam @ fam) + 0.5 * l2[1] * float(own @ own))
 
 
-def fit(X: np.ndarray, y: np.ndarray, M: np.ndarray, l2: tuple[float, float]) -> np.ndarray:
-    """Per-kind weights (family weight + own share) minimising :func:`loss`."""
-    res = minimize(loss, np.zeros(M.shape[1] + M.shape[0]), args=(X, y, M, l2), method="L-BFGS-B")
+def fit(X: np.ndarray, y: np.ndarray, M: np.ndarray, l2: tuple[float, float], offset: np.ndarray | None = None, nonneg: bool = False) -> np.ndarray:
+    """Per-kind weights (family weight + own share) minimising :func:`loss`; ``nonneg`` keeps
+    every part at 0 or above (a finding that says the insurer erred cannot count against the
+    claimant)."""
+    n = M.shape[1] + M.shape[0]
+    res = minimize(loss, np.zeros(n), args=(X, y, M, l2, offset), method="L-BFGS-B", bounds=[(0.0, None)] * n if nonneg else None)
     fam, own = res.x[: M.shape[1]], res.x[M.shape[1] :]
     return np.asarray(M @ fam + own)
 
 
-def predict(X: np.ndarray, w: np.ndarray) -> list[int]:
-    """The band (0, 1, 2) each row's findings give with weights ``w``."""
+def predict(X: np.ndarray, w: np.ndarray, offset: np.ndarray | None = None) -> list[int]:
+    """The band (0, 1, 2) each row's findings give with weights ``w`` (plus ``offset`` per row)."""
     z0, _, _ = cut_points()
-    return [BANDS.index(B.band_of(1 / (1 + math.exp(-(z0 + float(x @ w)))))) for x in X]
+    off = np.zeros(len(X)) if offset is None else offset
+    return [BANDS.index(B.band_of(1 / (1 + math.exp(-(z0 + float(x @ w) + float(o)))))) for x, o in zip(X, off)]
 
 
 def leave_one_out(X: np.ndarray, y: np.ndarray, M: np.ndarray, l2: tuple[float, float]) -> list[int]:
@@ -79,4 +89,22 @@ def leave_one_out(X: np.ndarray, y: np.ndarray, M: np.ndarray, l2: tuple[float, 
     for i in range(len(y)):
         keep = np.arange(len(y)) != i
         out.append(predict(X[i : i + 1], fit(X[keep], y[keep], M, l2))[0])
+    return out
+
+
+def staged_fit(Xr: np.ndarray, Xm: np.ndarray, y: np.ndarray, Mr: np.ndarray, Mm: np.ndarray, l2: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The rule weights fitted on the rule findings ``Xr`` alone, then the model's findings'
+    weights fitted on ``Xm`` with the rule weights fixed, each 0 or above: every one of them says
+    the insurer misread the policy, so none may count against the claimant."""
+    wr = fit(Xr, y, Mr, l2)
+    return wr, fit(Xm, y, Mm, l2, offset=Xr @ wr, nonneg=True)
+
+
+def staged_leave_one_out(Xr: np.ndarray, Xm: np.ndarray, y: np.ndarray, Mr: np.ndarray, Mm: np.ndarray, l2: tuple[float, float]) -> list[int]:
+    """Each row's band predicted by both stages fitted on all the other rows."""
+    out = []
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        wr, wm = staged_fit(Xr[keep], Xm[keep], y[keep], Mr, Mm, l2)
+        out.append(predict(Xm[i : i + 1], wm, offset=Xr[i : i + 1] @ wr)[0])
     return out

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field, RootModel, create_model
 
 from yakgwan.appeal import band as B
 from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, body_spans, chunk_label, clause_name, finding_items, findings_for, item_quote, uses_for, weigh
+from yakgwan.appeal.model_checks import ModelChecks
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
@@ -208,13 +209,18 @@ class LLMAnalysis:
 FINDINGS_USE = ("advise", "apply")
 
 
-def analyse_with_llm(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, llm: LLM, findings: str = "advise") -> LLMAnalysis:
+def analyse_with_llm(
+    notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, llm: LLM, findings: str = "advise", read: ModelChecks | None = None,
+) -> LLMAnalysis:
     """The rule-based analysis enriched by ``llm``'s draft; the rule-based one alone (with a note)
     when the model's answer cannot be used. ``findings="advise"`` (the default) lists the model's
-    findings in the rationale without moving the band; ``"apply"`` moves it by their weights."""
+    findings in the rationale without moving the band; ``"apply"`` moves it by their weights.
+    ``read``: the reading checks (7)-(9), whose findings move the band by their fitted weights
+    either way."""
     if findings not in FINDINGS_USE:
         raise ValueError(f"findings must be one of {FINDINGS_USE}, got {findings!r}")
-    base = analyse(notice, evidence, policy)
+    read = read or ModelChecks((), ())
+    base = analyse(notice, evidence, policy, read=read.findings, checks=read.statuses)
     sentences = number_sentences(evidence)
     if not sentences:
         return LLMAnalysis(base, "rules", "no clause sentences to show the LLM: rule-based analysis only")
@@ -223,7 +229,7 @@ def analyse_with_llm(notice: DenialNotice, evidence: list[ReasonEvidence], polic
         draft = llm.complete(draft_messages(notice, sentences), schema=schema, params=GenParams(max_tokens=ANSWER_TOKENS), step="appeal_analysis")
     except (StructuredOutputError, PromptTooLongError) as exc:  # an unreachable provider is an error
         return LLMAnalysis(base, "rules", f"the LLM's analysis was not usable ({exc}); rule-based analysis only")
-    merged, dropped = merge(base, draft.model_dump(), {s.number: s for s in sentences}, notice, evidence, policy, findings == "apply")
+    merged, dropped = merge(base, draft.model_dump(), {s.number: s for s in sentences}, notice, evidence, policy, findings == "apply", read.findings)
     note = f"{dropped} LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading" if dropped else None
     return LLMAnalysis(merged, llm.name, note)
 
@@ -265,7 +271,7 @@ class _Merge:
 
 def merge(
     base: Analysis, draft: dict[str, Any], by_number: dict[str, Sentence], notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy,
-    apply_findings: bool = False,
+    apply_findings: bool = False, read: Sequence[B.Finding] = (),
 ) -> tuple[Analysis, int]:
     """``base`` plus the draft's sub-issues, gaps, evidence items, actions, and its findings:
     in the band when ``apply_findings`` (rule findings first; one move per LLM finding kind),
@@ -287,7 +293,7 @@ def merge(
             m.cite(s, f"약관이 요구하는 바: {clause_name(s.use)}")
     moves = _llm_moves(draft, by_number, m)
     weights = B.fitted_weights()
-    rule = weigh(findings_for(notice, evidence, policy), weights)
+    rule = weigh([*findings_for(notice, evidence, policy), *read], weights)
     findings = [*rule, *B.cap_llm_moves(moves)] if apply_findings else rule
     stated = finding_items(findings) + ([] if apply_findings else finding_items(moves, moved=False))
     p = B.probability(findings)

@@ -30,7 +30,23 @@ def _tag(item: Mapping[str, Any]) -> str:
 FINDING_KO = {"part_missing": "없는 항·호 인용", "article_missing": "없는 조 인용", "other_yakgwan": "다른 특약의 조항", "claimed_exclusion": "청구 특약의 면책 조항",
               "name_unresolved": "특정되지 않는 약관", "proviso_not_addressed": "다루지 않은 단서", "general_exclusion_on_own_list": "보통약관 면책의 적용",
               "quote_differs": "원문과 다른 인용", "threshold_misstated": "약관과 다른 수치 기준", "arithmetic_fails": "맞지 않는 수치 계산",
-              "arithmetic_holds": "맞는 수치 계산"}
+              "arithmetic_holds": "맞는 수치 계산", "definition_read_narrowly": "정의보다 좁게 읽은 용어",
+              "full_denial_despite_reduction": "삭감 지급 대신 전액 거절", "ambiguity_read_against_policyholder": "불리하게 좁혀 읽은 불명확한 말"}
+CHECK_KO = {"definition": "용어 정의 대조", "proportional": "삭감·비례 지급 규정", "ambiguity": "불명확한 말과 약관의 해석"}
+STATUS_KO = {"found": "문제 있음", "not_found": "문제 없음", "not_assessed": "판단하지 않음", "not_applicable": "해당 없음"}
+CHECKS_TITLE = "9. 읽기 검토 (정의·삭감 지급·해석)"
+
+
+def check_lines(result: Mapping[str, Any]) -> list[str]:
+    """Each reading check as one line: what it checks, how it came out, who judged and why,
+    and the policy span it pointed to."""
+    out = []
+    for c in result.get("checks") or []:
+        by = f" — {c['by']}" if c.get("by") else ""
+        cite = f" [약관: {_cite(c['policy'])} “{c['policy']['quote'][:120]}”]" if c.get("policy") else ""
+        said = f" [안내문: “{c['notice'][:120]}”]" if c.get("notice") else ""
+        out.append(f"{CHECK_KO.get(c['check'], c['check'])}: {STATUS_KO.get(c['status'], c['status'])}{by} ({c['note']}){said}{cite}")
+    return out
 DIFF_LEGEND = "대조: [-원문에만 있는 말-] {+안내문에만 있는 말+}"
 COMPARE_TITLE = "8. 안내문과 약관 원문 대조"
 
@@ -107,6 +123,8 @@ def to_markdown(result: Mapping[str, Any]) -> str:
             out += [f"- **{c['title']}** {c['text']}", f"  - 안내문: {c['notice']}", f"  - 약관 원문 ({c['cite']}): {c['quote']}"]
             if c["diff"]:
                 out.append(f"  - {DIFF_LEGEND}: {_md_cell(marked(c['diff']))}")
+    if checks := check_lines(result):
+        out += ["", f"## {CHECKS_TITLE}", ""] + [f"- {line}" for line in checks]
     out += ["", "---", "", DISCLAIMER, ""]
     return "\n".join(out)
 
@@ -154,6 +172,8 @@ def to_html(result: Mapping[str, Any]) -> str:
         parts += [f"<tr><td><b>{e(c['title'])}</b><br>{e(c['text'])}</td><td>{e(c['notice'])}</td><td>{e(c['cite'])}<br><q>{e(c['quote'])}</q>"
                   + (f"<br><span class=\"diff\">대조: {marked_html(c['diff'])}</span>" if c["diff"] else "") + "</td></tr>" for c in cmp]
         parts.append("</table>")
+    if checks := check_lines(result):
+        parts.append(f"<h2>{CHECKS_TITLE}</h2><ul>" + "".join(f"<li>{e(line)}</li>" for line in checks) + "</ul>")
     parts.append(f"<p class=\"disclaimer\">{e(DISCLAIMER)}</p>")
     return ('<!DOCTYPE html>\n<html lang="ko">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>보험금 부지급 재심사 근거 자료</title>\n<style>{CSS}</style>\n</head>\n<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
@@ -280,5 +300,9 @@ def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any]) -> None:
             pdf.para(f"약관 원문 ({c['cite']}): {c['quote']}", 9.5, indent=4, fill=True)
             if c["diff"]:
                 pdf.para(f"{DIFF_LEGEND}: {marked(c['diff'])}", 9.5, indent=4)
+    if checks := check_lines(result):
+        pdf.heading(CHECKS_TITLE)
+        for line in checks:
+            pdf.para(f"• {line}", 9.5, indent=2)
     pdf.pdf.ln(4)
     pdf.para(DISCLAIMER, 8.5)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from yakgwan.appeal.analysis import analyse
 from yakgwan.appeal.llm_analysis import FINDINGS_USE, analyse_with_llm
+from yakgwan.appeal.model_checks import run_checks
 from yakgwan.appeal.notice import DenialNotice, parse_notice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.result import AppealResult, PolicyRef
@@ -80,12 +81,13 @@ def analyse_notice(notice: DenialNotice, policy: Policy, opts: AppealOptions) ->
         raise InputError(None, "--analysis llm needs an LLM: set YAKGWAN_LLM (local or openai)")
     evidence = evidence_for(notice, policy, opts.mode, fused=opts.search == "fused")
     notes = [e.note for e in evidence if e.note][:1]
+    read = run_checks(notice, evidence, policy, llm if opts.analysis != "rules" else None)
     if opts.analysis != "rules" and llm is not None:
-        done = analyse_with_llm(notice, evidence, policy, llm, opts.llm_findings)
+        done = analyse_with_llm(notice, evidence, policy, llm, opts.llm_findings, read)
         drafted, by = done.analysis, done.by
         notes += [done.note] if done.note else []
     else:
-        drafted, by = analyse(notice, evidence, policy), "rules"
+        drafted, by = analyse(notice, evidence, policy, read=read.findings, checks=read.statuses), "rules"
     checked = validate(drafted, {c.chunk_id: c for c in policy.chunks})
     return AppealResult(
         denial=notice, analysis=checked.analysis, metrics=checked.metrics, removed_evidence=tuple(checked.removed), evidence=tuple(evidence),

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 Band = Literal["LOW", "MEDIUM", "HIGH"]
 By = Literal["rules", "llm"]  # who wrote an item: the templates or the LLM analysis
 IssueKind = Literal["coverage_trigger", "exclusion", "definition", "procedure", "disclosure_duty"]
+CheckName = Literal["definition", "proportional", "ambiguity"]  # the reading checks (7), (8), (9)
 
 
 class Provenance(BaseModel):
@@ -74,6 +75,21 @@ class FindingItem(BaseModel):
     diff: list[DiffPiece] | None = None  # where the notice quotes the policy: the difference, marked
 
 
+class CheckStatus(BaseModel):
+    """One reading check (definition, proportional, ambiguity) and how it came out: ``found``
+    (the rules, or the model, say the notice errs; a finding states it), ``not_found``,
+    ``not_assessed`` (the rules do not settle it and there is no model, or its answer was not
+    usable) or ``not_applicable`` (nothing for it to look at). Where it was decided, who decided
+    (``by``: "rules" or the model's name) and the notice sentence and policy span it rests on."""
+
+    check: CheckName
+    status: Literal["found", "not_found", "not_assessed", "not_applicable"]
+    note: str = Field(min_length=1)
+    by: str | None = None  # "rules" or the model that answered; None when undecided
+    notice: str | None = None
+    policy: Provenance | None = None
+
+
 class Analysis(BaseModel):
     issue_tree: list[Issue] = Field(min_length=1)
     gap_analysis: list[Gap] = Field(min_length=1)
@@ -82,6 +98,7 @@ class Analysis(BaseModel):
     evidence_pack: list[EvidenceItem] = Field(min_length=1)
     documents_to_collect: list[str] = Field(default_factory=list)
     findings: list[FindingItem] = Field(default_factory=list)  # what moved the band (or was stated beside it)
+    checks: list[CheckStatus] = Field(default_factory=list)  # the reading checks (7)-(9) and their status
 
 
 REQUIRED_KEYS = ("issue_tree", "gap_analysis", "recommended_actions", "success_probability", "evidence_pack")

@@ -1,4 +1,4 @@
-"""Checks on an analysis: every evidence item, and every finding's policy side, points to a real
+"""Checks on an analysis: every evidence item, and every finding's and reading check's policy side, points to a real
 chunk and quotes it verbatim.
 
 Items that fail are removed (the removal is reported); the four metrics are computed on the
@@ -61,4 +61,11 @@ def validate(analysis: Analysis, chunks: Mapping[str, Chunk]) -> Validation:
             removed.append(f"finding {f.kind} (policy side): {why}")
             f = f.model_copy(update={"policy": None})
         findings.append(f)
-    return Validation(analysis.model_copy(update={"evidence_pack": kept, "findings": findings}), metrics, removed)
+    checks = []
+    for c in analysis.checks:  # likewise a reading check's policy side
+        why = provenance_problem(c.policy, chunks) if c.policy is not None else None
+        if why is not None:
+            removed.append(f"check {c.check} (policy side): {why}")
+            c = c.model_copy(update={"policy": None})
+        checks.append(c)
+    return Validation(analysis.model_copy(update={"evidence_pack": kept, "findings": findings, "checks": checks}), metrics, removed)

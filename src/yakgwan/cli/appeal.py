@@ -40,6 +40,9 @@ def print_appeal(result: dict) -> None:
             print(f"  인용: {c['yakgwan'] or c['as_written']} {c['article']} ({state})")
         for sub in issue["sub_issues"]:
             print(f"  쟁점 [{sub['kind']}] {sub['question']}")
+    for c in result.get("checks") or []:
+        if c["status"] != "not_applicable":
+            print(f"  읽기 검토 [{c['check']}] {c['status']} ({c['by'] or '-'}): {c['note']}")
     print(f"성공 가능성: {sp['band']} ({sp['probability']:.0%}) — {sp['rationale']}")
     print(f"분석 {result['analysis_by']} · 증거 {len(result['evidence_pack'])}건, 수집할 서류 {len(result['documents_to_collect'])}건; metrics "
           + " ".join(f"{k}={v:.2f}" for k, v in result["metrics"].items()))

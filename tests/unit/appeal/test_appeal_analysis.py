@@ -89,7 +89,7 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
             assert item["provenance"]["page"] and item["provenance"]["quote"]
         agree += res["success_probability"]["band"] == sc["expected_band"]
     print(f"\nband agrees with the scenario's expected band: {agree}/{len(SCENARIOS)}")
-    assert agree >= 29  # with the fitted weights (in-sample; leave-one-out 29/38 in bench/appeal_fit.py): the misses need reading the facts
+    assert agree >= 36  # with the fitted weights (in-sample 36/44; leave-one-out 36/44 in bench/appeal_fit.py): the misses are 단서 beside or deciding the point, date arithmetic, arguable cases
     wrong = appeal(DATA / "notices" / "13_fine_spouse_victim_wrong_article.txt", kb_policy_pdf, settings).to_json()
     assert wrong["success_probability"]["band"] == "HIGH" and "교통사고처리지원금(Ⅰ) 특별약관" in wrong["success_probability"]["rationale"]
     # a 호 copied from another 특약's list: said so with what the article prints, and never pointed to

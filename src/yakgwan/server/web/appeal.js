@@ -115,6 +115,11 @@ export function renderAnalysis(root, r, jobId) {
         f.policy ? el("blockquote", {}, el("strong", {}, `${t("result.policy_says")}: `), f.policy.quote, " ", citeButton(collection, f.policy)) : null,
         f.diff ? el("p", { class: "diff" }, `${t("result.diff")}: `, ...f.diff.map((d) => d.op === "same" ? d.text : el(d.op === "policy_only" ? "del" : "ins", {}, d.text))) : null,
       ))));
+  const checks = (r.checks || []).map((c) => el("li", { class: `check ${c.status}` },
+    el("span", { class: "kind" }, t(`check.${c.check}`)), " ", el("strong", {}, t(`check.status.${c.status}`)),
+    c.by ? el("span", { class: "meta" }, ` ${c.by}`) : null, ` — ${c.note}`,
+    c.notice ? el("blockquote", {}, el("strong", {}, `${t("result.notice_says")}: `), c.notice) : null,
+    c.policy ? el("blockquote", {}, el("strong", {}, `${t("result.policy_says")}: `), c.policy.quote, " ", citeButton(collection, c.policy)) : null));
   const downloads = ["pdf", "html", "md"].map((fmt) => el("button", { class: "link", "data-fmt": fmt, onclick: () => download(jobId, fmt) }, fmt.toUpperCase()));
   root.replaceChildren(
     el("div", { class: "card", id: "analysis" },
@@ -123,6 +128,7 @@ export function renderAnalysis(root, r, jobId) {
       el("h3", { i18n: "result.band" }), el("p", {}, el("span", { class: `band ${sp.band}`, id: "band" }, sp.band), ` ${percent(sp.probability)}`),
       el("p", {}, sp.rationale),
       findings.length ? [el("h3", { i18n: "result.findings" }), el("ul", { class: "findings" }, ...findings)] : null,
+      checks.length ? [el("h3", { i18n: "result.checks" }), el("ul", { class: "checks", id: "checks" }, ...checks)] : null,
       el("h3", { i18n: "result.issues" }), el("ol", { class: "tree" }, ...issues),
       el("h3", { i18n: "result.gaps" }), gaps,
       el("h3", { i18n: "result.actions" }), el("ul", {}, ...r.recommended_actions.map((a) => el("li", {}, typeof a === "string" ? a : a.action || JSON.stringify(a)))),
