@@ -24,7 +24,7 @@ _DEFINES = re.compile(
     + r"|" + _QUOTED.format("q2") + r"\s*(?:이란|란)\s"
 )
 # a reference before a bare term ("제1항에서 자동차", "이 특별약관에서 피보험자") is not the term
-_LEAD = re.compile(r"^(?:(?:제?\s*\d+\s*)?(?:항|조|호)|이?\s*(?:특별)?약관)(?:에서|의)\s*")
+_LEAD = re.compile(r"^(?:(?:제?\s*\d+\s*)?(?:항|조|호)|이?\s*(?:(?:특별)?약관|특약))(?:에서|의)\s*")
 # how a 약관 definition says what the term means (표준약관 wording)
 _MEANS = re.compile(r"말합니다|말한다|봅니다|의미합니다|뜻합니다|말하며|의미하며")
 
@@ -43,12 +43,21 @@ class Definition:
         return self.chunk.text[self.start : self.end]
 
 
-def _term(m: re.Match[str]) -> str | None:
+def _term(m: re.Match[str], document: str) -> str | None:
+    """The defined term of match ``m``. A bare term before "이라 함은" is read two ways: the 이
+    belongs to 이라 ("대중교통수단이라" = 대중교통수단 + 이라) or to the noun ("어린이라" = 어린이 + 라).
+    The 이 goes with 이라 unless ``document`` (the policy's text) writes the longer form with a
+    particle that only follows a vowel ("어린이가", "어린이는") and never the shorter one with a
+    particle that only follows a consonant ("어린은", "어린을")."""
     term = m.group("q") or m.group("q2")
     if term is None:
         term = _LEAD.sub("", m.group("b"))
         if term.endswith("이") and m.string[m.end("b") :].lstrip().startswith("라"):
-            term = term[:-1]  # "대중교통수단이라 함은": the 이 belongs to 이라
+            short = term[:-1]
+            long_used = re.search(re.escape(term) + r"(?:가|는|를|와|로|랑)(?![가-힣])", document)
+            short_used = re.search(re.escape(short) + r"(?:은|을|과|으로)(?![가-힣])", document)
+            if short_used or not long_used:
+                term = short
     term = " ".join(term.split())
     return term if len(term.replace(" ", "")) >= 2 else None
 
@@ -58,11 +67,13 @@ def definitions(chunks: list[Chunk]) -> list[Definition]:
     first definition there)."""
     out: list[Definition] = []
     seen: set[tuple[str | None, str]] = set()
-    for c in sorted(chunks, key=lambda c: (c.doc_id, c.start)):
+    ordered = sorted(chunks, key=lambda c: (c.doc_id, c.start))
+    document = "\n".join(c.text for c in ordered)
+    for c in ordered:
         for s, e in clause_spans(c.text):
             sentence = c.text[s:e]
             for m in _DEFINES.finditer(sentence):
-                term = _term(m)
+                term = _term(m, document)
                 if term is None or not _MEANS.search(sentence, m.end()) or (c.yakgwan, term) in seen:
                     continue
                 seen.add((c.yakgwan, term))

@@ -92,3 +92,13 @@ def test_what_a_definition_sets_aside_or_lists_and_not_what_it_lists_as_excluded
     assert "승합자동차" in listed and "건설기계" in listed and "시행규칙" not in listed  # the law it refers to names no ground
     d = definitions([chunk("d3", "A 특별약관", "제2조", "③ 『개복수술』이라 함은 복부를 여는 수술을 말하며, 복강경, 내시경, 천공술 등의 시술은\n개복수술로 보지 않습니다.")])[0]
     assert "복강경" not in sets_aside_or_lists(d)  # a list of what the term is not
+
+
+@pytest.mark.unit
+def test_a_final_이_before_라_함은_goes_with_the_noun_only_when_the_document_says_so() -> None:
+    def term(text: str) -> list[str]:
+        return [d.term for d in definitions([chunk("e", "A 특별약관", "제1조", text)])]
+
+    assert term("① 이 특약에서 어린이라 함은 만 13세 미만인 사람을 말합니다.\n② 어린이가 탑승한 경우에 지급합니다.") == ["어린이"]  # 어린이가
+    assert term("② 대중교통수단이라 함은 누구나 이용하는 교통수단을 말합니다.\n③ 대중교통수단은 아래와 같습니다.") == ["대중교통수단"]  # 대중교통수단은
+    assert term("② 대중교통수단이라 함은 누구나 이용하는 교통수단을 말합니다.") == ["대중교통수단"]  # no evidence: 이 goes with 이라
