@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from yakgwan.core.records import Chunk
-from yakgwan.text.sentences import clause_spans
+from yakgwan.text.sentences import clause_spans, letter_sentences
 
 _QUOTED = r"[「“‘\"'『]\s*(?P<{0}>[^」”’\"'』\n]{{1,30}}?)\s*[」”’\"'』]"
 _DEFINES = re.compile(
@@ -150,4 +150,4 @@ def ground_words(words: list[str]) -> set[str]:
 
 def negated_sentences(text: str) -> list[str]:
     """The sentences of ``text`` that say something is not so."""
-    return [s for s in re.split(r"(?<=[.!?])\s+|(?<=니다)\s+|\n", text) if _NEGATED.search(s)]
+    return [s for line in text.splitlines() for s in letter_sentences(line) if _NEGATED.search(s)]

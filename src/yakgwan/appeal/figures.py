@@ -33,6 +33,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from yakgwan.appeal.quotes import QUOTED
 from yakgwan.text.particles import josa
 from yakgwan.text.tokenizer import Tokenizer
 
@@ -224,22 +225,11 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
     return [fc for fc in out if fc.misstated or (fc.met is not None and len(facts) == 1)]
 
 
-_QUOTES = (("“", "”"), ("\"", "\""), ("‘", "’"), ("「", "」"), ("『", "』"))
-
-
 def _in_quotes(text: str, i: int) -> bool:
     """Whether position ``i`` of ``text`` lies inside a pair of quotation marks on its line."""
-    line_start = text.rfind("\n", 0, i) + 1
-    line_end = text.find("\n", i)
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
-    at = i - line_start
-    for o, c in _QUOTES:
-        if o == c:
-            if line[:at].count(o) % 2 == 1 and o in line[at:]:
-                return True
-        elif line.rfind(o, 0, at) > line.rfind(c, 0, at) and c in line[at:]:
-            return True
-    return False
+    start = text.rfind("\n", 0, i) + 1
+    end = text.find("\n", i)
+    return any(m.start() < i - start < m.end() for m in QUOTED.finditer(text[start : end if end >= 0 else len(text)]))
 
 
 def describe(fc: FigureCheck) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from yakgwan.core.records import Chunk
-from yakgwan.text.sentences import clause_spans
+from yakgwan.text.sentences import clause_spans, letter_sentences
 
 # the interpretation article's title (표준약관: 약관의 해석)
 _TITLE = re.compile(r"해석")
@@ -31,5 +31,4 @@ def interpretation_article(chunks: list[Chunk]) -> list[tuple[Chunk, int, int]]:
 
 def stated_readings(text: str) -> list[str]:
     """The sentences of ``text`` (a notice's reason) that state how the insurer reads a word."""
-    flat = " ".join(text.split())
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+|(?<=니다)\s+", flat) if s.strip() and _READS.search(s)]
+    return [s for s in letter_sentences(text) if _READS.search(s)]

@@ -39,6 +39,7 @@ from yakgwan.appeal.interpretation import interpretation_article, stated_reading
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.provisos import cited_span
+from yakgwan.appeal.quotes import QUOTED
 from yakgwan.appeal.reduced_payment import ReducedPayment, reduced_payments
 from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import CheckName, CheckStatus
@@ -47,6 +48,7 @@ from yakgwan.core.records import Chunk
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
 from yakgwan.text.particles import josa
+from yakgwan.text.sentences import letter_sentences
 from yakgwan.text.tokenizer import Tokenizer
 
 CHECKS: tuple[str, ...] = get_args(CheckName)
@@ -136,8 +138,7 @@ def _sentences(text: str) -> list[str]:
     anywhere), a label or list line, or a blank line, does."""
     out: list[str] = []
     for block in _blocks(text):
-        flat = " ".join(block.split())
-        out += [s.strip() for s in re.split(r"(?<=[.!?])\s+|(?<=니다)\s+", flat) if len(s.strip()) > 4]
+        out += [s for s in letter_sentences(block) if len(s) > 4]
     return out
 
 
@@ -198,11 +199,12 @@ def _condition_met(cut: ReducedPayment, reason: str, cited_parts: set[tuple[str,
 
 def _unquoted(text: str) -> str:
     """``text`` without what it quotes (a notice that quotes the policy's cut grants nothing by it)."""
-    return re.sub(r"‘[^’]*’|“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|'[^']*'", " ", " ".join(text.split()))
+    return QUOTED.sub(" ", " ".join(text.split()))
 
 
 def _quoted_words(text: str) -> list[str]:
-    return [w.strip() for w in re.findall(r"[‘'“\"「]([^’'”\"」]{1,12})[’'”\"」]", text) if w.strip()]
+    """The short stretches ``text`` quotes (a word or two: ‘승강장’), not quoted sentences."""
+    return [w.strip() for m in QUOTED.finditer(text) for w in m.groups() if w and w.strip() and len(w) <= 12]
 
 
 def candidates(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy) -> dict[str, Candidate | None]:
@@ -211,7 +213,9 @@ def candidates(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Pol
     chunks = _in_play(evidence, policy)
     tok = policy.ctx.tokenizer
     out: dict[str, Candidate | None] = dict.fromkeys(CHECKS)
-    defs = definitions(chunks)
+    every_def = definitions(policy.chunks)
+    in_play = {c.yakgwan for c in chunks}
+    defs = [d for d in every_def if d.chunk.yakgwan in in_play]
     for ev in evidence:
         used = denied(defs, ev.reason.text)
         if used and out["definition"] is None:
@@ -248,7 +252,7 @@ def candidates(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Pol
             out["proportional"] = Candidate("proportional", _notice_sentences(notice, ev.reason.text, " ".join(s.text for s in shown), policy), shown,
                                             "the cited article prescribes a cut payment", "found" if met else "not_found", note)
     rules = interpretation_article(policy.chunks)
-    every_term = {d.term.replace(" ", "") for d in definitions(policy.chunks)}
+    every_term = {d.term.replace(" ", "") for d in every_def}
     for ev in evidence:
         # a reading of a word the policy defines is the definition check's, not an open word
         readings = [r for r in stated_readings(ev.reason.text) if not any(w.replace(" ", "") in every_term for w in _quoted_words(r))]

@@ -27,7 +27,8 @@ from yakgwan.core.records import Chunk
 
 QUOTE_MIN = 12  # characters (without spaces) a quotation needs to be a clause's words, not a term
 ALIGN_MIN = 0.6  # letters the quote and its closest span share (Dice) to be that span's quotation
-_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」|『([^』]+)』|‘([^’]+)’|'([^']+)'")
+# a stretch in quotation marks, in every pair a notice uses (one group per pair: the words inside)
+QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」|『([^』]+)』|‘([^’]+)’|'([^']+)'")
 _IGNORED = re.compile(r"[\s.,·ㆍ・:;\"'“”‘’「」『』()\[\]<>-]")
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"(?:보통약관|특별약관|특약)\s*$")
@@ -62,7 +63,7 @@ def quotations(text: str) -> list[str]:
     """The quoted stretches of ``text`` long enough to be a clause's words, 약관 names left out; a
     quote shortened with "…" or "(중략)" is its pieces, each compared on its own."""
     out = []
-    for m in _QUOTED.finditer(text):
+    for m in QUOTED.finditer(text):
         for piece in _ELLIPSIS.split(next(g for g in m.groups() if g is not None)):
             q = piece.strip()
             if len(_IGNORED.sub("", q)) >= QUOTE_MIN and not _NAME.search(q):

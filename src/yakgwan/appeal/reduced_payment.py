@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from yakgwan.appeal.citations import CIRCLED
 from yakgwan.core.records import Chunk
 from yakgwan.text.sentences import clause_spans
 
@@ -38,10 +39,6 @@ class ReducedPayment:
         return self.chunk.text[self.start : self.end]
 
 
-def _circled(n: int) -> str:
-    return chr(0x2460 + n - 1) if 1 <= n <= 20 else str(n)
-
-
 def reduced_payments(chunks: list[Chunk]) -> list[ReducedPayment]:
     """Every sentence of ``chunks`` that prescribes a cut payment, then every sentence that sends a
     case to one of them by article and paragraph (same 약관), in document order. A 약관's
@@ -61,7 +58,7 @@ def reduced_payments(chunks: list[Chunk]) -> list[ReducedPayment]:
         for s, e in clause_spans(c.text):
             for m in _SENDS.finditer(c.text[s:e]):
                 for n in re.findall(r"\d+", m.group(2)):
-                    target = by_place.get((c.yakgwan, f"제{m.group(1)}조", _circled(int(n))))
+                    target = by_place.get((c.yakgwan, f"제{m.group(1)}조", CIRCLED[int(n) - 1] if 0 < int(n) <= len(CIRCLED) else n))
                     if target is not None and target.chunk.chunk_id != c.chunk_id and "지급" in c.text[s:e][m.end():]:
                         sent.append(ReducedPayment(c, s, e, target))
                         break

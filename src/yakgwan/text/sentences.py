@@ -9,6 +9,15 @@ from yakgwan.text.spans import trim_span
 _SENTENCE_END = re.compile(r"(?<=[.?!。])\s+|(?<=다\.)\s*|\n+")
 
 
+_LETTER_END = re.compile(r"(?<=[.!?])\s+|(?<=니다)\s+")
+
+
+def letter_sentences(text: str) -> list[str]:
+    """The sentences of a letter's prose, its whitespace collapsed: a sentence ends at . ! ? or
+    at a closing "…니다" followed by a space (letters often drop the full stop)."""
+    return [s.strip() for s in _LETTER_END.split(" ".join(text.split())) if s.strip()]
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence or line of ``text``, whitespace trimmed, empties dropped."""
     spans, pos = [], 0
