@@ -126,6 +126,25 @@ def test_the_route_names_a_special_term_or_falls_back_to_the_base_terms() -> Non
     assert route_query(["청약"], no_base).kind == "all"
 
 
+def test_a_name_made_of_the_policys_common_words_is_named_by_no_question() -> None:
+    from yakgwan.retrieval.clause_map import common_words
+
+    chunks = [
+        chunk("a", "회사는 보험금을 지급합니다. 청약 철회", "보통약관", "제1조"),
+        chunk("b", "벌금 보험금 지급", "벌금 특별약관", "제1조"),
+        chunk("c", "보험금 지급 처리지원금", "교통사고처리지원금(Ⅰ) 특별약관", "제1조"),
+        chunk("d", "보험금청구권 지급", "( ) 보험금 지급 특별약관", "제1조"),
+        chunk("e", "보험금 지급 보험금만의"),  # outside any 약관: not counted
+    ]
+    # in 4 of 4 약관 (보험금 inside 보험금청구권 too); 특별약관 in no text; 벌금 in 1
+    assert common_words({"보험금", "지급", "특별약관", "벌금", "보험금만의"}, chunks) == {"보험금", "지급"}
+    cmap = ClauseMap.build(chunks, WordTokenizer())
+    assert "보험금" not in cmap.name_terms[3] and "벌금" in cmap.name_terms[1]
+    asked = route_query(["보험금", "지급", "청구"], cmap)
+    assert asked.kind == "base", asked  # without the rule: named ( ) 보험금 지급 특별약관 (coverage 0.87)
+    assert route_query(["벌금", "보험금"], cmap).scopes[0][0] == "벌금 특별약관"
+
+
 def test_is_policy_needs_most_chunks_inside_a_named_yakgwan() -> None:
     inside, outside = chunk("a", "x", "보통약관"), chunk("b", "y")
     assert is_policy([inside, inside, outside]) and is_policy([inside, outside])
@@ -216,6 +235,23 @@ def test_a_clause_cites_a_table_by_its_name_anywhere_or_by_its_mark_in_its_own_y
     cites = table_citations(chunks)
     # 골절분류표II is read as one name: it does not also cite 골절분류표, which it contains
     assert cites == {"hu": ("jang",), "g2": ("gol2",), "tc": ("byul",)}
+
+
+def test_with_whole_article_every_piece_of_an_article_cites_what_one_of_its_pieces_cites() -> None:
+    from yakgwan.retrieval.clause_map import table_citations
+
+    chunks = [
+        _table("byul", "【별표】", "교통사고처리지원금(Ⅰ) 특별약관", 78),
+        _table("jang", "<별표1> 장해분류표", "보통약관", 28),
+        chunk("p1", "① 회사는 피보험자가 형사합의를 한 경우 처리지원금을 지급합니다.", "교통사고처리지원금(Ⅰ) 특별약관", "제1조"),
+        chunk("p2", "② 교통사고처리특례법 제3조 제2항 단서(【별표】참조)에 해당되는 사고", "교통사고처리지원금(Ⅰ) 특별약관", "제1조"),
+        chunk("p3", "③ 장해분류표에서 정한 장해를 입은 경우", "교통사고처리지원금(Ⅰ) 특별약관", "제1조"),
+        # the same 조 number in another 약관 is another unit
+        chunk("q1", "① 회사는 벌금을 지급합니다.", "벌금 특별약관", "제1조"),
+        chunk("q2", "② 이 특약에서 정하지 않은 사항은 보통약관을 따릅니다.", "교통사고처리지원금(Ⅰ) 특별약관", "제2조"),
+    ]
+    assert table_citations(chunks, whole_article=True) == {"p1": ("byul", "jang"), "p2": ("byul", "jang"), "p3": ("byul", "jang")}
+    assert table_citations(chunks) == {"p2": ("byul",), "p3": ("jang",)}  # the default: the piece that names it
 
 
 def test_a_cited_table_ranks_right_below_the_clause_that_cites_it() -> None:

@@ -17,9 +17,9 @@
    ``title``: BM25 of the question on the title field, min–max normalised over the candidates;
    ``coverage``: the share of the chunk's 약관 name the question carries, for the 약관 the route
    names; chunks outside any 약관 (the front matter, the appendix of cited laws) are pushed down.
-   A table a candidate clause cites (``<별표1> 장해분류표``, ``【별표】``; see
-   :func:`~yakgwan.retrieval.clause_map.table_citations`) scores at least ``w_cited`` times its
-   best citing clause, and ranks right below it on a tie: a question answered by the table
+   A table a candidate clause cites (``<별표1> 장해분류표``, ``【별표】``; any piece of the
+   clause's 조 may name it, see :func:`~yakgwan.retrieval.clause_map.table_citations`) scores at
+   least ``w_cited`` times its best citing clause, and ranks right below it on a tie: a question answered by the table
    (a 지급률, a 부상등급, the 교특법 단서 list) usually reads like the clause that sends the reader
    there, not like the table's rows.
    A prior for the 보통약관 when the route names no 특약 was measured and dropped: with the
@@ -97,6 +97,11 @@ class ClauseRetriever:
 
     @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
+        return group_hits(self.ranked(query, k), k, self.weights.group, self.cmap.shingles_of)
+
+    def ranked(self, query: str, k: int) -> list[Hit]:
+        """Every candidate chunk scored (steps 1–4 of the module docstring), best first, before
+        grouping; each hit's ``components`` hold the parts of its score."""
         expanded, added = self.expand(query)
         terms = self.tokenizer.tokenize(expanded)
         route = route_query(terms, self.cmap, added)
@@ -126,8 +131,7 @@ class ClauseRetriever:
             scored[cid] = (sum(parts.values()), parts)
         lifted = self._lift_cited_tables(scored, chunks) if w.cited > 0 else set()
         order = sorted(scored, key=lambda cid: (-scored[cid][0], cid in lifted))
-        hits = [Hit(chunks[cid], scored[cid][0], r, self.name, scored[cid][1]) for r, cid in enumerate(order, 1)]
-        return group_hits(hits, k, w.group, self.cmap.shingles_of)
+        return [Hit(chunks[cid], scored[cid][0], r, self.name, scored[cid][1]) for r, cid in enumerate(order, 1)]
 
     def _lift_cited_tables(self, scored: dict[str, tuple[float, dict[str, float]]], chunks: dict[str, Chunk]) -> set[str]:
         """Raises each table a candidate cites to ``w_cited`` × its best citer's score (adding
