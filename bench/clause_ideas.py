@@ -39,6 +39,7 @@ from yakgwan.retrieval.grouping import group_hits
 from yakgwan.retrieval.retrievers.clause import ClauseRetriever
 from yakgwan.retrieval.retrievers.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.retrieval.scoring.fusion import minmax
+from yakgwan.store import IndexView
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clause_ablation import Variant, print_table  # noqa: E402  (the same sets, halves and table)
@@ -51,7 +52,8 @@ PartFn = Callable[[str], dict[str, float]]
 
 @dataclasses.dataclass
 class WithPart:
-    """The clause stage's candidates with ``weight`` × min–max(``part``) added, then grouped."""
+    """The clause stage's candidates with ``weight`` × min–max(``part``) added (as the component
+    ``name``; after the cited-table lift, so a lifted table no longer ties its citer), then grouped."""
 
     name: str
     clause: ClauseRetriever
@@ -63,7 +65,10 @@ class WithPart:
         hits = self.clause.ranked(query, k)
         raw = self.part(query)
         norm = minmax({h.chunk.chunk_id: raw.get(h.chunk.chunk_id, 0.0) for h in hits})
-        scored = [dataclasses.replace(h, score=h.score + self.weight * norm[h.chunk.chunk_id]) for h in hits]
+        scored = []
+        for h in hits:
+            add = self.weight * norm[h.chunk.chunk_id]
+            scored.append(dataclasses.replace(h, score=h.score + add, components=h.components | {self.name: add}))
         scored.sort(key=lambda h: -h.score)
         ranked = [dataclasses.replace(h, rank=r) for r, h in enumerate(scored, 1)]
         return group_hits(ranked, k, self.clause.weights.group, self.clause.cmap.shingles_of)
@@ -112,17 +117,19 @@ class SentenceDense:
     """Dense retrieval scoring each chunk by the best cosine of the whole question and of each
     of its sentences (clauses split at . ? ! and commas; parts under 4 characters dropped)."""
 
-    view: object
+    view: IndexView
     embedder: Embedder
     name: str = "dense"
 
     @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
+        if not self.view.dense_ready or self.embedder.model_id != self.view.embedder:
+            raise SystemExit(f"the index is not dense-ready with {self.embedder.model_id}")
         parts = [p for p in _SENTENCE.split(query) if len(p.strip()) >= 4]
         texts = [query] + (parts if len(parts) > 1 else [])
-        cos = (np.asarray(self.view.vectors, dtype=np.float32) @ self.embedder.embed(texts, "query").T).max(axis=1)  # type: ignore[attr-defined]
+        cos = (np.asarray(self.view.vectors, dtype=np.float32) @ self.embedder.embed(texts, "query").T).max(axis=1)
         order = np.argsort(-cos)[:k]
-        return [Hit(self.view.chunks[i], float(cos[i]), r, self.name) for r, i in enumerate(order, 1)]  # type: ignore[attr-defined]
+        return [Hit(self.view.chunks[i], float(cos[i]), r, self.name) for r, i in enumerate(order, 1)]
 
 
 def _over(ctx: PipelineContext, first: Retriever, depth: int = 100) -> ClauseRetriever:
@@ -137,9 +144,9 @@ def _cc(ctx: PipelineContext, dense: Retriever, depth: int = 100) -> Retriever:
 def variants() -> dict[str, Variant]:
     out: dict[str, Variant] = {"**clause (auto)**": lambda c: c.clause()}
     for w in (0.1, 0.3):
-        out[f"+ article vector {w}"] = lambda c, w=w: WithPart("x", c.clause(), article_vector(c), w)
+        out[f"+ article vector {w}"] = lambda c, w=w: WithPart("article_vector", c.clause(), article_vector(c), w)
     for w in (0.1, 0.3):
-        out[f"+ title vector {w}"] = lambda c, w=w: WithPart("x", c.clause(), title_vector(c), w)
+        out[f"+ title vector {w}"] = lambda c, w=w: WithPart("title_vector", c.clause(), title_vector(c), w)
     for d in (200, 400):
         out[f"first-stage depth {d}"] = lambda c, d=d: _over(c, _cc(c, c.dense(), d), d)
     out["RRF first stage"] = lambda c: _over(c, FusionRetriever("hybrid", [c.dense(), c.bm25()], [1.0, 1.0], method="rrf", depth=100))

@@ -25,9 +25,11 @@ from yakgwan.text.tokenizer import Tokenizer
 
 # a collection is a policy when at least this share of its chunks sit inside a named 약관
 POLICY_SHARE = 0.5
-# a name's word printed in the text of more than this share of the policy's 약관 (보험금, 지급,
-# 특별약관) is the policy's common vocabulary: a question that uses it names no 약관 by it
+# a name's word printed in the text of more than this share of the other 약관 (those whose name
+# lacks it: 보험금, 지급) is the policy's common vocabulary: a question that uses it gets no
+# credit for naming a 약관 by it (the word still counts in the name's whole)
 COMMON_SHARE = 0.5
+MIN_COMMON = 2  # a one-character word (Ⅰ, 뇌) is never common: substring counts mean nothing for it
 # the base terms are printed as 보통약관 (the standard name in Korean policies; 표준약관 names it so)
 BASE_MARK = "보통약관"
 
@@ -95,26 +97,33 @@ def table_citations(chunks: Sequence[Chunk], whole_article: bool = False) -> dic
         return out
     by_article: dict[tuple[str, str], list[str]] = {}
     for c in chunks:
-        if c.article and c.chunk_id in out:
-            by_article.setdefault((c.yakgwan or "", c.article), []).extend(out[c.chunk_id])
-    return {
-        c.chunk_id: tuple(dict.fromkeys(by_article[(c.yakgwan or "", c.article)]))
-        for c in chunks
-        if c.article and (c.yakgwan or "", c.article) in by_article
-    }
+        if c.yakgwan and c.article and c.chunk_id in out:
+            by_article.setdefault((c.yakgwan, c.article), []).extend(out[c.chunk_id])
+    for c in chunks:  # chunks outside any 약관 are never one unit: each keeps its own citations
+        if c.yakgwan and c.article and (c.yakgwan, c.article) in by_article:
+            out[c.chunk_id] = tuple(dict.fromkeys(by_article[(c.yakgwan, c.article)]))
+    return out
 
 
-def common_words(words: set[str], chunks: Sequence[Chunk]) -> frozenset[str]:
-    """Those of ``words`` printed in the text of more than ``COMMON_SHARE`` of the 약관 of
-    ``chunks`` (whitespace aside; a word is found inside longer words, as Korean compounds
-    print it: 보험금 in 보험금청구권). Pure."""
-    texts: dict[str, list[str]] = {}
+def common_words(words: set[str], names: Sequence[str], chunks: Sequence[Chunk]) -> frozenset[str]:
+    """Those of ``words`` (of at least ``MIN_COMMON`` characters) printed in the text of more than
+    ``COMMON_SHARE`` of the 약관 whose name (whitespace aside) lacks the word. A word is found
+    inside longer words, as Korean compounds print it (보험금 in 보험금청구권); a 약관's own
+    text, which names it, does not count, nor do chunks outside any 약관. Pure."""
+    texts: dict[str, list[str]] = {n: [] for n in names}
     for c in chunks:
-        if c.yakgwan:
-            texts.setdefault(c.yakgwan, []).append(_SPACE.sub("", c.text))
-    joined = ["\x00".join(parts) for parts in texts.values()]
-    limit = COMMON_SHARE * len(joined)
-    return frozenset(w for w in words if w and sum(1 for t in joined if w in t) > limit)
+        if c.yakgwan in texts:
+            texts[c.yakgwan].append(_SPACE.sub("", c.text))
+    joined = {n: "\x00".join(parts) for n, parts in texts.items()}
+    bare = {n: _SPACE.sub("", n) for n in names}
+    out = set()
+    for w in words:
+        if len(w) < MIN_COMMON:
+            continue
+        others = [n for n in names if w not in bare[n]]
+        if others and sum(1 for n in others if w in joined[n]) > COMMON_SHARE * len(others):
+            out.add(w)
+    return frozenset(out)
 
 
 def is_policy(chunks: Sequence[Chunk]) -> bool:
@@ -127,9 +136,10 @@ class ClauseMap:
     """The 약관 of an index and the title field of every chunk, as the clause stage scores them.
 
     ``names``: every 약관 name, in order of first appearance; ``name_terms``: each name's index
-    terms with their idf over the names (a term many names share weighs little), less the
-    policy's common vocabulary (:func:`common_words`: a name made only of such words,
-    "( )보험금만의 지급 특별약관", is named by no question);
+    terms with their idf over the names (a term many names share weighs little); ``common``: the
+    name terms that are the policy's common vocabulary (:func:`common_words`), which count in a
+    name's whole but earn a question no coverage (a name made only of such words, "( )보험금만의
+    지급 특별약관", is named by no question);
     ``titles``: a BM25 index over the chunks' title fields (row = chunk position, ``row`` by id);
     ``cites``: the tables each clause cites (:func:`table_citations`).
     """
@@ -141,6 +151,7 @@ class ClauseMap:
     base: str | None
     row: dict[str, int] = field(default_factory=dict, repr=False)  # chunk id -> position (row of ``titles``)
     cites: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    common: frozenset[str] = frozenset()
     _shingles: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -148,20 +159,21 @@ class ClauseMap:
         names = tuple(dict.fromkeys(c.yakgwan for c in chunks if c.yakgwan))
         terms = [set(t) for t in tokenizer.tokenize_many(list(names))]
         df = Counter(t for ts in terms for t in ts)
-        common = common_words({t for ts in terms for t in ts}, chunks)
-        name_terms = tuple({t: lucene_idf(df[t], len(names)) for t in ts if t not in common} for ts in terms)
+        name_terms = tuple({t: lucene_idf(df[t], len(names)) for t in ts} for ts in terms)
+        common = common_words({t for ts in terms for t in ts}, names, chunks)
         fields = [title_field(c) for c in chunks]
         distinct = list(dict.fromkeys(fields))  # pieces of one 조 and clone 특약 share a title: read each once
         read = dict(zip(distinct, tokenizer.tokenize_many(distinct)))
         titles = BM25Index.build([read[f] for f in fields])
         base = next((n for n in names if BASE_MARK in n.replace(" ", "")), None)
         row = {c.chunk_id: i for i, c in enumerate(chunks)}
-        return cls(chunks, names, name_terms, titles, base, row, cites=table_citations(chunks))
+        return cls(chunks, names, name_terms, titles, base, row, cites=table_citations(chunks), common=common)
 
     def coverage(self, query_terms: Sequence[str]) -> dict[str, float]:
-        """For each 약관, the share of its name's idf mass that the query's terms carry: 1 when
-        the question names it in full, near 0 when it shares only the generic words."""
-        q = set(query_terms)
+        """For each 약관, the share of its name's idf mass that the query's terms carry, its
+        common words (``common``) earning none: 1 when the question names it in full, near 0
+        when it shares only the generic words."""
+        q = set(query_terms) - self.common
         out: dict[str, float] = {}
         for name, terms in zip(self.names, self.name_terms):
             total = sum(terms.values())

@@ -129,20 +129,31 @@ def test_the_route_names_a_special_term_or_falls_back_to_the_base_terms() -> Non
 def test_a_name_made_of_the_policys_common_words_is_named_by_no_question() -> None:
     from yakgwan.retrieval.clause_map import common_words
 
+    names = ["보통약관", "벌금 특별약관", "교통사고처리지원금(Ⅰ) 특별약관", "( ) 보험금 지급 특별약관"]
     chunks = [
-        chunk("a", "회사는 보험금을 지급합니다. 청약 철회", "보통약관", "제1조"),
-        chunk("b", "벌금 보험금 지급", "벌금 특별약관", "제1조"),
-        chunk("c", "보험금 지급 처리지원금", "교통사고처리지원금(Ⅰ) 특별약관", "제1조"),
-        chunk("d", "보험금청구권 지급", "( ) 보험금 지급 특별약관", "제1조"),
-        chunk("e", "보험금 지급 보험금만의"),  # outside any 약관: not counted
+        chunk("a", "이 보통약관에서 회사는 보험금을 지급합니다. 청약 철회 제Ⅰ관", names[0], "제1조"),
+        chunk("b", "벌금 보험금 지급 처리지원금 제Ⅰ관", names[1], "제1조"),
+        chunk("c", "보험금 지급 처리지원금 제Ⅰ관", names[2], "제1조"),
+        chunk("d", "보험금청구권 지급", names[3], "제1조"),
+        chunk("e", "벌금 벌금 벌금"),  # outside any 약관: not counted
     ]
-    # in 4 of 4 약관 (보험금 inside 보험금청구권 too); 특별약관 in no text; 벌금 in 1
-    assert common_words({"보험금", "지급", "특별약관", "벌금", "보험금만의"}, chunks) == {"보험금", "지급"}
+    words = {"보험금", "지급", "특별약관", "벌금", "처리지원금", "Ⅰ"}
+    # 보험금 and 지급: printed in 3 of the 3 약관 whose names lack them (보험금청구권 holds 보험금);
+    # 처리지원금: in 1 of 3 others (its own 약관 does not count); 벌금: in 0 of 3 others (chunk e
+    # is outside any 약관; counted, it would make 1 of 4); Ⅰ: one character, never common
+    assert common_words(words, names, chunks) == {"보험금", "지급"}
+    assert common_words({"처리지원금"}, names, chunks + [chunk("f", "처리지원금", names[0], "제2조")]) == {"처리지원금"}  # 2 of 3
+    assert common_words({"보통약관"}, names[:1], chunks[:1]) == frozenset()  # one 약관: its own name's words are never common
     cmap = ClauseMap.build(chunks, WordTokenizer())
-    assert "보험금" not in cmap.name_terms[3] and "벌금" in cmap.name_terms[1]
+    assert cmap.common == {"보험금", "지급"} and "보험금" in cmap.name_terms[3]  # still in the name's whole
     asked = route_query(["보험금", "지급", "청구"], cmap)
     assert asked.kind == "base", asked  # without the rule: named ( ) 보험금 지급 특별약관 (coverage 0.87)
     assert route_query(["벌금", "보험금"], cmap).scopes[0][0] == "벌금 특별약관"
+    # a common word earns nothing, but its weight stays in the name's whole: 특별약관 (in 3 names)
+    # against 보험금 and 지급 (in 1 each) is ln(1 + 1.5/3.5) / (that + 2 ln(1 + 3.5/1.5)) = 0.13
+    shared, rare = lucene_idf(3, 4), lucene_idf(1, 4)
+    assert cmap.coverage(["특별약관", "보험금", "지급"])[names[3]] == pytest.approx(shared / (shared + 2 * rare))
+    assert shared / (shared + 2 * rare) == pytest.approx(0.13, abs=0.005)
 
 
 def test_is_policy_needs_most_chunks_inside_a_named_yakgwan() -> None:
@@ -251,6 +262,10 @@ def test_with_whole_article_every_piece_of_an_article_cites_what_one_of_its_piec
         chunk("q2", "② 이 특약에서 정하지 않은 사항은 보통약관을 따릅니다.", "교통사고처리지원금(Ⅰ) 특별약관", "제2조"),
     ]
     assert table_citations(chunks, whole_article=True) == {"p1": ("byul", "jang"), "p2": ("byul", "jang"), "p3": ("byul", "jang")}
+    # chunks outside any 약관 (an appendix of cited laws) are never one 조: each keeps its own
+    laws = [chunk("l1", "제3조 ... 장해분류표", None, "제3조"), chunk("l2", "제3조 ... 다른 법", None, "제3조")]
+    assert table_citations(chunks + laws, whole_article=True)["l1"] == ("jang",)
+    assert "l2" not in table_citations(chunks + laws, whole_article=True)
     assert table_citations(chunks) == {"p2": ("byul",), "p3": ("jang",)}  # the default: the piece that names it
 
 

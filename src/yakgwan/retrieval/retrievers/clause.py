@@ -17,9 +17,9 @@
    ``title``: BM25 of the question on the title field, min–max normalised over the candidates;
    ``coverage``: the share of the chunk's 약관 name the question carries, for the 약관 the route
    names; chunks outside any 약관 (the front matter, the appendix of cited laws) are pushed down.
-   A table a candidate clause cites (``<별표1> 장해분류표``, ``【별표】``; any piece of the
-   clause's 조 may name it, see :func:`~yakgwan.retrieval.clause_map.table_citations`) scores at
-   least ``w_cited`` times its best citing clause, and ranks right below it on a tie: a question answered by the table
+   A table a candidate clause cites (``<별표1> 장해분류표``, ``【별표】``; see
+   :func:`~yakgwan.retrieval.clause_map.table_citations`) scores at least ``w_cited`` times its
+   best citing clause, and ranks right below it on a tie: a question answered by the table
    (a 지급률, a 부상등급, the 교특법 단서 list) usually reads like the clause that sends the reader
    there, not like the table's rows.
    A prior for the 보통약관 when the route names no 특약 was measured and dropped: with the
