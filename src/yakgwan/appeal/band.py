@@ -22,7 +22,8 @@ from typing import Mapping, Sequence
 from yakgwan.appeal.schema import Band, By, Provenance
 
 FSS_PAID, FSS_PARTIAL, FSS_DENIED = 7, 4, 55
-FSS_SOURCE = "금융감독원 금융분쟁조정사례 97건 중 보험금 지급 분쟁 66건 (fss_case_labels.jsonl)"
+# the base rate's source as a reader reads it (the file behind it is named in this module's docstring)
+FSS_SOURCE = "금융감독원 금융분쟁조정사례(2024–2026) 중 보험금 지급 분쟁"
 LOW_BELOW, HIGH_FROM = 0.25, 0.6
 
 
@@ -165,7 +166,8 @@ def percent(p: float) -> str:
 
 
 def rationale(findings: Sequence[Finding], p: float, weights: BandWeights | None = None) -> str:
-    lines = [f"기준: {FSS_SOURCE}에서 신청인이 전부 또는 일부를 지급받은 비율 {base_rate():.1%}."]
+    paid, cases = FSS_PAID + FSS_PARTIAL, FSS_PAID + FSS_PARTIAL + FSS_DENIED
+    lines = [f"기준: {FSS_SOURCE} {cases}건 중 {paid}건({base_rate():.0%})이 전부 또는 일부 지급되었습니다."]
     if weights is not None and any(f.by == "rules" and f.logit for f in findings):
         lines.append(f"발견 사항의 가중치: {weights.label or weights.source}.")
     if findings:

@@ -41,8 +41,9 @@ _NAME_BEFORE = re.compile(
 # a part cited after an article without repeating it: "같은 조 제3항 제2호", "같은 항 제4호",
 # "…제1항 제1호, 제2호" (the 호 of the same 항), "…제1항 및 제4항"
 _PART_ONLY = re.compile(r"(?P<same>(?:같은|동)\s*(?P<level>조|항)\s*)?(?:제\s*(?P<para>\d+)\s*항(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?|제\s*(?P<item2>\d+)\s*호)")
-# a statute cited the same way ("도로교통법 제44조"): not a clause of the policy
-_STATUTE_BEFORE = re.compile(r"(?P<law>[가-힣]+(?:법|법률|시행령|시행규칙))\s*$")
+# a statute cited the same way ("도로교통법 제44조", "「도로교통법」 제44조", "도로교통법상 제44조",
+# "도로교통법(제44조)"): not a clause of the policy
+_STATUTE_BEFORE = re.compile(r"(?P<law>[가-힣]+(?:법|법률)(?:\s*시행(?:령|규칙))?|[가-힣]+(?:시행령|시행규칙))[」』]?\s*(?:상|의)?\s*\(?\s*$")
 # what may stand between two articles of one 약관: "제13조 및 제15조", "제2조, 제3조"
 _JOINER = re.compile(r"^\s*(?:및|또는|와|과|,|·|ㆍ|/)\s*$")
 # "같은 특별약관", "이 특별약관", "동 특약", "같은 약관": refers back to the 약관 named last
@@ -98,8 +99,10 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
         if name is not None and _SAME.match(name):  # "같은 특별약관 제2조": the 약관 named last before it
             name = _antecedent(text[: line_start + name_m.start()]) or name  # type: ignore[union-attr]
         prev = out[-1] if out else None
+        statute = statute_m.group("law") if statute_m else None
         if name is None and statute_m is None and prev is not None and prev.end >= line_start and _JOINER.match(text[prev.end : m.start()]):
             name = prev.yakgwan  # "보통약관 제13조 및 제15조": the same 약관
+            statute = prev.statute  # "도로교통법 제44조 및 제148조의2": the same law
         para = f"제{m.group('para')}항" if m.group("para") else paragraph_label(m.group("circ"))
         article = f"제{m.group('art')}조" + (f"의{m.group('sub')}" if m.group("sub") else "")
         out.append(
@@ -112,7 +115,7 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
                 raw=text[(line_start + name_m.start()) if name_m else m.start() : m.end()].strip(),
                 start=m.start(),
                 title=m.group("title"),
-                statute=statute_m.group("law") if statute_m else None,
+                statute=statute,
                 end=m.end(),
             )
         )

@@ -228,7 +228,7 @@ def candidates(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Pol
                           if words else (None, ""))
             lead = [said] if said else [x for x in negated_sentences(ev.reason.text) if uses(first.term, x)][:1]
             out["definition"] = Candidate("definition", _notice_sentences(notice, ev.reason.text, " ".join(s.text for s in shown), policy, lead),
-                                          shown, f"the reason says the facts are not {terms}, which the policy defines", rule, note)
+                                          shown, f"거절 사유가 약관이 정의하는 {terms}에 해당하지 않는다고 합니다", rule, note)
     cuts = reduced_payments(chunks)
     for ev in evidence:
         cited = {(cc.yakgwan, cc.ref.article) for cc in ev.cited if cc.yakgwan}
@@ -250,7 +250,7 @@ def candidates(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Pol
             note = ("약관은 통지서가 든 바로 이 경우에 보험금을 삭감하거나 비율에 따라 지급하도록 정하는데 통지서는 전액을 거절합니다" if met else
                     "통지서가 인용한 조의 삭감·비례 지급 규정은 통지서의 경우를 조건으로 하지 않습니다")
             out["proportional"] = Candidate("proportional", _notice_sentences(notice, ev.reason.text, " ".join(s.text for s in shown), policy), shown,
-                                            "the cited article prescribes a cut payment", "found" if met else "not_found", note)
+                                            "인용한 조에 보험금을 삭감하거나 비율에 따라 지급하는 규정이 있습니다", "found" if met else "not_found", note)
     rules = interpretation_article(policy.chunks)
     every_term = {d.term.replace(" ", "") for d in every_def}
     for ev in evidence:
@@ -264,7 +264,7 @@ def candidates(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Pol
             rule, note = (("found", f"통지서는 약관이 정의하지 않은 {josa(f'‘{open_words[0]}’', '을')} 스스로 풀이해 거절의 근거로 삼습니다: 뜻이 명백하지 않은 약관은 계약자에게 유리하게 해석합니다")
                           if open_words else (None, ""))
             out["ambiguity"] = Candidate("ambiguity", _notice_sentences(notice, ev.reason.text, " ".join(s.text for s in shown), policy, readings), shown,
-                                         "the notice states how it reads a word, and the policy has an interpretation article", rule, note)
+                                         "통지서가 약관의 말을 스스로 풀이하고, 약관에 해석 원칙 조항이 있습니다", rule, note)
     return out
 
 
@@ -295,7 +295,7 @@ def judge(candidate: Candidate, llm: LLM) -> tuple[CheckStatus, B.Finding | None
         answer = llm.complete(messages(candidate), schema=answer_schema(candidate), params=GenParams(max_tokens=ANSWER_TOKENS, temperature=0.0),
                               step=f"appeal_check_{candidate.check}")
     except (StructuredOutputError, PromptTooLongError) as exc:
-        return CheckStatus(check=candidate.check, status="not_assessed", by=llm.name, note=f"the model's answer was not usable: {exc}"), None
+        return CheckStatus(check=candidate.check, status="not_assessed", by=llm.name, note=f"언어 모델의 답을 쓸 수 없어 판단하지 않았습니다: {exc}"), None
     n = candidate.notice[int(answer.notice_sentence[1:]) - 1]
     p = candidate.policy[int(answer.policy_sentence[1:]) - 1]
     kind, label = MODEL_KINDS[candidate.check]
@@ -327,12 +327,12 @@ def run_checks(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Pol
     statuses: list[CheckStatus] = []
     for check, cand in candidates(notice, evidence, policy).items():
         if cand is None:
-            statuses.append(CheckStatus(check=check, status="not_applicable", note="nothing in the notice and policy for this check to look at"))
+            statuses.append(CheckStatus(check=check, status="not_applicable", note="통지서와 약관에 이 검토가 살펴볼 내용이 없습니다"))
             continue
         if cand.rule is not None:
             status, finding = _settled(cand)
         elif llm is None:
-            status, finding = CheckStatus(check=check, status="not_assessed", note=f"no model configured ({cand.why})"), None
+            status, finding = CheckStatus(check=check, status="not_assessed", note=f"{cand.why}. 언어 모델이 연결되어 있지 않아 판단하지 않았습니다"), None
         else:
             status, finding = judge(cand, llm)
         statuses.append(status)

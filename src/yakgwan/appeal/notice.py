@@ -18,9 +18,11 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from typing import Sequence
 
 from yakgwan.appeal.citations import ClauseRef, parse_clause_refs
 from yakgwan.core.errors import InputError
+from yakgwan.messages import Message, msg
 from yakgwan.ingest.loaders.ocr import OcrText
 
 DENIAL_CUE = re.compile(
@@ -145,9 +147,38 @@ class _Section:
         return " ".join(" ".join(self.lines).split())
 
 
-def parse_notice(text: str, source: str) -> DenialNotice:
-    """The notice in ``text`` (read from ``source``, named in errors). Raises ``InputError``
-    for an empty notice or one that states no denial reason."""
+class NoDenialReason(InputError):
+    """A notice in which no denial reason was recognised; ``sentences`` are its text's sentences,
+    for a reader to mark the reason among them (or type it) and analyse again with it given."""
+
+    def __init__(self, path: str | None, reason: "str | Message", sentences: Sequence[str] = ()) -> None:
+        super().__init__(path, reason)
+        self.sentences = tuple(sentences)
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return (type(self), (self.path, self.reason_message or self.reason, self.sentences))
+
+
+MAX_SENTENCES = 80  # offered to mark; a notice is a letter of a page or two
+
+
+def notice_sentences(text: str) -> list[str]:
+    """The sentences of a notice's text, whitespace collapsed, in order, each once: a line break
+    or a Korean sentence end (다. 요. 다 and a space before the next) ends one. Pure."""
+    out: list[str] = []
+    for line in text.splitlines():
+        for piece in re.split(r"(?<=[다요]\.)\s+|(?<=[.!?])\s+(?=\S)", line):
+            s = " ".join(piece.split())
+            if len(s) >= 2 and s not in out:
+                out.append(s)
+    return out[:MAX_SENTENCES]
+
+
+def parse_notice(text: str, source: str, given_reasons: Sequence[str] = ()) -> DenialNotice:
+    """The notice in ``text`` (read from ``source``, named in errors). ``given_reasons``: the
+    denial reasons as a reader marked or typed them, used instead of those recognised (each
+    cites what it names, or what the notice's clause section lists). Raises ``InputError`` for an
+    empty notice and :class:`NoDenialReason` for one that states no reason recognised."""
     if not text.strip():
         raise InputError(source, "the notice is empty")
     lines = text.splitlines()
@@ -157,9 +188,10 @@ def parse_notice(text: str, source: str) -> DenialNotice:
         items = [" ".join((m.group("a") or m.group("b") or m.group("c")).split())] if m else []
     sections = _sections(lines)
     clause_refs = [r for s in sections if s.heading and _is_clause_heading(s.heading) for r in _policy_refs(s.heading + " " + s.text)]
-    reasons = _reasons(sections, clause_refs)
+    given = [" ".join(r.split()) for r in given_reasons if r.strip()]
+    reasons = [DenialReason(r, None, _unique(_policy_refs(r) or clause_refs)) for r in given] if given else _reasons(sections, clause_refs)
     if not reasons:
-        raise InputError(source, "no recognisable denial reason: the letter states no ground for refusing a claim (is it a denial notice?)")
+        raise NoDenialReason(source, msg("error.no_reason"), notice_sentences(text))
     policy_no = fields.get("policy_no")
     m = _POLICY_NO.search(text)
     if m and (not policy_no or not re.match(r"[0-9]", policy_no)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from yakgwan.appeal.citations import parse_clause_refs
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import Analysis
@@ -64,12 +65,17 @@ def denial_json(n: DenialNotice) -> dict[str, Any]:
         "amount_won": n.amount_won,
         "dates": n.dates,
         "diagnosis": n.diagnosis,
-        "reasons": [{"text": r.text, "heading": r.heading, "cited": [r.raw for r in r.refs]} for r in n.reasons],
+        "reasons": [{"text": r.text, "heading": r.heading, "cited": [r.raw for r in r.refs], "laws": laws_cited(r.text)} for r in n.reasons],
         "ocr": None if n.ocr is None else {
             "engine": n.ocr.engine, "confidence": round(n.ocr.confidence, 1), "text": n.ocr.text,
             "pages": [{"page": p.number, "confidence": round(p.confidence, 1), "words": p.words} for p in n.ocr.pages],
         },
     }
+
+
+def laws_cited(text: str) -> list[str]:
+    """The statutes' articles ``text`` cites, as the law they are: "도로교통법 제44조 제1항"."""
+    return list(dict.fromkeys(f"{r.statute} {r.label}" for r in parse_clause_refs(text) if r.statute))
 
 
 def evidence_json(e: ReasonEvidence) -> dict[str, Any]:

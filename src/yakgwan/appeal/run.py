@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Sequence
 
 from yakgwan.appeal.analysis import analyse
 from yakgwan.appeal.llm_analysis import FINDINGS_USE, analyse_with_llm
 from yakgwan.appeal.model_checks import run_checks
-from yakgwan.appeal.notice import DenialNotice, parse_notice
+from yakgwan.appeal.notice import DenialNotice, NoDenialReason, parse_notice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.result import AppealResult, PolicyRef
 from yakgwan.appeal.retrieve import MODES, evidence_for
@@ -19,6 +20,7 @@ from yakgwan.core.errors import InputError, NoTextLayer
 from yakgwan.core.location import display_location
 from yakgwan.ingest.loaders import SourceFile, load_file, not_a_file_reason
 from yakgwan.ingest.loaders.ocr import IMAGE_SUFFIXES, OcrText, ocr_image, ocr_pdf
+from yakgwan.messages import msg
 
 ANALYSES = ("auto", "rules", "llm")
 SEARCHES = ("single", "fused")
@@ -44,28 +46,33 @@ class AppealOptions:
                 raise InputError(None, f"unknown {flag} {value!r}; available: {', '.join(allowed)}")
 
 
-def read_notice(path: Path) -> DenialNotice:
+def read_notice(path: Path, reasons: Sequence[str] = ()) -> DenialNotice:
     """A notice from a text, PDF or picture file: a scanned PDF or a PNG/JPEG photo is read by
     OCR (:mod:`yakgwan.ingest.loaders.ocr`), and the notice keeps how (engine, confidence). An
-    empty, unreadable or illegible file is an ``InputError`` naming it."""
+    empty, unreadable or illegible file is an ``InputError`` naming it. ``reasons``: the denial
+    reasons a reader gave (marked in the notice or typed), used instead of those recognised."""
     if path.suffix.lower() in IMAGE_SUFFIXES:
         if not path.is_file():
             raise InputError(str(path), not_a_file_reason(path))
         if path.stat().st_size == 0:
             raise InputError(str(path), "empty file")
-        return _parsed_ocr(ocr_image(path), path)
+        return _parsed_ocr(ocr_image(path), path, reasons)
     try:
         docs = load_file(SourceFile(path, path.parent))
     except NoTextLayer:
-        return _parsed_ocr(ocr_pdf(path), path)
-    return parse_notice("\n".join(d.text for d in docs), str(path))
+        return _parsed_ocr(ocr_pdf(path), path, reasons)
+    return parse_notice("\n".join(d.text for d in docs), str(path), reasons)
 
 
-def _parsed_ocr(ocr: OcrText, path: Path) -> DenialNotice:
+def _parsed_ocr(ocr: OcrText, path: Path, reasons: Sequence[str]) -> DenialNotice:
     try:
-        notice = parse_notice(ocr.text, str(path))
+        notice = parse_notice(ocr.text, str(path), reasons)
+    except NoDenialReason as exc:
+        said = msg("error.ocr_note", reason=exc.reason_message or exc.reason, confidence=f"{ocr.confidence:.0f}")
+        raise NoDenialReason(str(path), said, exc.sentences) from None
     except InputError as exc:
-        raise InputError(str(path), f"{exc.reason} (the text was read by OCR, mean confidence {ocr.confidence:.0f}%)") from None
+        said = msg("error.ocr_note", reason=exc.reason_message or exc.reason, confidence=f"{ocr.confidence:.0f}")
+        raise InputError(str(path), said) from None
     return replace(notice, ocr=ocr)
 
 

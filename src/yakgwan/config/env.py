@@ -20,6 +20,7 @@ from yakgwan.config.runtime import RuntimeConfig
 from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.core.location import IndexLocation, is_database_uri
 from yakgwan.llm import LLMConfig
+from yakgwan.messages import LANGS, locale_language
 from yakgwan.text.registry import DEFAULT_TOKENIZER
 from yakgwan.websearch.provider import SearchConfig
 
@@ -57,6 +58,16 @@ def index_dir(env: Mapping[str, str]) -> IndexLocation:
     if value and is_database_uri(value):
         return value
     return _path(env, "YAKGWAN_INDEX") or _xdg(env, "XDG_DATA_HOME", ".local/share") / "index"
+
+
+def language(env: Mapping[str, str]) -> str:
+    """``YAKGWAN_LANG`` (``ko`` or ``en``), else the locale's language (:func:`locale_language`)."""
+    chosen = env.get("YAKGWAN_LANG")
+    if chosen:
+        if chosen not in LANGS:
+            raise YakgwanError(f"YAKGWAN_LANG={chosen!r}: use one of {', '.join(LANGS)}")
+        return chosen
+    return locale_language((env.get("LC_ALL"), env.get("LC_MESSAGES"), env.get("LANG")))
 
 
 def cache_dir(env: Mapping[str, str]) -> Path:

@@ -39,6 +39,13 @@ class Settings:
         choices="tokenizer",
     ))
     quiet: bool = False
+    language: str = env_field(EnvVar(
+        "YAKGWAN_LANG",
+        "the language of the command line's messages and progress: `ko` or `en`; unset, the locale decides "
+        "(the first of `LC_ALL`, `LC_MESSAGES`, `LANG` that is set: `ko_KR.*` is Korean, anything else English). "
+        "The web app and the HTTP API follow the reader instead (the toggle, `Accept-Language`)",
+        values="`ko` or `en`",
+    ), default="en")
     llm: LLMConfig = field(default_factory=LLMConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
 
@@ -50,6 +57,7 @@ class Settings:
             cache_dir=environment.cache_dir(e),
             embedder=environment.embedder(e),
             tokenizer=environment.tokenizer(e),
+            language=environment.language(e),
             llm=environment.llm(e),
             search=environment.search(e),
         )

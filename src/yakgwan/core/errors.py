@@ -5,9 +5,24 @@ from __future__ import annotations
 import errno
 import re
 
+from yakgwan.messages import Message, msg, text
+
 
 class YakgwanError(Exception):
-    """Base of every error yakgwan raises on purpose."""
+    """Base of every error yakgwan raises on purpose. Its message is a catalogue :class:`Message`
+    (shown in the reader's language by :meth:`localized`) or, where it is not yet one, English
+    text; ``str()`` is always the English."""
+
+    def __init__(self, message: "str | Message" = "") -> None:
+        self.message = message if isinstance(message, Message) else None
+        super().__init__(str(message))
+
+    def localized(self, lang: str) -> str:
+        """The message in ``lang`` (``ko`` or ``en``); English text stays English."""
+        return self.message.text(lang) if self.message is not None else str(self)
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickled as it was made (a worker process sends it back)
+        return (type(self), (self.message if self.message is not None else str(self),))
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -31,13 +46,23 @@ class InputError(YakgwanError):
     one line: ``PATH: REASON``.
     """
 
-    def __init__(self, path: str | None, reason: str) -> None:
+    def __init__(self, path: str | None, reason: "str | Message") -> None:
         self.path = path
-        self.reason = reason
-        super().__init__(f"{one_line(path)}: {reason}" if path else reason)
+        self.reason = str(reason)  # English
+        self.reason_message = reason if isinstance(reason, Message) else None
+        Exception.__init__(self, f"{one_line(path)}: {self.reason}" if path else self.reason)
+        self.message = None
 
-    def __reduce__(self) -> tuple[type, tuple[str | None, str]]:  # pickled as it was made (a worker process sends it back)
-        return (type(self), (self.path, self.reason))
+    def reason_in(self, lang: str) -> str:
+        """The reason alone, in ``lang`` when it is a catalogue message."""
+        return text(self.reason_message or self.reason, lang)
+
+    def localized(self, lang: str) -> str:
+        reason = self.reason_in(lang)
+        return f"{one_line(self.path)}: {reason}" if self.path else reason
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickled as it was made (a worker process sends it back)
+        return (type(self), (self.path, self.reason_message or self.reason))
 
 
 class NoTextLayer(InputError):
@@ -63,7 +88,8 @@ class UnknownName(YakgwanError):
         self.kind = kind
         self.name = name
         self.available = sorted(available)
-        super().__init__(f"unknown {kind} {name!r}; available: {', '.join(self.available)}")
+        Exception.__init__(self, f"unknown {kind} {name!r}; available: {', '.join(self.available)}")
+        self.message = msg("error.unknown_name", kind=kind, name=repr(name), available=", ".join(self.available))
 
     def __reduce__(self) -> tuple[type, tuple[str, str, list[str]]]:
         return (type(self), (self.kind, self.name, self.available))
@@ -77,14 +103,14 @@ class PromptTooLongError(ProviderError):
     """The prompt (with the room kept for the answer) does not fit in the model's context."""
 
 
-def storage_problem(exc: OSError) -> str | None:
+def storage_problem(exc: OSError) -> Message | None:
     """In words, an error of the disk rather than of yakgwan: full, read-only, not permitted;
     None for any other. (numpy reports a short write as "N requested and M written", no errno.)"""
     where = f" ({one_line(str(exc.filename))})" if exc.filename else ""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT) or re.fullmatch(r"\d+ requested and \d+ written", str(exc)):
-        return f"disk full{where}: free some space and try again"
+        return msg("error.disk_full", where=where)
     if exc.errno == errno.EROFS:
-        return f"the folder is read-only{where}: yakgwan needs to write there (another index folder: YAKGWAN_INDEX or --index)"
+        return msg("error.read_only", where=where)
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return f"permission denied{where}: {exc.strerror}"
+        return msg("error.permission", where=where, why=exc.strerror or "")
     return None

@@ -12,11 +12,13 @@ from typing import Callable, Literal, Protocol, Sequence, TypeVar, runtime_check
 import numpy as np
 
 from yakgwan.core.records import Chunk, Document, Hit
+from yakgwan.messages import Message
 
 EmbedKind = Literal["query", "passage"]
 
-# hears ``(stage, done, total)`` after every step of long work (the HTTP API's job status reads it)
-ProgressSink = Callable[[str, int, int], None]
+# hears ``(stage, done, total)`` after every step of long work (the HTTP API's job status reads
+# it); the stage is a catalogue message, read in the language of whoever shows it
+ProgressSink = Callable[[Message, int, int], None]
 
 
 @runtime_checkable

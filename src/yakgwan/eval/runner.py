@@ -28,6 +28,7 @@ from yakgwan.eval.result import AnswersResult, EvalResult, Latency, LoadAverage,
 from yakgwan.llm import LLM, UsageStats
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext
 from yakgwan.progress import ProgressSink, progress
+from yakgwan.messages import msg
 
 METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
 WARM_UP_QUERY = "보험금 청구에 필요한 서류"
@@ -78,7 +79,7 @@ def score_retriever(
     warm_up(retriever, depth, llm)
     load: list[float] = []  # the 1-minute load average after each question: were the cores shared?
     per_query = []
-    for q in progress(evalset.queries, f"eval {name}", total=len(evalset.queries), quiet=quiet, unit="q", sink=sink):
+    for q in progress(evalset.queries, msg("stage.eval", pipeline=name), total=len(evalset.queries), quiet=quiet, unit="q", sink=sink):
         per_query.append(run_query(retriever, q, depth, opts.k, has_keywords, llm))
         if hasattr(os, "getloadavg"):  # not on Windows
             load.append(os.getloadavg()[0])
@@ -232,7 +233,7 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
     asker = Asker(ctx, pipeline=pipeline, mode=req.answer_mode, rules=req.rules)
     # a clause-level file's own unanswerable rows are asked too, before the --unanswerable file's
     unanswerable = [Unanswerable(q.qid, q.text, "tests_file") for q in evalset.unanswerable] + list(req.unanswerable)
-    bar = Bar(f"answers {pipeline}", len(evalset.queries) + len(unanswerable), quiet, unit="q", sink=sink)
+    bar = Bar(msg("stage.answers", pipeline=pipeline), len(evalset.queries) + len(unanswerable), quiet, unit="q", sink=sink)
     last = [0]
 
     def step(i: int, total: int) -> None:

@@ -26,6 +26,7 @@ from yakgwan.ingest.plan import Plan, plan_ingest
 from yakgwan.ingest.printed import printed_meta
 from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, SourceFile, collect_files
 from yakgwan.ingest.workers import LocalWorkers, Loaded, Workers
+from yakgwan.messages import msg
 from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.core.protocols import ChunkStep, Embedder
 from yakgwan.core.records import Chunk, Document, sha256_hex
@@ -74,6 +75,7 @@ class Ingestor:
     embedder: Embedder
     cache: EmbeddingCache
     quiet: bool = False
+    lang: str = "en"  # of the progress bars
     strict: bool = False
     sync: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -194,7 +196,7 @@ class Ingestor:
     def _load(self, paths: list[Path], report: IngestReport) -> list[tuple[Document, str]]:
         files, problems = collect_files(paths)
         docs: list[tuple[Document, str]] = []
-        bar = Bar("loading", total=len(files), quiet=self.quiet, unit="file", sink=self.sink)
+        bar = Bar(msg("stage.loading"), total=len(files), quiet=self.quiet, unit="file", sink=self.sink, lang=self.lang)
         try:
             read = list(zip(files, self._read_all(files, bar)))
         finally:
@@ -254,8 +256,8 @@ class Ingestor:
             for doc_id in self._meta_changes(plan, old):  # unchanged documents this ingest gives new metadata
                 docs[doc_id] = dataclasses.replace(docs[doc_id], meta={**docs[doc_id].meta, **self.meta})
         new_chunks: list[Chunk] = []
-        label = "chunking" + (f" + {', '.join(st.name for st in self.chunk_steps)} (LLM)" if self.chunk_steps else "")
-        for d in progress(changed, label, total=len(changed), quiet=self.quiet, unit="doc", sink=self.sink):
+        label = msg("stage.chunking_llm", steps=", ".join(st.name for st in self.chunk_steps)) if self.chunk_steps else msg("stage.chunking")
+        for d in progress(changed, label, total=len(changed), quiet=self.quiet, unit="doc", sink=self.sink, lang=self.lang):
             # a table of contents only repeats headings with page numbers: not retrievable content
             cs = [c for c in chunker_for(d).split(d) if c.kind != "toc"]
             for step in self.chunk_steps:
@@ -271,7 +273,7 @@ class Ingestor:
         report.new_chunks = len(new_chunks)
         retok = [i for i, t in enumerate(tokens) if not t]
         texts = [index_text(chunks[i]) for i in retok] + [index_text(c) for c in new_chunks]
-        bar = Bar("tokenising", total=len(texts), quiet=self.quiet, unit="chunk", sink=self.sink)
+        bar = Bar(msg("stage.tokenising"), total=len(texts), quiet=self.quiet, unit="chunk", sink=self.sink, lang=self.lang)
         try:
             toks = self._work().tokenize(texts, bar.update)
         finally:
@@ -313,7 +315,7 @@ class Ingestor:
         # longest texts first: the progress bar's rate settles quickly and padding stays low
         texts = {int(i): index_text(data.chunks[i]) for i in todo}
         order = sorted(texts, key=lambda i: -len(texts[i]))
-        bar = Bar("embedding", total=len(order), quiet=self.quiet, unit="chunk", sink=self.sink)
+        bar = Bar(msg("stage.embedding"), total=len(order), quiet=self.quiet, unit="chunk", sink=self.sink, lang=self.lang)
         batches = [order[b : b + EMBED_BATCH] for b in range(0, len(order), EMBED_BATCH)]
         try:
             for rows, vecs in zip(batches, self._work().embed([[texts[i] for i in rows] for rows in batches])):

@@ -37,6 +37,9 @@ class StructuredOutputError(ProviderError):
         self.schema_name, self.reason, self.raw = schema_name, reason, raw
         super().__init__(f"model output does not match {schema_name}: {reason}")
 
+    def __reduce__(self) -> tuple[type, tuple[str, str, str]]:
+        return (type(self), (self.schema_name, self.reason, self.raw))
+
     @property
     def cut_off(self) -> bool:
         """The (last) answer ran into the token limit: a smaller request may fit."""

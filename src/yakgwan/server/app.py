@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from yakgwan import __version__
+from yakgwan.messages import DEFAULT_LANG, LANGS, catalogue, msg
 from yakgwan.server import problems
 from yakgwan.server.routes import eval as routes_eval
 from yakgwan.server.routes import appeal as routes_appeal
@@ -24,7 +25,7 @@ from yakgwan.server.runtime.service import Service
 from yakgwan.server.runtime.uploads import BODY_OVERHEAD, BodyLimit
 
 WEB = Path(__file__).resolve().parent / "web"
-OPEN_PATHS = ("/api/health",)  # API routes answered without a key even when one is required
+OPEN_PATHS = ("/api/health", "/api/messages")  # API routes answered without a key even when one is required (no data)
 
 
 def needs_key(path: str) -> bool:
@@ -46,7 +47,11 @@ def create_app(config: ServerConfig, service: Service | None = None) -> FastAPI:
     def health() -> Health:
         s = config.settings
         llm = "none" if s.llm.provider == "none" else f"{s.llm.provider}:{s.llm.model or 'default'}"
-        return Health(status="ok", version=__version__, embedder=s.embedder.name, llm=llm, auth=config.api_key is not None)
+        return Health(status="ok", version=__version__, embedder=s.embedder.name, llm=llm, llm_provider=s.llm.provider, auth=config.api_key is not None)
+
+    @app.get("/api/messages", tags=["service"], summary="The message catalogue the web app shows, in Korean and English (no key needed)")
+    def messages() -> dict[str, Any]:
+        return {"default": DEFAULT_LANG, "langs": list(LANGS), "messages": {lang: catalogue().for_lang(lang) for lang in LANGS}}
 
     for module in (routes_collections, routes_query, routes_appeal, routes_eval):
         app.include_router(module.router(service))
@@ -98,12 +103,13 @@ class _ApiKey(BaseHTTPMiddleware):
         if needs_key(route_path):
             given = request.headers.get("x-api-key") or ""
             auth = request.headers.get("authorization") or ""
+            lang = problems.request_lang(request)
             if not given and auth.lower().startswith("bearer "):
                 given = auth[7:].strip()
             if not given:
-                return problems.problem_response(401, "this server needs an API key: send it in the X-API-Key header", "missing-key", path)
+                return problems.problem_response(401, msg("error.missing_key").text(lang), "missing-key", path, lang=lang)
             if not hmac.compare_digest(given.encode(), self.key):
-                return problems.problem_response(401, "the API key is not valid", "invalid-key", path)
+                return problems.problem_response(401, msg("error.invalid_key").text(lang), "invalid-key", path, lang=lang)
         return await call_next(request)
 
 

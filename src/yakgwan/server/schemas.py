@@ -16,12 +16,16 @@ class Health(BaseModel):
     version: str
     embedder: str
     llm: str = Field(description="'none', or provider:model")
+    llm_provider: Literal["none", "local", "openai"] = Field(description="which LLM the options that need one would use ('none': they are hidden)")
     auth: bool = Field(description="whether the API needs a key")
 
 
 class CollectionIn(BaseModel):
-    name: str = Field(min_length=1, max_length=48, description="1–48 lowercase letters, digits, '-' or '_'", examples=["kb-driver"])
-    title: str | None = Field(default=None, max_length=200, description="a display title, e.g. in Korean")
+    title: str | None = Field(default=None, max_length=200, description="the name people see: any text, e.g. in Korean ('내 운전자보험')",
+                              examples=["내 운전자보험"])
+    name: str | None = Field(default=None, min_length=1, max_length=48,
+                             description="the id in URLs: 1–48 lowercase letters, digits, '-' or '_'; made from the title when not given",
+                             examples=["kb-driver"])
 
 
 class CollectionOut(BaseModel):
@@ -49,13 +53,18 @@ class JobOut(BaseModel):
     kind: Literal["ingest", "appeal", "eval"]
     collection: str | None
     status: JobStatus
-    stage: str = Field(description="what the job is doing now, e.g. 'embedding'")
+    stage: str = Field(description="what the job is doing now, in the request's language (Accept-Language; Korean by default)")
+    stage_key: str = Field(description="the stage's message key, e.g. 'stage.embedding'")
+    status_text: str = Field(description="the status in words, in the request's language")
     done: int
     total: int
     created: float
     started: float | None
     finished: float | None
     error: str | None
+    error_kind: str | None = Field(default=None, description="a failed job's problem type, e.g. 'no-reason' (the notice states no reason recognised)")
+    details: dict[str, Any] | None = Field(default=None, description="what a client needs to finish a failed job: for 'no-reason', the notice's "
+                                           "sentences, to mark the reason among them (or type it) and start the appeal again with reasons")
     result: dict[str, Any] | None = None
 
 

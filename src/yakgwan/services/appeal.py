@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
+from yakgwan.appeal.notice import NoDenialReason
 from yakgwan.appeal.policy import Policy, policy_from_context
 from yakgwan.appeal.result import AppealResult
 from yakgwan.appeal.run import AppealOptions, analyse_notice, read_notice
@@ -52,12 +53,13 @@ def open_policy(where: IndexLocation, settings: Settings, make_context: MakeCont
 
 def appeal(
     notice_path: Path, policy: IndexLocation, settings: Settings, opts: AppealOptions = AppealOptions(),
-    make_context: MakeContext | None = None, filters: Sequence[str] = (),
+    make_context: MakeContext | None = None, filters: Sequence[str] = (), reasons: Sequence[str] = (),
 ) -> AppealResult:
     """Read the notice, open the policy (the part ``filters`` keep), analyse. The options and
-    filters are checked before either is read."""
+    filters are checked before either is read. ``reasons``: the denial reasons a reader gave
+    (marked in the notice or typed), used instead of those recognised in it."""
     parse_filters(filters)
-    notice = read_notice(notice_path)
+    notice = read_notice(notice_path, reasons)
     return analyse_notice(notice, open_policy(policy, settings, make_context, filters), opts)
 
 

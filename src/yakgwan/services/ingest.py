@@ -63,6 +63,7 @@ def ingest(
         embedder=embedder or make_embedder(settings.embedder, settings.cache_dir),
         cache=embedding_cache(settings),
         quiet=settings.quiet,
+        lang=settings.language,
         strict=strict,
         sync=sync,
         on_lexical_ready=on_lexical_ready,

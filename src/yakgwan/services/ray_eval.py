@@ -13,6 +13,7 @@ import dataclasses
 
 from yakgwan.config import Settings
 from yakgwan.core.protocols import ProgressSink
+from yakgwan.messages import msg
 from yakgwan.eval.datasets import EvalQuery, EvalSet
 from yakgwan.eval.result import EvalResult, QueryResult
 from yakgwan.eval.runner import EvalOptions, run_query, score_rows, warm_up
@@ -49,7 +50,7 @@ def score_on_ray(
     has_keywords = any(q.keywords for q in evalset.queries)
     actors = start_actors(ray, _EvalActor, (settings, pipeline, opts, has_keywords), workers)
     try:
-        bar = Bar(f"eval {pipeline} (ray, {len(actors)} workers)", total=len(evalset.queries), quiet=quiet, unit="q", sink=sink)
+        bar = Bar(msg("stage.eval_ray", pipeline=pipeline, workers=len(actors)), total=len(evalset.queries), quiet=quiet, unit="q", sink=sink)
         rows = []
         try:
             for row in ordered(ray, actors, "run", [(q,) for q in evalset.queries]):

@@ -28,7 +28,7 @@ def test_base_rate_and_moves_hand_computed() -> None:
     p = B.probability([B.Finding("wrong 특약", 3.0)])
     assert p == pytest.approx(1 / (1 + math.exp(-(math.log(0.2) + 3.0))), abs=1e-12) and round(p, 4) == 0.8007
     assert [B.band_of(x) for x in (0.1, 0.25, 0.59, 0.6)] == ["LOW", "MEDIUM", "MEDIUM", "HIGH"]
-    assert "16.7%" in B.rationale([], B.base_rate()) and "+3.0" in B.rationale([B.Finding("x", 3.0)], p)
+    assert "66건 중 11건(17%)이 전부 또는 일부 지급" in B.rationale([], B.base_rate()) and "+3.0" in B.rationale([B.Finding("x", 3.0)], p)
     # the LLM's moves are capped at ±2.5 in all, with the correction stated
     moves = [B.Finding("a", 1.5), B.Finding("b", 1.5), B.Finding("c", 1.0)]
     capped = B.cap_llm_moves(moves)

@@ -66,3 +66,18 @@ def test_loose_names_resolve_by_their_core() -> None:
     assert resolve_yakgwan("자전거교통사고처리지원금(동승자제외)", known) == "자전거교통사고 처리지원금 특별약관(동승자 제외)"
     assert resolve_yakgwan("탈구진단위로금 특약", known) == "탈구,신경손상,압착손상진단위로금 특별약관"  # words left out
     assert resolve_yakgwan("교통사고처리지원금 특약", known) is None  # three variants: not guessed
+
+
+def test_a_law_is_a_law_however_a_notice_writes_it() -> None:
+    """A statute's article is never taken for a clause of the policy: in brackets, with 상 or a
+    parenthesis after the name, and for the next article joined to it."""
+    for text in ("「도로교통법」 제44조", "도로교통법상 제44조", "도로교통법(제44조)", "교통사고처리 특례법 시행령 제2조", "도로교통법 제44조 제1항에 따라"):
+        refs = parse_clause_refs(text)
+        assert len(refs) == 1 and refs[0].statute is not None and refs[0].yakgwan is None, (text, refs)
+    law, joined = parse_clause_refs("도로교통법 제44조 및 제148조의2를 위반")
+    assert (law.statute, joined.statute, joined.article) == ("도로교통법", "도로교통법", "제148조의2")
+    own, after = parse_clause_refs("보통약관 제13조 및 제15조")  # a 약관's joined article stays the 약관's
+    assert (own.statute, after.statute, after.yakgwan) == (None, None, "보통약관")
+    from yakgwan.appeal.result import laws_cited
+
+    assert laws_cited("「도로교통법」 제44조 제1항 및 제148조의2, 벌금 특별약관 제2조 제8호") == ["도로교통법 제44조 제1항", "도로교통법 제148조의2"]

@@ -85,7 +85,7 @@ def test_a_ground_the_definition_sets_aside_is_settled_by_the_rules_without_a_mo
 def test_without_a_model_a_check_the_rules_do_not_settle_is_not_assessed() -> None:
     done = run_checks(NOTICE, evidence(PASSENGER), POLICY, None)
     (st,) = [s for s in done.statuses if s.check == "definition"]
-    assert st.status == "not_assessed" and "‘차량에 탑승한 중’" in st.note and "no model" in st.note and done.findings == ()
+    assert st.status == "not_assessed" and "‘차량에 탑승한 중’" in st.note and "언어 모델이 연결되어 있지 않아 판단하지 않았습니다" in st.note and done.findings == ()
 
 
 def reply(notice: str, policy: str, verdict: str, why: str) -> str:
@@ -121,7 +121,7 @@ def test_an_answer_outside_the_shown_sentences_is_not_assessed_after_one_repair(
     done = run_checks(NOTICE, evidence(PASSENGER), POLICY, LLM(provider))
     assert len(provider.calls) == 2 and done.findings == ()
     (st,) = [s for s in done.statuses if s.check == "definition"]
-    assert st.status == "not_assessed" and "not usable" in st.note
+    assert st.status == "not_assessed" and "답을 쓸 수 없어" in st.note
 
 
 @pytest.mark.unit

@@ -201,7 +201,7 @@ def test_serve_starts_prints_its_url_and_answers(tmp_path: Path) -> None:
                 assert time.monotonic() < deadline, "the server did not answer"
                 time.sleep(0.2)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as res:
-            assert "약관" in res.read().decode("utf-8")
+            assert "/static/main.js" in res.read().decode("utf-8")  # the page; its words come from /api/messages
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -17,14 +17,14 @@ SRC = Path(__file__).resolve().parents[3] / "src" / "yakgwan"
 
 # lowest first; a package may import its own layer and those below, never one above
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"core"}),
+    frozenset({"core", "messages"}),
     frozenset({"config", "text", "ingest", "embedders", "store", "retrieval", "rerank", "query", "llm", "websearch",
                "progress", "openai_http", "sqlite_kv"}),
     frozenset({"pipelines", "answer", "appeal", "eval"}),
     frozenset({"services"}),
     frozenset({"cli", "server"}),
 )
-CLIENTS_MAY_IMPORT = frozenset({"services", "core", "config"})
+CLIENTS_MAY_IMPORT = frozenset({"services", "core", "config", "messages"})
 # ``yakgwan serve`` is the one command that starts the server
 CLI_STARTS_SERVER = ("yakgwan.cli.serve", "yakgwan.server.run")
 NO_PRINTING = ("eval", "services", "answer", "appeal")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from yakgwan.messages import msg
 from yakgwan.services.context import open_context
 from yakgwan.embedders.hashing import HashingEmbedder
 from yakgwan.llm import LLM
@@ -47,7 +48,7 @@ def test_tree_built_once_and_retrieval_returns_real_chunks(small_index) -> None:
     tree = r.tree  # type: ignore[attr-defined]
     assert all(set(leaves) <= ids for leaves in tree.leaves.values()) and sorted(c for n in tree.nodes if n.level == 1 for c in n.children) == sorted(ids)
     assert tree.size_bytes > 0 and tree.llm_calls == first_calls
-    assert heard[0] == ("raptor level 1", 0, 3) and heard[-1] == ("raptor level 1", 3, 3)  # the tree's progress is reported
+    assert heard[0] == (msg("stage.raptor", level=1), 0, 3) and heard[-1] == (msg("stage.raptor", level=1), 3, 3)  # the tree's progress is reported
     built = r.built()  # type: ignore[attr-defined]
     assert built["nodes"] == 3 and built["llm_calls"] == first_calls and built["bytes"] == tree.size_bytes > 0 and "RAPTOR tree (3 summaries, 1 level(s))" == built["structure"]
     build_pipeline("raptor", ctx())

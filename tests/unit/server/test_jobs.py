@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from yakgwan.messages import msg
 from yakgwan.server.problems import Problem
 from yakgwan.server.runtime.jobs import JobRunner
 
@@ -19,11 +20,11 @@ def test_a_running_job_stops_at_its_next_progress_step_and_a_queued_one_never_st
     go_on = threading.Event()
 
     def long(sink):  # type: ignore[no-untyped-def]
-        started.set()
         for i in range(1000):
-            if i == 1:
+            if i == 1:  # step 0 has been reported: the test cancels now
+                started.set()
                 go_on.wait(5)
-            sink("working", i, 1000)
+            sink(msg("stage.embedding"), i, 1000)
             steps.append(i)
         return {"steps": len(steps)}
 
@@ -39,10 +40,10 @@ def test_a_running_job_stops_at_its_next_progress_step_and_a_queued_one_never_st
     assert runner.wait(queued.id, 5).status == "cancelled" and ran_after == []
     with pytest.raises(Problem) as err:
         runner.cancel(running.id)
-    assert err.value.status == 409 and "already cancelled" in err.value.detail
+    assert err.value.status == 409 and "already finished (cancelled)" in err.value.detail("en") and err.value.detail("ko") == f"작업 {running.id}은(는) 이미 끝났습니다(취소됨)."
     finished = runner.submit("ingest", lambda sink: {"ok": True})
     assert runner.wait(finished.id, 5).status == "succeeded"
-    with pytest.raises(Problem, match="already succeeded"):
+    with pytest.raises(Problem, match="already finished"):
         runner.cancel(finished.id)
     assert "cancel_requested" not in runner.snapshot(finished.id)
     runner.shutdown()
@@ -94,7 +95,7 @@ def test_with_a_log_jobs_outlive_their_runner_and_a_dead_one_is_failed_saying_wh
     first = JobRunner(log=log, stale_s=0.5)
     done = first.submit("ingest", lambda sink: {"chunks": 3}, "kb")
     assert first.wait(done.id, 10).status == "succeeded"
-    stuck = first.submit("ingest", lambda sink: (sink("embedding", 1, 4), gate.wait(10), {})[-1], "kb")
+    stuck = first.submit("ingest", lambda sink: (sink(msg("stage.embedding"), 1, 4), gate.wait(10), {})[-1], "kb")
     end = time.monotonic() + 10
     while log.rows.get(stuck.id, {}).get("status") != "running" and time.monotonic() < end:
         time.sleep(0.02)
@@ -105,11 +106,12 @@ def test_with_a_log_jobs_outlive_their_runner_and_a_dead_one_is_failed_saying_wh
     assert second.recover() == []  # heard from moments ago: not failed yet
     assert second.busy("kb")  # another server may still be on it
     time.sleep(0.8)
-    again = second.snapshot(stuck.id)
+    again = second.snapshot(stuck.id, lang="en")
     assert again["status"] == "failed" and "the server stopped while this job was running" in again["error"]
+    assert second.snapshot(stuck.id)["error"].startswith("이 작업이 진행 중 상태일 때 서버가 멈췄습니다")  # Korean unless asked
     assert second.snapshot(done.id)["status"] == "succeeded" and not second.busy("kb")
     assert log.rows[stuck.id]["status"] == "failed"
-    with pytest.raises(Exception, match="already failed"):
+    with pytest.raises(Exception, match=r"already finished \(failed\)"):
         second.cancel(stuck.id)
     gate.set()
     first.shutdown()
@@ -144,7 +146,7 @@ def test_a_cancel_sent_through_another_process_stops_the_job_at_its_next_step() 
 
     def work(sink):  # type: ignore[no-untyped-def]
         for i in range(200):
-            sink("working", i, 200)
+            sink(msg("stage.embedding"), i, 200)
             steps.append(i)
             time.sleep(0.02)
         return {}

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from yakgwan.config import EmbedderConfig, ServerConfig, Settings
+from yakgwan.messages import msg
 from yakgwan.server.app import create_app
 
 pytestmark = pytest.mark.unit
@@ -30,9 +31,10 @@ def _settings(tmp: Path) -> Settings:
 class Client:
     """A test client that records which routes were called."""
 
-    def __init__(self, app: Any, key: str | None = None) -> None:
+    def __init__(self, app: Any, key: str | None = None, lang: str | None = "en") -> None:
         self.c = TestClient(app)
-        self.headers = {"X-API-Key": key} if key else {}
+        # these tests read the English messages; test_messages_api.py reads the Korean default
+        self.headers = {**({"X-API-Key": key} if key else {}), **({"Accept-Language": lang} if lang else {})}
         self.app = app
         self.templates = [(re.compile(re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(p))), re.sub(r"\{[^}]+\}", "{}", p), {m.upper() for m in item})
                           for p, item in app.openapi()["paths"].items()]
@@ -85,7 +87,8 @@ def filled(client: Client) -> Client:
 
 def test_health_and_pipelines(client: Client) -> None:
     h = client.call("GET", "/api/health").json()
-    assert h == {"status": "ok", "version": h["version"], "embedder": "hashing", "llm": "none", "auth": False}
+    assert h == {"status": "ok", "version": h["version"], "embedder": "hashing", "llm": "none", "llm_provider": "none", "auth": False}
+    assert client.call("GET", "/api/messages").json()["messages"]["en"]["nav.ask"] == "Ask"
     names = [p["name"] for p in client.call("GET", "/api/pipelines").json()]
     assert "hybrid_cc" in names and "crag" in names and len(names) == len(set(names))
 
@@ -94,9 +97,20 @@ def test_collections_lifecycle(client: Client) -> None:
     res = client.call("POST", "/api/collections", json={"name": "kb-driver", "title": "KB 운전자보험"})
     assert res.status_code == 201 and res.json() == {**res.json(), "name": "kb-driver", "title": "KB 운전자보험", "documents": 0, "chunks": 0, "busy": False}
     _problem(client.call("POST", "/api/collections", json={"name": "kb-driver"}), 409, "already exists")
-    _problem(client.call("POST", "/api/collections", json={"name": "../etc"}), 422, "collection name")
+    _problem(client.call("POST", "/api/collections", json={"name": "../etc"}), 422, "collection id")
     _problem(client.call("POST", "/api/collections", json={"name": "정책"}), 422, "lowercase")
-    _problem(client.call("POST", "/api/collections", json={}), 422, "name")
+    _problem(client.call("POST", "/api/collections", json={}), 422, "title")
+    _problem(client.call("POST", "/api/collections", json={"title": " \t "}), 422, "title")
+    _problem(client.call("POST", "/api/collections", json={"title": "a\x00b"}), 422, "title")
+    # a free title (any Korean) gets a generated id; a title with Latin letters keeps them in its id
+    mine = client.call("POST", "/api/collections", json={"title": "  내 운전자보험  "}).json()
+    assert mine["title"] == "내 운전자보험" and re.fullmatch(r"c-[0-9a-f]{6}", mine["name"]), mine
+    kb = client.call("POST", "/api/collections", json={"title": "KB 운전자 2024"}).json()
+    assert kb["title"] == "KB 운전자 2024" and re.fullmatch(r"kb-2024-[0-9a-f]{6}", kb["name"]), kb
+    assert client.call("POST", "/api/collections", json={"title": "내 운전자보험"}).json()["name"] != mine["name"]  # titles may repeat; ids never
+    for made in client.call("GET", "/api/collections").json():
+        if made["name"] != "kb-driver":
+            assert client.call("DELETE", f"/api/collections/{made['name']}").status_code == 204
     assert [c["name"] for c in client.call("GET", "/api/collections").json()] == ["kb-driver"]
     assert client.call("GET", "/api/collections/kb-driver").json()["title"] == "KB 운전자보험"
     _problem(client.call("GET", "/api/collections/nope"), 404, "no such collection")
@@ -266,9 +280,9 @@ def test_a_job_is_cancelled_through_the_api(client: Client) -> None:
     gate = threading.Event()
 
     def slow(sink):  # type: ignore[no-untyped-def]
-        sink("waiting", 0, 2)
+        sink(msg("stage.loading"), 0, 2)
         gate.wait(10)
-        sink("working", 1, 2)  # the cancel takes effect here
+        sink(msg("stage.embedding"), 1, 2)  # the cancel takes effect here
         return {}
 
     job = client.app.state.service.jobs.submit("ingest", slow, None)
@@ -276,7 +290,7 @@ def test_a_job_is_cancelled_through_the_api(client: Client) -> None:
     assert res.status_code == 202 and res.json()["status"] in ("queued", "running", "cancelled")
     gate.set()
     assert client.wait(job.id)["status"] == "cancelled"
-    _problem(client.call("DELETE", f"/api/jobs/{job.id}"), 409, "already cancelled")
+    _problem(client.call("DELETE", f"/api/jobs/{job.id}"), 409, "already finished (cancelled)")
     _problem(client.call("DELETE", "/api/jobs/nope"), 404, "no such job")
 
 
@@ -301,7 +315,7 @@ def test_eval_runs_on_the_bundled_sample_with_report_and_maps(filled: Client) ->
     assert res.status_code == 202
     _problem(filled.call("GET", f"/api/evals/{res.json()['id']}/report.html"), 409, "report exists once")
     job = filled.wait(res.json()["id"])
-    assert job["status"] == "succeeded" and job["stage"].startswith("eval ") and job["done"] == job["total"] == 10
+    assert job["status"] == "succeeded" and job["stage_key"] == "stage.eval" and job["stage"] == "evaluating hybrid_cc" and job["done"] == job["total"] == 10
     results = job["result"]["results"]
     assert [r["pipeline"] for r in results] == ["bm25", "hybrid_cc"] and all(r["questions"] == 10 and "per_query" not in r for r in results)
     assert all(0 < r["metrics"]["mrr"] <= 1 and set(r["by_category"]) == {"direct_fact", "negation", "numerical", "multi_doc"} for r in results)

@@ -59,7 +59,7 @@ def test_ingest_then_search_with_provenance(tmp_path: Path, corpus: Path) -> Non
 
 def test_ingest_reports_each_stage_to_a_progress_sink(tmp_path: Path, corpus: Path) -> None:
     seen: list[tuple[str, int, int]] = []
-    r = ingest(_settings(tmp_path), [corpus], embedder=HashingEmbedder(), sink=lambda stage, done, total: seen.append((stage, done, total)))
+    r = ingest(_settings(tmp_path), [corpus], embedder=HashingEmbedder(), sink=lambda stage, done, total: seen.append((stage.key.removeprefix("stage."), done, total)))
     stages = list(dict.fromkeys(s for s, _, _ in seen))
     assert stages == ["loading", "chunking", "tokenising", "embedding"]
     last = {s: (d, t) for s, d, t in seen}

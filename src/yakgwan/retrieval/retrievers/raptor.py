@@ -24,6 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
+from yakgwan.messages import msg
 from yakgwan.llm import LLM
 from yakgwan.llm.prompts.raptor import CHILD_CHARS, summary_messages
 from yakgwan.llm.types import GenParams
@@ -107,7 +108,7 @@ def build_tree(chunks: Sequence[Chunk], vectors: np.ndarray, llm: LLM, embedder:
             break
         labels = kmeans(level_vecs, math.ceil(len(level_ids) / CLUSTER_SIZE))
         groups = [np.flatnonzero(labels == j) for j in sorted(set(labels.tolist()))]
-        bar = Bar(f"raptor level {level}", len(groups), quiet, unit="cluster", sink=sink)
+        bar = Bar(msg("stage.raptor", level=level), len(groups), quiet, unit="cluster", sink=sink)
         texts, ids = [], []
         for j, g in enumerate(groups):
             summary = llm.complete(summary_messages([level_texts[i] for i in g]), params=GenParams(max_tokens=SUMMARY_TOKENS), step="raptor_summary").strip()

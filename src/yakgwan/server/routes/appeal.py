@@ -15,12 +15,13 @@ from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, Res
 from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.schemas import JobOut
-from yakgwan.server.problems import Problem
+from yakgwan.messages import msg
+from yakgwan.server.problems import Lang, Problem
 from yakgwan.server.routes.collections import read_upload
 from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.runtime.service import Service
-from yakgwan.server.runtime.uploads import KINDS, PICTURES, Sniffed, sniff
-from yakgwan.services.appeal import AppealOptions, appeal, evidence_pack_text, write_evidence_pack
+from yakgwan.server.runtime.uploads import KINDS, PICTURES, Sniffed, describe, sniff
+from yakgwan.services.appeal import AppealOptions, NoDenialReason, appeal, evidence_pack_text, write_evidence_pack
 
 NOTICE_KINDS = ("pdf", "text", "markdown", "png", "jpeg")  # a scan or photo is read by OCR
 
@@ -38,6 +39,7 @@ def _start_route(r: APIRouter, service: Service, root: Path) -> None:
             summary="Analyse a denial notice (PDF, text, or a scan or photo read by OCR) against the policy in this collection, in the background")
     def start_appeal(
         name: str,
+        lang: Lang,
         notice: Annotated[UploadFile, File(description="the denial notice: PDF, text or Markdown, or a PNG/JPEG picture (read by OCR)")],
         mode: Annotated[Literal["plain", "hyde", "reverse_hyde", "hybrid_hyde"], Form()] = "plain",
         analysis: Annotated[Literal["auto", "rules", "llm"], Form()] = "auto",
@@ -45,6 +47,8 @@ def _start_route(r: APIRouter, service: Service, root: Path) -> None:
         search: Annotated[Literal["single", "fused"], Form()] = "single",
         filters: Annotated[list[str] | None, Form(description="analyse against the part of the collection these keep: "
                                                    "KEY=VALUE as in search (yakgwan, doc, product, insurer, version; =, !=, >=, <=, >, <)")] = None,
+        reasons: Annotated[list[str] | None, Form(description="the denial reasons as the reader marked them in the notice or typed them, "
+                                                   "used instead of those recognised (after a job failed with 'no-reason')", max_length=20)] = None,
     ) -> JobOut:
         col = service.collections.get(name)
         kept = list(filters or [])
@@ -52,30 +56,35 @@ def _start_route(r: APIRouter, service: Service, root: Path) -> None:
         data = read_upload(service, notice)
         sniffed = sniff(data, notice.filename)
         if sniffed.kind not in NOTICE_KINDS:
-            raise Problem(415, f"{sniffed.display_name}: a denial notice must be a PDF, text, Markdown, PNG or JPEG file, not {sniffed.kind}", "unsupported-type")
+            raise Problem(415, msg("error.notice_type", file=sniffed.display_name, content=describe(sniffed.kind)), "unsupported-type")
         root.mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(prefix="appeal-", dir=root))
         path = folder / f"notice{KINDS[sniffed.kind] if sniffed.kind in ('pdf', *PICTURES) else '.txt'}"
         path.write_bytes(data)
-        work = _appeal_job(service, col, path, sniffed, lambda: AppealOptions(mode=mode, analysis=analysis, llm_findings=llm_findings, search=search), kept)
-        return JobOut(**service.jobs.snapshot(service.jobs.submit("appeal", work, col.name).id))
+        given = [r[:2000] for r in (reasons or []) if r.strip()]
+        work = _appeal_job(service, col, path, sniffed, lambda: AppealOptions(mode=mode, analysis=analysis, llm_findings=llm_findings, search=search), kept, given)
+        return JobOut(**service.jobs.snapshot(service.jobs.submit("appeal", work, col.name).id, lang=lang))
 
 
 def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed, options: Callable[[], AppealOptions],
-                filters: list[str]) -> Callable[[ProgressSink], dict[str, Any]]:
+                filters: list[str], reasons: list[str]) -> Callable[[ProgressSink], dict[str, Any]]:
     """The background job that analyses the stored notice ``path`` against ``col``'s policy (the
     part ``filters`` keep); an unusable notice fails it with the name the client gave the notice."""
     settings = service.config.settings.with_(quiet=True)
 
     def work(sink: ProgressSink) -> dict[str, Any]:
-        sink("analysing the notice against the policy", 0, 1)
+        sink(msg("stage.appeal"), 0, 1)
         try:
             result = appeal(path, col.index_dir, settings, options(), make_context=lambda _index, _parsed: service.collections.context(col, filters),
-                            filters=filters).to_json()
+                            filters=filters, reasons=reasons).to_json()
+        except NoDenialReason as exc:  # the reader can finish it: mark the reason among the sentences, or type it
+            reason = exc.reason_message or exc.reason
+            raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=reason), "no-reason",
+                          details={"sentences": list(exc.sentences)}) from None
         except InputError as exc:  # named by what the client called the notice, not where it is kept
-            where = sniffed.display_name if exc.path in (str(path), None) else f"collection {col.name!r}"
-            raise Problem(422, f"{where}: {exc.reason}", "unusable-notice") from None
-        sink("analysing the notice against the policy", 1, 1)
+            where = sniffed.display_name if exc.path in (str(path), None) else col.name
+            raise Problem(422, msg("error.at_file", file=where, reason=exc.reason_message or exc.reason), "unusable-notice") from None
+        sink(msg("stage.appeal"), 1, 1)
         result["notice_name"] = sniffed.display_name
         result["denial"]["source"] = sniffed.display_name  # not where the server keeps it
         result["collection"] = col.name
@@ -92,10 +101,10 @@ def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
     def pack(job_id: str, fmt: Literal["md", "html", "pdf"]) -> Response:
         job = service.jobs.snapshot(job_id)
         if job["kind"] != "appeal":
-            raise Problem(404, f"job {job_id!r} is not an appeal", "not-an-appeal")
+            raise Problem(404, msg("error.not_an_appeal", job=job_id), "not-an-appeal")
         result = job["result"]
         if job["status"] != "succeeded" or result is None:
-            raise Problem(409, f"appeal job {job_id!r} is {job['status']}: the pack exists once it has succeeded", "not-ready")
+            raise Problem(409, msg("error.appeal_not_ready", job=job_id, status=msg(f"job.status.{job['status']}")), "not-ready")
         if fmt == "md":
             return PlainTextResponse(evidence_pack_text(result, "md"), media_type="text/markdown; charset=utf-8")
         if fmt == "html":

@@ -11,9 +11,10 @@ from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, JobOut
 from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.runtime.jobs import Cancelled
-from yakgwan.server.problems import Problem
+from yakgwan.messages import msg
+from yakgwan.server.problems import Lang, Problem
 from yakgwan.server.runtime.service import Service
-from yakgwan.server.runtime.uploads import PICTURES, Sniffed, sniff
+from yakgwan.server.runtime.uploads import PICTURES, Sniffed, display_name, sniff
 from yakgwan.services.context import open_store
 from yakgwan.services.ingest import ingest
 
@@ -22,7 +23,7 @@ def read_upload(service: Service, upload: UploadFile) -> bytes:
     limit = service.config.max_upload_bytes
     data = upload.file.read(limit + 1)
     if len(data) > limit:
-        raise Problem(413, f"{upload.filename or 'upload'}: larger than the upload limit of {limit:,} bytes", "too-large")
+        raise Problem(413, msg("error.upload_too_large", file=display_name(upload.filename), limit=f"{limit:,}"), "too-large")
     return data
 
 
@@ -50,7 +51,8 @@ def _collection_routes(r: APIRouter, service: Service) -> None:
     def list_collections() -> list[CollectionOut]:
         return [collection_out(service, c) for c in service.collections.list()]
 
-    @r.post("/collections", response_model=CollectionOut, status_code=201, summary="Create a collection")
+    @r.post("/collections", response_model=CollectionOut, status_code=201,
+            summary="Create a collection: a title people read (any text) and an id for URLs (made from the title when not given)")
     def create_collection(body: CollectionIn) -> CollectionOut:
         return collection_out(service, service.collections.create(body.name, body.title))
 
@@ -63,7 +65,7 @@ def _collection_routes(r: APIRouter, service: Service) -> None:
         service.collections.get(name)
         with service.collections.lock_for(name):
             if service.jobs.busy(name):
-                raise Problem(409, f"collection {name!r} has a job queued or running; delete it when the job has finished", "busy")
+                raise Problem(409, msg("error.collection_busy", name=repr(name)), "busy")
             service.collections.delete(name)
 
 
@@ -84,13 +86,12 @@ def _document_routes(r: APIRouter, service: Service) -> None:
 
     @r.post("/collections/{name}/documents", response_model=JobOut, status_code=202,
             summary="Upload a document (PDF, DOCX, HTML, Markdown, text) and ingest it in the background")
-    def upload_document(name: str, file: Annotated[UploadFile, File(description="the document")]) -> JobOut:
+    def upload_document(name: str, file: Annotated[UploadFile, File(description="the document")], lang: Lang) -> JobOut:
         service.collections.get(name)
         data = read_upload(service, file)
         sniffed = sniff(data, file.filename)
         if sniffed.kind in PICTURES:
-            raise Problem(415, f"{sniffed.display_name}: a picture is not indexed; a document must be a PDF, Word (.docx), HTML, Markdown or text file "
-                               "(a denial notice may be a picture: it is read by OCR on the appeal page)", "unsupported-type")
+            raise Problem(415, msg("error.picture_not_indexed", file=sniffed.display_name), "unsupported-type")
         col = service.collections.get(name)
         work = _ingest_job(service, col, sniffed)
         with service.collections.lock_for(name):  # a delete waits until the job is queued, then sees it busy
@@ -103,7 +104,7 @@ def _document_routes(r: APIRouter, service: Service) -> None:
                 if not known:
                     service.collections.forget_upload(col, sniffed.stored_name)
                 raise
-        return JobOut(**service.jobs.snapshot(job.id))
+        return JobOut(**service.jobs.snapshot(job.id, lang=lang))
 
 
 def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable[[ProgressSink], dict[str, Any]]:
@@ -114,7 +115,7 @@ def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable
 
     def work(sink: ProgressSink) -> dict[str, Any]:
         if not (col.root / "collection.json").is_file():
-            raise Problem(409, f"collection {col.name!r} was deleted before its ingest started", "deleted")
+            raise Problem(409, msg("error.collection_deleted", name=repr(col.name)), "deleted")
         known = col.files()
         try:
             report = ingest(settings, [path], embedder=service.models.ingest_embedder(), sink=sink)
@@ -126,14 +127,15 @@ def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable
             if not _indexed(col, sniffed.stored_name):
                 service.collections.forget_upload(col, sniffed.stored_name)
             if isinstance(exc, InputError):  # named by what the client called the file, not where it is stored
-                raise Problem(422, f"{sniffed.display_name}: {exc.reason}", "unreadable") from None
-            if isinstance(exc, YakgwanError):
+                raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=exc.reason_message or exc.reason), "unreadable") from None
+            if isinstance(exc, YakgwanError) and exc.message is None:
                 raise YakgwanError(str(exc).replace(str(path), sniffed.display_name)) from None
             raise
         if report.failed:  # the file could not be read: the index is as it was
             service.collections.forget_upload(col, sniffed.stored_name)
-            reason = getattr(report.failed[0], "reason", str(report.failed[0]))
-            raise Problem(422, f"{sniffed.display_name}: {reason}", "unreadable")
+            failed = report.failed[0]
+            reason = (failed.reason_message or failed.reason) if isinstance(failed, InputError) else str(failed)
+            raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=reason), "unreadable")
         return {"document": sniffed.stored_name, "name": sniffed.display_name, "kind": sniffed.kind, "added": len(report.added),
                 "replaced": len(report.replaced), "unchanged": len(report.unchanged), "chunks": report.new_chunks,
                 "pages": report.new_pages, "seconds": round(report.seconds_total, 2), "dense_ready": report.dense_ready,
@@ -145,18 +147,18 @@ def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable
 
 def _job_routes(r: APIRouter, service: Service) -> None:
     @r.get("/jobs", response_model=list[JobOut], summary="Recent jobs, newest first (without results)")
-    def list_jobs() -> list[JobOut]:
-        return [JobOut(**j) for j in service.jobs.snapshots()]
+    def list_jobs(lang: Lang) -> list[JobOut]:
+        return [JobOut(**j) for j in service.jobs.snapshots(lang)]
 
     @r.get("/jobs/{job_id}", response_model=JobOut, summary="A job's status, progress and (when finished) result")
-    def get_job(job_id: str) -> JobOut:
-        return JobOut(**service.jobs.snapshot(job_id))
+    def get_job(job_id: str, lang: Lang) -> JobOut:
+        return JobOut(**service.jobs.snapshot(job_id, lang=lang))
 
     @r.delete("/jobs/{job_id}", response_model=JobOut, status_code=202,
               summary="Cancel a job: a queued one never starts, a running one stops at its next progress step")
-    def cancel_job(job_id: str) -> JobOut:
+    def cancel_job(job_id: str, lang: Lang) -> JobOut:
         service.jobs.cancel(job_id)
-        return JobOut(**service.jobs.snapshot(job_id))
+        return JobOut(**service.jobs.snapshot(job_id, lang=lang))
 
 
 def _indexed(col: Collection, doc_id: str) -> bool:

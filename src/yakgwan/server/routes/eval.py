@@ -15,7 +15,8 @@ from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.runtime import datasets as ds
 from yakgwan.server.schemas import DatasetOut, EvalIn, JobOut, MapOut, MapPoint
 from yakgwan.server.runtime.embedding_map import project_2d, sample_rows
-from yakgwan.server.problems import Problem, log
+from yakgwan.messages import msg
+from yakgwan.server.problems import Lang, Problem, log
 from yakgwan.server.runtime.service import Service
 from yakgwan.services.context import IndexView, open_store
 from yakgwan.services.evaluate import EvalRequest, EvalResult, EvalSet, eval_index_dir, evaluate
@@ -75,7 +76,7 @@ def _eval_routes(r: APIRouter, service: Service, wb: _Workbench) -> None:
         return out
 
     @r.post("/evals", response_model=JobOut, status_code=202, summary="Evaluate pipelines on a dataset, in the background")
-    def start_eval(body: EvalIn) -> JobOut:
+    def start_eval(body: EvalIn, lang: Lang) -> JobOut:
         ref = ds.get(wb.found, body.dataset)
         names = tuple(pipeline_name(n) for n in body.pipelines)  # an unknown name is a 422 now
         req = EvalRequest(wb.load(ref), names, body.k, body.limit, command=f"POST /api/evals {body.model_dump_json()}")
@@ -88,15 +89,15 @@ def _eval_routes(r: APIRouter, service: Service, wb: _Workbench) -> None:
             (wb.runs / f"{job_id}.json").write_text(json.dumps([res.to_json() for res in results], ensure_ascii=False, indent=1), "utf-8")
             return {"dataset": ref.name, "results": [job_summary(res) for res in results]}
 
-        return JobOut(**service.jobs.snapshot(service.jobs.submit("eval", work, job_id=job_id).id))
+        return JobOut(**service.jobs.snapshot(service.jobs.submit("eval", work, job_id=job_id).id, lang=lang))
 
     @r.get("/evals/{job_id}/report.html", response_class=HTMLResponse, summary="The HTML report of a finished evaluation")
     def report(job_id: str) -> HTMLResponse:
         job = service.jobs.snapshot(job_id)
         if job["kind"] != "eval":
-            raise Problem(404, f"job {job_id!r} is not an evaluation", "not-an-eval")
+            raise Problem(404, msg("error.not_an_eval", job=job_id), "not-an-eval")
         if job["status"] != "succeeded" or job["result"] is None:
-            raise Problem(409, f"evaluation {job_id!r} is {job['status']}: the report exists once it has succeeded", "not-ready")
+            raise Problem(409, msg("error.eval_not_ready", job=job_id, status=msg(f"job.status.{job['status']}")), "not-ready")
         saved = wb.runs / f"{job_id}.json"
         if saved.is_file():
             results = [EvalResult.from_json(d) for d in json.loads(saved.read_text("utf-8"))]
@@ -109,7 +110,7 @@ def map_of(view: IndexView, source: str) -> MapOut:
     """A 2-D t-SNE map of (a sample of) the view's embedded chunks."""
     rows = [int(i) for i in sample_rows(len(view.chunks)) if view.dense_mask[int(i)]]
     if not rows:
-        raise Problem(409, "no chunk has an embedding yet: wait for the ingest to finish", "not-embedded")
+        raise Problem(409, msg("error.not_embedded"), "not-embedded")
     xy = project_2d(view.vectors[rows])
     docs = view.docs
     points = []
@@ -131,7 +132,7 @@ def _map_routes(r: APIRouter, service: Service, wb: _Workbench) -> None:
         store = open_store(index_dir)
         generation = store.generation()
         if generation is None:
-            raise Problem(409, f"dataset {name!r} has no index yet: run an evaluation of it first", "not-indexed")
+            raise Problem(409, msg("error.dataset_not_indexed", name=repr(name)), "not-indexed")
         return wb.map(f"dataset:{name}:{generation}", store.view(), f"dataset {name}")
 
     @r.get("/collections/{name}/map", response_model=MapOut, summary="2-D map of a collection's chunk embeddings")

@@ -20,7 +20,8 @@ from yakgwan.services.pipelines import pipeline_name, pipeline_rows
 from yakgwan.services.context import parse_filters
 from yakgwan.services.search import hit_json
 from yakgwan.services.search import search as run_search
-from yakgwan.server.problems import Problem, from_yakgwan, log
+from yakgwan.messages import msg
+from yakgwan.server.problems import Problem, from_yakgwan, log, request_lang
 from yakgwan.server.runtime.service import Service
 
 STREAM_PIECE = 12  # characters per answer event: the validated answer is sent in small pieces
@@ -55,7 +56,7 @@ def _search_routes(r: APIRouter, service: Service) -> None:
         view = service.collections.view(col)
         found = next((c for c in view.chunks if c.chunk_id == chunk_id), None)
         if found is None:
-            raise Problem(404, f"no chunk {chunk_id!r} in collection {name!r}", "unknown-chunk")
+            raise Problem(404, msg("error.no_chunk", chunk=repr(chunk_id), name=repr(name)), "unknown-chunk")
         names = col.display_names()
         return ChunkOut(chunk_id=found.chunk_id, doc=found.doc_id, doc_name=names.get(found.doc_id, found.doc_id), title=found.title,
                         pages=list(found.pages), yakgwan=found.yakgwan, article=found.article, article_title=found.article_title,
@@ -98,6 +99,7 @@ def _ask_routes(r: APIRouter, service: Service) -> None:
             RuleSet.parse(body.rules)
 
         await run_in_threadpool(check)  # an index may load from disk: not on the event loop
+        lang = request_lang(request)
         box: queue.Queue[tuple[str, Any]] = queue.Queue()
 
         def work() -> None:  # the answer runs in its own thread; its stages come through the queue
@@ -105,10 +107,10 @@ def _ask_routes(r: APIRouter, service: Service) -> None:
                 box.put(("result", _answer(service, name, body, lambda stage, facts: box.put(("status", {"stage": stage, **facts})))))
             except (Problem, YakgwanError) as exc:
                 p = exc if isinstance(exc, Problem) else from_yakgwan(exc)
-                box.put(("error", {"status": p.status, "detail": p.detail}))
+                box.put(("error", {"status": p.status, "detail": p.detail(lang)}))
             except Exception:  # noqa: BLE001 - the stream reports it instead of breaking off
                 log.exception("ask stream failed")
-                box.put(("error", {"status": 500, "detail": "the server failed on this request; its log has the details"}))
+                box.put(("error", {"status": 500, "detail": msg("error.internal").text(lang)}))
 
         return StreamingResponse(_events(work, box, request), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

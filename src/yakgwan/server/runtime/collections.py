@@ -14,6 +14,7 @@ import re
 import shutil
 import threading
 import time
+import unicodedata
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from yakgwan.core.errors import IndexStoreError, VersionGone
 from yakgwan.core.location import IndexLocation
+from yakgwan.messages import msg
 from yakgwan.server.problems import Problem
 from yakgwan.server.runtime.uploads import Sniffed
 from yakgwan.services.ask import normalise
@@ -76,13 +78,24 @@ class Collections:
         with self._lock:
             return self._locks.setdefault(name, threading.Lock())
 
-    def create(self, name: str, title: str | None = None) -> Collection:
+    def create(self, name: str | None, title: str | None = None) -> Collection:
+        """A new collection: ``title`` is what people read (any text but control characters; the
+        id when not given), ``name`` its id (:data:`NAME`; made from the title when not given)."""
+        shown = None if title is None else " ".join(title.split())
+        if (title is not None and not shown) or (shown and any(unicodedata.category(ch) == "Cc" for ch in title or "")):
+            raise Problem(422, msg("error.collection_title"), "bad-title")
+        if name is None:
+            if not shown:
+                raise Problem(422, msg("error.collection_title"), "bad-title")
+            with self._lock:
+                name = new_id(shown, lambda candidate: (self.root / candidate).exists())
         if not NAME.match(name):
-            raise Problem(422, f"collection name {name!r}: use 1–48 lowercase letters, digits, '-' or '_', starting with a letter or digit", "bad-name")
+            raise Problem(422, msg("error.collection_id", name=repr(name)), "bad-name")
+        title = shown
         with self._lock:
             root = self.root / name
             if root.exists():
-                raise Problem(409, f"collection {name!r} already exists", "exists")
+                raise Problem(409, msg("error.collection_exists", name=repr(name)), "exists")
             root.mkdir(parents=True)
             (root / "files").mkdir()
             _write_json(root / "collection.json", {"name": name, "title": title or name, "created": time.time(), "uid": uuid.uuid4().hex})
@@ -92,7 +105,7 @@ class Collections:
     def get(self, name: str) -> Collection:
         root = self.root / name
         if not NAME.match(name) or not (root / "collection.json").is_file():
-            raise Problem(404, f"no such collection: {name!r}", "unknown-collection")
+            raise Problem(404, msg("error.no_collection", name=repr(name)), "unknown-collection")
         return Collection(name, root, self.database)
 
     def list(self) -> list[Collection]:
@@ -181,7 +194,7 @@ class Collections:
         generation = store.generation()
         if generation is None:
             self.get(col.name)  # deleted meanwhile (a search racing a delete): 404, not "no documents yet"
-            raise Problem(409, f"collection {col.name!r} has no documents yet: upload one first", "empty-collection")
+            raise Problem(409, msg("error.collection_empty", name=repr(col.name)), "empty-collection")
         with self._lock:
             loading = self._loading.setdefault(col.name, threading.Lock())
         with loading:  # one reader loads a new generation; the others wait for it, not load it again
@@ -224,6 +237,17 @@ class Collections:
             return emb
 
         return shared_context(view, models, embedder)
+
+
+def new_id(title: str, taken: Callable[[str], bool]) -> str:
+    """An id for a collection titled ``title``: its Latin letters and digits as a slug (at most 32
+    characters; ``c`` when it has none, as a Korean title), then ``-`` and 6 random hex digits,
+    drawn again while ``taken``. '내 운전자보험' → ``c-3fa9b1``; 'KB 운전자 2024' → ``kb-2024-3fa9b1``."""
+    slug = "-".join(re.findall(r"[a-z0-9]+", title.lower()))[:32].strip("-") or "c"
+    while True:
+        candidate = f"{slug}-{uuid.uuid4().hex[:6]}"
+        if not taken(candidate):
+            return candidate
 
 
 def _read_json(path: Path, default: dict[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from yakgwan.services.evaluate import EvalSet, load_beir, load_seed
+from yakgwan.messages import msg
 from yakgwan.server.problems import Problem
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "workbench"
@@ -39,5 +40,5 @@ def discover(datasets_dir: Path | None) -> dict[str, DatasetRef]:
 
 def get(datasets: dict[str, DatasetRef], name: str) -> DatasetRef:
     if name not in datasets:
-        raise Problem(404, f"no such dataset: {name!r}; available: {', '.join(sorted(datasets))}", "unknown-dataset")
+        raise Problem(404, msg("error.no_dataset", name=repr(name), available=", ".join(sorted(datasets))), "unknown-dataset")
     return datasets[name]

@@ -20,8 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from yakgwan.core.errors import YakgwanError, storage_problem
+from yakgwan.core.errors import InputError, YakgwanError, storage_problem
 from yakgwan.core.protocols import ProgressSink
+from yakgwan.messages import DEFAULT_LANG, Message, msg
 from yakgwan.server.problems import Problem
 from yakgwan.services.context import Records
 
@@ -44,14 +45,18 @@ class Job:
     kind: str
     collection: str | None
     status: str = "queued"  # queued | running | succeeded | failed | cancelled
-    stage: str = ""
+    stage: str = ""  # in English; the stage's catalogue message is ``stage_message``
     done: int = 0
     total: int = 0
     created: float = field(default_factory=time.time)
     started: float | None = None
     finished: float | None = None
-    error: str | None = None
+    error: str | None = None  # in English; the catalogue message, where there is one, is ``error_message``
     result: dict[str, Any] | None = None
+    stage_message: dict[str, Any] | None = None  # Message.to_json()
+    error_message: dict[str, Any] | None = None
+    error_kind: str | None = None  # a failed job's problem type ("no-reason", "unreadable", …)
+    details: dict[str, Any] | None = None  # what the client needs to finish a failed job itself
     cancel_requested: bool = False
     heartbeat: float | None = None  # last time its server said it was alive (with a log)
 
@@ -59,13 +64,33 @@ class Job:
     def finished_yet(self) -> bool:
         return self.status in FINISHED
 
-    def view(self, with_result: bool = True) -> dict[str, Any]:
+    def view(self, with_result: bool = True, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        """The job as the API shows it: its stage and error in ``lang`` (where they are catalogue
+        messages), ``status_text`` the status in words, ``stage_key`` the stage's catalogue key."""
         out = asdict(self)
-        out.pop("cancel_requested")
-        out.pop("heartbeat")
+        for private in ("cancel_requested", "heartbeat", "stage_message", "error_message"):
+            out.pop(private)
         if not with_result:
             out.pop("result")
+        stage = Message.from_json(self.stage_message) if self.stage_message else msg("stage.waiting")
+        out["stage"], out["stage_key"] = stage.text(lang), stage.key
+        out["status_text"] = msg(f"job.status.{self.status}").text(lang)
+        if self.error_message:
+            out["error"] = Message.from_json(self.error_message).text(lang)
         return out
+
+
+def error_message(exc: BaseException) -> Message | None:
+    """The catalogue message of an error a job failed with, when it has one."""
+    if isinstance(exc, Problem):
+        return exc.message
+    if isinstance(exc, InputError):
+        if exc.reason_message is None:
+            return None
+        return msg("error.at_file", file=exc.path, reason=exc.reason_message) if exc.path else exc.reason_message
+    if isinstance(exc, YakgwanError):
+        return exc.message
+    return None
 
 
 class JobRunner:
@@ -111,8 +136,8 @@ class JobRunner:
                 if now - (job.heartbeat or job.created) > self._stale_s:
                     was = job.status
                     job.status, job.finished = "failed", now
-                    job.error = (f"the server stopped while this job was {was} (last heard from {now - (job.heartbeat or job.created):.0f} s ago); "
-                                 "what it had committed stays: start it again")
+                    said = msg("error.job_server_stopped", status=msg(f"job.status.{was}"), seconds=f"{now - (job.heartbeat or job.created):.0f}")
+                    job.error, job.error_message = str(said), said.to_json()
                     failed.append(job)
         for job in failed:
             self._save(job, force=True)
@@ -153,7 +178,7 @@ class JobRunner:
         with self._lock:
             waiting = sum(j.status == "queued" for j in self._jobs.values())
             if waiting >= MAX_WAITING:
-                raise Problem(503, f"{waiting} jobs are already waiting; try again when some have finished", "busy")
+                raise Problem(503, msg("error.queue_full", waiting=waiting), "busy")
             self._jobs[job.id] = job
             self._mine.add(job.id)
             forgotten = self._forget_old()
@@ -166,7 +191,7 @@ class JobRunner:
     def _run(self, job: Job, work: Callable[[ProgressSink], dict[str, Any]]) -> None:
         asked = [time.monotonic()]
 
-        def sink(stage: str, done: int, total: int) -> None:
+        def sink(stage: Message, done: int, total: int) -> None:
             if self._log is not None and time.monotonic() - asked[0] >= 1.0:  # a cancel sent to another process
                 asked[0] = time.monotonic()
                 if self._log.get(CANCEL + job.id) is not None:
@@ -175,7 +200,7 @@ class JobRunner:
             with self._lock:
                 if job.cancel_requested:
                     raise Cancelled()
-                job.stage, job.done, job.total = stage, done, total
+                job.stage, job.stage_message, job.done, job.total = str(stage), stage.to_json(), done, total
             self._save(job)
 
         with self._lock:
@@ -183,22 +208,32 @@ class JobRunner:
                 return
             job.status, job.started = "running", time.time()
         self._save(job, force=True)
+        said: Message | None = None
+        kind: str | None = None
+        details: dict[str, Any] | None = None
         try:
             result = work(sink)
         except Cancelled:
-            outcome = ("cancelled", "cancelled by request", None)
+            said = msg("error.job_cancelled")
+            outcome = ("cancelled", str(said), None)
         except (YakgwanError, Problem) as exc:
+            said = error_message(exc)
+            if isinstance(exc, Problem):
+                kind, details = exc.kind, exc.details
             outcome = ("failed", str(exc), None)
         except Exception as exc:  # noqa: BLE001 - a job must never take the server down
             if isinstance(exc, OSError) and (said := storage_problem(exc)) is not None:  # the disk: full, read-only
-                outcome = ("failed", said, None)
+                outcome = ("failed", str(said), None)
             else:
                 log.exception("job %s (%s) failed", job.id, job.kind)
-                outcome = ("failed", f"internal error ({type(exc).__name__}); the server log has the details", None)
+                said = msg("error.job_internal", kind=type(exc).__name__)
+                outcome = ("failed", str(said), None)
         else:
             outcome = ("succeeded", None, result)
         with self._lock:
             job.status, job.error, job.result = outcome
+            job.error_message = said.to_json() if said is not None else None
+            job.error_kind, job.details = kind, details
             job.finished = time.time()
         self._save(job, force=True)
 
@@ -208,7 +243,7 @@ class JobRunner:
         job = self.get(job_id)
         with self._lock:
             if job.finished_yet:
-                raise Problem(409, f"job {job_id!r} has already {job.status}", "finished")
+                raise Problem(409, msg("error.job_finished", job=job_id, status=msg(f"job.status.{job.status}")), "finished")
             elsewhere = job.id not in self._mine
         if elsewhere and self._log is not None:  # its process reads the request at its next progress step
             self._log.put(CANCEL + job.id, {"requested": time.time()})
@@ -216,7 +251,8 @@ class JobRunner:
         with self._lock:
             job.cancel_requested = True
             if job.status == "queued":
-                job.status, job.error, job.finished = "cancelled", "cancelled before it started", time.time()
+                said = msg("error.job_cancelled_early")
+                job.status, job.error, job.error_message, job.finished = "cancelled", str(said), said.to_json(), time.time()
         self._save(job, force=True)
         return job
 
@@ -226,24 +262,24 @@ class JobRunner:
         with self._lock:
             job = self._jobs.get(job_id)
         if job is None:
-            raise Problem(404, f"no such job: {job_id!r}", "unknown-job")
+            raise Problem(404, msg("error.no_job", job=job_id), "unknown-job")
         return job
 
     def list(self) -> list[Job]:
         with self._lock:
             return sorted(self._jobs.values(), key=lambda j: -j.created)
 
-    def snapshot(self, job_id: str, with_result: bool = True) -> dict[str, Any]:
+    def snapshot(self, job_id: str, with_result: bool = True, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         """The job's fields as one consistent copy (never a status without its result)."""
         job = self.get(job_id)
         with self._lock:
-            return job.view(with_result)
+            return job.view(with_result, lang)
 
-    def snapshots(self) -> list[dict[str, Any]]:
+    def snapshots(self, lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
         if self._log is not None:
             self.recover()
         with self._lock:
-            return [j.view(with_result=False) for j in sorted(self._jobs.values(), key=lambda j: -j.created)]
+            return [j.view(with_result=False, lang=lang) for j in sorted(self._jobs.values(), key=lambda j: -j.created)]
 
     def busy(self, collection: str) -> bool:
         if self._log is not None:

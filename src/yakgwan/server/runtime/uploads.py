@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yakgwan.services.ingest import DecodeFailure, decode_prefix, looks_binary
 from yakgwan.core.records import sha256_hex
+from yakgwan.messages import Message as Text, msg, negotiate
 from yakgwan.server.problems import Problem, problem_response
 
 # a .docx is a zip: what it may expand to, in all and relative to its size on the wire
@@ -57,12 +58,12 @@ def sniff(data: bytes, name: str | None) -> Sniffed:
     """What the bytes are, or a 415/413 :class:`Problem` that says why they cannot be used."""
     shown = display_name(name)
     if not data:
-        raise Problem(422, f"{shown}: the file is empty", "empty-upload")
+        raise Problem(422, msg("error.upload_empty", file=shown), "empty-upload")
     kind = _kind(data, shown)
     claimed = NAME_KINDS.get(_suffix(shown))
     text_kinds = {"markdown", "text", "html"}
     if claimed is not None and claimed != kind and not (claimed in text_kinds and kind in text_kinds):
-        raise Problem(415, f"{shown}: named {_suffix(shown)} but the content is {_describe(kind)}", "type-mismatch")
+        raise Problem(415, msg("error.type_mismatch", file=shown, suffix=_suffix(shown), content=describe(kind)), "type-mismatch")
     if kind == "text" and claimed in ("markdown", "html"):  # a fragment without <html> is still the page its name says
         kind = claimed
     return Sniffed(kind, sha256_hex(data), shown)
@@ -72,9 +73,9 @@ def _suffix(name: str) -> str:
     return ("." + name.rsplit(".", 1)[-1].lower()) if "." in name else ""
 
 
-def _describe(kind: str) -> str:
-    return {"pdf": "a PDF", "docx": "a Word document", "html": "HTML", "markdown": "Markdown text", "text": "plain text", "png": "a PNG image",
-            "jpeg": "a JPEG image"}[kind]
+def describe(kind: str) -> Text:
+    """What content of ``kind`` (a key of :data:`KINDS`) is, in words."""
+    return msg(f"content.{kind}")
 
 
 def _kind(data: bytes, shown: str) -> str:
@@ -93,9 +94,8 @@ def _kind(data: bytes, shown: str) -> str:
         if b"%PDF-" in data[:1024]:  # a PDF may carry a few bytes before its header
             return "pdf"
         if looks_binary(data):
-            raise Problem(415, f"{shown}: not a PDF, Word (.docx), HTML, Markdown or text file (binary content starting {data[:8]!r})",
-                          "unsupported-type") from None
-        raise Problem(415, f"{shown}: not readable as text ({exc})", "unsupported-type") from None
+            raise Problem(415, msg("error.not_a_document", file=shown, start=repr(data[:8])), "unsupported-type") from None
+        raise Problem(415, msg("error.not_text", file=shown, why=str(exc)), "unsupported-type") from None
     if re.match(r"\s*(<!doctype html|<html)", text[:2048], re.IGNORECASE):
         return "html"
     return "text"
@@ -108,18 +108,17 @@ def _check_zip(data: bytes, shown: str) -> None:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
     except zipfile.BadZipFile:
-        raise Problem(415, f"{shown}: a damaged ZIP archive, not a Word document", "unsupported-type") from None
+        raise Problem(415, msg("error.zip_damaged", file=shown), "unsupported-type") from None
     if len(infos) > MAX_ZIP_ENTRIES:
-        raise Problem(413, f"{shown}: the archive holds {len(infos):,} entries (at most {MAX_ZIP_ENTRIES:,}); refused", "archive-bomb")
+        raise Problem(413, msg("error.zip_entries", file=shown, count=f"{len(infos):,}", limit=f"{MAX_ZIP_ENTRIES:,}"), "archive-bomb")
     total = sum(i.file_size for i in infos)
     if total > MAX_UNZIPPED_BYTES or total > MAX_ZIP_RATIO * max(len(data), 1):
-        raise Problem(413, f"{shown}: the archive would expand to {total:,} bytes from {len(data):,} (a ZIP bomb?); refused before expanding it",
-                      "archive-bomb")
+        raise Problem(413, msg("error.zip_bomb", file=shown, expanded=f"{total:,}", size=f"{len(data):,}"), "archive-bomb")
     body = next((i for i in infos if i.filename == "word/document.xml"), None)
     if body is None:
-        raise Problem(415, f"{shown}: a ZIP archive that is not a Word (.docx) document", "unsupported-type")
+        raise Problem(415, msg("error.zip_not_docx", file=shown), "unsupported-type")
     if body.file_size > MAX_DOCUMENT_XML:
-        raise Problem(413, f"{shown}: its text part would expand to {body.file_size:,} bytes (at most {MAX_DOCUMENT_XML:,}); refused", "archive-bomb")
+        raise Problem(413, msg("error.docx_too_large", file=shown, size=f"{body.file_size:,}", limit=f"{MAX_DOCUMENT_XML:,}"), "archive-bomb")
 
 
 class BodyLimit:
@@ -135,9 +134,10 @@ class BodyLimit:
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
-        detail = f"the request body is larger than the upload limit of {self.limit - BODY_OVERHEAD:,} bytes"
+        lang = negotiate(headers.get(b"accept-language", b"").decode("latin-1"))
+        detail = msg("error.body_too_large", limit=f"{self.limit - BODY_OVERHEAD:,}").text(lang)
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            return await problem_response(413, detail, "too-large", scope["path"])(scope, receive, send)
+            return await problem_response(413, detail, "too-large", scope["path"], lang=lang)(scope, receive, send)
         seen = 0
         over = False  # the body passed the limit: whatever the app answers is replaced by a 413
         replaced = False
@@ -158,14 +158,14 @@ class BodyLimit:
                 return await send(msg)
             if not replaced:
                 replaced = True
-                await problem_response(413, detail, "too-large", scope["path"])(scope, receive, send)
+                await problem_response(413, detail, "too-large", scope["path"], lang=lang)(scope, receive, send)
 
         try:
             await self.app(scope, limited, guarded_send)
         except _TooLarge:
             if not replaced:
                 replaced = True
-                await problem_response(413, detail, "too-large", scope["path"])(scope, receive, send)
+                await problem_response(413, detail, "too-large", scope["path"], lang=lang)(scope, receive, send)
 
 
 class _TooLarge(Exception):

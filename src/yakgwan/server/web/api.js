@@ -1,11 +1,15 @@
-// Calls to the yakgwan API: JSON, uploads, job polling and the answer stream.
+// Calls to the yakgwan API: JSON, uploads, job polling and the answer stream. Every request says
+// the reader's language, so errors, job stages and states come back in it.
+import { currentLang } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, detail) { super(detail); this.status = status; }
 }
 
 function headers(extra = {}) {
   const key = sessionStorage.getItem("yakgwan.key");
-  return key ? { ...extra, "X-API-Key": key } : extra;
+  const withLang = { ...extra, "Accept-Language": currentLang() };
+  return key ? { ...withLang, "X-API-Key": key } : withLang;
 }
 
 async function check(res) {
@@ -13,6 +17,10 @@ async function check(res) {
   let detail = `${res.status} ${res.statusText}`;
   try { const body = await res.json(); detail = body.detail || detail; } catch (_) { /* not JSON */ }
   throw new ApiError(res.status, detail);
+}
+
+export async function deleteJson(url) {
+  return (await check(await fetch(url, { method: "DELETE", headers: headers() }))).json();
 }
 
 export async function getJson(url) {
@@ -38,7 +46,11 @@ export async function waitJob(id, onProgress, intervalMs = 400) {
     const job = await getJson(`/api/jobs/${id}`);
     onProgress(job);
     if (job.status === "succeeded") return job;
-    if (job.status === "failed" || job.status === "cancelled") throw new ApiError(422, job.error || job.status);
+    if (job.status === "failed" || job.status === "cancelled") {
+      const err = new ApiError(422, job.error || job.status_text);
+      err.job = job; // what the reader may finish the job with (a failed appeal's sentences)
+      throw err;
+    }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

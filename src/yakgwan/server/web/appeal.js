@@ -1,53 +1,92 @@
 // The appeal page: register a policy (upload → ingest job), upload a denial notice (→ appeal job),
-// then the analysis with every clause one click away.
+// then the analysis with every clause one click away. A notice whose reason is not recognised is
+// shown sentence by sentence: the reader marks the reason (or types it) and the analysis runs.
 import { getBlob, getJson, postForm, postJson, waitJob } from "./api.js";
-import { t } from "./i18n.js";
-import { el, errorBox, openClause, progressBox } from "./ui.js";
+import { has, onLangChange, t } from "./i18n.js";
+import { el, errorBox, fileInput, openClause, progressBox } from "./ui.js";
+
+// a hint under a button: what is missing before it can run (kept in the reader's language)
+function setHint(node, key) {
+  if (key) { node.dataset.i18n = key; node.textContent = t(key); node.hidden = false; } else { delete node.dataset.i18n; node.textContent = ""; node.hidden = true; }
+}
 
 export function mountAppeal(root, state) {
   const select = el("select", { id: "policy-select" });
-  const file = el("input", { type: "file", id: "policy-file", accept: ".pdf,.txt,.md,.docx,.html" });
-  const name = el("input", { type: "text", id: "policy-name", placeholder: "kb-driver" });
+  const policyPick = fileInput("policy-file", ".pdf,.txt,.md,.docx,.html");
+  const file = policyPick.input;
+  const name = el("input", { type: "text", id: "policy-name", i18nPlaceholder: "policy.name_placeholder", maxlength: "200" });
   const policyProgress = progressBox();
-  const policyMsg = el("div");
-  const policyBtn = el("button", { class: "primary", id: "policy-go", i18n: "policy.go" });
-  const noticeFile = el("input", { type: "file", id: "notice-file", accept: ".pdf,.txt,.md,.png,.jpg,.jpeg" });
-  const analysis = el("select", { id: "analysis-mode" }, ...["auto", "rules", "llm"].map((a) => el("option", { value: a, i18n: `analysis.${a}` })));
-  const noticeBtn = el("button", { class: "primary", id: "notice-go", i18n: "notice.go" });
+  const policyMsg = el("div", { id: "policy-msg" });
+  const policyBtn = el("button", { type: "button", class: "primary", id: "policy-go", i18n: "policy.go" });
+  const policyHint = el("p", { class: "hint", id: "policy-hint" });
+  const noticePick = fileInput("notice-file", ".pdf,.txt,.md,.png,.jpg,.jpeg");
+  const noticeFile = noticePick.input;
+  const llmOn = state.health && state.health.llm_provider !== "none";
+  const modes = llmOn ? ["auto", "rules", "llm"] : ["rules"];
+  const analysis = el("select", { id: "analysis-mode" }, ...modes.map((a) => el("option", { value: a, i18n: `analysis.${a}` })));
+  const analysisNote = el("p", { class: "meta", id: "analysis-note", i18n: llmOn ? "analysis.llm_on" : "analysis.llm_off" });
+  const noticeBtn = el("button", { type: "button", class: "primary", id: "notice-go", i18n: "notice.go" });
+  const noticeHint = el("p", { class: "hint", id: "notice-hint" });
   const noticeProgress = progressBox();
   const result = el("div", { id: "appeal-result" });
+  let shown = null; // the analysis on screen, drawn again when the language changes
+
+  function drawSelect(selected) {
+    const cols = state.collections;
+    const keep = selected ?? select.value;
+    select.replaceChildren(...(cols.length
+      ? cols.map((c) => el("option", { value: c.name }, `${c.title} · ${t("policy.docs", { n: c.documents })}`))
+      : [el("option", { value: "", i18n: "policy.none" })]));
+    if (keep && cols.some((c) => c.name === keep)) select.value = keep;
+  }
 
   async function refresh(selected) {
-    const cols = await getJson("/api/collections");
-    state.collections = cols;
-    select.replaceChildren(...(cols.length ? cols.map((c) => el("option", { value: c.name }, `${c.title} (${c.name}, ${c.documents})`)) : [el("option", { value: "", i18n: "policy.none" })]));
-    if (selected) select.value = selected;
+    state.collections = await getJson("/api/collections");
+    drawSelect(selected);
     state.onCollections?.();
+    updateButtons();
   }
+
+  function updateButtons() {
+    const picked = state.collections.find((c) => c.name === select.value);
+    policyBtn.disabled = !file.files[0];
+    setHint(policyHint, file.files[0] ? null : "policy.need_file");
+    const missing = !picked || !picked.documents ? "notice.need_policy" : !noticeFile.files[0] ? "notice.need_file" : null;
+    noticeBtn.disabled = missing !== null;
+    setHint(noticeHint, missing);
+  }
+  [file, noticeFile, select].forEach((n) => n.addEventListener("change", updateButtons));
 
   policyBtn.addEventListener("click", async () => {
     policyMsg.replaceChildren();
     const f = file.files[0];
     if (!f) return;
-    const collection = (name.value.trim() || `policy-${Date.now().toString(36)}`).toLowerCase();
     policyBtn.disabled = true;
     try {
-      if (!state.collections.some((c) => c.name === collection)) await postJson("/api/collections", { name: collection, title: f.name });
+      // a title given: a new collection; none: the chosen one, or a new one named after the file
+      const title = name.value.trim();
+      let collection = title ? null : select.value || null;
+      if (!collection) collection = (await postJson("/api/collections", { title: title || f.name })).name;
       const form = new FormData();
       form.append("file", f);
-      const job = await postForm(`/api/collections/${collection}/documents`, form);
+      const job = await postForm(`/api/collections/${encodeURIComponent(collection)}/documents`, form);
       const done = await waitJob(job.id, (j) => policyProgress.show(j));
-      policyMsg.append(el("p", { class: "meta" }, `${done.result.name}: ${done.result.pages} p, ${done.result.chunks} chunks, ${done.result.seconds} s`));
+      const r = done.result;
+      const said = r.pages ? t("policy.ingested", { name: r.name, pages: r.pages, chunks: r.chunks, seconds: r.seconds }) : t("policy.ingested_text", { name: r.name, chunks: r.chunks, seconds: r.seconds });
+      policyMsg.append(el("p", { class: "meta", role: "status" }, said));
+      (r.warnings || []).forEach((w) => policyMsg.append(el("p", { class: "meta warn" }, w)));
+      name.value = "";
       await refresh(collection);
     } catch (err) {
       policyMsg.append(errorBox(err));
     } finally {
-      policyBtn.disabled = false;
+      updateButtons();
     }
   });
 
-  noticeBtn.addEventListener("click", async () => {
+  async function runAppeal(reasons = []) {
     result.replaceChildren();
+    shown = null;
     const f = noticeFile.files[0];
     if (!f || !select.value) return;
     noticeBtn.disabled = true;
@@ -55,29 +94,61 @@ export function mountAppeal(root, state) {
       const form = new FormData();
       form.append("notice", f);
       form.append("analysis", analysis.value);
-      const job = await postForm(`/api/collections/${select.value}/appeals`, form);
+      reasons.forEach((r) => form.append("reasons", r));
+      const job = await postForm(`/api/collections/${encodeURIComponent(select.value)}/appeals`, form);
       const done = await waitJob(job.id, (j) => noticeProgress.show(j));
+      shown = { r: done.result, id: done.id };
       renderAnalysis(result, done.result, done.id);
     } catch (err) {
-      result.append(errorBox(err));
+      if (err.job?.error_kind === "no-reason" && err.job.details?.sentences) renderReasonPicker(result, err, err.job.details.sentences, runAppeal);
+      else result.append(errorBox(err));
     } finally {
-      noticeBtn.disabled = false;
+      updateButtons();
     }
+  }
+  noticeBtn.addEventListener("click", () => runAppeal());
+
+  onLangChange(() => {
+    drawSelect();
+    if (shown) renderAnalysis(result, shown.r, shown.id);
   });
 
   root.append(
     el("div", { class: "card" }, el("h2", { i18n: "policy.title" }),
+      el("p", { class: "meta", i18n: "policy.intro" }),
       el("label", { class: "field" }, el("span", { i18n: "policy.existing" }), select),
-      el("label", { class: "field" }, el("span", { i18n: "policy.upload" }), file),
+      el("label", { class: "field" }, el("span", { i18n: "policy.upload" }), policyPick.node),
       el("label", { class: "field" }, el("span", { i18n: "policy.name" }), name),
-      policyBtn, policyProgress.node, policyMsg),
+      el("div", { class: "actions" }, policyBtn, policyHint), policyProgress.node, policyMsg),
     el("div", { class: "card" }, el("h2", { i18n: "notice.title" }),
-      el("label", { class: "field" }, el("span", { i18n: "notice.file" }), noticeFile),
+      el("label", { class: "field" }, el("span", { i18n: "notice.file" }), noticePick.node),
       el("label", { class: "field" }, el("span", { i18n: "notice.analysis" }), analysis),
-      noticeBtn, noticeProgress.node),
+      analysisNote,
+      el("div", { class: "actions" }, noticeBtn, noticeHint), noticeProgress.node),
     result,
   );
   return refresh();
+}
+
+// The notice's sentences, to mark the reason among them, and a box to type it.
+function renderReasonPicker(root, err, sentences, rerun) {
+  const boxes = sentences.map((s, i) => el("li", {}, el("label", {}, el("input", { type: "checkbox", value: s, id: `reason-${i}` }), ` ${s}`)));
+  const typed = el("textarea", { id: "reason-typed", i18nPlaceholder: "reason.typed_placeholder", rows: "3" });
+  const go = el("button", { type: "button", class: "primary", id: "reason-go", i18n: "reason.go" });
+  const hint = el("p", { class: "hint", id: "reason-hint" });
+  const chosen = () => [...boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value), typed.value.trim()].filter(Boolean);
+  const update = () => { const none = !chosen().length; go.disabled = none; setHint(hint, none ? "reason.need" : null); };
+  boxes.forEach((b) => b.querySelector("input").addEventListener("change", update));
+  typed.addEventListener("input", update);
+  go.addEventListener("click", () => rerun(chosen()));
+  root.replaceChildren(el("div", { class: "card", id: "reason-picker" },
+    el("h2", { i18n: "reason.title" }),
+    el("p", { class: "error", role: "alert" }, err.message),
+    el("p", { i18n: "reason.how" }),
+    el("ul", { class: "sentences" }, ...boxes),
+    el("label", { class: "field stack" }, el("span", { i18n: "reason.typed" }), typed),
+    el("div", { class: "actions" }, go, hint)));
+  update();
 }
 
 // as the rationale writes it: a decimal only where whole percents would round onto a band's threshold
@@ -87,46 +158,68 @@ function percent(p) {
 }
 
 function citeButton(collection, prov) {
-  const label = `${prov.yakgwan} ${prov.article}${prov.page ? ` · p.${prov.page}` : ""}`;
-  return el("button", { class: "cite", "data-chunk": prov.chunk_id, onclick: () => openClause(collection, prov.chunk_id, prov.quote) }, label);
+  const label = `${prov.yakgwan} ${prov.article}${prov.page ? ` · ${t("clause.page_short", { page: prov.page })}` : ""}`;
+  return el("button", { type: "button", class: "cite", "data-chunk": prov.chunk_id, onclick: () => openClause(collection, prov.chunk_id, prov.quote) }, label);
 }
 
 function byMark(item) {
   return item.by === "llm" ? el("span", { class: "meta" }, ` ${t("result.by_llm")}`) : null;
 }
 
+// a key of a family, or the raw value where the catalogue has no words for it yet
+function named(prefix, value) {
+  return has(`${prefix}${value}`) ? t(`${prefix}${value}`) : value;
+}
+
+// 이의신청_근거자료_<특약>_<사고일>.pdf: named from the case, characters a file name cannot hold left out
+export function packName(r, fmt) {
+  const d = r.denial || {};
+  const parts = [t("result.pack_name"), (d.claim_items || [])[0] || d.product, (d.dates || {}).accident_date].filter(Boolean);
+  return `${parts.join("_").replace(/[\\/:*?"<>|\s]+/g, "_").slice(0, 120)}.${fmt}`;
+}
+
+function citedLine(c) {
+  if (c.yakgwan) return `${c.yakgwan} ${c.article || ""} (${c.found ? t("result.found") : t("result.notfound")})`;
+  return `${c.as_written} (${c.found ? t("result.found") : t("result.notfound_policy")})`;
+}
+
 export function renderAnalysis(root, r, jobId) {
   const d = r.denial, sp = r.success_probability;
   const collection = r.collection;
-  const issues = r.issue_tree.map((issue, i) => el("li", {},
-    el("strong", {}, issue.reason),
-    el("div", { class: "meta" }, `${t("result.cited")}: `, ...(r.retrieval[i]?.cited || []).map((c) => `${c.yakgwan || c.as_written} ${c.article || ""} (${c.found ? t("result.found") : t("result.notfound")}) `)),
-    el("ul", {}, ...issue.sub_issues.map((s) => el("li", {}, el("span", { class: "kind" }, s.kind), s.question, byMark(s)))),
-  ));
-  const gaps = el("table", {}, el("thead", {}, el("tr", {}, el("th", { i18n: "result.requirement" }), el("th", { i18n: "result.shown" }), el("th", { i18n: "result.to_close" }))),
-    el("tbody", {}, ...r.gap_analysis.map((g) => el("tr", {}, el("td", {}, g.requirement), el("td", {}, g.shown), el("td", {}, g.to_close, byMark(g))))));
+  const issues = r.issue_tree.map((issue, i) => {
+    const laws = d.reasons?.[i]?.laws || [];
+    return el("li", {},
+      el("strong", {}, issue.reason),
+      el("div", { class: "meta" }, `${t("result.cited")}: `, (r.retrieval[i]?.cited || []).map(citedLine).join(" · ") || "—"),
+      laws.length ? el("div", { class: "meta" }, `${t("result.laws")}: ${laws.join(" · ")}`) : null,
+      el("ul", {}, ...issue.sub_issues.map((s) => el("li", {}, el("span", { class: "kind" }, named("issue.kind.", s.kind)), " ", s.question, byMark(s)))),
+    );
+  });
+  const gaps = el("div", { class: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, el("th", { i18n: "result.requirement" }), el("th", { i18n: "result.shown" }), el("th", { i18n: "result.to_close" }))),
+    el("tbody", {}, ...r.gap_analysis.map((g) => el("tr", {}, el("td", {}, g.requirement), el("td", {}, g.shown), el("td", {}, g.to_close, byMark(g)))))));
   const evidence = el("ol", {}, ...r.evidence_pack.map((e) => el("li", {}, e.claim, " ", citeButton(collection, e.provenance), byMark(e))));
   const findings = (r.findings || []).filter((f) => f.notice || f.policy).map((f) => el("li", { class: "finding" },
     el("details", {},
-      el("summary", {}, el("span", { class: "kind" }, t(`finding.${f.kind}`) === `finding.${f.kind}` ? f.kind : t(`finding.${f.kind}`)),
-        ` ${f.weight ? `${t("result.moved")} ${f.weight > 0 ? "+" : ""}${f.weight.toFixed(1)}` : t("result.stated")} · `, f.text, byMark(f)),
+      el("summary", {}, el("span", { class: "kind" }, named("finding.", f.kind)),
+        ` ${f.weight ? t(f.weight > 0 ? "result.moved_up" : "result.moved_down") : t("result.stated")} · `, f.text, byMark(f)),
       el("div", { class: "both" },
         f.notice ? el("blockquote", {}, el("strong", {}, `${t("result.notice_says")}: `), f.notice) : null,
         f.policy ? el("blockquote", {}, el("strong", {}, `${t("result.policy_says")}: `), f.policy.quote, " ", citeButton(collection, f.policy)) : null,
-        f.diff ? el("p", { class: "diff" }, `${t("result.diff")}: `, ...f.diff.map((d) => d.op === "same" ? d.text : el(d.op === "policy_only" ? "del" : "ins", {}, d.text))) : null,
+        f.diff ? el("p", { class: "diff" }, `${t("result.diff")}: `, ...f.diff.map((x) => x.op === "same" ? x.text : el(x.op === "policy_only" ? "del" : "ins", {}, x.text))) : null,
       ))));
   const checks = (r.checks || []).map((c) => el("li", { class: `check ${c.status}` },
-    el("span", { class: "kind" }, t(`check.${c.check}`)), " ", el("strong", {}, t(`check.status.${c.status}`)),
-    c.by ? el("span", { class: "meta" }, ` ${c.by}`) : null, ` — ${c.note}`,
+    el("span", { class: "kind" }, t(`check.${c.check}`)), " ", el("strong", {}, t(`check.status.${c.status}`)), ` — ${c.note}`,
     c.notice ? el("blockquote", {}, el("strong", {}, `${t("result.notice_says")}: `), c.notice) : null,
     c.policy ? el("blockquote", {}, el("strong", {}, `${t("result.policy_says")}: `), c.policy.quote, " ", citeButton(collection, c.policy)) : null));
-  const downloads = ["pdf", "html", "md"].map((fmt) => el("button", { class: "link", "data-fmt": fmt, onclick: () => download(jobId, fmt) }, fmt.toUpperCase()));
+  const downloads = ["pdf", "html", "md"].map((fmt) => el("button", { type: "button", class: "link", "data-fmt": fmt, onclick: () => download(jobId, r, fmt) }, t(`result.format.${fmt}`)));
+  const facts = [d.insurer, d.product, d.claim_items.join(", ")].filter(Boolean).join(" · ");
   root.replaceChildren(
     el("div", { class: "card", id: "analysis" },
       el("h2", { i18n: "result.title" }),
-      el("p", { class: "meta" }, `${t("result.denial")}: ${r.notice_name} · ${d.insurer || "?"} · ${d.product || "?"} · ${d.claim_items.join(", ")}`),
-      el("h3", { i18n: "result.band" }), el("p", {}, el("span", { class: `band ${sp.band}`, id: "band" }, sp.band), ` ${percent(sp.probability)}`),
-      el("p", {}, sp.rationale),
+      el("p", { class: "meta" }, `${t("result.denial")}: ${r.notice_name}${facts ? ` · ${facts}` : ""}`),
+      el("h3", { i18n: "result.band" }),
+      el("p", {}, el("span", { class: `band ${sp.band}`, id: "band" }, sp.band), " ", el("span", { id: "band-words" }, t(`band.${sp.band}`)), ` · ${t("result.estimate", { p: percent(sp.probability) })}`),
+      el("p", { class: "rationale" }, sp.rationale),
       findings.length ? [el("h3", { i18n: "result.findings" }), el("ul", { class: "findings" }, ...findings)] : null,
       checks.length ? [el("h3", { i18n: "result.checks" }), el("ul", { class: "checks", id: "checks" }, ...checks)] : null,
       el("h3", { i18n: "result.issues" }), el("ol", { class: "tree" }, ...issues),
@@ -136,14 +229,14 @@ export function renderAnalysis(root, r, jobId) {
       el("h3", { i18n: "result.evidence" }), evidence,
       el("p", {}, el("span", { i18n: "result.download" }), ": ", ...downloads.flatMap((b) => [b, " "])),
       r.notes.length ? el("p", { class: "meta" }, `${t("result.notes")}: ${r.notes.join(" · ")}`) : null,
-      el("p", { class: "meta" }, `analysis: ${r.analysis_by} · metrics: ${Object.entries(r.metrics).map(([k, v]) => `${k}=${v.toFixed(2)}`).join(" ")}`),
+      el("p", { class: "meta", id: "analysis-by" }, t(r.analysis_by === "rules" ? "result.by_rules" : "result.by_model", { model: r.analysis_by })),
     ),
   );
 }
 
-async function download(jobId, fmt) {
+async function download(jobId, r, fmt) {
   const blob = await getBlob(`/api/appeals/${jobId}/pack.${fmt}`);
-  const a = el("a", { href: URL.createObjectURL(blob), download: `evidence-pack.${fmt}` });
+  const a = el("a", { href: URL.createObjectURL(blob), download: packName(r, fmt) });
   document.body.append(a);
   a.click();
   a.remove();

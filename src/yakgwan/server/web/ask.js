@@ -6,15 +6,26 @@ import { el, errorBox, openClause } from "./ui.js";
 
 export function mountAsk(root, state) {
   const select = el("select", { id: "ask-collection" });
-  const question = el("textarea", { id: "question", "data-i18n-placeholder": "ask.placeholder", placeholder: t("ask.placeholder") });
-  const go = el("button", { class: "primary", id: "ask-go", i18n: "ask.go" });
+  const question = el("textarea", { id: "question", i18nPlaceholder: "ask.placeholder", rows: "3" });
+  const go = el("button", { type: "button", class: "primary", id: "ask-go", i18n: "ask.go" });
+  const hint = el("p", { class: "hint", id: "ask-hint" });
   const out = el("div", { id: "ask-result" });
 
-  state.onCollections = () => {
-    const cols = state.collections || [];
-    select.replaceChildren(...cols.map((c) => el("option", { value: c.name }, `${c.title} (${c.name})`)));
-    go.disabled = !cols.length;
+  // what is missing before a question can be asked, said under the button
+  const update = () => {
+    const cols = (state.collections || []).filter((c) => c.documents > 0);
+    const missing = !cols.length ? "ask.nocollection" : !question.value.trim() ? "ask.need_question" : null;
+    go.disabled = missing !== null;
+    if (missing) { hint.dataset.i18n = missing; hint.textContent = t(missing); hint.hidden = false; } else { delete hint.dataset.i18n; hint.hidden = true; }
   };
+  state.onCollections = () => {
+    const cols = (state.collections || []).filter((c) => c.documents > 0);
+    const keep = select.value;
+    select.replaceChildren(...(cols.length ? cols.map((c) => el("option", { value: c.name }, c.title)) : [el("option", { value: "", i18n: "policy.none" })]));
+    if (cols.some((c) => c.name === keep)) select.value = keep;
+    update();
+  };
+  question.addEventListener("input", update);
 
   go.addEventListener("click", async () => {
     const q = question.value.trim();
@@ -25,7 +36,7 @@ export function mountAsk(root, state) {
     const answer = el("div", { class: "answer", id: "answer" });
     const status = el("p", { class: "meta", id: "ask-status" }, t("ask.working"));
     const cites = el("ol", { id: "citations" });
-    const asked = el("p", { class: "question" }, `Q. ${q}`);
+    const asked = el("p", { class: "question" }, el("span", { class: "meta" }, `${t("ask.question")}: `), q);
     const card = el("div", { class: "card", id: "ask-latest" }, asked, status, answer, cites);
     out.prepend(card);
     const collection = select.value;
@@ -36,10 +47,10 @@ export function mountAsk(root, state) {
         else if (kind === "citations") {
           cites.replaceChildren(...data.citations.map((c) => el("li", {},
             el("button", { class: "cite", "data-chunk": c.chunk_id, onclick: () => openClause(collection, c.chunk_id, c.quote) },
-              `[${c.n}] ${c.doc_name}${c.page ? ` · p.${c.page}` : ""}${c.heading ? ` · ${c.heading}` : ""}`),
+              `[${c.n}] ${c.doc_name}${c.page ? ` · ${t("clause.page_short", { page: c.page })}` : ""}${c.heading ? ` · ${c.heading}` : ""}`),
             el("div", { class: "meta" }, `“${c.quote.split(/\s+/).join(" ")}”`))));
         } else if (kind === "done") {
-          status.textContent = `${data.pipeline} · ${data.mode} · ${data.by} · ${Math.round(data.latency_ms)} ms`;
+          status.textContent = t("ask.done", { by: data.by === "rules" ? t("ask.by_rules") : data.by, ms: Math.round(data.latency_ms), pipeline: data.pipeline });
           card.dataset.outcome = data.outcome;
           if (data.outcome === "refused") asked.after(el("div", { class: "refused", id: "refusal" }, t("ask.refused")));
           if (data.outcome === "partial") asked.after(el("div", { class: "partial" }, t("ask.partial")));
@@ -50,14 +61,14 @@ export function mountAsk(root, state) {
     } catch (err) {
       card.append(errorBox(err));
     } finally {
-      go.disabled = false;
+      update();
     }
   });
 
   root.append(el("div", { class: "card" },
     el("label", { class: "field" }, el("span", { i18n: "ask.collection" }), select),
-    el("label", { class: "field" }, el("span", { i18n: "ask.question" })), question,
-    el("p", {}, go)), out);
+    el("label", { class: "field stack" }, el("span", { i18n: "ask.question" }), question),
+    el("div", { class: "actions" }, go, hint)), out);
   state.onCollections();
 }
 

@@ -14,10 +14,10 @@ function axisLabel(v, top) {
 }
 
 // groups: [{label, values: [number|null per series]}]; series: [name]
-export function barChart(groups, series, { max = null, digits = 3, height = 240 } = {}) {
+export function barChart(groups, series, { max = null, digits = 3, height = 240, label = "" } = {}) {
   const width = Math.max(360, groups.length * (series.length * 16 + 28) + 60);
   const top = max ?? Math.max(1e-9, ...groups.flatMap((g) => g.values.filter((v) => v !== null)));
-  const svg = s("svg", { viewBox: `0 0 ${width} ${height + 40}`, role: "img", class: "bars" });
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height + 40}`, role: "img", class: "bars", "aria-label": label });
   const x0 = 44, plotH = height - 10;
   for (let i = 0; i <= 4; i++) {
     const y = 10 + plotH - (plotH * i) / 4;
@@ -54,13 +54,13 @@ export function legend(names, colours = PALETTE) {
 }
 
 // points: [{x, y, doc_type, label}] coloured by doc_type, hover text from label.
-export function scatter(points, size = 520) {
+export function scatter(points, size = 520, label = "") {
   const types = [...new Set(points.map((p) => p.doc_type))].sort();
   const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
   const sx = (v) => 12 + ((v - minX) / Math.max(maxX - minX, 1e-9)) * (size - 24);
   const sy = (v) => 12 + ((v - minY) / Math.max(maxY - minY, 1e-9)) * (size - 24);
-  const svg = s("svg", { viewBox: `0 0 ${size} ${size}`, role: "img", class: "map" });
+  const svg = s("svg", { viewBox: `0 0 ${size} ${size}`, role: "img", class: "map", "aria-label": label });
   svg.append(s("rect", { x: 0, y: 0, width: size, height: size, fill: "#fbfcfe", stroke: "#e6e9f0" }));
   for (const p of points) {
     const dot = s("circle", { cx: sx(p.x), cy: sy(p.y), r: 4, fill: PALETTE[types.indexOf(p.doc_type) % PALETTE.length], "fill-opacity": 0.8, "data-type": p.doc_type });

@@ -1,23 +1,28 @@
 // The workbench: pick a dataset and pipelines, run, watch progress, then the side-by-side table,
 // bar charts overall and per category, latency per stage, and the map of chunk embeddings.
 import { getBlob, getJson, postJson, waitJob } from "./api.js";
-import { t } from "./i18n.js";
+import { onLangChange, t } from "./i18n.js";
 import { barChart, legend, scatter } from "./charts.js";
 import { el, errorBox, progressBox } from "./ui.js";
 
 const METRICS = ["mrr", "ndcg", "precision", "recall", "keyword_coverage"];
 const DEFAULT_ON = new Set(["bm25", "dense", "hybrid", "hybrid_cc"]);
 
-export async function mountWorkbench(root) {
+export async function mountWorkbench(root, state) {
   const [datasets, pipelines] = await Promise.all([getJson("/api/datasets"), getJson("/api/pipelines")]);
   const dataset = el("select", { id: "wb-dataset" }, ...datasets.map((d) => el("option", { value: d.name }, `${d.name} (${d.format}, ${d.questions})`)));
+  // a pipeline that needs an LLM runs its labelled fallback when none is connected: said beside it
+  const llmOn = state?.health && state.health.llm_provider !== "none";
   const boxes = pipelines.map((p) => el("label", { title: p.description },
-    el("input", { type: "checkbox", value: p.name, checked: DEFAULT_ON.has(p.name) }), ` ${p.name}`, p.needs_llm ? el("span", { class: "meta" }, ` · ${t("wb.llm")}`) : null));
-  const k = el("input", { type: "text", id: "wb-k", value: "10", size: 3 });
-  const limit = el("input", { type: "text", id: "wb-limit", value: "", size: 4 });
-  const go = el("button", { class: "primary", id: "wb-go", i18n: "wb.go" });
+    el("input", { type: "checkbox", value: p.name, checked: DEFAULT_ON.has(p.name) }), ` ${p.name}`,
+    p.needs_llm ? el("span", { class: "meta", i18n: llmOn ? "wb.llm" : "wb.llm_fallback" }) : null));
+  const k = el("input", { type: "number", id: "wb-k", value: "10", min: "1", max: "50" });
+  const limit = el("input", { type: "number", id: "wb-limit", value: "", min: "1" });
+  const go = el("button", { type: "button", class: "primary", id: "wb-go", i18n: "wb.go" });
   const prog = progressBox();
   const out = el("div", { id: "wb-result" });
+  let last = null; // the results on screen, drawn again when the language changes
+  onLangChange(() => { if (last) renderResults(out, last); });
 
   go.addEventListener("click", async () => {
     const chosen = boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value);
@@ -29,6 +34,7 @@ export async function mountWorkbench(root) {
       if (limit.value.trim()) body.limit = Number(limit.value);
       const job = await postJson("/api/evals", body);
       const done = await waitJob(job.id, (j) => prog.show(j));
+      last = done;
       await renderResults(out, done);
     } catch (err) {
       out.append(errorBox(err));
@@ -38,8 +44,9 @@ export async function mountWorkbench(root) {
   });
 
   root.append(el("div", { class: "card" },
+    el("p", { class: "meta", i18n: "wb.intro" }),
     el("label", { class: "field" }, el("span", { i18n: "wb.dataset" }), dataset),
-    el("h3", { i18n: "wb.pipelines" }), el("div", { class: "pipelines" }, ...boxes),
+    el("h2", { i18n: "wb.pipelines" }), el("div", { class: "pipelines" }, ...boxes),
     el("label", { class: "field" }, el("span", { i18n: "wb.k" }), k),
     el("label", { class: "field" }, el("span", { i18n: "wb.limit" }), limit),
     go, prog.node), out);
@@ -60,29 +67,29 @@ async function renderResults(root, job) {
   const metrics = METRICS.filter((m) => results.some((r) => r.metrics[m] !== undefined));
   const k = results[0].k;
   const table = el("table", { id: "wb-table" },
-    el("thead", {}, el("tr", {}, el("th", { i18n: "wb.pipeline" }), ...metrics.map((m) => el("th", { class: "num" }, m === "keyword_coverage" ? "keyword cov." : `${m}@${k}`)),
+    el("thead", {}, el("tr", {}, el("th", { i18n: "wb.pipeline" }), ...metrics.map((m) => el("th", { class: "num" }, m === "keyword_coverage" ? t("wb.keyword_coverage") : `${m}@${k}`)),
       el("th", { class: "num" }, "p50 ms"), el("th", { class: "num" }, "p95 ms"), el("th", { class: "num", i18n: "wb.calls" }),
       el("th", { class: "num", i18n: "wb.recorded" }))),
     el("tbody", {}, ...results.map((r) => el("tr", {}, el("td", {}, r.pipeline, r.note ? el("div", { class: "meta" }, r.note) : null),
       ...metrics.map((m) => el("td", { class: "num" }, fmt(r.metrics[m]))),
       el("td", { class: "num" }, fmt(r.latency_ms.p50, 1)), el("td", { class: "num" }, fmt(r.latency_ms.p95, 1)),
-      el("td", { class: "num" }, r.llm ? `${r.llm.calls} (+${r.llm.cache_hits} cached)` : "0"),
+      el("td", { class: "num" }, r.llm ? t("wb.calls_cached", { calls: r.llm.calls, cached: r.llm.cache_hits }) : "0"),
       el("td", { class: "num" }, recordedCost(r.llm))))));
-  const overall = barChart(metrics.map((m) => ({ label: m, values: results.map((r) => r.metrics[m] ?? null) })), names, { max: 1 });
-  const metricPick = el("select", { id: "wb-metric" }, ...metrics.map((m) => el("option", { value: m }, m)));
+  const overall = barChart(metrics.map((m) => ({ label: m, values: results.map((r) => r.metrics[m] ?? null) })), names, { max: 1, label: t("wb.overall") });
+  const metricPick = el("select", { id: "wb-metric", i18nLabel: "wb.bycat_metric" }, ...metrics.map((m) => el("option", { value: m }, m)));
   const catBox = el("div", { class: "chart", id: "wb-bycat" });
   const drawCats = () => {
     const cats = [...new Set(results.flatMap((r) => Object.keys(r.by_category || {})))].sort();
-    catBox.replaceChildren(cats.length ? barChart(cats.map((c) => ({ label: c, values: results.map((r) => r.by_category?.[c]?.[metricPick.value] ?? null) })), names, { max: 1 }) : el("p", { class: "meta" }, "—"));
+    catBox.replaceChildren(cats.length ? barChart(cats.map((c) => ({ label: c, values: results.map((r) => r.by_category?.[c]?.[metricPick.value] ?? null) })), names, { max: 1, label: `${t("wb.bycat")} · ${metricPick.value}` }) : el("p", { class: "meta" }, "—"));
   };
   metricPick.addEventListener("change", drawCats);
   drawCats();
   const stages = [...new Set(results.flatMap((r) => Object.keys(r.stage_ms || {}).filter((s) => s !== "total")))];
-  const latency = barChart(stages.map((s) => ({ label: s, values: results.map((r) => r.stage_ms?.[s] ?? null) })), names, { digits: 1 });
+  const latency = barChart(stages.map((s) => ({ label: s, values: results.map((r) => r.stage_ms?.[s] ?? null) })), names, { digits: 1, label: t("wb.latency") });
   const mapBox = el("div", { class: "chart", id: "wb-map" });
   const source = `${t("wb.source")}: ${results[0].dataset} · ${results[0].command || ""} · ${results[0].machine || ""}`;
   root.replaceChildren(el("div", { class: "card" },
-    el("h2", { i18n: "wb.results" }), table, el("p", { class: "meta" }, source),
+    el("h2", { i18n: "wb.results" }), el("div", { class: "scroll" }, table), el("p", { class: "meta" }, source),
     el("p", {}, el("button", { class: "link", id: "wb-report", i18n: "wb.report", onclick: () => openReport(job.id) })),
     el("div", { class: "charts" },
       el("div", { class: "chart", id: "wb-overall" }, el("h3", { i18n: "wb.overall" }), overall, legend(names)),
@@ -91,7 +98,7 @@ async function renderResults(root, job) {
       el("div", {}, el("h3", { i18n: "wb.map" }), mapBox))));
   try {
     const m = await getJson(`/api/datasets/${encodeURIComponent(job.result.dataset)}/map`);
-    const { svg, types } = scatter(m.points);
+    const { svg, types } = scatter(m.points, 520, t("wb.map"));
     mapBox.replaceChildren(svg, legend(types), el("p", { class: "meta" }, `${m.method} · ${m.source}`));
   } catch (err) {
     mapBox.replaceChildren(errorBox(err));

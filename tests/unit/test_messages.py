@@ -1,0 +1,147 @@
+"""The message catalogue: both languages for every key with the same parameters, Accept-Language
+and locale negotiation checked against hand-worked headers, and no user-facing string written
+outside the catalogue (the web app's sources, the server's errors)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from yakgwan.core.errors import InputError, UnknownName
+from yakgwan.messages import Catalogue, Message, catalogue, locale_language, msg, negotiate
+
+pytestmark = pytest.mark.unit
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "yakgwan"
+WEB = SRC / "server" / "web"
+HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+# key families the code builds from data (a finding's kind, a check's status, an HTTP status…)
+DYNAMIC = ("problem.title.", "job.status.", "content.", "finding.", "check.", "ask.stage.", "analysis.", "stage.", "band.", "issue.kind.", "result.format.")
+
+
+def test_every_key_has_both_languages_with_the_same_parameters() -> None:
+    texts = catalogue().texts
+    assert len(texts) > 150
+    for key, entry in texts.items():
+        assert set(entry) == {"ko", "en"} and entry["ko"].strip() and entry["en"].strip(), key
+        assert set(re.findall(r"\{(\w+)\}", entry["ko"])) == set(re.findall(r"\{(\w+)\}", entry["en"])), key
+    # the Korean texts are Korean: all but a few that are names or codes (PDF, HTML, the English toggle)
+    latin_only = [k for k, v in texts.items() if not HANGUL.search(v["ko"]) and "{" not in v["ko"]]
+    assert len(latin_only) <= 8, latin_only
+
+
+def test_a_catalogue_missing_a_language_or_a_parameter_is_refused() -> None:
+    with pytest.raises(ValueError, match="'a' needs a non-empty text in each of ko, en"):
+        Catalogue.from_json({"a": {"ko": "가"}})
+    with pytest.raises(ValueError, match="'a' needs a non-empty text"):
+        Catalogue.from_json({"a": {"ko": " ", "en": "a"}})
+    with pytest.raises(ValueError, match=r"'b' names \['n'\] in Korean but \[\] in English"):
+        Catalogue.from_json({"b": {"ko": "{n}개", "en": "some"}})
+    assert Catalogue.from_json({"_about": "a comment", "c": {"ko": "{n}개", "en": "{n} of them"}}).text("c", "en", {"n": 3}) == "3 of them"
+
+
+def test_a_message_is_checked_where_it_is_made_and_rendered_per_language() -> None:
+    with pytest.raises(KeyError, match="no key 'error.nope'"):
+        msg("error.nope")
+    with pytest.raises(KeyError, match=r"takes \['name'\], given \[\]"):
+        msg("error.no_collection")
+    m = msg("error.job_finished", job="j1", status=msg("job.status.cancelled"))  # a parameter that is a message follows the language
+    assert m.text("ko") == "작업 j1은(는) 이미 끝났습니다(취소됨)." and m.text("en") == "job j1 has already finished (cancelled)" and str(m) == m.text("en")
+    assert Message.from_json(json.loads(json.dumps(m.to_json()))) == m
+    with pytest.raises(ValueError, match="language 'fr'"):
+        m.text("fr")
+
+
+def test_errors_carry_their_message_in_both_languages() -> None:
+    err = InputError("a.pdf", msg("error.disk_full", where=""))
+    assert str(err) == "a.pdf: disk full: free some space and try again"
+    assert err.localized("ko") == "a.pdf: 디스크가 가득 찼습니다. 공간을 비운 뒤 다시 시도하세요." and err.reason_in("en") == "disk full: free some space and try again"
+    plain = InputError("b.txt", "an English reason not yet in the catalogue")
+    assert plain.localized("ko") == str(plain) == "b.txt: an English reason not yet in the catalogue"
+    unknown = UnknownName("pipeline", "hyde2", ["bm25", "dense"])
+    assert str(unknown) == "unknown pipeline 'hyde2'; available: bm25, dense" and unknown.localized("ko") == "알 수 없는 pipeline 'hyde2'입니다. 있는 것: bm25, dense"
+    import pickle
+
+    assert pickle.loads(pickle.dumps(err)).localized("ko") == err.localized("ko")  # a worker process sends it back whole
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    (None, "ko"), ("", "ko"), ("en", "en"), ("en-US,en;q=0.9", "en"), ("ko-KR,ko;q=0.9,en-US;q=0.8,en;q=0.7", "ko"),
+    ("en-US,en;q=0.9,ko;q=0.8", "en"), ("fr-FR,fr;q=0.9", "ko"), ("ko;q=0.5, en;q=0.5", "ko"), ("en;q=0", "ko"), ("english", "ko"),
+    ("*", "ko"), ("en;q=abc", "ko"), ("ko;q=0.1,en;q=0.2", "en"),
+])
+def test_accept_language_prefers_by_weight_and_korean_by_default(header: str | None, lang: str) -> None:
+    assert negotiate(header) == lang
+
+
+@pytest.mark.parametrize(("values", "lang"), [
+    ((None, None, "ko_KR.UTF-8"), "ko"), ((None, None, "en_US.UTF-8"), "en"), ((None, None, None), "en"), (("C.UTF-8", None, "ko_KR.UTF-8"), "en"),
+    ((None, "ko_KR.UTF-8", "en_US.UTF-8"), "ko"), (("", None, "ko_KR.eucKR"), "ko"), ((None, None, "C"), "en"),
+])
+def test_the_command_lines_language_is_the_first_locale_variable_set(values: tuple[str | None, ...], lang: str) -> None:
+    assert locale_language(values) == lang
+
+
+KEY_LITERAL = re.compile(r"""["'`]([a-z]+(?:\.[a-z0-9_]+)+)["'`]""")
+
+
+def _js_keys() -> set[str]:
+    """Every key-shaped string literal in the web app's scripts (``"policy.go"``, in a call, an
+    attribute or a ternary) and every ``data-i18n*`` attribute of its page; file names aside."""
+    keys: set[str] = set()
+    for f in WEB.glob("*.js"):
+        keys |= {k for k in KEY_LITERAL.findall(f.read_text("utf-8")) if not k.endswith((".js", ".css", ".html", ".json", ".pdf", ".md"))
+                 and not k.startswith("yakgwan.")}  # the browser's storage keys
+    for f in WEB.glob("*.html"):
+        keys |= set(re.findall(r'data-i18n(?:-placeholder|-label|-title)?="([\w.]+)"', f.read_text("utf-8")))
+    return keys
+
+
+def _python_keys() -> set[str]:
+    keys: set[str] = set()
+    for f in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(f.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "msg" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    keys.add(first.value)
+    return keys
+
+
+def test_every_key_the_code_names_is_in_the_catalogue_and_every_key_is_used() -> None:
+    js, py = _js_keys(), _python_keys()
+    assert js and py
+    cat = catalogue()
+    assert sorted(k for k in js | py if not cat.has(k)) == []
+    unused = [k for k in cat.texts if k not in js | py and not k.startswith(DYNAMIC)]
+    assert unused == [], f"keys no code names: {unused}"
+
+
+def test_the_web_app_writes_no_user_facing_text_of_its_own() -> None:
+    """Korean lives only in the catalogue: no Hangul in the web app's scripts or page."""
+    for f in [*WEB.glob("*.js"), *WEB.glob("*.html")]:
+        hits = [line.strip() for line in f.read_text("utf-8").splitlines() if HANGUL.search(line) and not line.strip().startswith("//")]
+        assert hits == [], f"{f.name}: text outside the catalogue: {hits[:3]}"
+
+
+def _raised_text(call: ast.Call) -> list[ast.AST]:
+    """The message arguments of ``Problem(status, detail, kind)``: a literal or f-string there is
+    text outside the catalogue."""
+    return [a for a in call.args[1:2] if isinstance(a, (ast.Constant, ast.JoinedStr, ast.BinOp))]
+
+
+def test_the_servers_errors_come_from_the_catalogue() -> None:
+    written = []
+    for f in (SRC / "server").rglob("*.py"):
+        for node in ast.walk(ast.parse(f.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Problem" and _raised_text(node):
+                written.append(f"{f.relative_to(SRC)}:{node.lineno}")
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "problem_response":
+                detail = node.args[1] if len(node.args) > 1 else None
+                if isinstance(detail, (ast.Constant, ast.JoinedStr)):
+                    written.append(f"{f.relative_to(SRC)}:{node.lineno}")
+    assert written == [], f"error text written outside the catalogue: {written}"
