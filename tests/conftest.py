@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 SHARED_DATA = SHARED / "data"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _english_command_line() -> Iterator[None]:
+    """The tests read the command line in English: a Korean locale on the machine (LANG=ko_KR.*)
+    must not change what they read. A test of the Korean output sets YAKGWAN_LANG=ko itself."""
+    before = os.environ.get("YAKGWAN_LANG")
+    os.environ["YAKGWAN_LANG"] = "en"
+    yield
+    if before is None:
+        os.environ.pop("YAKGWAN_LANG", None)
+    else:
+        os.environ["YAKGWAN_LANG"] = before
 
 
 def _need(path: Path) -> Path:

@@ -25,7 +25,7 @@ def test_appeal_over_http(tmp_path: Path, kb_policy_pdf: Path) -> None:
     c = TestClient(app)
     assert c.post("/api/collections", json={"name": "kb", "title": "KB 스마트운전자보험"}).status_code == 201
     empty = c.post("/api/collections/kb/appeals", files={"notice": ("n.txt", b"x")})
-    assert empty.status_code == 409 and "no documents yet" in empty.json()["detail"]
+    assert empty.status_code == 409 and "아직 문서가 없습니다" in empty.json()["detail"]
     up = c.post("/api/collections/kb/documents", files={"file": ("KB 약관.pdf", kb_policy_pdf.read_bytes())}).json()
     done = jobs.wait(up["id"], 600)
     assert done.status == "succeeded", done.error
@@ -57,14 +57,14 @@ def test_appeal_over_http(tmp_path: Path, kb_policy_pdf: Path) -> None:
     pdf = c.get(f"/api/appeals/{job.id}/pack.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
     bad = c.get(f"/api/appeals/{up['id']}/pack.md")
-    assert bad.status_code == 404 and "not an appeal" in bad.json()["detail"]
+    assert bad.status_code == 404 and "이의신청 분석이 아닙니다" in bad.json()["detail"]
     fmt = c.get(f"/api/appeals/{job.id}/pack.exe")
     assert fmt.status_code == 422
     # a photo of a notice is read by OCR on the appeal page, and never indexed as a document
     need_tesseract()
     photo = rasterise((NOTICES / "13_fine_spouse_victim_wrong_article.txt").read_text("utf-8"), tmp_path / "통지서 사진.png").read_bytes()
     refused = c.post("/api/collections/kb/documents", files={"file": ("통지서 사진.png", photo)})
-    assert refused.status_code == 415 and "a picture is not indexed" in refused.json()["detail"]
+    assert refused.status_code == 415 and "사진은 색인하지 않습니다" in refused.json()["detail"]
     read = jobs.wait(c.post("/api/collections/kb/appeals", files={"notice": ("통지서 사진.png", photo)}, data={"analysis": "rules"}).json()["id"], 600)
     assert read.status == "succeeded", read.error
     assert read.result["denial"]["ocr"]["engine"].startswith("tesseract") and read.result["denial"]["claim_items"]

@@ -142,7 +142,7 @@ def test_a_100_mb_body_is_refused_before_it_is_read(server: str) -> None:
         pass  # the server answered and closed: what we want
     res = conn.getresponse()
     body = json.loads(res.read())
-    assert res.status == 413 and "upload limit" in body["detail"] and res.getheader("content-type").startswith("application/problem+json")
+    assert res.status == 413 and "업로드 한도" in body["detail"] and res.getheader("content-type").startswith("application/problem+json")
     assert time.perf_counter() - t0 < 20
 
 
@@ -151,13 +151,13 @@ def test_abusive_uploads_and_keys_are_refused(server: str, tmp_path: Path) -> No
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("word/document.xml", b"0" * (400 * 1024 * 1024))
     status, body = _upload(server, "load", "policy.pdf", buf.getvalue())
-    assert status == 413 and "ZIP bomb" in body["detail"]
+    assert status == 413 and "압축 폭탄" in body["detail"]
     status, body = _upload(server, "load", "../../../../../tmp/yakgwan-escape.md", "# 탈출\n\n경로 이름은 쓰이지 않습니다.".encode())
     assert status == 202 and _wait(server, body["id"])["result"]["name"] == "yakgwan-escape.md"
     assert not Path("/tmp/yakgwan-escape.md").exists()
     status, body, _ = _request(server, "GET", "/api/collections", headers={"X-API-Key": ""})
     assert status == 401 and "X-API-Key" in body["detail"]
     status, body, _ = _request(server, "GET", "/api/collections", headers={"X-API-Key": "wrong-key-123"})
-    assert status == 401 and body["detail"] == "the API key is not valid"
+    assert status == 401 and body["detail"] == "API 키가 올바르지 않습니다."
     status, body, _ = _request(server, "GET", "/api/health", headers={"X-API-Key": ""})
     assert status == 200 and body["auth"] is True

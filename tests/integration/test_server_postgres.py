@@ -107,7 +107,7 @@ def test_a_server_killed_mid_ingest_comes_back_with_the_job_failed_and_the_colle
         end = time.monotonic() + 30
         while (got := httpx.get(f"{url}/api/jobs/{job}").json())["status"] == "running" and time.monotonic() < end:
             time.sleep(0.5)
-        assert got["status"] == "failed" and "the server stopped while this job was running" in got["error"], got
+        assert got["status"] == "failed" and "서버가 멈췄습니다" in got["error"], got
         listed = {j["id"]: j["status"] for j in httpx.get(f"{url}/api/jobs").json()}
         assert listed[job] == "failed" and listed[first] == "succeeded"
         # the collection is consistent: its documents are what its index holds

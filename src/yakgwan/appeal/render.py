@@ -1,5 +1,8 @@
 """The evidence pack as a document a person can hand over: Markdown, HTML (self-contained,
-escaped, printable) or PDF (Noto Sans KR embedded). Korean throughout; every quote carries its citation (약관, 조/항, page)."""
+escaped, printable) or PDF (Noto Sans KR embedded). Its headings and labels come from the message
+catalogue in the reader's language (Korean by default, English on request); what it quotes (the
+notice, the policy, the analysis) stays as written. Every quote carries its citation (약관, 조/항,
+page) and the document it comes from, by the name it was given."""
 
 from __future__ import annotations
 
@@ -8,59 +11,61 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from yakgwan.appeal.band import percent
-
-DISCLAIMER = (
-    "이 자료는 약관과 통지서의 문언을 정리한 참고 자료이며 법률 자문이 아닙니다. "
-    "성공 가능성은 금융감독원 금융분쟁조정사례의 결과 분포에서 출발한 추정치로, 결과를 보장하지 않습니다. "
-    "중요한 결정 전에는 손해사정사나 변호사 등 전문가와 상의하십시오. (분쟁 사례 출처: 금융감독원 금융분쟁조정사례)"
-)
-KIND_KO = {"coverage_trigger": "지급사유", "exclusion": "면책", "definition": "용어 정의", "procedure": "청구·절차", "disclosure_duty": "알릴 의무"}
+from yakgwan.messages import DEFAULT_LANG, catalogue, msg
+from yakgwan.messages.catalogue import Param
 
 
-def _cite(p: Mapping[str, Any]) -> str:
-    page = f", {p['page']}쪽" if p.get("page") else ""
-    return f"{p['yakgwan']} {p['article']}{page}"
+class Words:
+    """The pack's labels in one language."""
+
+    def __init__(self, lang: str = DEFAULT_LANG) -> None:
+        self.lang = lang
+
+    def __call__(self, key: str, **params: Param) -> str:
+        return msg(key, **params).text(self.lang)
+
+    def named(self, prefix: str, value: str) -> str:
+        """``prefix + value``'s text, or ``value`` where the catalogue has no words for it."""
+        return self(prefix + value) if catalogue().has(prefix + value) else value
+
+    def cite(self, p: Mapping[str, Any]) -> str:
+        page = f", {self('pack.page', page=p['page'])}" if p.get("page") else ""
+        return f"{p['yakgwan']} {p['article']}{page}"
+
+    def tag(self, item: Mapping[str, Any]) -> str:
+        """Marks what the LLM analysis wrote (the templates' items carry no mark)."""
+        return self("pack.by_llm") if item.get("by") == "llm" else ""
 
 
-def _tag(item: Mapping[str, Any]) -> str:
-    """Marks what the LLM analysis wrote (the templates' items carry no mark)."""
-    return " (LLM 작성)" if item.get("by") == "llm" else ""
+DISCLAIMER = Words()("pack.disclaimer")
+CHECKS_TITLE = Words()("pack.checks")
+COMPARE_TITLE = Words()("pack.compare")
 
 
-FINDING_KO = {"part_missing": "없는 항·호 인용", "article_missing": "없는 조 인용", "other_yakgwan": "다른 특약의 조항", "claimed_exclusion": "청구 특약의 면책 조항",
-              "name_unresolved": "특정되지 않는 약관", "proviso_not_addressed": "다루지 않은 단서", "general_exclusion_on_own_list": "보통약관 면책의 적용",
-              "quote_differs": "원문과 다른 인용", "threshold_misstated": "약관과 다른 수치 기준", "arithmetic_fails": "맞지 않는 수치 계산",
-              "arithmetic_holds": "맞는 수치 계산", "definition_read_narrowly": "정의보다 좁게 읽은 용어",
-              "full_denial_despite_reduction": "삭감 지급 대신 전액 거절", "ambiguity_read_against_policyholder": "불리하게 좁혀 읽은 불명확한 말"}
-CHECK_KO = {"definition": "용어 정의 대조", "proportional": "삭감·비례 지급 규정", "ambiguity": "불명확한 말과 약관의 해석"}
-STATUS_KO = {"found": "문제 있음", "not_found": "문제 없음", "not_assessed": "판단하지 않음", "not_applicable": "해당 없음"}
-CHECKS_TITLE = "9. 읽기 검토 (정의·삭감 지급·해석)"
-
-
-def check_lines(result: Mapping[str, Any]) -> list[str]:
+def check_lines(result: Mapping[str, Any], w: Words | None = None) -> list[str]:
     """Each reading check as one line: what it checks, how it came out, who judged and why,
     and the policy span it pointed to."""
+    w = w or Words()
     out = []
     for c in result.get("checks") or []:
         by = f" — {c['by']}" if c.get("by") else ""
-        cite = f" [약관: {_cite(c['policy'])} “{c['policy']['quote'][:120]}”]" if c.get("policy") else ""
-        said = f" [안내문: “{c['notice'][:120]}”]" if c.get("notice") else ""
-        out.append(f"{CHECK_KO.get(c['check'], c['check'])}: {STATUS_KO.get(c['status'], c['status'])}{by} ({c['note']}){said}{cite}")
+        cite = f" [{w('pack.policy')}: {w.cite(c['policy'])} “{c['policy']['quote'][:120]}”]" if c.get("policy") else ""
+        said = f" [{w('pack.notice')}: “{c['notice'][:120]}”]" if c.get("notice") else ""
+        out.append(f"{w.named('check.', c['check'])}: {w.named('check.status.', c['status'])}{by} ({c['note']}){said}{cite}")
     return out
-DIFF_LEGEND = "대조: [-원문에만 있는 말-] {+안내문에만 있는 말+}"
-COMPARE_TITLE = "8. 안내문과 약관 원문 대조"
 
 
-def comparisons(result: Mapping[str, Any]) -> list[dict[str, str]]:
+def comparisons(result: Mapping[str, Any], w: Words | None = None) -> list[dict[str, str]]:
     """Each finding that has both sides, as the pack shows it: what it is, what moved, the
     notice's sentence and the policy's own words with their citation."""
+    w = w or Words()
     out = []
     for f in result.get("findings") or []:
         if not (f.get("notice") and f.get("policy")):
             continue
-        moved = f"밴드 {f['weight']:+.1f}" if f["weight"] else "참고"
-        out.append({"title": f"{FINDING_KO.get(f['kind'], f['kind'])} ({moved}){_tag(f)}", "text": f["text"], "notice": f["notice"],
-                    "cite": _cite(f["policy"]), "quote": f["policy"]["quote"], "diff": f.get("diff") or []})
+        moved = w("pack.moved", weight=f"{f['weight']:+.1f}") if f["weight"] else w("pack.stated")
+        out.append({"title": f"{w.named('finding.', f['kind'])} ({moved}){w.tag(f)}", "text": f["text"], "notice": f["notice"],
+                    "cite": w.cite(f["policy"]), "quote": f["policy"]["quote"], "diff": f.get("diff") or []})
     return out
 
 
@@ -75,57 +80,65 @@ def marked_html(diff: list[Mapping[str, str]]) -> str:
     return "".join(tag[d["op"]].format(html.escape(d["text"])) for d in diff)
 
 
-def _analysis_by(result: Mapping[str, Any]) -> str:
+def _analysis_by(result: Mapping[str, Any], w: Words) -> str:
     by = result.get("analysis_by", "rules")
-    return "규칙 기반 템플릿" if by == "rules" else f"규칙 기반 템플릿 + LLM({by}) 분석"
+    return w("pack.by_rules") if by == "rules" else w("pack.by_model", model=by)
 
 
-def _summary_rows(result: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _summary_rows(result: Mapping[str, Any], w: Words) -> list[tuple[str, str]]:
     d = result["denial"]
+    dates = [(w.named("pack.date.", k.removesuffix("_date")), v) for k, v in (d.get("dates") or {}).items()]
     rows = [
-        ("보험회사", d.get("insurer")),
-        ("상품", d.get("product")),
-        ("증권번호", d.get("policy_no")),
-        ("접수번호", d.get("claim_no")),
-        ("청구 담보", ", ".join(d.get("claim_items") or [])),
-        ("청구금액", f"{d['amount_won']:,}원" if d.get("amount_won") else None),
-        *((k.replace("_date", "").replace("accident", "사고일").replace("claim", "청구일").replace("notice", "통지일"), v) for k, v in (d.get("dates") or {}).items()),
-        ("통지서", d.get("source")),
-        ("분석", _analysis_by(result)),
+        (w("pack.insurer"), d.get("insurer")),
+        (w("pack.product"), d.get("product")),
+        (w("pack.policy_no"), d.get("policy_no")),
+        (w("pack.claim_no"), d.get("claim_no")),
+        (w("pack.claim_items"), ", ".join(d.get("claim_items") or [])),
+        (w("pack.amount"), w("pack.won", amount=f"{d['amount_won']:,}") if d.get("amount_won") else None),
+        *dates,
+        (w("pack.notice_file"), d.get("source")),
+        (w("pack.analysis"), _analysis_by(result, w)),
     ]
     return [(k, str(v)) for k, v in rows if v]
 
 
-def to_markdown(result: Mapping[str, Any]) -> str:
+def _laws(result: Mapping[str, Any], i: int) -> list[str]:
+    reasons = result["denial"].get("reasons") or []
+    return list(reasons[i].get("laws") or []) if i < len(reasons) else []
+
+
+def to_markdown(result: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
+    w = Words(lang)
     sp = result["success_probability"]
-    out = ["# 보험금 부지급 재심사 근거 자료", "", "## 1. 부지급 통지 요약", ""]
-    out += [f"- **{k}**: {v}" for k, v in _summary_rows(result)]
-    out += ["", "## 2. 쟁점과 약관 근거", ""]
+    out = [f"# {w('pack.title')}", "", f"## {w('pack.summary')}", ""]
+    out += [f"- **{k}**: {v}" for k, v in _summary_rows(result, w)]
+    out += ["", f"## {w('pack.issues')}", ""]
     for i, issue in enumerate(result["issue_tree"], 1):
-        out += [f"### 사유 {i}", "", f"> {issue['reason']}", ""]
+        out += [f"### {w('pack.reason', n=i)}", "", f"> {issue['reason']}", ""]
         if issue.get("cited"):
-            out.append("통지서가 인용한 조항: " + "; ".join(issue["cited"]))
-            out.append("")
-        out += [f"- [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}{_tag(s)}" for s in issue["sub_issues"]]
+            out += [w("pack.cited", clauses="; ".join(issue["cited"])), ""]
+        if laws := _laws(result, i - 1):
+            out += [w("pack.laws", laws="; ".join(laws)), ""]
+        out += [f"- [{w.named('issue.kind.', s['kind'])}] {s['question']}{w.tag(s)}" for s in issue["sub_issues"]]
         out.append("")
-    out += ["## 3. 근거 조항 (인용)", ""]
+    out += [f"## {w('pack.evidence')}", ""]
     for item in result["evidence_pack"]:
         p = item["provenance"]
-        out += [f"- **{item['claim']}**{_tag(item)} — {_cite(p)}", f"  > {p['quote']}", f"  <sub>문서 {p['doc']}, chunk {p['chunk_id']}</sub>"]
-    out += ["", "## 4. 요건과 입증 현황", "", "| 약관 요건 | 통지서에 나타난 사실 | 보완할 점 |", "|---|---|---|"]
-    out += [f"| {_md_cell(g['requirement'])} | {_md_cell(g['shown'] + _tag(g))} | {_md_cell(g['to_close'])} |" for g in result["gap_analysis"]]
-    out += ["", "## 5. 수집할 서류", ""] + [f"- [ ] {doc}" for doc in result["documents_to_collect"]]
-    out += ["", "## 6. 권고 조치", ""] + [f"{i}. {a}" for i, a in enumerate(result["recommended_actions"], 1)]
-    out += ["", "## 7. 재심사 성공 가능성", "", f"**{sp['band']}** (추정 {percent(sp['probability'])})", "", sp["rationale"]]
-    if cmp := comparisons(result):
-        out += ["", f"## {COMPARE_TITLE}", ""]
+        out += [f"- **{item['claim']}**{w.tag(item)} — {w.cite(p)}", f"  > {p['quote']}", f"  <sub>{w('pack.source', doc=p['doc'])}</sub>"]
+    out += ["", f"## {w('pack.gaps')}", "", f"| {w('pack.requirement')} | {w('pack.shown')} | {w('pack.to_close')} |", "|---|---|---|"]
+    out += [f"| {_md_cell(g['requirement'])} | {_md_cell(g['shown'] + w.tag(g))} | {_md_cell(g['to_close'])} |" for g in result["gap_analysis"]]
+    out += ["", f"## {w('pack.documents')}", ""] + [f"- [ ] {doc}" for doc in result["documents_to_collect"]]
+    out += ["", f"## {w('pack.actions')}", ""] + [f"{i}. {a}" for i, a in enumerate(result["recommended_actions"], 1)]
+    out += ["", f"## {w('pack.band')}", "", f"**{sp['band']}** ({w('pack.estimate', p=percent(sp['probability']))})", "", sp["rationale"]]
+    if cmp := comparisons(result, w):
+        out += ["", f"## {w('pack.compare')}", ""]
         for c in cmp:
-            out += [f"- **{c['title']}** {c['text']}", f"  - 안내문: {c['notice']}", f"  - 약관 원문 ({c['cite']}): {c['quote']}"]
+            out += [f"- **{c['title']}** {c['text']}", f"  - {w('pack.notice')}: {c['notice']}", f"  - {w('pack.policy')} ({c['cite']}): {c['quote']}"]
             if c["diff"]:
-                out.append(f"  - {DIFF_LEGEND}: {_md_cell(marked(c['diff']))}")
-    if checks := check_lines(result):
-        out += ["", f"## {CHECKS_TITLE}", ""] + [f"- {line}" for line in checks]
-    out += ["", "---", "", DISCLAIMER, ""]
+                out.append(f"  - {w('pack.diff_legend')}: {_md_cell(marked(c['diff']))}")
+    if checks := check_lines(result, w):
+        out += ["", f"## {w('pack.checks')}", ""] + [f"- {line}" for line in checks]
+    out += ["", "---", "", w("pack.disclaimer"), ""]
     return "\n".join(out)
 
 
@@ -146,37 +159,40 @@ del { background: #fde2e2; color: #8a1c1c; } ins { background: #e0f4e0; color: #
 """
 
 
-def to_html(result: Mapping[str, Any]) -> str:
+def to_html(result: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
+    w = Words(lang)
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
     sp = result["success_probability"]
-    parts = ["<h1>보험금 부지급 재심사 근거 자료</h1>", "<h2>1. 부지급 통지 요약</h2><table>"]
-    parts += [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in _summary_rows(result)]
-    parts.append("</table><h2>2. 쟁점과 약관 근거</h2>")
+    parts = [f"<h1>{e(w('pack.title'))}</h1>", f"<h2>{e(w('pack.summary'))}</h2><table>"]
+    parts += [f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in _summary_rows(result, w)]
+    parts.append(f"</table><h2>{e(w('pack.issues'))}</h2>")
     for i, issue in enumerate(result["issue_tree"], 1):
-        parts.append(f"<h3>사유 {i}</h3><blockquote>{e(issue['reason'])}</blockquote>")
+        parts.append(f"<h3>{e(w('pack.reason', n=i))}</h3><blockquote>{e(issue['reason'])}</blockquote>")
         if issue.get("cited"):
-            parts.append(f"<p>통지서가 인용한 조항: {e('; '.join(issue['cited']))}</p>")
-        parts.append("<ul>" + "".join(f"<li>[{e(KIND_KO.get(s['kind'], s['kind']))}] {e(s['question'] + _tag(s))}</li>" for s in issue["sub_issues"]) + "</ul>")
-    parts.append("<h2>3. 근거 조항 (인용)</h2>")
+            parts.append(f"<p>{e(w('pack.cited', clauses='; '.join(issue['cited'])))}</p>")
+        if laws := _laws(result, i - 1):
+            parts.append(f"<p>{e(w('pack.laws', laws='; '.join(laws)))}</p>")
+        parts.append("<ul>" + "".join(f"<li>[{e(w.named('issue.kind.', s['kind']))}] {e(s['question'] + w.tag(s))}</li>" for s in issue["sub_issues"]) + "</ul>")
+    parts.append(f"<h2>{e(w('pack.evidence'))}</h2>")
     for item in result["evidence_pack"]:
         p = item["provenance"]
-        parts.append(f"<p><strong>{e(item['claim'])}</strong>{e(_tag(item))} — {e(_cite(p))}</p><blockquote>{e(p['quote'])}</blockquote>"
-                     f"<p class=\"cite\">문서 {e(p['doc'])}, chunk {e(p['chunk_id'])}</p>")
-    parts.append("<h2>4. 요건과 입증 현황</h2><table><tr><th>약관 요건</th><th>통지서에 나타난 사실</th><th>보완할 점</th></tr>")
-    parts += [f"<tr><td>{e(g['requirement'])}</td><td>{e(g['shown'] + _tag(g))}</td><td>{e(g['to_close'])}</td></tr>" for g in result["gap_analysis"]]
-    parts.append("</table><h2>5. 수집할 서류</h2><ul>" + "".join(f"<li>☐ {e(doc)}</li>" for doc in result["documents_to_collect"]) + "</ul>")
-    parts.append("<h2>6. 권고 조치</h2><ol>" + "".join(f"<li>{e(a)}</li>" for a in result["recommended_actions"]) + "</ol>")
-    parts.append(f"<h2>7. 재심사 성공 가능성</h2><p class=\"band\">{e(sp['band'])} (추정 {percent(sp['probability'])})</p><p>{e(sp['rationale'])}</p>")
-    if cmp := comparisons(result):
-        parts.append(f"<h2>{COMPARE_TITLE}</h2><table><tr><th>발견 사항</th><th>안내문</th><th>약관 원문</th></tr>")
+        parts.append(f"<p><strong>{e(item['claim'])}</strong>{e(w.tag(item))} — {e(w.cite(p))}</p><blockquote>{e(p['quote'])}</blockquote>"
+                     f"<p class=\"cite\">{e(w('pack.source', doc=p['doc']))}</p>")
+    parts.append(f"<h2>{e(w('pack.gaps'))}</h2><table><tr><th>{e(w('pack.requirement'))}</th><th>{e(w('pack.shown'))}</th><th>{e(w('pack.to_close'))}</th></tr>")
+    parts += [f"<tr><td>{e(g['requirement'])}</td><td>{e(g['shown'] + w.tag(g))}</td><td>{e(g['to_close'])}</td></tr>" for g in result["gap_analysis"]]
+    parts.append(f"</table><h2>{e(w('pack.documents'))}</h2><ul>" + "".join(f"<li>☐ {e(doc)}</li>" for doc in result["documents_to_collect"]) + "</ul>")
+    parts.append(f"<h2>{e(w('pack.actions'))}</h2><ol>" + "".join(f"<li>{e(a)}</li>" for a in result["recommended_actions"]) + "</ol>")
+    parts.append(f"<h2>{e(w('pack.band'))}</h2><p class=\"band\">{e(sp['band'])} ({e(w('pack.estimate', p=percent(sp['probability'])))})</p><p>{e(sp['rationale'])}</p>")
+    if cmp := comparisons(result, w):
+        parts.append(f"<h2>{e(w('pack.compare'))}</h2><table><tr><th>{e(w('pack.finding'))}</th><th>{e(w('pack.notice'))}</th><th>{e(w('pack.policy'))}</th></tr>")
         parts += [f"<tr><td><b>{e(c['title'])}</b><br>{e(c['text'])}</td><td>{e(c['notice'])}</td><td>{e(c['cite'])}<br><q>{e(c['quote'])}</q>"
-                  + (f"<br><span class=\"diff\">대조: {marked_html(c['diff'])}</span>" if c["diff"] else "") + "</td></tr>" for c in cmp]
+                  + (f"<br><span class=\"diff\">{e(w('pack.diff'))}: {marked_html(c['diff'])}</span>" if c["diff"] else "") + "</td></tr>" for c in cmp]
         parts.append("</table>")
-    if checks := check_lines(result):
-        parts.append(f"<h2>{CHECKS_TITLE}</h2><ul>" + "".join(f"<li>{e(line)}</li>" for line in checks) + "</ul>")
-    parts.append(f"<p class=\"disclaimer\">{e(DISCLAIMER)}</p>")
-    return ('<!DOCTYPE html>\n<html lang="ko">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>보험금 부지급 재심사 근거 자료</title>\n<style>{CSS}</style>\n</head>\n<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
+    if checks := check_lines(result, w):
+        parts.append(f"<h2>{e(w('pack.checks'))}</h2><ul>" + "".join(f"<li>{e(line)}</li>" for line in checks) + "</ul>")
+    parts.append(f"<p class=\"disclaimer\">{e(w('pack.disclaimer'))}</p>")
+    return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{e(w('pack.title'))}</title>\n<style>{CSS}</style>\n</head>\n<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
 
 
 # characters the font lacks, drawn as the one it has that looks the same (the JSON keeps the
@@ -184,7 +200,7 @@ def to_html(result: Mapping[str, Any]) -> str:
 LOOKALIKES = str.maketrans({"\u2024": "\u00b7", "\u2027": "\u00b7", "\u2219": "\u00b7", "\u00a0": " "})
 
 
-def to_pdf(result: Mapping[str, Any], path: Path) -> int:
+def to_pdf(result: Mapping[str, Any], path: Path, lang: str = DEFAULT_LANG) -> int:
     """Write the pack as an A4 PDF with Noto Sans KR (from the ``pylopdf-fonts-ko`` package,
     embedded as the subset used). Returns how many characters the font lacks (drawn as □);
     0 for Korean text, clause symbols (①, 【】) and ASCII; a few dots it lacks are drawn as the
@@ -192,10 +208,11 @@ def to_pdf(result: Mapping[str, Any], path: Path) -> int:
     from importlib.resources import as_file, files
 
     with as_file(files("pylopdf_fonts_ko") / "NotoSansKR-Regular.otf") as font_path:
-        pdf = _Pdf(font_path)
-        _pdf_notice_and_issues(pdf, result)
-        _pdf_evidence_and_gaps(pdf, result)
-        _pdf_actions_and_band(pdf, result)
+        w = Words(lang)
+        pdf = _Pdf(font_path, w("pack.title"))
+        _pdf_notice_and_issues(pdf, result, w)
+        _pdf_evidence_and_gaps(pdf, result, w)
+        _pdf_actions_and_band(pdf, result, w)
         pdf.pdf.output(str(path))
     return pdf.missing
 
@@ -203,7 +220,7 @@ def to_pdf(result: Mapping[str, Any], path: Path) -> int:
 class _Pdf:
     """An A4 page flow in the one embedded font, counting the characters the font lacks."""
 
-    def __init__(self, font_path: Path) -> None:
+    def __init__(self, font_path: Path, title: str) -> None:
         from fontTools.ttLib import TTFont
         from fpdf import FPDF
 
@@ -212,7 +229,7 @@ class _Pdf:
         self.pdf = FPDF(format="A4")
         self.pdf.set_auto_page_break(True, margin=15)
         self.pdf.add_font("KR", fname=str(font_path))
-        self.pdf.set_title("보험금 부지급 재심사 근거 자료")
+        self.pdf.set_title(title)
         self.pdf.add_page()
         self.width = self.pdf.w - self.pdf.l_margin - self.pdf.r_margin
 
@@ -252,57 +269,59 @@ class _Pdf:
                     row.cell(self.text(cell))
 
 
-def _pdf_notice_and_issues(pdf: _Pdf, result: Mapping[str, Any]) -> None:
-    pdf.heading("보험금 부지급 재심사 근거 자료", 16)
-    pdf.heading("1. 부지급 통지 요약")
-    for k, v in _summary_rows(result):
+def _pdf_notice_and_issues(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> None:
+    pdf.heading(w("pack.title"), 16)
+    pdf.heading(w("pack.summary"))
+    for k, v in _summary_rows(result, w):
         pdf.para(f"{k}: {v}")
-    pdf.heading("2. 쟁점과 약관 근거")
+    pdf.heading(w("pack.issues"))
     for i, issue in enumerate(result["issue_tree"], 1):
-        pdf.para(f"사유 {i}", 11)
+        pdf.para(w("pack.reason", n=i), 11)
         pdf.para(issue["reason"], indent=4, fill=True)
         if issue.get("cited"):
-            pdf.para("통지서가 인용한 조항: " + "; ".join(issue["cited"]), 9)
+            pdf.para(w("pack.cited", clauses="; ".join(issue["cited"])), 9)
+        if laws := _laws(result, i - 1):
+            pdf.para(w("pack.laws", laws="; ".join(laws)), 9)
         for s in issue["sub_issues"]:
-            pdf.para(f"• [{KIND_KO.get(s['kind'], s['kind'])}] {s['question']}{_tag(s)}", indent=2)
+            pdf.para(f"• [{w.named('issue.kind.', s['kind'])}] {s['question']}{w.tag(s)}", indent=2)
         pdf.pdf.ln(1)
 
 
-def _pdf_evidence_and_gaps(pdf: _Pdf, result: Mapping[str, Any]) -> None:
-    pdf.heading("3. 근거 조항 (인용)")
+def _pdf_evidence_and_gaps(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> None:
+    pdf.heading(w("pack.evidence"))
     for item in result["evidence_pack"]:
         p = item["provenance"]
-        pdf.para(f"{item['claim']}{_tag(item)} — {_cite(p)}", 10)
+        pdf.para(f"{item['claim']}{w.tag(item)} — {w.cite(p)}", 10)
         pdf.para(p["quote"], 9.5, indent=4, fill=True)
-        pdf.para(f"문서 {p['doc']}, chunk {p['chunk_id']}", 8, indent=4)
+        pdf.para(w("pack.source", doc=p["doc"]), 8, indent=4)
         pdf.pdf.ln(1)
-    pdf.heading("4. 요건과 입증 현황")
-    pdf.table([("약관 요건", "통지서에 나타난 사실", "보완할 점")] + [(g["requirement"], g["shown"] + _tag(g), g["to_close"]) for g in result["gap_analysis"]])
+    pdf.heading(w("pack.gaps"))
+    pdf.table([(w("pack.requirement"), w("pack.shown"), w("pack.to_close"))] + [(g["requirement"], g["shown"] + w.tag(g), g["to_close"]) for g in result["gap_analysis"]])
 
 
-def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any]) -> None:
+def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> None:
     sp = result["success_probability"]
-    pdf.heading("5. 수집할 서류")
+    pdf.heading(w("pack.documents"))
     for doc in result["documents_to_collect"]:
         pdf.para(f"□ {doc}", indent=2)
-    pdf.heading("6. 권고 조치")
+    pdf.heading(w("pack.actions"))
     for i, a in enumerate(result["recommended_actions"], 1):
         pdf.para(f"{i}. {a}", indent=2)
-    pdf.heading("7. 재심사 성공 가능성")
-    pdf.para(f"{sp['band']} (추정 {percent(sp['probability'])})", 13)
+    pdf.heading(w("pack.band"))
+    pdf.para(f"{sp['band']} ({w('pack.estimate', p=percent(sp['probability']))})", 13)
     pdf.para(sp["rationale"])
-    if cmp := comparisons(result):
-        pdf.heading(COMPARE_TITLE)
+    if cmp := comparisons(result, w):
+        pdf.heading(w("pack.compare"))
         for c in cmp:
             pdf.para(c["title"], 10)
             pdf.para(c["text"], 9.5, indent=2)
-            pdf.para(f"안내문: {c['notice']}", 9.5, indent=4)
-            pdf.para(f"약관 원문 ({c['cite']}): {c['quote']}", 9.5, indent=4, fill=True)
+            pdf.para(f"{w('pack.notice')}: {c['notice']}", 9.5, indent=4)
+            pdf.para(f"{w('pack.policy')} ({c['cite']}): {c['quote']}", 9.5, indent=4, fill=True)
             if c["diff"]:
-                pdf.para(f"{DIFF_LEGEND}: {marked(c['diff'])}", 9.5, indent=4)
-    if checks := check_lines(result):
-        pdf.heading(CHECKS_TITLE)
+                pdf.para(f"{w('pack.diff_legend')}: {marked(c['diff'])}", 9.5, indent=4)
+    if checks := check_lines(result, w):
+        pdf.heading(w("pack.checks"))
         for line in checks:
             pdf.para(f"• {line}", 9.5, indent=2)
     pdf.pdf.ln(4)
-    pdf.para(DISCLAIMER, 8.5)
+    pdf.para(w("pack.disclaimer"), 8.5)

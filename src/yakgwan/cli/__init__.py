@@ -15,6 +15,7 @@ import sys
 from yakgwan.cli.parser import build_parser
 from yakgwan.config import Settings, env
 from yakgwan.core.errors import YakgwanError, storage_problem
+from yakgwan.messages import msg
 
 EXIT_ERROR, EXIT_PARTIAL, EXIT_INTERNAL = 2, 3, 70
 
@@ -27,7 +28,12 @@ COMMANDS = {
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except YakgwanError as exc:  # a bad variable (YAKGWAN_LANG=fr, …): said before anything runs
+        print(msg("cli.error", command=args.command, detail=str(exc)).text("en"), file=sys.stderr)  # the language is one of the settings
+        return EXIT_ERROR
+    lang = settings.language
     if getattr(args, "index", None):
         settings = settings.with_(index_dir=args.index)
     settings = settings.with_(quiet=bool(getattr(args, "quiet", False)))
@@ -37,20 +43,30 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(f"yakgwan.cli.{COMMANDS[args.command]}")
         return int(getattr(module, f"cmd_{args.command}")(args, settings) or 0)
     except YakgwanError as exc:  # InputError and every other error raised on purpose
-        print(f"yakgwan {args.command}: error: {exc}", file=sys.stderr)
+        print(msg("cli.error", command=args.command, detail=exc.localized(lang)).text(lang), file=sys.stderr)
+        for line in _reason_sentences(exc, lang):
+            print(line, file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:  # output piped into head & co.: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        print(f"yakgwan {args.command}: interrupted", file=sys.stderr)
+        print(msg("cli.interrupted", command=args.command).text(lang), file=sys.stderr)
         return 130
     except Exception as exc:  # last resort: one line, never a traceback unless asked
         if isinstance(exc, OSError) and (said := storage_problem(exc)) is not None:  # the disk, not yakgwan
-            print(f"yakgwan {args.command}: error: {said}", file=sys.stderr)
+            print(msg("cli.error", command=args.command, detail=said).text(lang), file=sys.stderr)
             return EXIT_ERROR
         if env.runtime().debug:
             raise
-        print(f"yakgwan {args.command}: internal error: {type(exc).__name__}: {exc} (YAKGWAN_DEBUG=1 shows a traceback)", file=sys.stderr)
+        print(msg("cli.internal", command=args.command, kind=type(exc).__name__, detail=str(exc)).text(lang), file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _reason_sentences(exc: YakgwanError, lang: str, shown: int = 12) -> list[str]:
+    """After a notice whose reason was not recognised: how to give it, and the notice's sentences."""
+    sentences = getattr(exc, "sentences", ())
+    if not sentences:
+        return []
+    return [msg("cli.appeal_no_reason").text(lang), *(f"    {s}" for s in sentences[:shown])]
 

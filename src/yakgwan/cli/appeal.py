@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from yakgwan.cli.output import err
+from yakgwan.cli.output import err, say
 from yakgwan.config import Settings
 from yakgwan.services.appeal import AppealOptions, appeal, check_pack_path, write_evidence_pack
 
@@ -15,38 +15,40 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
     if out is not None:
         check_pack_path(out)
     opts = AppealOptions(mode=args.mode, analysis=args.analysis, llm_findings=args.llm_findings, search=args.search)
-    result = appeal(args.notice, args.policy, settings, opts, filters=args.filters).to_json()
+    result = appeal(args.notice, args.policy, settings, opts, filters=args.filters, reasons=args.reasons).to_json()
+    lang = settings.language
     if out is not None:
-        missing = write_evidence_pack(result, out)
+        missing = write_evidence_pack(result, out, lang=lang)
         if missing:
-            err(f"  {out}: {missing} character(s) the font lacks are drawn as □")
+            err(say(lang, "cli.appeal_font", file=str(out), n=missing))
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps(result, ensure_ascii=False, indent=1), "utf-8")
-    print_appeal(result)
+    print_appeal(result, lang)
     return 0
 
 
-def print_appeal(result: dict) -> None:
+def print_appeal(result: dict, lang: str = "en") -> None:
+    """The analysis in short: the case, each reason with what it cites and its issues, the band."""
     d, sp = result["denial"], result["success_probability"]
-    print(f"{d['insurer'] or '?'} · {d['product'] or '?'} · 청구 담보: {', '.join(d['claim_items']) or '?'}")
+    print(say(lang, "cli.appeal_case", insurer=d["insurer"] or "?", product=d["product"] or "?", items=", ".join(d["claim_items"]) or "?"))
     if d.get("ocr"):
         o = d["ocr"]
-        print(f"OCR로 읽은 안내문: {o['engine']}, 평균 신뢰도 {o['confidence']:.0f}% ({len(o['pages'])}쪽; 읽은 글은 --json의 denial.ocr.text)")
+        print(say(lang, "cli.appeal_ocr", engine=o["engine"], confidence=f"{o['confidence']:.0f}", pages=len(o["pages"])))
     for i, (issue, r) in enumerate(zip(result["issue_tree"], result["retrieval"]), 1):
-        print(f"사유 {i}: {issue['reason'][:100]}")
+        print(say(lang, "cli.appeal_reason", n=i, text=issue["reason"][:100]))
         for c in r["cited"]:
-            state = "found" if c["found"] else ("not in that 약관" if c["yakgwan"] else "약관 not identified")
-            print(f"  인용: {c['yakgwan'] or c['as_written']} {c['article']} ({state})")
+            state = say(lang, "cli.cited_found" if c["found"] else ("cli.cited_missing" if c["yakgwan"] else "cli.cited_unknown"))
+            print(say(lang, "cli.appeal_cited", clause=f"{c['yakgwan'] or c['as_written']} {c['article']}", state=state))
         for sub in issue["sub_issues"]:
-            print(f"  쟁점 [{sub['kind']}] {sub['question']}")
+            print(say(lang, "cli.appeal_issue", kind=say(lang, f"issue.kind.{sub['kind']}"), question=sub["question"]))
     for c in result.get("checks") or []:
         if c["status"] != "not_applicable":
-            print(f"  읽기 검토 [{c['check']}] {c['status']} ({c['by'] or '-'}): {c['note']}")
-    print(f"성공 가능성: {sp['band']} ({sp['probability']:.0%}) — {sp['rationale']}")
-    print(f"분석 {result['analysis_by']} · 증거 {len(result['evidence_pack'])}건, 수집할 서류 {len(result['documents_to_collect'])}건; metrics "
-          + " ".join(f"{k}={v:.2f}" for k, v in result["metrics"].items()))
+            print(say(lang, "cli.appeal_check", check=say(lang, f"check.{c['check']}"), status=say(lang, f"check.status.{c['status']}"), by=c["by"] or "-",
+                      note=c["note"]))
+    print(say(lang, "cli.appeal_band", band=sp["band"], p=f"{sp['probability']:.0%}", rationale=sp["rationale"]))
+    print(say(lang, "cli.appeal_counts", by=result["analysis_by"], evidence=len(result["evidence_pack"]), documents=len(result["documents_to_collect"])))
     for r in result["removed_evidence"]:
-        err(f"  removed from the evidence pack: {r}")
+        err(say(lang, "cli.appeal_removed", text=r))
     for n in result["notes"]:
-        err(f"  note: {n}")
+        err("  " + say(lang, "cli.note", text=n))

@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from yakgwan.cli.output import print_hits, print_ingest_report
+from yakgwan.cli.output import print_hits, print_ingest_report, say
 from yakgwan.config import Settings, env
 from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
@@ -36,20 +36,21 @@ def shared_folder() -> Path | None:
 
 
 def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    lang = settings.language
     if args.paths:
-        paths, queries, what = list(args.paths), SAMPLE_QUERIES, "your files"
+        paths, queries, what = list(args.paths), SAMPLE_QUERIES, "cli.demo_your_files"
     elif (shared := shared_folder()) is not None:
-        paths, queries, what = [shared / KB_POLICY], KB_QUERIES, "KB스마트운전자보험 약관 (168-page PDF from ../shared)"
+        paths, queries, what = [shared / KB_POLICY], KB_QUERIES, "cli.demo_kb"
     else:
-        paths, queries, what = [SAMPLE], SAMPLE_QUERIES, "the bundled sample 약관 (../shared is absent)"
-    print(f"== yakgwan demo: ingesting {what}")
+        paths, queries, what = [SAMPLE], SAMPLE_QUERIES, "cli.demo_sample"
+    print(say(lang, "cli.demo_ingesting", what=say(lang, what)))
     t0 = time.perf_counter()
     report = ingest(settings, paths)
-    print_ingest_report(report, settings.index_dir)
-    print(f"== example searches (default pipeline; {time.perf_counter() - t0:.1f} s so far)")
+    print_ingest_report(report, settings.index_dir, lang)
+    print(say(lang, "cli.demo_searches", seconds=f"{time.perf_counter() - t0:.1f}"))
     ctx = open_context(settings)
     for q in queries:
         res = search(ctx, q, "default", 3)
         print(f"\nQ: {q}   [{res.pipeline}, {res.latency_ms:.0f} ms]")
-        print_hits(res.hits)
+        print_hits(res.hits, lang=lang)
     return 0

@@ -6,9 +6,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from yakgwan.core.errors import one_line
+from yakgwan.core.errors import YakgwanError, one_line
 from yakgwan.core.location import IndexLocation, display_location
 from yakgwan.core.records import Hit
+from yakgwan.messages import msg
+from yakgwan.messages.catalogue import Param
 
 if TYPE_CHECKING:  # the ingest service loads the ingest steps and their prompts: search and ask never need them
     from yakgwan.services.ingest import IngestReport
@@ -18,36 +20,41 @@ def err(msg: str) -> None:
     print(msg, file=sys.stderr)
 
 
-def print_ingest_report(r: IngestReport, index_dir: IndexLocation) -> None:
+def say(lang: str, key: str, **params: Param) -> str:
+    """The catalogue's text of ``key`` in the command line's language."""
+    return msg(key, **params).text(lang)
+
+
+def print_ingest_report(r: IngestReport, index_dir: IndexLocation, lang: str = "en") -> None:
     from yakgwan.services.ingest import index_summary
 
     s = index_summary(r.index) if r.index is not None else None
     documents, pages, yakgwan, articles, chunks = (s.documents, s.pages, s.yakgwan, s.articles, s.chunks) if s else (0, 0, 0, 0, 0)
-    print(f"index {display_location(index_dir)}")
-    print(
-        f"  documents {documents} (added {len(r.added)}, replaced {len(r.replaced)}, unchanged {len(r.unchanged)})"
-        f" · pages {pages} · 약관 {yakgwan} · articles {articles} · chunks {chunks}"
-    )
+    print(say(lang, "cli.index", where=display_location(index_dir)))
+    print(say(lang, "cli.index_counts", documents=documents, added=len(r.added), replaced=len(r.replaced), unchanged=len(r.unchanged), pages=pages,
+              yakgwan=yakgwan, articles=articles, chunks=chunks))
     if r.added or r.replaced:
-        rate = f" ({r.new_pages / r.seconds_load:.0f} pages/s)" if r.seconds_load and r.new_pages else ""
-        print(f"  loaded in {r.seconds_load:.1f} s{rate} · BM25 searchable after {r.seconds_lexical:.1f} s · {r.new_chunks} new chunks")
+        rate = say(lang, "cli.pages_rate", n=f"{r.new_pages / r.seconds_load:.0f}") if r.seconds_load and r.new_pages else ""
+        print(say(lang, "cli.loaded", seconds=f"{r.seconds_load:.1f}", rate=rate, lexical=f"{r.seconds_lexical:.1f}", chunks=r.new_chunks))
     if r.embedded or r.from_cache:
-        speed = f", {r.embedded / r.seconds_dense:.1f} chunks/s" if r.embedded and r.seconds_dense else ""
-        print(f"  dense: {r.embedded} embedded in {r.seconds_dense:.1f} s{speed}, {r.from_cache} from cache")
+        speed = say(lang, "cli.chunks_rate", n=f"{r.embedded / r.seconds_dense:.1f}") if r.embedded and r.seconds_dense else ""
+        print(say(lang, "cli.dense", embedded=r.embedded, seconds=f"{r.seconds_dense:.1f}", speed=speed, cached=r.from_cache))
     for line in label_lines(r, shown=10):
         print(f"  {line}")
     if r.removed:
-        print(f"  removed {len(r.removed)} document(s) no longer in the corpus")
+        print(say(lang, "cli.removed", n=len(r.removed)))
     if r.reindexed:
-        print("  analyzer or embedder changed since the last ingest: every document was re-indexed")
-    state = "ready" if r.dense_ready else f"NOT ready ({r.dense_error or 'incomplete'}; run ingest again to finish)"
-    print(f"  hybrid {state} after {r.seconds_total:.1f} s total")
+        print(say(lang, "cli.reindexed"))
+    if r.dense_ready:
+        print(say(lang, "cli.hybrid_ready", seconds=f"{r.seconds_total:.1f}"))
+    else:
+        print(say(lang, "cli.hybrid_not_ready", why=r.dense_error or say(lang, "cli.incomplete"), seconds=f"{r.seconds_total:.1f}"))
     for w in r.warnings:
-        err(f"warning: {w}")
+        err(say(lang, "cli.warning", text=w))
     if r.failed:
-        err(f"failed ({len(r.failed)}):")
+        err(say(lang, "cli.failed", n=len(r.failed)))
         for e in r.failed:
-            err(f"  {e}")
+            err(f"  {e.localized(lang) if isinstance(e, YakgwanError) else e}")
 
 
 def label_lines(r: IngestReport, shown: int) -> list[str]:
@@ -72,9 +79,9 @@ def label_lines(r: IngestReport, shown: int) -> list[str]:
     return lines[:shown] + ([f"… and {len(lines) - shown} more document(s) with labels"] if len(lines) > shown else [])
 
 
-def print_hits(hits: Sequence[Hit], width: int = 160) -> None:
+def print_hits(hits: Sequence[Hit], width: int = 160, lang: str = "en") -> None:
     if not hits:
-        print("  (no matching chunks)")
+        print(say(lang, "cli.no_hits"))
     for h in hits:
         snippet = " ".join(h.chunk.text.split())
         print(f"{h.rank:>3}. {h.score:.4f}  {h.chunk.citation()}")

@@ -143,6 +143,9 @@ def _appeal(sub: argparse._SubParsersAction) -> None:
                    help="single (default): each reason searched as written; fused: plus two LLM-written variants, RRF, gated yes/no rerank")
     p.add_argument("--llm-findings", default="advise", choices=("advise", "apply"),
                    help="advise (default): the LLM's findings are listed, the band moves only on rule findings; apply: they move the band too")
+    p.add_argument("--reason", action="append", default=[], dest="reasons", metavar="TEXT",
+                   help="the denial reason, as the notice states it (repeatable): used instead of the reasons recognised in it, "
+                        "for a notice whose reason is not recognised (the error then lists its sentences)")
     p.add_argument("--json", type=Path, dest="json_out", help="write the analysis object")
     p.add_argument("--out", type=Path, help="write the evidence pack: .md, .html or .pdf")
     p.add_argument("--quiet", action="store_true")

@@ -19,6 +19,7 @@ from yakgwan.pipelines import PipelineContext
 from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
 from yakgwan.store import Filter, open_store, parse_filters
+from yakgwan.messages import DEFAULT_LANG
 
 # the pipeline context of an index location, restricted to the filters (``store.filters``)
 MakeContext = Callable[[IndexLocation, Sequence[Filter]], PipelineContext]
@@ -71,16 +72,17 @@ def check_pack_path(out: Path) -> None:
         raise InputError(str(out), "the evidence pack is written as .md, .html or .pdf")
 
 
-def evidence_pack_text(result: dict, fmt: str) -> str:
-    """The evidence pack of an analysis (its JSON) as Markdown (``md``) or HTML (``html``)."""
+def evidence_pack_text(result: dict, fmt: str, lang: str = DEFAULT_LANG) -> str:
+    """The evidence pack of an analysis (its JSON) as Markdown (``md``) or HTML (``html``), its
+    headings and labels in ``lang``."""
     from yakgwan.appeal.render import to_html, to_markdown
 
     if fmt not in ("md", "html"):
         raise InputError(None, f"an evidence pack as text is md or html, not {fmt!r}")
-    return to_markdown(result) if fmt == "md" else to_html(result)
+    return to_markdown(result, lang) if fmt == "md" else to_html(result, lang)
 
 
-def write_evidence_pack(result: dict, out: Path, fmt: str | None = None) -> int:
+def write_evidence_pack(result: dict, out: Path, fmt: str | None = None, lang: str = DEFAULT_LANG) -> int:
     """Write the evidence pack to ``out`` as ``fmt`` (md, html or pdf; default: by the file's
     suffix). Returns how many characters a PDF's font lacks (drawn as □); 0 for text formats."""
     from yakgwan.appeal.render import to_pdf
@@ -90,6 +92,6 @@ def write_evidence_pack(result: dict, out: Path, fmt: str | None = None) -> int:
         fmt = {".md": "md", ".pdf": "pdf"}.get(out.suffix.lower(), "html")
     out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "pdf":
-        return to_pdf(result, out)
-    out.write_text(evidence_pack_text(result, fmt), "utf-8")
+        return to_pdf(result, out, lang)
+    out.write_text(evidence_pack_text(result, fmt, lang), "utf-8")
     return 0

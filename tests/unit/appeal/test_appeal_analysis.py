@@ -3,6 +3,7 @@ evidence items, and the whole workflow on the scenario notices against the real 
 
 from __future__ import annotations
 
+import os
 import json
 import math
 import subprocess
@@ -150,7 +151,8 @@ def test_cli_edge_inputs(kb_policy_pdf: Path, tmp_path: Path) -> None:
 def test_cli_json_contract(kb_policy_pdf: Path, tmp_path: Path) -> None:
     out = tmp_path / "a.json"
     p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(DATA / "notices" / "01_fine_drunk_driving.txt"), "--policy", str(kb_policy_pdf),
-                        "--json", str(out), "--out", str(tmp_path / "pack.pdf"), "--quiet"], capture_output=True, text=True, timeout=600)
+                        "--json", str(out), "--out", str(tmp_path / "pack.pdf"), "--quiet"], capture_output=True, text=True, timeout=600,
+                       env={**os.environ, "YAKGWAN_LANG": "ko"})  # the summary in Korean (a Korean locale gives the same)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "pack.pdf").read_bytes().startswith(b"%PDF") and "font lacks" not in p.stderr
     res = json.loads(out.read_text("utf-8"))
@@ -159,7 +161,7 @@ def test_cli_json_contract(kb_policy_pdf: Path, tmp_path: Path) -> None:
     prov = res["evidence_pack"][0]["provenance"]
     assert set(prov) == {"doc", "yakgwan", "article", "page", "chunk_id", "quote"}
     assert prov["yakgwan"] == "벌금 특별약관" and prov["article"].startswith("제2조")  # the cited exclusion first
-    assert "성공 가능성: LOW" in p.stdout and "인용: 벌금 특별약관 제2조 제8호 (found)" in p.stdout
+    assert "성공 가능성: LOW" in p.stdout and "인용: 벌금 특별약관 제2조 제8호 (약관에서 찾음)" in p.stdout and "쟁점 [면책 조항 적용]" in p.stdout
 
 
 @pytest.mark.unit

@@ -32,6 +32,16 @@ def test_markdown_pack() -> None:
     assert "**LOW** (추정 11%)" in md and md.rstrip().endswith(DISCLAIMER)
 
 
+def test_the_pack_in_english_keeps_what_it_quotes_as_written() -> None:
+    md = to_markdown(RESULT, "en")
+    for heading in ("The denial notice in short", "Issues and the policy's grounds", "The clauses (quoted)", "Documents to collect", "Chance that a review succeeds"):
+        assert heading in md
+    assert "- **Amount claimed**: KRW 6,000,000" in md and "벌금 특별약관 제2조 제8호, p. 69" in md and "> 음주운전 중 사고" in md
+    assert "**LOW** (estimate 11%)" in md and "it is not legal advice" in md and "부지급 통지 요약" not in md
+    assert "<sub>Source: " in md and "chunk" not in md  # the document by its name; no internal ids
+    assert 'lang="en"' in to_html(RESULT, "en")
+
+
 def test_html_pack_is_escaped_and_self_contained() -> None:
     page = to_html(RESULT)
     assert "<script>" not in page and "&lt;script&gt;" in page

@@ -316,3 +316,34 @@ def test_a_disk_problem_is_said_in_words(monkeypatch: pytest.MonkeyPatch, capsys
     monkeypatch.delenv("YAKGWAN_DEBUG", raising=False)
     assert main(["pipelines"]) == code
     assert said in capsys.readouterr().err
+
+
+def test_the_command_line_speaks_korean_under_a_korean_locale(tmp_path: Path) -> None:
+    """LANG=ko_KR.* (or YAKGWAN_LANG=ko) gives Korean errors and reports; C or en_US English; a
+    language yakgwan does not have is refused in words."""
+    ko = {"YAKGWAN_LANG": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "ko_KR.UTF-8"}
+    p = _run(["ingest", str(tmp_path / "없는파일.pdf")], tmp_path, ko)
+    _one_error_line(p, "yakgwan ingest: 오류: ", "없는파일.pdf")
+    sample = REPO / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+    done = _run(["ingest", str(sample)], tmp_path, ko)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("색인 ") and "문서 1개 (추가 1, 교체 0, 그대로 0)" in done.stdout and "하이브리드 검색 준비 완료" in done.stdout
+    english = _run(["ingest", str(sample)], tmp_path, {**ko, "LANG": "C.UTF-8"})
+    assert "documents 1 (added 0, replaced 0, unchanged 1)" in english.stdout and "hybrid ready after" in english.stdout
+    refused = _run(["ingest", str(sample)], tmp_path, {"YAKGWAN_LANG": "fr"})
+    _one_error_line(refused, "YAKGWAN_LANG='fr': use one of ko, en")
+
+
+def test_a_notice_whose_reason_is_not_recognised_lists_its_sentences_and_takes_the_reason_given(tmp_path: Path) -> None:
+    policy = tmp_path / "policy.txt"
+    policy.write_text("보통약관\n\n제1조(보상하는 손해) 회사는 피보험자가 교통사고로 상해를 입은 때에 보험금을 지급합니다.\n\n"
+                      "제2조(보상하지 않는 손해) 회사는 피보험자가 음주운전을 하는 동안 생긴 손해는 보상하지 않습니다.\n", "utf-8")
+    notice = tmp_path / "notice.txt"
+    notice.write_text("보험금 지급 안내\n\n고객님께서 청구하신 건에 대해 안내드립니다.\n검토 결과를 알려 드립니다.\n", "utf-8")
+    p = _run(["appeal", str(notice), "--policy", str(policy), "--analysis", "rules"], tmp_path)
+    assert p.returncode == 2 and "no recognisable denial reason" in p.stderr.splitlines()[0] and "Traceback" not in p.stderr
+    assert "--reason" in p.stderr and "    고객님께서 청구하신 건에 대해 안내드립니다." in p.stderr.splitlines()
+    given = "음주운전 중 사고이므로 보통약관 제2조에 따라 보험금을 지급하지 않습니다."
+    done = _run(["appeal", str(notice), "--policy", str(policy), "--analysis", "rules", "--reason", given], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"reason 1: {given}" in done.stdout and "cited: 보통약관 제2조 (found)" in done.stdout

@@ -27,7 +27,7 @@ LINK = re.compile(r"\]\(([^)#:\s]+\.md)(#[^)]*)?\)")
 EXPECTED = {
     "yakgwan ingest": ["documents 1", "chunks"],
     "yakgwan search": ["sample_yakgwan.txt", "보험금을 지급하지 않는 사유", '"chunk_id"'],
-    "yakgwan ask": ["[답변]", "[1]", "벌금 특별약관"],
+    "yakgwan ask": ["[answered]", "[1]", "벌금 특별약관"],
     "yakgwan pipelines": ["hybrid_cc", "(default)", "raptor"],
 }
 
@@ -40,7 +40,7 @@ def marked_snippets(text: str) -> list[str]:
 def _env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("YAKGWAN_", "XDG_"))}
     bin_dir = Path(sys.executable).parent
-    env.update(HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", YAKGWAN_EMBEDDER="hashing")
+    env.update(HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", YAKGWAN_EMBEDDER="hashing", YAKGWAN_LANG="en")
     return env
 
 

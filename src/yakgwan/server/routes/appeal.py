@@ -88,6 +88,7 @@ def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed,
         result["notice_name"] = sniffed.display_name
         result["denial"]["source"] = sniffed.display_name  # not where the server keeps it
         result["collection"] = col.name
+        name_documents(result, col.display_names())
         result["policy"]["source"] = col.name + "".join(f" [{f}]" for f in filters)  # not where the server keeps it
         result["policy"]["index"] = col.name
         return result
@@ -98,7 +99,7 @@ def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed,
 def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
     @r.get("/appeals/{job_id}/pack.{fmt}", summary="The evidence pack of a finished appeal job (md, html or pdf)",
            responses={200: {"content": {"text/markdown": {}, "text/html": {}, "application/pdf": {}}}})
-    def pack(job_id: str, fmt: Literal["md", "html", "pdf"]) -> Response:
+    def pack(job_id: str, fmt: Literal["md", "html", "pdf"], lang: Lang) -> Response:
         job = service.jobs.snapshot(job_id)
         if job["kind"] != "appeal":
             raise Problem(404, msg("error.not_an_appeal", job=job_id), "not-an-appeal")
@@ -106,16 +107,26 @@ def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
         if job["status"] != "succeeded" or result is None:
             raise Problem(409, msg("error.appeal_not_ready", job=job_id, status=msg(f"job.status.{job['status']}")), "not-ready")
         if fmt == "md":
-            return PlainTextResponse(evidence_pack_text(result, "md"), media_type="text/markdown; charset=utf-8")
+            return PlainTextResponse(evidence_pack_text(result, "md", lang), media_type="text/markdown; charset=utf-8", headers={"Content-Language": lang})
         if fmt == "html":
-            return HTMLResponse(evidence_pack_text(result, "html"))
-        out = root / f"pack-{job['id']}.pdf"
+            return HTMLResponse(evidence_pack_text(result, "html", lang), headers={"Content-Language": lang})
+        out = root / f"pack-{job['id']}-{lang}.pdf"
         if not out.exists():  # written aside, then moved into place: a reader never gets half a file
             root.mkdir(parents=True, exist_ok=True)
             tmp = root / f".pack-{job['id']}.{uuid.uuid4().hex[:6]}.tmp"
             try:
-                write_evidence_pack(result, tmp, "pdf")
+                write_evidence_pack(result, tmp, "pdf", lang)
                 os.replace(tmp, out)
             finally:
                 tmp.unlink(missing_ok=True)
-        return FileResponse(out, media_type="application/pdf", filename=f"evidence-pack-{job_id}.pdf")
+        return FileResponse(out, media_type="application/pdf", filename=f"evidence-pack-{job_id}.pdf", headers={"Content-Language": lang})
+
+
+def name_documents(result: dict[str, Any], names: dict[str, str]) -> None:
+    """Every document the analysis cites by the name it was uploaded with, not the name the
+    server stores it under (evidence, findings, checks)."""
+    spans = [e["provenance"] for e in result.get("evidence_pack") or []]
+    spans += [f["policy"] for f in result.get("findings") or [] if f.get("policy")]
+    spans += [c["policy"] for c in result.get("checks") or [] if c.get("policy")]
+    for p in spans:
+        p["doc"] = names.get(p["doc"], p["doc"])
