@@ -5,6 +5,7 @@ reaches the same claimed 특약, reasons and citations as the text version, and 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def test_the_analysis_of_a_photo_matches_the_text(tesseract: str, kb_policy_pdf:
     for name, notice in (("text", NOTICE), ("photo", png)):
         out = tmp_path / f"{name}.json"
         p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(notice), "--policy", str(kb_policy_pdf), "--json", str(out), "--quiet"],
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, timeout=600, env={**os.environ, "YAKGWAN_LANG": "ko"})  # the summary in Korean
         assert p.returncode == 0, p.stderr
         runs[name] = (json.loads(out.read_text("utf-8")), p.stdout)
     (text, _), (photo, shown) = runs["text"], runs["photo"]

@@ -73,7 +73,8 @@ def test_errors_carry_their_message_in_both_languages() -> None:
 @pytest.mark.parametrize(("header", "lang"), [
     (None, "ko"), ("", "ko"), ("en", "en"), ("en-US,en;q=0.9", "en"), ("ko-KR,ko;q=0.9,en-US;q=0.8,en;q=0.7", "ko"),
     ("en-US,en;q=0.9,ko;q=0.8", "en"), ("fr-FR,fr;q=0.9", "ko"), ("ko;q=0.5, en;q=0.5", "ko"), ("en;q=0", "ko"), ("english", "ko"),
-    ("*", "ko"), ("en;q=abc", "ko"), ("ko;q=0.1,en;q=0.2", "en"),
+    ("*", "ko"), ("en;q=abc", "ko"), ("ko;q=0.1,en;q=0.2", "en"), ("en;Q=0.1, ko;q=0.9", "ko"), ("*;q=0.5, ko;q=0", "en"),
+    ("en;q=0.9, *", "ko"), ("fr, *;q=0.1, en;q=0.2", "en"),
 ])
 def test_accept_language_prefers_by_weight_and_korean_by_default(header: str | None, lang: str) -> None:
     assert negotiate(header) == lang
@@ -156,3 +157,56 @@ def test_the_servers_errors_come_from_the_catalogue() -> None:
                 if isinstance(detail, (ast.Constant, ast.JoinedStr)):
                     written.append(f"{f.relative_to(SRC)}:{node.lineno}")
     assert written == [], f"error text written outside the catalogue: {written}"
+
+
+def test_every_value_a_key_family_is_built_from_has_its_words() -> None:
+    """The keys the code builds from data (f"job.status.{status}", f"finding.{kind}", …) exist
+    for every value the data can take."""
+    from typing import get_args
+
+    from yakgwan.appeal import band as B
+    from yakgwan.appeal.schema import Band, CheckName, CheckStatus, IssueKind
+    from yakgwan.server.runtime.jobs import FINISHED
+    from yakgwan.server.runtime.uploads import KINDS
+
+    families = {
+        "job.status.": ("queued", "running", *FINISHED),
+        "content.": tuple(KINDS),
+        "issue.kind.": get_args(IssueKind),
+        "check.": get_args(CheckName),
+        "check.status.": get_args(CheckStatus.model_fields["status"].annotation),
+        "band.": get_args(Band),
+        "finding.": (*B.RULE_WEIGHTS, *B.READ_WEIGHTS, *B.LLM_FINDINGS, "llm_cap", "stated"),
+        "analysis.": ("auto", "rules", "llm"),
+        "result.format.": ("pdf", "html", "md"),
+        "cli.outcome.": ("answered", "partial", "refused"),
+        "problem.title.": (400, 401, 404, 405, 409, 413, 415, 422, 500, 502, 503),
+    }
+    missing = [f"{prefix}{value}" for prefix, values in families.items() for value in values if not catalogue().has(f"{prefix}{value}")]
+    assert missing == []
+
+
+# the modules whose errors a web user or a policyholder at the command line reads: the server, the
+# loaders of what they upload, the notice, the policy and the appeal, the search filters. Their
+# raised errors carry catalogue messages; a literal or f-string message there fails this test.
+READ_BY_USERS = ("server", "ingest/loaders", "appeal/notice.py", "appeal/run.py", "appeal/policy.py", "services/appeal.py", "store/filters.py")
+ERRORS = {"InputError", "NoTextLayer", "NoDenialReason", "YakgwanError", "IndexStoreError", "Problem"}
+
+
+def _message_argument(call: ast.Call) -> ast.AST | None:
+    name = getattr(call.func, "id", None)
+    at = 0 if name in ("YakgwanError", "IndexStoreError") else 1  # InputError(path, reason), Problem(status, detail)
+    return call.args[at] if len(call.args) > at else None
+
+
+def test_errors_users_read_come_from_the_catalogue() -> None:
+    written = []
+    for part in READ_BY_USERS:
+        path = SRC / part
+        for f in [path] if path.suffix == ".py" else sorted(path.rglob("*.py")):
+            for node in ast.walk(ast.parse(f.read_text("utf-8"))):
+                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and getattr(node.exc.func, "id", None) in ERRORS:
+                    arg = _message_argument(node.exc)
+                    if isinstance(arg, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                        written.append(f"{f.relative_to(SRC)}:{node.lineno}")
+    assert written == [], f"errors written outside the catalogue: {written}"

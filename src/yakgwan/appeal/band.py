@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from yakgwan.appeal.schema import Band, By, Provenance
+from yakgwan.messages import msg
 
 FSS_PAID, FSS_PARTIAL, FSS_DENIED = 7, 4, 55
 # the base rate's source as a reader reads it (the file behind it is named in this module's docstring)
@@ -171,8 +172,8 @@ def rationale(findings: Sequence[Finding], p: float, weights: BandWeights | None
     if weights is not None and any(f.by == "rules" and f.logit for f in findings):
         lines.append(f"발견 사항의 가중치: {weights.label or weights.source}.")
     if findings:
-        lines += [f"{'상향' if f.logit > 0 else '하향'}({f.logit:+.1f}): {f.text}" if f.logit else f"참고: {f.text}" for f in findings]
+        lines += [f"{'가능성을 높이는 점' if f.logit > 0 else '가능성을 낮추는 점'}({f.logit:+.1f}): {f.text}" if f.logit else f"참고: {f.text}" for f in findings]
     else:
         lines.append("통지서와 약관에서 기준 비율을 움직일 근거를 찾지 못했습니다.")
-    lines.append(f"추정 {percent(p)} → {band_of(p)}")
+    lines.append(f"추정 {percent(p)}, {msg(f'band.{band_of(p)}').text('ko')}({band_of(p)})")  # the analysis is written in Korean
     return " ".join(lines)

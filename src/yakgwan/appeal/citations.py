@@ -42,8 +42,21 @@ _NAME_BEFORE = re.compile(
 # "…제1항 제1호, 제2호" (the 호 of the same 항), "…제1항 및 제4항"
 _PART_ONLY = re.compile(r"(?P<same>(?:같은|동)\s*(?P<level>조|항)\s*)?(?:제\s*(?P<para>\d+)\s*항(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?|제\s*(?P<item2>\d+)\s*호)")
 # a statute cited the same way ("도로교통법 제44조", "「도로교통법」 제44조", "도로교통법상 제44조",
-# "도로교통법(제44조)"): not a clause of the policy
-_STATUTE_BEFORE = re.compile(r"(?P<law>[가-힣]+(?:법|법률)(?:\s*시행(?:령|규칙))?|[가-힣]+(?:시행령|시행규칙))[」』]?\s*(?:상|의)?\s*\(?\s*$")
+# "도로교통법(제44조)", "약관의 규제에 관한 법률 제5조"): not a clause of the policy
+_STATUTE_BEFORE = re.compile(
+    r"(?P<law>(?:[가-힣]+\s+)*[가-힣]+에\s*관한\s*법률(?:\s*시행(?:령|규칙))?|[가-힣]+(?:법|법률)(?:\s*시행(?:령|규칙))?|[가-힣]+(?:시행령|시행규칙))"
+    r"[」』]?\s*(?:상|의)?\s*\(?\s*$")
+# general Korean nouns that end in 법 and name no law ("보험금 청구 방법(제5조)", "「보장방법」 제3조"):
+# a statute's name never ends in one of them
+NOT_LAWS = ("방법", "불법", "위법", "적법", "합법", "편법", "용법", "문법", "기법", "수법", "요법", "해법", "어법", "필법", "화법", "비법", "요령법")
+
+
+def _statute(before: str) -> str | None:
+    """The law whose article follows ``before`` (the text before "제N조" on its line), if any."""
+    m = _STATUTE_BEFORE.search(before)
+    if m is None or m.group("law").endswith(NOT_LAWS):
+        return None
+    return m.group("law")
 # what may stand between two articles of one 약관: "제13조 및 제15조", "제2조, 제3조"
 _JOINER = re.compile(r"^\s*(?:및|또는|와|과|,|·|ㆍ|/)\s*$")
 # "같은 특별약관", "이 특별약관", "동 특약", "같은 약관": refers back to the 약관 named last
@@ -93,14 +106,13 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
             continue
         line_start = text.rfind("\n", 0, m.start()) + 1
         before = text[line_start : m.start()]
-        statute_m = _STATUTE_BEFORE.search(before)
-        name_m = None if statute_m else _NAME_BEFORE.search(before)
+        statute = _statute(before)
+        name_m = None if statute else _NAME_BEFORE.search(before)
         name = " ".join(name_m.group("name").split()) if name_m else None
         if name is not None and _SAME.match(name):  # "같은 특별약관 제2조": the 약관 named last before it
             name = _antecedent(text[: line_start + name_m.start()]) or name  # type: ignore[union-attr]
         prev = out[-1] if out else None
-        statute = statute_m.group("law") if statute_m else None
-        if name is None and statute_m is None and prev is not None and prev.end >= line_start and _JOINER.match(text[prev.end : m.start()]):
+        if name is None and statute is None and prev is not None and prev.end >= line_start and _JOINER.match(text[prev.end : m.start()]):
             name = prev.yakgwan  # "보통약관 제13조 및 제15조": the same 약관
             statute = prev.statute  # "도로교통법 제44조 및 제148조의2": the same law
         para = f"제{m.group('para')}항" if m.group("para") else paragraph_label(m.group("circ"))

@@ -164,10 +164,11 @@ MAX_SENTENCES = 80  # offered to mark; a notice is a letter of a page or two
 
 def notice_sentences(text: str) -> list[str]:
     """The sentences of a notice's text, whitespace collapsed, in order, each once: a line break
-    or a Korean sentence end (다. 요. 다 and a space before the next) ends one. Pure."""
+    or a Korean sentence end (다. 요. and a space before the next) ends one; the period of a list
+    number ("1.") does not. Pure."""
     out: list[str] = []
     for line in text.splitlines():
-        for piece in re.split(r"(?<=[다요]\.)\s+|(?<=[.!?])\s+(?=\S)", line):
+        for piece in re.split(r"(?<=[다요]\.)\s+|(?<=[^\d\s][.!?])\s+(?=\S)", line):  # "1. 고의 2. 음주": a list, not sentences
             s = " ".join(piece.split())
             if len(s) >= 2 and s not in out:
                 out.append(s)
@@ -180,7 +181,7 @@ def parse_notice(text: str, source: str, given_reasons: Sequence[str] = ()) -> D
     cites what it names, or what the notice's clause section lists). Raises ``InputError`` for an
     empty notice and :class:`NoDenialReason` for one that states no reason recognised."""
     if not text.strip():
-        raise InputError(source, "the notice is empty")
+        raise InputError(source, msg("load.notice_empty"))
     lines = text.splitlines()
     fields, items, amount = _fields(lines)
     if not items:  # no claim field: the 특약 the letter's prose says was claimed

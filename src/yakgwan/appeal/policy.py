@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from yakgwan.appeal.citations import normalise_name
 from yakgwan.core.errors import InputError
+from yakgwan.messages import msg
 from yakgwan.core.location import IndexLocation
 from yakgwan.core.records import Chunk
 from yakgwan.pipelines import PipelineContext
@@ -46,7 +47,7 @@ def policy_from_context(source: str, index_dir: IndexLocation, ctx: PipelineCont
     naming ``source``."""
     names = tuple(dict.fromkeys(c.yakgwan for c in ctx.view.chunks if c.yakgwan))
     if not names:
-        raise InputError(source, "no 약관 structure found (no 보통약관/특별약관 with 제N조 articles): is this an insurance policy?")
+        raise InputError(source, msg("appeal.not_a_policy"))
     # what each document is a policy of: its product (set at ingest or printed in its 보통약관 heading) and its title
     products = tuple(dict.fromkeys(x for d in ctx.view.docs.values() for x in (d.label("product"), d.title) if x))
     return Policy(source, index_dir, ctx, names, products)

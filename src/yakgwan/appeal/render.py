@@ -21,7 +21,7 @@ class Words:
     def __init__(self, lang: str = DEFAULT_LANG) -> None:
         self.lang = lang
 
-    def __call__(self, key: str, **params: Param) -> str:
+    def __call__(self, key: str, /, **params: Param) -> str:
         return msg(key, **params).text(self.lang)
 
     def named(self, prefix: str, value: str) -> str:

@@ -43,7 +43,7 @@ class AppealOptions:
         for flag, value, allowed in (("--search", self.search, SEARCHES), ("--llm-findings", self.llm_findings, FINDINGS_USE),
                                      ("--mode", self.mode, MODES), ("--analysis", self.analysis, ANALYSES)):
             if value not in allowed:
-                raise InputError(None, f"unknown {flag} {value!r}; available: {', '.join(allowed)}")
+                raise InputError(None, msg("appeal.unknown_option", flag=flag, value=repr(value), available=", ".join(allowed)))
 
 
 def read_notice(path: Path, reasons: Sequence[str] = ()) -> DenialNotice:
@@ -55,7 +55,7 @@ def read_notice(path: Path, reasons: Sequence[str] = ()) -> DenialNotice:
         if not path.is_file():
             raise InputError(str(path), not_a_file_reason(path))
         if path.stat().st_size == 0:
-            raise InputError(str(path), "empty file")
+            raise InputError(str(path), msg("load.empty"))
         return _parsed_ocr(ocr_image(path), path, reasons)
     try:
         docs = load_file(SourceFile(path, path.parent))
@@ -79,13 +79,10 @@ def _parsed_ocr(ocr: OcrText, path: Path, reasons: Sequence[str]) -> DenialNotic
 def analyse_notice(notice: DenialNotice, policy: Policy, opts: AppealOptions) -> AppealResult:
     """The validated analysis of ``notice`` against ``policy``."""
     if not policy.covers_product(notice.product, misread=notice.ocr is not None):
-        raise InputError(
-            notice.source,
-            f"the notice is about {notice.product!r}, but the policy given is {', '.join(policy.products)!r}: give that product's 약관 with --policy (in a collection of many, pick it with --filter product=…)",
-        )
+        raise InputError(notice.source, msg("appeal.other_product", product=repr(notice.product), policy=repr(", ".join(policy.products))))
     llm = policy.ctx.llm
     if opts.analysis == "llm" and llm is None:
-        raise InputError(None, "--analysis llm needs an LLM: set YAKGWAN_LLM (local or openai)")
+        raise InputError(None, msg("appeal.llm_needed"))
     evidence = evidence_for(notice, policy, opts.mode, fused=opts.search == "fused")
     notes = [e.note for e in evidence if e.note][:1]
     read = run_checks(notice, evidence, policy, llm if opts.analysis != "rules" else None)

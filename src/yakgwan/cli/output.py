@@ -20,7 +20,7 @@ def err(msg: str) -> None:
     print(msg, file=sys.stderr)
 
 
-def say(lang: str, key: str, **params: Param) -> str:
+def say(lang: str, key: str, /, **params: Param) -> str:
     """The catalogue's text of ``key`` in the command line's language."""
     return msg(key, **params).text(lang)
 

@@ -70,6 +70,7 @@ def score_retriever(
     note: str | None = None,
     llm: LLM | None = None,
     sink: ProgressSink | None = None,
+    lang: str = "en",
 ) -> EvalResult:
     """Run ``retriever`` over every question and score it. With ``llm`` (the facade the
     pipeline calls), each query's latency is split into LLM time and the rest (retrieval,
@@ -79,7 +80,7 @@ def score_retriever(
     warm_up(retriever, depth, llm)
     load: list[float] = []  # the 1-minute load average after each question: were the cores shared?
     per_query = []
-    for q in progress(evalset.queries, msg("stage.eval", pipeline=name), total=len(evalset.queries), quiet=quiet, unit="q", sink=sink):
+    for q in progress(evalset.queries, msg("stage.eval", pipeline=name), total=len(evalset.queries), quiet=quiet, unit="q", sink=sink, lang=lang):
         per_query.append(run_query(retriever, q, depth, opts.k, has_keywords, llm))
         if hasattr(os, "getloadavg"):  # not on Windows
             load.append(os.getloadavg()[0])
@@ -221,7 +222,8 @@ class EvalRequest:
             raise InputError(None, "no pipeline to evaluate")
 
 
-def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: EvalSet, quiet: bool, sink: ProgressSink | None) -> AnswersResult:
+def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: EvalSet, quiet: bool, sink: ProgressSink | None,
+                lang: str = "en") -> AnswersResult:
     """Answer evaluation for one pipeline (``--answers``); the judge is the configured LLM."""
     from yakgwan.answer.ask import Asker
     from yakgwan.progress import Bar
@@ -233,7 +235,7 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
     asker = Asker(ctx, pipeline=pipeline, mode=req.answer_mode, rules=req.rules)
     # a clause-level file's own unanswerable rows are asked too, before the --unanswerable file's
     unanswerable = [Unanswerable(q.qid, q.text, "tests_file") for q in evalset.unanswerable] + list(req.unanswerable)
-    bar = Bar(msg("stage.answers", pipeline=pipeline), len(evalset.queries) + len(unanswerable), quiet, unit="q", sink=sink)
+    bar = Bar(msg("stage.answers", pipeline=pipeline), len(evalset.queries) + len(unanswerable), quiet, unit="q", sink=sink, lang=lang)
     last = [0]
 
     def step(i: int, total: int) -> None:

@@ -106,7 +106,7 @@ class Message:
         return msg(str(data["key"]), **{k: (cls.from_json(v) if isinstance(v, dict) else v) for k, v in params.items()})
 
 
-def msg(key: str, **params: Param) -> Message:
+def msg(key: str, /, **params: Param) -> Message:
     """The message ``key`` with ``params``; raises KeyError at once when the key is unknown or the
     parameters are not exactly the ones its texts name."""
     catalogue().require(key, params)
@@ -124,22 +124,25 @@ def negotiate(accept_language: str | None) -> str:
     a language when it equals it or is a prefix of it followed by ``-``). Korean when the header
     is absent, names neither, or weighs them the same. Pure."""
     best: dict[str, float] = {}
+    star: float | None = None  # "*": the weight of every language the header does not name
     for part in (accept_language or "").split(","):
         bits = part.strip().split(";")
         tag = bits[0].strip().lower()
         q = 1.0
         for b in bits[1:]:
             name, _, value = b.strip().partition("=")
-            if name.strip() == "q":
+            if name.strip().lower() == "q":
                 try:
-                    q = float(value)
+                    q = min(max(float(value), 0.0), 1.0)
                 except ValueError:
                     q = 0.0
+        if tag == "*":
+            star = q if star is None else max(star, q)
         for lang in LANGS:
             if tag == lang or tag.startswith(lang + "-"):
                 best[lang] = max(best.get(lang, 0.0), q)
-    en, ko = best.get("en", 0.0), best.get("ko", 0.0)
-    return "en" if en > ko and en > 0 else DEFAULT_LANG
+    weight = {lang: best.get(lang, star if star is not None else 0.0) for lang in LANGS}
+    return "en" if weight["en"] > weight["ko"] and weight["en"] > 0 else DEFAULT_LANG
 
 
 def locale_language(values: tuple[str | None, ...]) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 import yakgwan.config.env as environment
 from yakgwan.config import ServerConfig, Settings
 from yakgwan.core.errors import InputError
+from yakgwan.messages import msg
 from yakgwan.core.location import display_location
 
 
@@ -18,9 +19,9 @@ def serve(settings: Settings, host: str, port: int, data: Path | None, workers: 
     from yakgwan.server.app import create_app
 
     if not 0 < port < 65536:
-        raise InputError(None, f"--port must be 1–65535, got {port}")
+        raise InputError(None, msg("serve.port", port=port))
     if workers < 1:
-        raise InputError(None, f"--workers must be 1 or more, got {workers}")
+        raise InputError(None, msg("serve.workers", workers=workers))
     config = ServerConfig.from_env(settings)
     if data is not None:
         config = dataclasses.replace(config, data_dir=data)
@@ -34,7 +35,7 @@ def serve(settings: Settings, host: str, port: int, data: Path | None, workers: 
         uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, access_log=not settings.quiet)
         return 0
     if config.database is None:
-        raise InputError(None, "--workers N shares jobs and indexes through PostgreSQL: add --index postgresql://…?collection=NAME (docs/scale.md)")
+        raise InputError(None, msg("serve.workers_need_db"))
     # each worker process builds the same app from the environment (uvicorn starts them by import)
     environment.hand_to_workers(config.database, config.data_dir)
     print(f"yakgwan: {workers} worker processes sharing {display_location(config.database)}", file=sys.stderr, flush=True)

@@ -19,7 +19,7 @@ from yakgwan.pipelines import PipelineContext
 from yakgwan.services.context import open_context
 from yakgwan.services.ingest import ingest
 from yakgwan.store import Filter, open_store, parse_filters
-from yakgwan.messages import DEFAULT_LANG
+from yakgwan.messages import DEFAULT_LANG, msg
 
 # the pipeline context of an index location, restricted to the filters (``store.filters``)
 MakeContext = Callable[[IndexLocation, Sequence[Filter]], PipelineContext]
@@ -34,12 +34,12 @@ def open_policy(where: IndexLocation, settings: Settings, make_context: MakeCont
     parsed = parse_filters(filters)
     if is_database_uri(where):
         if not open_store(where).exists():
-            raise InputError(display_location(where), "no index in this collection; ingest the policy first (yakgwan ingest POLICY --index URI)")
+            raise InputError(display_location(where), msg("appeal.no_index"))
         index: IndexLocation = where
     else:
         path = Path(where)
         if not path.exists():
-            raise InputError(str(path), "no such policy file, folder or index")
+            raise InputError(str(path), msg("appeal.no_policy"))
         if path.is_dir() and open_store(path).exists():
             index = path
         else:
@@ -69,7 +69,7 @@ PACK_SUFFIXES = (".md", ".html", ".htm", ".pdf")
 
 def check_pack_path(out: Path) -> None:
     if out.suffix.lower() not in PACK_SUFFIXES:
-        raise InputError(str(out), "the evidence pack is written as .md, .html or .pdf")
+        raise InputError(str(out), msg("pack.suffix"))
 
 
 def evidence_pack_text(result: dict, fmt: str, lang: str = DEFAULT_LANG) -> str:
@@ -78,7 +78,7 @@ def evidence_pack_text(result: dict, fmt: str, lang: str = DEFAULT_LANG) -> str:
     from yakgwan.appeal.render import to_html, to_markdown
 
     if fmt not in ("md", "html"):
-        raise InputError(None, f"an evidence pack as text is md or html, not {fmt!r}")
+        raise InputError(None, msg("pack.text_format", fmt=repr(fmt)))
     return to_markdown(result, lang) if fmt == "md" else to_html(result, lang)
 
 

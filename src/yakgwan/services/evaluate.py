@@ -114,12 +114,12 @@ def evaluate(
             contexts[spec.ingest_steps] = _eval_index(settings, evalset, spec.ingest_steps, needs_dense, get_llm, sink, warn)
         ctx, built_index, isettings = contexts[spec.ingest_steps]
         res = dataclasses.replace(
-            _run_pipeline(spec, ctx, evalset, req, settings.quiet, sink, isettings), **about, **same_set,
+            _run_pipeline(spec, ctx, evalset, req, settings.quiet, sink, isettings, settings.language), **about, **same_set,
             measured_at=time.strftime("%Y-%m-%d", time.gmtime()), yakgwan=__version__,
             index=IndexInfo(len(ctx.view.chunks), tuple(ctx.view.ingest_steps), built_index),
         )
         if req.answers:
-            res = dataclasses.replace(res, answers=answer_eval(req, ctx, spec.name, evalset, settings.quiet, sink))
+            res = dataclasses.replace(res, answers=answer_eval(req, ctx, spec.name, evalset, settings.quiet, sink, settings.language))
         results.append(res)
         if on_result is not None:
             on_result(res)
@@ -134,19 +134,19 @@ def _limited(evalset: EvalSet, limit: int | None) -> EvalSet:
 
 
 def _run_pipeline(spec: PipelineSpec, ctx: PipelineContext, evalset: EvalSet, req: EvalRequest, quiet: bool, sink: ProgressSink | None,
-                  isettings: Settings) -> EvalResult:
+                  isettings: Settings, lang: str = "en") -> EvalResult:
     """One pipeline's scores over the set, with what it built beside the index (``req.ray``:
     its questions run by the actors of a Ray cluster, ``services.ray_eval``)."""
     if req.ray:
         from yakgwan.services.ray_eval import score_on_ray
 
-        return score_on_ray(req.ray, req.ray_workers, isettings, spec.name, evalset, EvalOptions(k=req.k), llm_fallback_note(spec, ctx), quiet, sink)
+        return score_on_ray(req.ray, req.ray_workers, isettings, spec.name, evalset, EvalOptions(k=req.k), llm_fallback_note(spec, ctx), quiet, sink, lang)
     llm = ctx.llm if spec.needs_llm else None
     if llm is not None:
         llm.stats = UsageStats()
     note = llm_fallback_note(spec, ctx)
     retriever = spec.build(ctx)
-    res = score_retriever(retriever, spec.name, evalset, EvalOptions(k=req.k), quiet, note, llm, sink)
+    res = score_retriever(retriever, spec.name, evalset, EvalOptions(k=req.k), quiet, note, llm, sink, lang)
     built = getattr(retriever, "built", None)
     if callable(built) and (what := built()):  # what the pipeline built beside the index (RAPTOR's tree, late's token vectors)
         return dataclasses.replace(res, built=what)

@@ -42,7 +42,7 @@ class _EvalActor:
 
 def score_on_ray(
     address: str, workers: int | None, settings: Settings, pipeline: str, evalset: EvalSet, opts: EvalOptions,
-    note: str | None, quiet: bool, sink: ProgressSink | None,
+    note: str | None, quiet: bool, sink: ProgressSink | None, lang: str = "en",
 ) -> EvalResult:
     """The result of ``pipeline`` over ``evalset`` on the index ``settings`` names, its
     questions run by Ray actors (``workers`` of them; default one per CPU)."""
@@ -50,7 +50,7 @@ def score_on_ray(
     has_keywords = any(q.keywords for q in evalset.queries)
     actors = start_actors(ray, _EvalActor, (settings, pipeline, opts, has_keywords), workers)
     try:
-        bar = Bar(msg("stage.eval_ray", pipeline=pipeline, workers=len(actors)), total=len(evalset.queries), quiet=quiet, unit="q", sink=sink)
+        bar = Bar(msg("stage.eval_ray", pipeline=pipeline, workers=len(actors)), total=len(evalset.queries), quiet=quiet, unit="q", sink=sink, lang=lang)
         rows = []
         try:
             for row in ordered(ray, actors, "run", [(q,) for q in evalset.queries]):

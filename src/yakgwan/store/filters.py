@@ -26,6 +26,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
 from yakgwan.core.records import Chunk
 from yakgwan.store.base import DocRecord, IndexView
@@ -53,12 +54,12 @@ class Filter:
         """``InputError`` naming the filter and what is wrong with it."""
         m = _FILTER.match(text)
         if not m:
-            raise InputError(None, f"--filter {text!r}: write KEY=VALUE, KEY!=VALUE or KEY>=VALUE (keys: {', '.join(KEYS)})")
+            raise InputError(None, msg("filter.form", text=repr(text), keys=", ".join(KEYS)))
         key, op, value = m.group(1), m.group(2), m.group(3).strip().strip("'\"")
         if key not in KEYS:
-            raise InputError(None, f"--filter {text!r}: unknown key {key!r}; keys: {', '.join(KEYS)}")
+            raise InputError(None, msg("filter.unknown_key", text=repr(text), key=repr(key), keys=", ".join(KEYS)))
         if not value:
-            raise InputError(None, f"--filter {text!r}: no value")
+            raise InputError(None, msg("filter.no_value", text=repr(text)))
         return cls(key, op, _norm(value))
 
     def value_of(self, chunk: Chunk, doc: DocRecord | None) -> str | None:
@@ -91,9 +92,9 @@ def check_meta(meta: Mapping[str, str]) -> dict[str, str]:
     out = {}
     for key, value in meta.items():
         if key not in META_KEYS:
-            raise InputError(None, f"--meta {key}={value}: unknown key {key!r}; keys: {', '.join(META_KEYS)}")
+            raise InputError(None, msg("meta.unknown_key", key=key, value=value, name=repr(key), keys=", ".join(META_KEYS)))
         if not _norm(value):
-            raise InputError(None, f"--meta {key}=: no value")
+            raise InputError(None, msg("meta.no_value", key=key))
         out[key] = _norm(value)
     return out
 
@@ -104,7 +105,7 @@ def parse_meta(items: Sequence[str]) -> dict[str, str]:
     for item in items:
         key, eq, value = item.partition("=")
         if not eq:
-            raise InputError(None, f"--meta {item!r}: write KEY=VALUE (keys: {', '.join(META_KEYS)})")
+            raise InputError(None, msg("meta.form", item=repr(item), keys=", ".join(META_KEYS)))
         pairs[key.strip()] = value
     return check_meta(pairs)
 
@@ -125,7 +126,7 @@ def restrict(view: IndexView, filters: Sequence[Filter]) -> IndexView:
         first = filters[0]
         have = sorted({v for c in view.chunks if (v := first.value_of(c, view.docs.get(c.doc_id))) is not None})
         listed = ", ".join(repr(v) for v in have[:12]) + (f" … ({len(have)} in all)" if len(have) > 12 else "")
-        raise InputError(None, f"no chunk matches {' and '.join(map(str, filters))}; {first.key} values in this index: {listed or 'none'}")
+        raise InputError(None, msg("filter.no_match", filters=" and ".join(map(str, filters)), key=first.key, values=listed or msg("filter.none")))
     return FilteredView(view, rows)
 
 

@@ -101,7 +101,7 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
     # the clause further (18: "다만, 미용을 위한 성형수술을 받은 경우에는 보장하여 드리지 않습니다"), is not
     weights = B.fitted_weights()
     deferred = appeal(DATA / "notices" / "26_scar_child_surgery_deferred.txt", kb_policy_pdf, settings).to_json()["success_probability"]
-    assert (f"상향({weights.of('proviso_not_addressed'):+.1f}): 인용된 「상해흉터복원 수술비용 특별약관 제1조 제1항」의 단서를 통지서가 다루지 않습니다: “다만, 사고발생시점 만 15세"
+    assert (f"가능성을 높이는 점({weights.of('proviso_not_addressed'):+.1f}): 인용된 「상해흉터복원 수술비용 특별약관 제1조 제1항」의 단서를 통지서가 다루지 않습니다: “다만, 사고발생시점 만 15세"
             in deferred["rationale"])
     late = appeal(DATA / "notices" / "18_plastic_surgery_after_one_year.txt", kb_policy_pdf, settings).to_json()["success_probability"]
     assert "단서" not in late["rationale"] and late["band"] == "LOW"
@@ -111,7 +111,7 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
     general = tmp_path / "general.txt"
     general.write_text((DATA / SCENARIOS[0]["file"]).read_text("utf-8").replace("벌금 특별약관 제2조(보험금을 지급하지 않는 사유) 제8호", "보통약관 제5조 제1항 제1호"), "utf-8")
     said = appeal(general, kb_policy_pdf, settings).to_json()["success_probability"]["rationale"]
-    assert (f"상향({weights.of('general_exclusion_on_own_list'):+.1f}): 회사가 보통약관의 면책 조항 「보통약관 제5조 제1항 제1호」를 적용했으나, "
+    assert (f"가능성을 높이는 점({weights.of('general_exclusion_on_own_list'):+.1f}): 회사가 보통약관의 면책 조항 「보통약관 제5조 제1항 제1호」를 적용했으나, "
             "「벌금 특별약관」은 제2조(보험금을 지급하지 않는 사유)에 자체 면책 사유(제1호~제8호)를 두고") in said
     assert cited and all(p["article"] == "제2조" and p["yakgwan"] == "자전거상해사망 특별약관" for p in cited)
     (part,) = [f for f in copied["findings"] if f["kind"] == "part_missing"]

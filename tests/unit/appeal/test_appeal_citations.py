@@ -71,9 +71,14 @@ def test_loose_names_resolve_by_their_core() -> None:
 def test_a_law_is_a_law_however_a_notice_writes_it() -> None:
     """A statute's article is never taken for a clause of the policy: in brackets, with 상 or a
     parenthesis after the name, and for the next article joined to it."""
-    for text in ("「도로교통법」 제44조", "도로교통법상 제44조", "도로교통법(제44조)", "교통사고처리 특례법 시행령 제2조", "도로교통법 제44조 제1항에 따라"):
+    for text in ("「도로교통법」 제44조", "도로교통법상 제44조", "도로교통법(제44조)", "교통사고처리 특례법 시행령 제2조", "도로교통법 제44조 제1항에 따라",
+                 "상법 제651조", "약관의 규제에 관한 법률 제5조", "금융소비자 보호에 관한 법률 제19조"):
         refs = parse_clause_refs(text)
         assert len(refs) == 1 and refs[0].statute is not None and refs[0].yakgwan is None, (text, refs)
+    # a word that ends in 법 and names no law: the article is the policy's
+    for text in ("보험금 청구 방법(제5조)", "특별약관 「보장방법」 제3조", "보험금 지급 기준 및 방법(제7조 제1항)", "지급 방법상 제2조", "위법 제3조"):
+        refs = parse_clause_refs(text)
+        assert len(refs) == 1 and refs[0].statute is None, (text, refs)
     law, joined = parse_clause_refs("도로교통법 제44조 및 제148조의2를 위반")
     assert (law.statute, joined.statute, joined.article) == ("도로교통법", "도로교통법", "제148조의2")
     own, after = parse_clause_refs("보통약관 제13조 및 제15조")  # a 약관's joined article stays the 약관's

@@ -132,3 +132,17 @@ def test_a_sentence_starting_with_a_label_word_is_no_field() -> None:
             "고객님께서 깁스치료비 특약으로 청구하신 건은 부목 치료여서 보험금을 지급하지 않습니다.\n")
     (item,) = parse_notice(text, "t.txt").claim_items  # the prose's claim (words before the name are resolved away later)
     assert item.endswith("깁스치료비 특약") and resolve_yakgwan(item, KNOWN) == "깁스치료비 특별약관"
+
+
+def test_a_notice_whose_reason_is_not_found_offers_its_sentences() -> None:
+    from yakgwan.appeal.notice import NoDenialReason, notice_sentences
+
+    text = "보험금 지급 안내\n\n고객님께서 청구하신 건에 대해 안내드립니다. 검토 결과를 알려 드립니다.\n제5조(보상하지 않는 손해) 1. 고의 2. 음주\n검토 결과를 알려 드립니다.\n"
+    assert notice_sentences(text) == ["보험금 지급 안내", "고객님께서 청구하신 건에 대해 안내드립니다.", "검토 결과를 알려 드립니다.",
+                                      "제5조(보상하지 않는 손해) 1. 고의 2. 음주"]  # a list stays whole; a repeat once
+    letter = "보험금 지급 안내\n\n고객님께서 청구하신 건에 대해 안내드립니다.\n검토 결과를 알려 드립니다. 문의는 고객센터로 연락 바랍니다.\n"
+    with pytest.raises(NoDenialReason) as err:
+        parse_notice(letter, "n.txt")
+    assert err.value.sentences == tuple(notice_sentences(letter)) and len(err.value.sentences) == 4 and err.value.localized("ko").startswith("n.txt: 통지서에서 거절 사유를 찾지 못했습니다")
+    given = parse_notice(letter, "n.txt", ["음주운전이므로 보통약관 제5조에 따라 지급하지 않습니다.", "  "])
+    assert [r.text for r in given.reasons] == ["음주운전이므로 보통약관 제5조에 따라 지급하지 않습니다."] and given.reasons[0].refs[0].article == "제5조"

@@ -160,7 +160,7 @@ def test_bad_input_raises_input_error(tmp_path: Path, make, reason):
 
 @pytest.mark.unit
 def test_missing_file_is_input_error(tmp_path: Path):
-    with pytest.raises(InputError, match="cannot read file"):
+    with pytest.raises(InputError, match="cannot read: No such file"):
         PdfLoader().load(tmp_path / "absent.pdf", tmp_path)
 
 

@@ -64,7 +64,7 @@ def test_chunker_registry_and_choice() -> None:
 
 def test_loader_registry() -> None:
     assert sorted(LOADERS.names()) == [".docx", ".htm", ".html", ".jsonl", ".markdown", ".md", ".pdf", ".text", ".txt"]
-    assert unsupported_reason(Path("a.xyz")) == (
+    assert str(unsupported_reason(Path("a.xyz"))) == (
         "unsupported file type '.xyz'; supported: .docx, .htm, .html, .jsonl, .markdown, .md, .pdf, .text, .txt")
     with pytest.raises(UnknownName, match="^unknown loader '.xyz'; available: .docx, .htm"):
         LOADERS.get(".xyz")

@@ -161,3 +161,20 @@ def test_a_cancel_sent_through_another_process_stops_the_job_at_its_next_step() 
     assert other.snapshot(job.id)["status"] == "cancelled"
     runner.shutdown()
     other.shutdown()
+
+
+def test_records_of_another_version_are_read_by_what_this_one_knows() -> None:
+    """A job written by an older server (no messages) or a newer one (more fields, a key this
+    catalogue lacks) is listed with what it stored, never a 500."""
+    log = _Log()
+    old = {"id": "old1", "kind": "ingest", "collection": "kb", "status": "succeeded", "stage": "embedding", "done": 4, "total": 4,
+           "created": 1.0, "started": 1.0, "finished": 2.0, "error": None, "result": {}, "cancel_requested": False, "heartbeat": 2.0}
+    newer = {**old, "id": "new1", "status": "failed", "stage": "re-ranking", "error": "it broke", "stage_message": {"key": "stage.renamed", "params": {}},
+             "error_message": {"key": "error.renamed", "params": {}}, "priority": 3}
+    log.put("old1", old)
+    log.put("new1", newer)
+    runner = JobRunner(log=log, stale_s=30)
+    runner.recover()
+    a, b = runner.snapshot("old1"), runner.snapshot("new1", lang="en")
+    assert (a["stage"], a["status_text"], a["stage_key"]) == ("embedding", "완료", "")
+    assert (b["stage"], b["error"], b["status_text"]) == ("re-ranking", "it broke", "failed")

@@ -46,7 +46,7 @@ def test_a_job_reads_in_the_readers_language(client: TestClient) -> None:
     ko = client.get(f"/api/jobs/{job['id']}").json()
     en = client.get(f"/api/jobs/{job['id']}", headers={"Accept-Language": "en"}).json()
     assert (ko["status_text"], en["status_text"]) == ("실패", "failed")
-    assert ko["error"].startswith("빈.txt: ") and en["error"].startswith("빈.txt: ") and ko["error_kind"] == "unreadable"
+    assert (ko["error"], en["error"], ko["error_kind"]) == ("빈.txt: 빈 파일입니다", "빈.txt: empty file", "unreadable")
 
 
 def test_the_catalogue_is_served_whole_without_a_key(tmp_path: Path) -> None:

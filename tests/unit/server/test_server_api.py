@@ -101,7 +101,9 @@ def test_collections_lifecycle(client: Client) -> None:
     _problem(client.call("POST", "/api/collections", json={"name": "정책"}), 422, "lowercase")
     _problem(client.call("POST", "/api/collections", json={}), 422, "title")
     _problem(client.call("POST", "/api/collections", json={"title": " \t "}), 422, "title")
-    _problem(client.call("POST", "/api/collections", json={"title": "a\x00b"}), 422, "title")
+    for hidden in ("a\x00b", "a\nb", "\u202eevil"):
+        _problem(client.call("POST", "/api/collections", json={"title": hidden}), 422, "control characters")
+    _problem(client.call("POST", "/api/collections", json={"title": "\u200b"}), 422, "1–200 characters")
     # a free title (any Korean) gets a generated id; a title with Latin letters keeps them in its id
     mine = client.call("POST", "/api/collections", json={"title": "  내 운전자보험  "}).json()
     assert mine["title"] == "내 운전자보험" and re.fullmatch(r"c-[0-9a-f]{6}", mine["name"]), mine

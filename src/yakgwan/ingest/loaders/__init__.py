@@ -9,6 +9,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from yakgwan.messages import Message, msg
 from yakgwan.core.errors import InputError
 from yakgwan.core.records import Document
 from yakgwan.ingest.loaders.registry import LOADERS
@@ -31,7 +32,7 @@ def collect_files(paths: list[Path]) -> tuple[list[SourceFile], list[InputError]
     problems: list[InputError] = []
     for p in paths:
         if not p.exists():
-            raise InputError(str(p), not_a_file_reason(p) if p.is_symlink() else "no such file or directory")
+            raise InputError(str(p), not_a_file_reason(p) if p.is_symlink() else msg("load.no_such_file"))
         if p.is_dir():
             for f in sorted(p.rglob("*")):
                 rel = f.relative_to(p).parts
@@ -48,24 +49,24 @@ def collect_files(paths: list[Path]) -> tuple[list[SourceFile], list[InputError]
     return files, problems
 
 
-def not_a_file_reason(path: Path) -> str:
+def not_a_file_reason(path: Path) -> Message:
     """Why ``path`` cannot be read as a file, in words: missing (deleted or moved), a symbolic
     link to nothing or to itself, a folder, or something else than a regular file."""
     try:
         st = os.stat(path)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return "a symbolic link loop"
+            return msg("load.link_loop")
         if exc.errno == errno.ENOENT:
-            return "a symbolic link to a missing file" if path.is_symlink() else "no such file (deleted or moved?)"
-        return f"cannot read: {exc.strerror or exc}"
+            return msg("load.link_missing") if path.is_symlink() else msg("load.deleted")
+        return msg("load.cannot_read", why=str(exc.strerror or exc))
     if stat.S_ISDIR(st.st_mode):
-        return "a folder, not a file"
-    return "not a regular file (a device, socket or pipe)"
+        return msg("load.folder")
+    return msg("load.not_regular")
 
 
-def unsupported_reason(path: Path) -> str:
-    return f"unsupported file type {path.suffix or '(no extension)'!r}; supported: {', '.join(sorted(LOADERS.names()))}"
+def unsupported_reason(path: Path) -> Message:
+    return msg("load.unsupported", suffix=repr(path.suffix) if path.suffix else msg("load.no_extension"), supported=", ".join(sorted(LOADERS.names())))
 
 
 def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Document]:
@@ -78,9 +79,9 @@ def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Docum
         raise InputError(str(path), unsupported_reason(path))
     size = path.stat().st_size
     if size == 0:
-        raise InputError(str(path), "empty file")
+        raise InputError(str(path), msg("load.empty"))
     if size > max_bytes:
-        raise InputError(str(path), f"file too large ({size / 2**20:.1f} MiB; the limit is {max_bytes / 2**20:.0f} MiB)")
+        raise InputError(str(path), msg("load.too_large", size=f"{size / 2**20:.1f}", limit=f"{max_bytes / 2**20:.0f}"))
     entry = LOADERS.get(suffix)
     with path.open("rb") as fh:
         head = fh.read(8)
@@ -92,4 +93,4 @@ def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Docum
     except InputError:
         raise
     except (OSError, MemoryError) as exc:
-        raise InputError(str(path), f"cannot read: {exc.__class__.__name__}: {exc}") from None
+        raise InputError(str(path), msg("load.cannot_read", why=f"{exc.__class__.__name__}: {exc}")) from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
 from yakgwan.core.records import Document, sha256_hex
 
@@ -36,9 +37,9 @@ class BeirCorpusLoader:
                     row = json.loads(raw.decode("utf-8"))
                     doc_id, text = str(row["_id"]), str(row["text"])
                 except (ValueError, KeyError, TypeError) as exc:
-                    raise InputError(str(path), f"line {lineno}: not a BEIR corpus row ({type(exc).__name__})") from None
+                    raise InputError(str(path), msg("load.beir_row", line=lineno, why=type(exc).__name__)) from None
                 if doc_id in seen:
-                    raise InputError(str(path), f"line {lineno}: duplicate _id {doc_id!r}")
+                    raise InputError(str(path), msg("load.beir_duplicate", line=lineno, id=repr(doc_id)))
                 seen.add(doc_id)
                 title = str(row.get("title") or "")
                 if not text.strip() and not title.strip():
@@ -54,5 +55,5 @@ class BeirCorpusLoader:
                     )
                 )
         if not docs:
-            raise InputError(str(path), "BEIR corpus has no documents")
+            raise InputError(str(path), msg("load.beir_empty"))
         return docs

@@ -5,6 +5,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
 from yakgwan.ingest.loaders.text import doc_type_of, relative_id
 from yakgwan.core.records import Document, sha256_hex
@@ -14,19 +15,19 @@ class DocxLoader:
     def load(self, path: Path, root: Path) -> list[Document]:
         data = path.read_bytes()
         if not data:
-            raise InputError(str(path), "empty file")
+            raise InputError(str(path), msg("load.empty"))
         if not zipfile.is_zipfile(path):
-            raise InputError(str(path), "not a .docx file (not a ZIP container)")
+            raise InputError(str(path), msg("load.not_docx"))
         try:
             import docx  # python-docx
 
             document = docx.Document(str(path))
         except Exception as exc:  # python-docx raises several unrelated types on bad files
-            raise InputError(str(path), f"cannot read .docx: {type(exc).__name__}: {exc}") from None
+            raise InputError(str(path), msg("load.docx_unreadable", why=f"{type(exc).__name__}: {exc}")) from None
         lines = list(_blocks(document))
         text = "\n".join(lines).strip()
         if not text:
-            raise InputError(str(path), "no text in document")
+            raise InputError(str(path), msg("load.docx_no_text"))
         title = (document.core_properties.title or "").strip() or next(
             (ln.lstrip("# ").strip() for ln in lines if ln.strip()), path.stem
         )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bs4.element import CData, NavigableString, Tag
 
+from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
 from yakgwan.ingest.loaders.text import doc_type_of, read_decoded, relative_id
 from yakgwan.core.records import Document, sha256_hex
@@ -24,7 +25,7 @@ class HtmlLoader:
     def load(self, path: Path, root: Path) -> list[Document]:
         data, raw = read_decoded(path)
         if (deepest := container_depth(raw)) > MAX_NESTING:  # refused before a parser builds the tree (GBs for a 50 MB file)
-            raise InputError(str(path), f"HTML nests {deepest:,} elements deep (more than {MAX_NESTING}); not a document yakgwan reads")
+            raise InputError(str(path), msg("load.html_nesting", depth=f"{deepest:,}", limit=MAX_NESTING))
         from bs4 import BeautifulSoup
 
         soup = BeautifulSoup(raw, "html.parser")
@@ -37,7 +38,7 @@ class HtmlLoader:
             title_tag.decompose()
         text = html_to_text(soup)
         if not text.strip():
-            raise InputError(str(path), "no visible text in HTML")
+            raise InputError(str(path), msg("load.html_no_text"))
         return [
             Document(
                 doc_id=relative_id(path, root),

@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -26,7 +27,6 @@ PAGE_MODE = "4"  # one column of text of varied sizes: a letter (the automatic m
 PDF_DPI = 300  # scanned pages are rendered at this resolution before reading
 MIN_CHARS = 10  # fewer non-space characters than this on every page: nothing legible
 TIMEOUT_S = 300  # one page
-INSTALL = "install Debian's tesseract-ocr and tesseract-ocr-kor (scripts/install-ocr.sh, or apt-get install tesseract-ocr tesseract-ocr-kor)"
 
 
 @dataclass(frozen=True)
@@ -63,10 +63,10 @@ def _tesseract(source: str) -> tuple[str, str]:
     program or its Korean model is missing."""
     exe = shutil.which("tesseract")
     if exe is None:
-        raise InputError(source, f"this is a picture of text (no text layer), and reading it needs OCR: {INSTALL}")
+        raise InputError(source, msg("ocr.needed", install=msg("ocr.install")))
     langs = subprocess.run([exe, "--list-langs"], capture_output=True, text=True, timeout=60)
     if LANGUAGE not in (langs.stdout + langs.stderr).split():
-        raise InputError(source, f"tesseract has no Korean model ('{LANGUAGE}'): {INSTALL}")
+        raise InputError(source, msg("ocr.no_korean", language=LANGUAGE, install=msg("ocr.install")))
     version = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
     first = ((version.stdout or version.stderr).splitlines() or ["tesseract"])[0].strip()
     return exe, first
@@ -102,15 +102,15 @@ def _read_image(exe: str, image: Path, number: int, dpi: int | None, source: str
         try:
             done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            raise InputError(source, f"OCR of page {number} took over {TIMEOUT_S} s") from None
+            raise InputError(source, msg("ocr.timeout", page=number, seconds=TIMEOUT_S)) from None
         if done.returncode != 0:
-            raise InputError(source, f"OCR failed on page {number}: {done.stderr.strip()[-300:] or f'tesseract exit code {done.returncode}'}")
+            raise InputError(source, msg("ocr.failed", page=number, why=done.stderr.strip()[-300:] or f"tesseract exit code {done.returncode}"))
         return page_of(base.with_suffix(".txt").read_text("utf-8"), base.with_suffix(".tsv").read_text("utf-8"), number)
 
 
 def _checked(source: str, engine: str, pages: list[OcrPage]) -> OcrText:
     if not any(len("".join(p.text.split())) >= MIN_CHARS for p in pages):
-        raise InputError(source, "no legible text: OCR read nothing from the picture (is it a blank page, or too blurred?)")
+        raise InputError(source, msg("ocr.illegible"))
     return OcrText(source, f"{engine} ({LANGUAGE})", tuple(pages))
 
 
@@ -130,7 +130,7 @@ def ocr_pdf(path: Path) -> OcrText:
     try:
         pdf = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
-        raise InputError(source, f"corrupt PDF: {exc}") from None
+        raise InputError(source, msg("ocr.corrupt_pdf", why=str(exc))) from None
     pages = []
     try:
         with tempfile.TemporaryDirectory(prefix="yakgwan-ocr-") as tmp:

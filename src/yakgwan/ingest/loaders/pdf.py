@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from yakgwan.messages import msg
 from yakgwan.core.errors import InputError, NoTextLayer
 from yakgwan.core.records import Document, PageSpan, sha256_hex
 
@@ -218,18 +219,17 @@ def extract_lines(pdf) -> list[list[Line]]:
 
 def _open(path: Path, data: bytes):
     if not data:
-        raise InputError(str(path), "empty file")
+        raise InputError(str(path), msg("load.empty"))
     if b"%PDF-" not in data[:1024]:
-        raise InputError(str(path), "not a PDF (no %PDF- header)")
+        raise InputError(str(path), msg("load.not_pdf"))
     import pypdfium2 as pdfium
 
     try:
         return pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
         if getattr(exc, "err_code", None) == _PDFIUM_PASSWORD_ERROR:
-            raise InputError(str(path), "encrypted PDF: it needs a password; save an unprotected copy "
-                                        "(e.g. qpdf --decrypt) and ingest that") from None
-        raise InputError(str(path), f"corrupt or truncated PDF ({exc})") from None
+            raise InputError(str(path), msg("load.encrypted")) from None
+        raise InputError(str(path), msg("load.corrupt_pdf", why=str(exc))) from None
 
 
 def _relative_id(path: Path, root: Path) -> str:
@@ -255,20 +255,20 @@ class PdfLoader:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise InputError(str(path), f"cannot read file ({exc.strerror or exc})") from None
+            raise InputError(str(path), msg("load.cannot_read", why=str(exc.strerror or exc))) from None
         pdf = _open(path, data)
         try:
             try:
                 pages = extract_lines(pdf)
             except Exception as exc:  # any pdfium failure on a damaged page
-                raise InputError(str(path), f"corrupt PDF: text cannot be read ({exc})") from None
+                raise InputError(str(path), msg("load.pdf_text_unreadable", why=str(exc))) from None
             if not pages:
-                raise InputError(str(path), "corrupt PDF: no pages")
+                raise InputError(str(path), msg("load.pdf_no_pages"))
             pages = strip_furniture(pages)
             right = right_margin(pages)
             text, spans = assemble([glue_wrapped_words(p, right) for p in pages])
             if len(re.sub(r"\s", "", text)) < MIN_TEXT_CHARS:
-                raise NoTextLayer(str(path), "no text layer (scanned?); OCR is not supported for ingest")
+                raise NoTextLayer(str(path), msg("load.no_text_layer"))
             doc_id = _relative_id(path, Path(root))
             parts = doc_id.split("/")
             read = {s.page for s in spans}

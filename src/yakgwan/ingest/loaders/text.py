@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
 from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_text
 from yakgwan.core.records import Document, sha256_hex
@@ -17,7 +18,7 @@ def read_decoded(path: Path) -> tuple[bytes, str]:
     naming it."""
     data = path.read_bytes()
     if not data.strip():
-        raise InputError(str(path), "empty file")
+        raise InputError(str(path), msg("load.empty"))
     try:
         text, _encoding = decode_text(data)
     except DecodeFailure as exc:
@@ -29,7 +30,7 @@ def read_text_document(path: Path, root: Path, kind: str) -> Document:
     data, text = read_decoded(path)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
-        raise InputError(str(path), "no text after decoding")
+        raise InputError(str(path), msg("load.no_text"))
     return Document(
         doc_id=relative_id(path, root),
         source=relative_id(path, root),

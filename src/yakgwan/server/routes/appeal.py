@@ -48,7 +48,7 @@ def _start_route(r: APIRouter, service: Service, root: Path) -> None:
         filters: Annotated[list[str] | None, Form(description="analyse against the part of the collection these keep: "
                                                    "KEY=VALUE as in search (yakgwan, doc, product, insurer, version; =, !=, >=, <=, >, <)")] = None,
         reasons: Annotated[list[str] | None, Form(description="the denial reasons as the reader marked them in the notice or typed them, "
-                                                   "used instead of those recognised (after a job failed with 'no-reason')", max_length=20)] = None,
+                                                   "used instead of those recognised (after a job failed with 'no-reason')", max_length=100)] = None,
     ) -> JobOut:
         col = service.collections.get(name)
         kept = list(filters or [])

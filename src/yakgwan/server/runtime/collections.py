@@ -33,6 +33,8 @@ from yakgwan.services.models import SharedModels, shared_context
 T = TypeVar("T")
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+# characters that reorder the text around them (a title "\u202eevil" shows reversed): never in a title
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 MAX_VIEWS = 8  # collections whose index is kept in memory
 
 
@@ -82,7 +84,9 @@ class Collections:
         """A new collection: ``title`` is what people read (any text but control characters; the
         id when not given), ``name`` its id (:data:`NAME`; made from the title when not given)."""
         shown = None if title is None else " ".join(title.split())
-        if (title is not None and not shown) or (shown and any(unicodedata.category(ch) == "Cc" for ch in title or "")):
+        if title is not None and any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in title.strip()):
+            raise Problem(422, msg("error.collection_title_chars"), "bad-title")
+        if title is not None and not any(unicodedata.category(ch)[0] in "LNPS" for ch in shown or ""):  # empty, or only invisible marks
             raise Problem(422, msg("error.collection_title"), "bad-title")
         if name is None:
             if not shown:
@@ -233,7 +237,7 @@ class Collections:
         def embedder():  # type: ignore[no-untyped-def]
             emb = models.embedder()
             if emb.model_id != view.embedder:
-                raise IndexStoreError(f"collection {col.name!r} was indexed with {view.embedder!r} but the server's embedder is {emb.model_id!r}; re-create it")
+                raise IndexStoreError(msg("error.embedder_changed", name=repr(col.name), indexed=repr(view.embedder), serving=repr(emb.model_id)))
             return emb
 
         return shared_context(view, models, embedder)

@@ -17,7 +17,7 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable
 
 from yakgwan.core.errors import InputError, YakgwanError, storage_problem
@@ -72,12 +72,35 @@ class Job:
             out.pop(private)
         if not with_result:
             out.pop("result")
-        stage = Message.from_json(self.stage_message) if self.stage_message else msg("stage.waiting")
-        out["stage"], out["stage_key"] = stage.text(lang), stage.key
+        stage = _message(self.stage_message)
+        if stage is not None:
+            out["stage"], out["stage_key"] = stage.text(lang), stage.key
+        elif self.stage:  # written before stages were messages, or by a newer server: as it was stored
+            out["stage_key"] = ""
+        else:
+            out["stage"], out["stage_key"] = msg("stage.waiting").text(lang), "stage.waiting"
         out["status_text"] = msg(f"job.status.{self.status}").text(lang)
-        if self.error_message:
-            out["error"] = Message.from_json(self.error_message).text(lang)
+        if (said := _message(self.error_message)) is not None:
+            out["error"] = said.text(lang)
         return out
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> "Job":
+        """A job as the log stored it, by the fields this version knows (a record of another
+        version may have more or fewer)."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in record.items() if k in known})
+
+
+def _message(data: dict[str, Any] | None) -> Message | None:
+    """A stored message, or None when there is none or this catalogue does not know it (the
+    English text stored beside it is shown instead)."""
+    if not data:
+        return None
+    try:
+        return Message.from_json(data)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def error_message(exc: BaseException) -> Message | None:
@@ -123,7 +146,7 @@ class JobRunner:
                 if key.startswith(CANCEL):
                     continue
                 if key not in self._mine:  # this process's own jobs are current in memory
-                    self._jobs[key] = Job(**record)
+                    self._jobs[key] = Job.from_record(record)
         return self._expire()
 
     def _expire(self) -> list[Job]:

@@ -20,7 +20,8 @@ async function check(res) {
 }
 
 export async function deleteJson(url) {
-  return (await check(await fetch(url, { method: "DELETE", headers: headers() }))).json();
+  const res = await check(await fetch(url, { method: "DELETE", headers: headers() }));
+  return res.status === 204 ? null : res.json();
 }
 
 export async function getJson(url) {

@@ -1,7 +1,7 @@
 // The appeal page: register a policy (upload → ingest job), upload a denial notice (→ appeal job),
 // then the analysis with every clause one click away. A notice whose reason is not recognised is
 // shown sentence by sentence: the reader marks the reason (or types it) and the analysis runs.
-import { getBlob, getJson, postForm, postJson, waitJob } from "./api.js";
+import { deleteJson, getBlob, getJson, postForm, postJson, waitJob } from "./api.js";
 import { has, onLangChange, t } from "./i18n.js";
 import { el, errorBox, fileInput, openClause, progressBox } from "./ui.js";
 
@@ -17,7 +17,7 @@ export function mountAppeal(root, state) {
   const name = el("input", { type: "text", id: "policy-name", i18nPlaceholder: "policy.name_placeholder", maxlength: "200" });
   const policyProgress = progressBox();
   const policyMsg = el("div", { id: "policy-msg" });
-  const policyBtn = el("button", { type: "button", class: "primary", id: "policy-go", i18n: "policy.go" });
+  const policyBtn = el("button", { type: "button", class: "primary", id: "policy-go", i18n: "policy.go", "aria-describedby": "policy-hint" });
   const policyHint = el("p", { class: "hint", id: "policy-hint" });
   const noticePick = fileInput("notice-file", ".pdf,.txt,.md,.png,.jpg,.jpeg");
   const noticeFile = noticePick.input;
@@ -25,11 +25,12 @@ export function mountAppeal(root, state) {
   const modes = llmOn ? ["auto", "rules", "llm"] : ["rules"];
   const analysis = el("select", { id: "analysis-mode" }, ...modes.map((a) => el("option", { value: a, i18n: `analysis.${a}` })));
   const analysisNote = el("p", { class: "meta", id: "analysis-note", i18n: llmOn ? "analysis.llm_on" : "analysis.llm_off" });
-  const noticeBtn = el("button", { type: "button", class: "primary", id: "notice-go", i18n: "notice.go" });
+  const noticeBtn = el("button", { type: "button", class: "primary", id: "notice-go", i18n: "notice.go", "aria-describedby": "notice-hint" });
   const noticeHint = el("p", { class: "hint", id: "notice-hint" });
   const noticeProgress = progressBox();
   const result = el("div", { id: "appeal-result" });
   let shown = null; // the analysis on screen, drawn again when the language changes
+  const busy = { policy: false, notice: false }; // a job of that card is running: its button waits
 
   function drawSelect(selected) {
     const cols = state.collections;
@@ -49,24 +50,27 @@ export function mountAppeal(root, state) {
 
   function updateButtons() {
     const picked = state.collections.find((c) => c.name === select.value);
-    policyBtn.disabled = !file.files[0];
-    setHint(policyHint, file.files[0] ? null : "policy.need_file");
+    policyBtn.disabled = busy.policy || !file.files[0];
+    setHint(policyHint, file.files[0] || busy.policy ? null : "policy.need_file");
     const missing = !picked || !picked.documents ? "notice.need_policy" : !noticeFile.files[0] ? "notice.need_file" : null;
-    noticeBtn.disabled = missing !== null;
-    setHint(noticeHint, missing);
+    noticeBtn.disabled = busy.notice || missing !== null;
+    setHint(noticeHint, busy.notice ? null : missing);
   }
   [file, noticeFile, select].forEach((n) => n.addEventListener("change", updateButtons));
 
   policyBtn.addEventListener("click", async () => {
     policyMsg.replaceChildren();
     const f = file.files[0];
-    if (!f) return;
-    policyBtn.disabled = true;
+    if (!f || busy.policy) return;
+    busy.policy = true;
+    updateButtons();
+    let made = null; // a collection made for this upload: removed again if the upload fails
+    let collection = null;
     try {
       // a title given: a new collection; none: the chosen one, or a new one named after the file
       const title = name.value.trim();
-      let collection = title ? null : select.value || null;
-      if (!collection) collection = (await postJson("/api/collections", { title: title || f.name })).name;
+      collection = title ? null : select.value || null;
+      if (!collection) collection = made = (await postJson("/api/collections", { title: title || f.name })).name;
       const form = new FormData();
       form.append("file", f);
       const job = await postForm(`/api/collections/${encodeURIComponent(collection)}/documents`, form);
@@ -76,11 +80,14 @@ export function mountAppeal(root, state) {
       policyMsg.append(el("p", { class: "meta", role: "status" }, said));
       (r.warnings || []).forEach((w) => policyMsg.append(el("p", { class: "meta warn" }, w)));
       name.value = "";
-      await refresh(collection);
+      made = null;
     } catch (err) {
       policyMsg.append(errorBox(err));
+      if (made) await deleteJson(`/api/collections/${encodeURIComponent(made)}`).catch(() => {});
+      collection = made ? null : collection;
     } finally {
-      updateButtons();
+      busy.policy = false;
+      await refresh(collection).catch((err) => policyMsg.append(errorBox(err)));
     }
   });
 
@@ -88,8 +95,9 @@ export function mountAppeal(root, state) {
     result.replaceChildren();
     shown = null;
     const f = noticeFile.files[0];
-    if (!f || !select.value) return;
-    noticeBtn.disabled = true;
+    if (!f || !select.value || busy.notice) return;
+    busy.notice = true;
+    updateButtons();
     try {
       const form = new FormData();
       form.append("notice", f);
@@ -103,6 +111,7 @@ export function mountAppeal(root, state) {
       if (err.job?.error_kind === "no-reason" && err.job.details?.sentences) renderReasonPicker(result, err, err.job.details.sentences, runAppeal);
       else result.append(errorBox(err));
     } finally {
+      busy.notice = false;
       updateButtons();
     }
   }
@@ -134,7 +143,7 @@ export function mountAppeal(root, state) {
 function renderReasonPicker(root, err, sentences, rerun) {
   const boxes = sentences.map((s, i) => el("li", {}, el("label", {}, el("input", { type: "checkbox", value: s, id: `reason-${i}` }), ` ${s}`)));
   const typed = el("textarea", { id: "reason-typed", i18nPlaceholder: "reason.typed_placeholder", rows: "3" });
-  const go = el("button", { type: "button", class: "primary", id: "reason-go", i18n: "reason.go" });
+  const go = el("button", { type: "button", class: "primary", id: "reason-go", i18n: "reason.go", "aria-describedby": "reason-hint" });
   const hint = el("p", { class: "hint", id: "reason-hint" });
   const chosen = () => [...boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value), typed.value.trim()].filter(Boolean);
   const update = () => { const none = !chosen().length; go.disabled = none; setHint(hint, none ? "reason.need" : null); };

@@ -7,7 +7,8 @@ import { el, errorBox, openClause } from "./ui.js";
 export function mountAsk(root, state) {
   const select = el("select", { id: "ask-collection" });
   const question = el("textarea", { id: "question", i18nPlaceholder: "ask.placeholder", rows: "3" });
-  const go = el("button", { type: "button", class: "primary", id: "ask-go", i18n: "ask.go" });
+  const go = el("button", { type: "button", class: "primary", id: "ask-go", i18n: "ask.go", "aria-describedby": "ask-hint" });
+  let asking = false; // an answer is streaming: the button waits for it
   const hint = el("p", { class: "hint", id: "ask-hint" });
   const out = el("div", { id: "ask-result" });
 
@@ -15,7 +16,7 @@ export function mountAsk(root, state) {
   const update = () => {
     const cols = (state.collections || []).filter((c) => c.documents > 0);
     const missing = !cols.length ? "ask.nocollection" : !question.value.trim() ? "ask.need_question" : null;
-    go.disabled = missing !== null;
+    go.disabled = asking || missing !== null;
     if (missing) { hint.dataset.i18n = missing; hint.textContent = t(missing); hint.hidden = false; } else { delete hint.dataset.i18n; hint.hidden = true; }
   };
   state.onCollections = () => {
@@ -29,8 +30,9 @@ export function mountAsk(root, state) {
 
   go.addEventListener("click", async () => {
     const q = question.value.trim();
-    if (!q || !select.value) return;
-    go.disabled = true;
+    if (!q || !select.value || asking) return;
+    asking = true;
+    update();
     // the newest exchange on top, earlier ones kept below it (ids stay with the newest)
     out.querySelectorAll("[id]").forEach((node) => node.removeAttribute("id"));
     const answer = el("div", { class: "answer", id: "answer" });
@@ -61,6 +63,7 @@ export function mountAsk(root, state) {
     } catch (err) {
       card.append(errorBox(err));
     } finally {
+      asking = false;
       update();
     }
   });
@@ -73,6 +76,6 @@ export function mountAsk(root, state) {
 }
 
 function stageText(d) {
-  const tpl = t(`ask.stage.${d.stage}`);
+  const tpl = t(d.stage === "answering" && d.by === "rules" ? "ask.stage.quoting" : `ask.stage.${d.stage}`);
   return tpl.replace("{passages}", d.passages ?? "").replace("{by}", d.by ?? "").replace("{citations}", d.citations ?? "");
 }

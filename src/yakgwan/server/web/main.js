@@ -59,6 +59,19 @@ function closeSettings() {
   document.getElementById("settings-open").focus();
 }
 
+// Tab and Shift+Tab go round the open dialog's controls, never behind it
+function keepFocusInDialog(e) {
+  if (e.key !== "Tab") return;
+  const open = [...document.querySelectorAll(".drawer")].find((d) => !d.hidden);
+  if (!open) return;
+  const items = [...open.querySelectorAll("button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])")].filter((n) => !n.disabled && n.offsetParent !== null);
+  if (!items.length) return;
+  const first = items[0], last = items[items.length - 1];
+  if (!open.contains(document.activeElement)) { first.focus(); e.preventDefault(); }
+  else if (e.shiftKey && document.activeElement === first) { last.focus(); e.preventDefault(); }
+  else if (!e.shiftKey && document.activeElement === last) { first.focus(); e.preventDefault(); }
+}
+
 async function start() {
   await loadMessages();
   applyLang();
@@ -69,6 +82,7 @@ async function start() {
   document.getElementById("settings-close").addEventListener("click", closeSettings);
   document.getElementById("settings").addEventListener("click", (e) => { if (e.target.id === "settings") closeSettings(); });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") { closeClause(); closeSettings(); } });
+  document.addEventListener("keydown", keepFocusInDialog);
   onLangChange(renderSettings);
   state.health = await getJson("/api/health");
   if (state.health.auth) {
