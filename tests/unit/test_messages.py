@@ -21,7 +21,7 @@ WEB = SRC / "server" / "web"
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 # key families the code builds from data (a finding's kind, a check's status, an HTTP status…)
 DYNAMIC = ("problem.title.", "job.status.", "content.", "finding.", "check.", "ask.stage.", "analysis.", "stage.", "band.", "issue.kind.", "result.format.",
-           "cli.outcome.", "pack.date.")
+           "cli.outcome.", "pack.date.", "cli.key.")
 
 
 def test_every_key_has_both_languages_with_the_same_parameters() -> None:
@@ -180,6 +180,7 @@ def test_every_value_a_key_family_is_built_from_has_its_words() -> None:
         "analysis.": ("auto", "rules", "llm"),
         "result.format.": ("pdf", "html", "md"),
         "cli.outcome.": ("answered", "partial", "refused"),
+        "cli.key.": ("product", "insurer", "version"),
         "problem.title.": (400, 401, 404, 405, 409, 413, 415, 422, 500, 502, 503),
     }
     missing = [f"{prefix}{value}" for prefix, values in families.items() for value in values if not catalogue().has(f"{prefix}{value}")]

@@ -51,6 +51,6 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     ctx = open_context(settings)
     for q in queries:
         res = search(ctx, q, "default", 3)
-        print(f"\nQ: {q}   [{res.pipeline}, {res.latency_ms:.0f} ms]")
+        print("\n" + say(lang, "cli.demo_question", q=q, pipeline=res.pipeline, ms=f"{res.latency_ms:.0f}"))
         print_hits(res.hits, lang=lang)
     return 0

@@ -39,7 +39,7 @@ def print_ingest_report(r: IngestReport, index_dir: IndexLocation, lang: str = "
     if r.embedded or r.from_cache:
         speed = say(lang, "cli.chunks_rate", n=f"{r.embedded / r.seconds_dense:.1f}") if r.embedded and r.seconds_dense else ""
         print(say(lang, "cli.dense", embedded=r.embedded, seconds=f"{r.seconds_dense:.1f}", speed=speed, cached=r.from_cache))
-    for line in label_lines(r, shown=10):
+    for line in label_lines(r, shown=10, lang=lang):
         print(f"  {line}")
     if r.removed:
         print(say(lang, "cli.removed", n=len(r.removed)))
@@ -57,7 +57,7 @@ def print_ingest_report(r: IngestReport, index_dir: IndexLocation, lang: str = "
             err(f"  {e.localized(lang) if isinstance(e, YakgwanError) else e}")
 
 
-def label_lines(r: IngestReport, shown: int) -> list[str]:
+def label_lines(r: IngestReport, shown: int, lang: str = "en") -> list[str]:
     """One line per added or replaced document that has an insurer, product or version: each
     value with where it comes from (set at ingest with ``--meta``, or the page the document prints it on)."""
     if r.index is None:
@@ -69,14 +69,15 @@ def label_lines(r: IngestReport, shown: int) -> list[str]:
             continue
         parts = []
         for key in ("product", "insurer", "version"):
+            name = say(lang, f"cli.key.{key}")
             if rec.meta.get(key):
-                parts.append(f"{key} {rec.meta[key]} (set at ingest)")
+                parts.append(say(lang, "cli.label_set", key=name, value=rec.meta[key]))
             elif rec.printed.get(key):
                 where = rec.printed_from.get(key, "")
-                parts.append(f"{key} {rec.printed[key]} (printed{', ' + where.split(':')[0] if where.startswith('p.') else ''})")
+                parts.append(say(lang, "cli.label_printed", key=name, value=rec.printed[key], where=", " + where.split(":")[0] if where.startswith("p.") else ""))
         if parts:
             lines.append(f"{one_line(doc_id)}: " + " · ".join(parts))
-    return lines[:shown] + ([f"… and {len(lines) - shown} more document(s) with labels"] if len(lines) > shown else [])
+    return lines[:shown] + ([say(lang, "cli.labels_more", n=len(lines) - shown)] if len(lines) > shown else [])
 
 
 def print_hits(hits: Sequence[Hit], width: int = 160, lang: str = "en") -> None:
@@ -86,11 +87,11 @@ def print_hits(hits: Sequence[Hit], width: int = 160, lang: str = "en") -> None:
         snippet = " ".join(h.chunk.text.split())
         print(f"{h.rank:>3}. {h.score:.4f}  {h.chunk.citation()}")
         print(f"      {snippet[:width]}{'…' if len(snippet) > width else ''}")
-        if line := members_line(h):
+        if line := members_line(h, lang=lang):
             print(f"      {line}")
 
 
-def members_line(h: Hit, shown: int = 4) -> str:
+def members_line(h: Hit, shown: int = 4, lang: str = "en") -> str:
     """The other 약관 a grouped hit's clause is printed in (and how many pieces of its own 조
     it folds), e.g. ``same clause in: 교통사고처리지원금(Ⅱ) 특별약관 제1조 (p.79), … (+2 more)``."""
     own = [m for m in h.members if m.yakgwan == h.chunk.yakgwan and m.article == h.chunk.article]
@@ -98,8 +99,8 @@ def members_line(h: Hit, shown: int = 4) -> str:
     parts = []
     if others:
         names = [f"{m.yakgwan or m.source} {m.article or m.section or ''} (p.{','.join(map(str, m.pages))})".replace("  ", " ") for m in others[:shown]]
-        more = f" (+{len(others) - shown} more)" if len(others) > shown else ""
-        parts.append(f"same clause in: {', '.join(names)}{more}")
+        more = say(lang, "cli.more_places", n=len(others) - shown) if len(others) > shown else ""
+        parts.append(say(lang, "cli.same_clause", names=", ".join(names), more=more))
     if own:
-        parts.append(f"{len(own)} more piece{'s' if len(own) > 1 else ''} of this {'조' if h.chunk.article else 'section'}")
+        parts.append(say(lang, "cli.more_pieces_article" if h.chunk.article else "cli.more_pieces_section", n=len(own)))
     return "; ".join(parts)

@@ -16,7 +16,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps(res.to_json(), ensure_ascii=False, indent=2))
         return 0
-    print(f"[{res.pipeline}] bm25 {res.bm25} · dense {res.dense} · {res.latency_ms:.0f} ms")
+    print(say(settings.language, "cli.search_header", pipeline=res.pipeline, bm25=res.bm25, dense=res.dense, ms=f"{res.latency_ms:.0f}"))
     if res.note:
         print(say(settings.language, "cli.note", text=res.note))
     print_hits(res.hits, lang=settings.language)

@@ -27,9 +27,9 @@ def serve(settings: Settings, host: str, port: int, data: Path | None, workers: 
         config = dataclasses.replace(config, data_dir=data)
     config = dataclasses.replace(config, warm_up=True)
     if host not in ("127.0.0.1", "localhost", "::1") and config.api_key is None:
-        print(f"warning: serving on {host} without YAKGWAN_API_KEY: anyone who can reach this address can use the API", file=sys.stderr)
+        print(msg("serve.open_warning", host=host).text(settings.language), file=sys.stderr)
     url = f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/"
-    print(f"yakgwan: web app at {url} (API schema {url}openapi.json); data in {config.data_dir}", file=sys.stderr, flush=True)
+    print(msg("serve.url", url=url, data=str(config.data_dir)).text(settings.language), file=sys.stderr, flush=True)
     log_level = "warning" if settings.quiet else "info"
     if workers == 1:
         uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, access_log=not settings.quiet)
@@ -38,7 +38,7 @@ def serve(settings: Settings, host: str, port: int, data: Path | None, workers: 
         raise InputError(None, msg("serve.workers_need_db"))
     # each worker process builds the same app from the environment (uvicorn starts them by import)
     environment.hand_to_workers(config.database, config.data_dir)
-    print(f"yakgwan: {workers} worker processes sharing {display_location(config.database)}", file=sys.stderr, flush=True)
+    print(msg("serve.workers_sharing", n=workers, database=display_location(config.database)).text(settings.language), file=sys.stderr, flush=True)
     uvicorn.run("yakgwan.server.run:app_from_env", factory=True, workers=workers, host=host, port=port, log_level=log_level,
                 access_log=not settings.quiet)
     return 0

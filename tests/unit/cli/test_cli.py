@@ -328,6 +328,8 @@ def test_the_command_line_speaks_korean_under_a_korean_locale(tmp_path: Path) ->
     done = _run(["ingest", str(sample)], tmp_path, ko)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("색인 ") and "문서 1개 (추가 1, 교체 0, 그대로 0)" in done.stdout and "하이브리드 검색 준비 완료" in done.stdout
+    found = _run(["search", "보험금 청구 서류", "--k", "2"], tmp_path, ko)
+    assert found.returncode == 0 and found.stdout.startswith("[") and " · 의미 검색 " in found.stdout.splitlines()[0], found.stdout
     english = _run(["ingest", str(sample)], tmp_path, {**ko, "LANG": "C.UTF-8"})
     assert "documents 1 (added 0, replaced 0, unchanged 1)" in english.stdout and "hybrid ready after" in english.stdout
     refused = _run(["ingest", str(sample)], tmp_path, {"YAKGWAN_LANG": "fr"})
