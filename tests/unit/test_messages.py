@@ -211,3 +211,22 @@ def test_errors_users_read_come_from_the_catalogue() -> None:
                     if isinstance(arg, (ast.Constant, ast.JoinedStr, ast.BinOp)):
                         written.append(f"{f.relative_to(SRC)}:{node.lineno}")
     assert written == [], f"errors written outside the catalogue: {written}"
+
+
+WORDS = re.compile(r"[A-Za-z]{3,}|[가-힣]")
+
+
+def test_the_command_line_prints_no_words_of_its_own() -> None:
+    """What the command line prints comes from the catalogue (``say``): a literal or f-string
+    with words in a print() or err() of cli/ or of serve's start is text outside it. The one
+    exception is eval's figures line, written with the metrics' own names in every language."""
+    written = []
+    for f in [*sorted((SRC / "cli").glob("*.py")), SRC / "server" / "run.py"]:
+        for node in ast.walk(ast.parse(f.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("print", "err") and node.args:
+                arg = node.args[0]
+                texts = [arg.value] if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else (
+                    [v.value for v in arg.values if isinstance(v, ast.Constant)] if isinstance(arg, ast.JoinedStr) else [])
+                if any(WORDS.search(t) for t in texts):
+                    written.append(f"{f.relative_to(SRC)}:{node.lineno}")
+    assert written == [], f"printed outside the catalogue: {written}"

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Mapping
 
-from yakgwan.cli.output import err
+from yakgwan.cli.output import err, say
 from yakgwan.config import Settings
 from yakgwan.services.ask import RuleSet
 from yakgwan.services.evaluate import METRIC_KEYS, EvalRequest, evaluate, load_evalset, load_unanswerable
@@ -22,7 +22,8 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         load_evalset(args.corpus, args.tests, args.beir, args.half), tuple(args.pipelines or ["default"]), args.k, args.limit, args.answers,
         tuple(unanswerable), args.answer_mode, args.judge_runs, command, RuleSet.parse(args.rules), args.ray, args.ray_workers,
     )
-    results = evaluate(settings, req, on_result=print_result_line, on_warning=lambda message: err(f"warning: {message}"))
+    lang = settings.language
+    results = evaluate(settings, req, on_result=lambda res: print_result_line(res, lang), on_warning=lambda message: err(say(lang, "cli.warning", text=message)))
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps([r.to_json() for r in results], ensure_ascii=False, indent=1), "utf-8")
@@ -34,7 +35,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
     combined = combine_results(args.results)
     for warning in combined.warnings:
-        err(f"warning: {warning}")
+        err(say(settings.language, "cli.warning", text=warning))
     if args.markdown:
         combined.write_markdown(args.markdown)
     if args.summary:
@@ -46,9 +47,11 @@ def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def print_result_line(res: EvalResult | Mapping) -> None:
+def print_result_line(res: EvalResult | Mapping, lang: str = "en") -> None:
     """One result's metrics, latency and LLM cost on one line, then what the run should know.
-    ``res`` may also be its JSON (``eval --json``'s object)."""
+    ``res`` may also be its JSON (``eval --json``'s object). The figures' line is written with
+    the metrics' own names (mrr@10=…, p50=…ms) in every language, as docs/eval.md quotes them;
+    the warnings and notes after it are in ``lang``."""
     if not isinstance(res, EvalResult):
         res = EvalResult.from_json(res)
     cut = ("mrr", "any_mrr") if res.level == "clause" else METRIC_KEYS
@@ -62,15 +65,15 @@ def print_result_line(res: EvalResult | Mapping) -> None:
         for line in fallback_lines(build.step_fallbacks or {}, build.step_fallback_reasons or {}):
             print(f"  {line}")
     if b := res.built:
-        cost = f", built with {b['llm_calls']} LLM calls in {b['seconds']:.0f} s" if "llm_calls" in b else ""
-        print(f"  built beside the index: {b['structure']}, {b['mb']:.2f} MB{cost}")
+        cost = say(lang, "cli.built_cost", calls=b["llm_calls"], seconds=f"{b['seconds']:.0f}") if "llm_calls" in b else ""
+        print(say(lang, "cli.built", structure=b["structure"], mb=f"{b['mb']:.2f}", cost=cost))
     short = res.short_lists
     if short is not None and short.under_k:
-        print(f"  warning: fewer than k={res.k} hits on {short.under_k} question(s), none at all on {short.empty}")
+        print("  " + say(lang, "cli.warning", text=say(lang, "cli.short_lists", k=res.k, under=short.under_k, empty=short.empty)))
     if res.note:
-        print(f"  note: {res.note}")
+        print("  " + say(lang, "cli.note", text=res.note))
     if res.answers:
-        _print_answers(res.answers)
+        _print_answers(res.answers, lang)
 
 
 def _llm_cost(res: EvalResult) -> str:
@@ -91,12 +94,12 @@ def _llm_cost(res: EvalResult) -> str:
     return out
 
 
-def _print_answers(a: AnswersResult) -> None:
+def _print_answers(a: AnswersResult, lang: str = "en") -> None:
     shown = "  ".join(f"{k}={v:.4f}" for k, v in (a.metrics or {}).items() if v is not None)
     rules = f", rules {a.rules}" if a.rules is not None and a.rules != "all" else ""
-    print(f"  answers ({a.mode}{rules}, {a.n_answerable} answerable + {a.n_unanswerable} unanswerable): {shown}")
+    print(say(lang, "cli.answers", mode=a.mode, rules=rules, answerable=a.n_answerable, unanswerable=a.n_unanswerable, metrics=shown))
     judge = a.judge or {}
     for key, v in judge.get("scores", {}).items():
-        print(f"    judge {key} {v['mean']:.2f} ± {v['spread']:.2f} over {v['runs']} runs ({judge['model']})")
+        print(say(lang, "cli.judge", metric=key, mean=f"{v['mean']:.2f}", spread=f"{v['spread']:.2f}", runs=v["runs"], model=judge["model"]))
     if a.note:
-        print(f"  note: {a.note}")
+        print("  " + say(lang, "cli.note", text=a.note))
