@@ -213,6 +213,6 @@ def test_an_appeal_on_the_database_reads_the_part_of_the_collection_its_filters_
     result = job.result
     assert result is not None and result["policy"]["source"] == f"pol [{keep}]" and result["policy"]["index"] == "pol"
     assert result["policy"]["products"][0] == "한빛안심운전자보험"  # the product its 보통약관 heading prints, then its title
-    cited = {item["provenance"]["doc"] for item in result["evidence_pack"]}
-    assert cited == {"한빛 약관.txt"}, cited  # the kept document only, by the name it was uploaded with
+    cited = {(item["provenance"]["doc"], item["provenance"]["doc_name"]) for item in result["evidence_pack"]}
+    assert cited == {(docs["한빛 약관.txt"], "한빛 약관.txt")}, cited  # the kept document only, with the name it was uploaded with
     assert postgres_uri.split("@")[-1] not in json.dumps(result, ensure_ascii=False)  # where the server keeps the index is not shown

@@ -82,7 +82,8 @@ def test_accept_language_prefers_by_weight_and_korean_by_default(header: str | N
 
 @pytest.mark.parametrize(("values", "lang"), [
     ((None, None, "ko_KR.UTF-8"), "ko"), ((None, None, "en_US.UTF-8"), "en"), ((None, None, None), "en"), (("C.UTF-8", None, "ko_KR.UTF-8"), "en"),
-    ((None, "ko_KR.UTF-8", "en_US.UTF-8"), "ko"), (("", None, "ko_KR.eucKR"), "ko"), ((None, None, "C"), "en"),
+    ((None, "ko_KR.UTF-8", "en_US.UTF-8"), "ko"), (("", None, "ko_KR.eucKR"), "ko"), ((None, None, "C"), "en"), ((None, None, "kok_IN.UTF-8"), "en"),
+    ((None, None, "ko"), "ko"),
 ])
 def test_the_command_lines_language_is_the_first_locale_variable_set(values: tuple[str | None, ...], lang: str) -> None:
     assert locale_language(values) == lang

@@ -43,9 +43,13 @@ _NAME_BEFORE = re.compile(
 _PART_ONLY = re.compile(r"(?P<same>(?:같은|동)\s*(?P<level>조|항)\s*)?(?:제\s*(?P<para>\d+)\s*항(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?|제\s*(?P<item2>\d+)\s*호)")
 # a statute cited the same way ("도로교통법 제44조", "「도로교통법」 제44조", "도로교통법상 제44조",
 # "도로교통법(제44조)", "약관의 규제에 관한 법률 제5조"): not a clause of the policy
+# (a law's name of words: "…에 관한 법률" after at most two words, none of them ending as a
+# clause of the sentence does, 는/은/가/을/를/로/고/서/며/면, nor "및")
 _STATUTE_BEFORE = re.compile(
-    r"(?P<law>(?:[가-힣]+\s+)*[가-힣]+에\s*관한\s*법률(?:\s*시행(?:령|규칙))?|[가-힣]+(?:법|법률)(?:\s*시행(?:령|규칙))?|[가-힣]+(?:시행령|시행규칙))"
+    r"(?<![가-힣0-9])(?P<law>(?:[가-힣]+(?<![는은가을를로고서며면및])\s+){0,2}[가-힣]+에\s*관한\s*법률(?:\s*시행(?:령|규칙))?"
+    r"|[가-힣]+(?:법|법률)(?:\s*시행(?:령|규칙))?|[가-힣]+(?:시행령|시행규칙))"
     r"[」』]?\s*(?:상|의)?\s*\(?\s*$")
+STATUTE_WINDOW = 80  # characters before "제N조" a law's name is looked for in (a long line is not searched whole)
 # general Korean nouns that end in 법 and name no law ("보험금 청구 방법(제5조)", "「보장방법」 제3조"):
 # a statute's name never ends in one of them
 NOT_LAWS = ("방법", "불법", "위법", "적법", "합법", "편법", "용법", "문법", "기법", "수법", "요법", "해법", "어법", "필법", "화법", "비법", "요령법")
@@ -53,7 +57,7 @@ NOT_LAWS = ("방법", "불법", "위법", "적법", "합법", "편법", "용법"
 
 def _statute(before: str) -> str | None:
     """The law whose article follows ``before`` (the text before "제N조" on its line), if any."""
-    m = _STATUTE_BEFORE.search(before)
+    m = _STATUTE_BEFORE.search(before[-STATUTE_WINDOW:])
     if m is None or m.group("law").endswith(NOT_LAWS):
         return None
     return m.group("law")

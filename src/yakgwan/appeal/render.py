@@ -124,7 +124,7 @@ def to_markdown(result: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     out += [f"## {w('pack.evidence')}", ""]
     for item in result["evidence_pack"]:
         p = item["provenance"]
-        out += [f"- **{item['claim']}**{w.tag(item)} — {w.cite(p)}", f"  > {p['quote']}", f"  <sub>{w('pack.source', doc=p['doc'])}</sub>"]
+        out += [f"- **{item['claim']}**{w.tag(item)} — {w.cite(p)}", f"  > {p['quote']}", f"  <sub>{w('pack.source', doc=p.get('doc_name') or p['doc'])}</sub>"]
     out += ["", f"## {w('pack.gaps')}", "", f"| {w('pack.requirement')} | {w('pack.shown')} | {w('pack.to_close')} |", "|---|---|---|"]
     out += [f"| {_md_cell(g['requirement'])} | {_md_cell(g['shown'] + w.tag(g))} | {_md_cell(g['to_close'])} |" for g in result["gap_analysis"]]
     out += ["", f"## {w('pack.documents')}", ""] + [f"- [ ] {doc}" for doc in result["documents_to_collect"]]
@@ -177,7 +177,7 @@ def to_html(result: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     for item in result["evidence_pack"]:
         p = item["provenance"]
         parts.append(f"<p><strong>{e(item['claim'])}</strong>{e(w.tag(item))} — {e(w.cite(p))}</p><blockquote>{e(p['quote'])}</blockquote>"
-                     f"<p class=\"cite\">{e(w('pack.source', doc=p['doc']))}</p>")
+                     f"<p class=\"cite\">{e(w('pack.source', doc=p.get('doc_name') or p['doc']))}</p>")
     parts.append(f"<h2>{e(w('pack.gaps'))}</h2><table><tr><th>{e(w('pack.requirement'))}</th><th>{e(w('pack.shown'))}</th><th>{e(w('pack.to_close'))}</th></tr>")
     parts += [f"<tr><td>{e(g['requirement'])}</td><td>{e(g['shown'] + w.tag(g))}</td><td>{e(g['to_close'])}</td></tr>" for g in result["gap_analysis"]]
     parts.append(f"</table><h2>{e(w('pack.documents'))}</h2><ul>" + "".join(f"<li>☐ {e(doc)}</li>" for doc in result["documents_to_collect"]) + "</ul>")
@@ -293,7 +293,7 @@ def _pdf_evidence_and_gaps(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> No
         p = item["provenance"]
         pdf.para(f"{item['claim']}{w.tag(item)} — {w.cite(p)}", 10)
         pdf.para(p["quote"], 9.5, indent=4, fill=True)
-        pdf.para(w("pack.source", doc=p["doc"]), 8, indent=4)
+        pdf.para(w("pack.source", doc=p.get("doc_name") or p["doc"]), 8, indent=4)
         pdf.pdf.ln(1)
     pdf.heading(w("pack.gaps"))
     pdf.table([(w("pack.requirement"), w("pack.shown"), w("pack.to_close"))] + [(g["requirement"], g["shown"] + w.tag(g), g["to_close"]) for g in result["gap_analysis"]])

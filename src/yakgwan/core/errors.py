@@ -65,6 +65,17 @@ class InputError(YakgwanError):
         return (type(self), (self.path, self.reason_message or self.reason))
 
 
+def as_message(exc: BaseException) -> "Message | str":
+    """An error as a message to show in a reader's language: an ``InputError`` as "PATH:
+    REASON", any other of yakgwan's errors by its message; else its English text."""
+    if isinstance(exc, InputError):
+        reason = exc.reason_message or exc.reason
+        return msg("error.at_file", file=one_line(exc.path), reason=reason) if exc.path else reason
+    if isinstance(exc, YakgwanError) and exc.message is not None:
+        return exc.message
+    return str(exc)
+
+
 class NoTextLayer(InputError):
     """A PDF whose pages are pictures of text (a scan): an OCR reader can still read it."""
 

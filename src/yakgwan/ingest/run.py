@@ -20,7 +20,7 @@ import numpy as np
 from yakgwan.ingest.chunkers.registry import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.embedders.preload import Preload
-from yakgwan.core.errors import InputError, ProviderError, YakgwanError, one_line
+from yakgwan.core.errors import InputError, ProviderError, YakgwanError, as_message, one_line
 from yakgwan.ingest.indexing import index_text
 from yakgwan.ingest.plan import Plan, plan_ingest
 from yakgwan.ingest.printed import printed_meta
@@ -115,16 +115,13 @@ class Ingestor:
             if rechunk and old is not None and not self.sync:
                 others = sorted(set(old.docs) - set(plan.origins))
                 if others:
-                    built = ", ".join(old.extra.get("ingest_steps", [])) or "no LLM step"  # type: ignore[arg-type]
-                    raise InputError(
-                        None,
-                        f"this index was built with {built}; changing the ingest steps (or their model) re-chunks every document, but "
-                        f"{len(others)} indexed document(s) are not in this ingest (e.g. {others[0]!r}): ingest them all together, or use another --index"
-                        + (f"; {len(report.failed)} file(s) could not be read, e.g. {report.failed[0]}" if report.failed else ""),
-                    )
+                    built = ", ".join(old.extra.get("ingest_steps", [])) or msg("ingest.no_steps")  # type: ignore[arg-type]
+                    failed = msg("ingest.rechunk_failed", n=len(report.failed), example=as_message(report.failed[0])) if report.failed else ""
+                    raise InputError(None, msg("ingest.rechunk_others", built=built, n=len(others), example=repr(others[0]), failed=failed))
             report.failed.extend(plan.conflicts)
             if self.strict and plan.conflicts:
-                raise InputError(plan.conflicts[0].path, f"{plan.conflicts[0].reason}; --strict: nothing ingested")
+                first = plan.conflicts[0]
+                raise InputError(first.path, msg("ingest.strict", reason=first.reason_message or first.reason, more=""))
             report.added, report.replaced, report.unchanged = plan.added, plan.replaced, plan.unchanged
             report.removed = plan.removed
             if old is not None and not fresh:
@@ -208,23 +205,23 @@ class Ingestor:
             if isinstance(loaded, Exception):  # a parser bug on one file must not abort a folder
                 if self.debug:  # YAKGWAN_DEBUG: the parser's traceback instead of a failed file
                     raise loaded
-                problems.append(InputError(str(src.path), f"cannot read: {type(loaded).__name__}: {loaded}"))
+                problems.append(InputError(str(src.path), msg("load.cannot_read", why=f"{type(loaded).__name__}: {loaded}")))
                 continue
             origin = str(src.path.resolve())
             report.warnings.extend(textless_warning(src.path, d) for d in loaded if d.textless_pages)
             docs.extend((d, f"{origin}#{d.doc_id}" if d.kind == "beir" else origin) for d in loaded)
         report.failed = problems
         if problems and self.strict:
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            raise InputError(problems[0].path, f"{problems[0].reason}{more}; --strict: nothing ingested")
+            more = msg("ingest.strict_more", n=len(problems) - 1) if len(problems) > 1 else ""
+            raise InputError(problems[0].path, msg("ingest.strict", reason=problems[0].reason_message or problems[0].reason, more=more))
         if not docs:
             if len(problems) == 1:
                 raise problems[0]
-            raise InputError(None, f"nothing to ingest: {len(problems)} file(s) failed, none loaded" + "".join(f"\n  {p}" for p in problems))
+            raise InputError(None, msg("ingest.nothing", n=len(problems), files=tuple(msg("ingest.failed_item", item=as_message(p)) for p in problems)))
         seen: dict[str, str] = {}
         for d, origin in docs:
             if d.doc_id in seen:
-                raise InputError(origin, f"same document id {d.doc_id!r} as {seen[d.doc_id]}; ingest them separately")
+                raise InputError(origin, msg("ingest.same_id", id=repr(d.doc_id), other=seen[d.doc_id]))
             seen[d.doc_id] = origin
         return docs
 

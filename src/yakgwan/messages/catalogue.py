@@ -23,7 +23,9 @@ LANGS = ("ko", "en")
 DEFAULT_LANG = "ko"
 FIELD = re.compile(r"\{(\w+)\}")
 
-Param = Union[str, int, float, "Message"]
+# a parameter: a value, a message (rendered in the same language), or a sequence of them (each
+# rendered, then joined as they are: the items carry their own separators)
+Param = Union[str, int, float, "Message", tuple[Union[str, int, float, "Message"], ...]]
 
 
 def fields_of(template: str) -> frozenset[str]:
@@ -68,12 +70,32 @@ class Catalogue:
         if lang not in LANGS:
             raise ValueError(f"language {lang!r}: one of {', '.join(LANGS)}")
         self.require(key, params or {})
-        values = {k: (v.text(lang) if isinstance(v, Message) else str(v)) for k, v in (params or {}).items()}
+        values = {k: _render(v, lang) for k, v in (params or {}).items()}
         return fill(self.texts[key][lang], values)
 
     def for_lang(self, lang: str) -> dict[str, str]:
         """Every key's raw text in ``lang`` (what the web app loads)."""
         return {k: v[lang] for k, v in self.texts.items()}
+
+
+def _render(value: Param, lang: str) -> str:
+    if isinstance(value, tuple):
+        return "".join(_render(v, lang) for v in value)
+    return value.text(lang) if isinstance(value, Message) else str(value)
+
+
+def _param_json(value: Param) -> object:
+    if isinstance(value, tuple):
+        return [_param_json(v) for v in value]
+    return value.to_json() if isinstance(value, Message) else value
+
+
+def _param_from_json(value: object) -> Param:
+    if isinstance(value, list):
+        return tuple(_param_from_json(v) for v in value)  # type: ignore[misc]
+    if isinstance(value, dict):
+        return Message.from_json(value)
+    return value  # type: ignore[return-value]
 
 
 @cache
@@ -97,13 +119,13 @@ class Message:
         return self.text("en")
 
     def to_json(self) -> dict[str, object]:
-        return {"key": self.key, "params": {k: (v.to_json() if isinstance(v, Message) else v) for k, v in self.params}}
+        return {"key": self.key, "params": {k: _param_json(v) for k, v in self.params}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> "Message":
         params = data.get("params") or {}
         assert isinstance(params, dict)
-        return msg(str(data["key"]), **{k: (cls.from_json(v) if isinstance(v, dict) else v) for k, v in params.items()})
+        return msg(str(data["key"]), **{k: _param_from_json(v) for k, v in params.items()})
 
 
 def msg(key: str, /, **params: Param) -> Message:
@@ -151,5 +173,5 @@ def locale_language(values: tuple[str | None, ...]) -> str:
     (``ko_KR.UTF-8``), English otherwise (``C``, ``en_US.UTF-8``, nothing set). Pure."""
     for value in values:
         if value:
-            return "ko" if value.lower().startswith("ko") else "en"
+            return "ko" if re.split(r"[_.@-]", value.lower(), maxsplit=1)[0] == "ko" else "en"
     return "en"

@@ -65,6 +65,7 @@ def create_app(config: ServerConfig, service: Service | None = None) -> FastAPI:
     if config.api_key is not None:
         app.add_middleware(_ApiKey, key=config.api_key)
     app.add_middleware(BodyLimit, limit=config.max_upload_bytes + BODY_OVERHEAD)
+    app.add_middleware(VaryByLanguage)
     app.openapi = lambda: _openapi(app, config.api_key is not None)  # type: ignore[method-assign]
     app.router.on_shutdown.append(service.jobs.shutdown)
     if config.warm_up:
@@ -86,6 +87,28 @@ def _warm_up(service: Service) -> None:
             problems.log.warning("warm-up failed", exc_info=True)
 
     threading.Thread(target=load, name="yakgwan-warm-up", daemon=True).start()
+
+
+class VaryByLanguage:
+    """ASGI middleware: every answer says it varies by ``Accept-Language`` (errors, job stages and
+    evidence packs are in the reader's language), so no cache serves one reader's to another."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_varied(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"vary"]
+                vary = [v.decode("latin-1") for k, v in message.get("headers", []) if k.lower() == b"vary"]
+                headers.append((b"vary", ", ".join([*vary, "Accept-Language"]).encode("latin-1")))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_varied)
 
 
 class _ApiKey(BaseHTTPMiddleware):

@@ -83,6 +83,23 @@ def test_a_law_is_a_law_however_a_notice_writes_it() -> None:
     assert (law.statute, joined.statute, joined.article) == ("도로교통법", "도로교통법", "제148조의2")
     own, after = parse_clause_refs("보통약관 제13조 및 제15조")  # a 약관's joined article stays the 약관's
     assert (own.statute, after.statute, after.yakgwan) == (None, None, "보통약관")
+    # the law's own name, never the words of the sentence before it
+    named = {text: [r.statute for r in parse_clause_refs(text) if r.statute] for text in (
+        "회사는 약관의 규제에 관한 법률 제5조에 따라", "보통약관 제2조 및 약관의 규제에 관한 법률 제5조에 따라", "금융소비자 보호에 관한 법률 제19조",
+        "「도로교통법」 제44조 제1항", "상법 제651조")}
+    assert named == {"회사는 약관의 규제에 관한 법률 제5조에 따라": ["약관의 규제에 관한 법률"], "보통약관 제2조 및 약관의 규제에 관한 법률 제5조에 따라": ["약관의 규제에 관한 법률"],
+                     "금융소비자 보호에 관한 법률 제19조": ["금융소비자 보호에 관한 법률"], "「도로교통법」 제44조 제1항": ["도로교통법"], "상법 제651조": ["상법"]}
     from yakgwan.appeal.result import laws_cited
 
     assert laws_cited("「도로교통법」 제44조 제1항 및 제148조의2, 벌금 특별약관 제2조 제8호") == ["도로교통법 제44조 제1항", "도로교통법 제148조의2"]
+
+
+def test_a_long_line_of_citations_is_read_in_linear_time() -> None:
+    """A law's name is looked for just before each article, not over the whole line: a line of
+    3,000 words and 40 articles is read in well under a second (a search over the line took minutes)."""
+    import time
+
+    line = " ".join(["보험금을"] * 3000) + " " + " ".join(f"제{i}조" for i in range(1, 41)) + "에 따라 보험금을 지급하지 않습니다."
+    start = time.perf_counter()
+    refs = parse_clause_refs(line)
+    assert len(refs) == 40 and time.perf_counter() - start < 2.0

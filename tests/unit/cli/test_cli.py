@@ -332,6 +332,13 @@ def test_the_command_line_speaks_korean_under_a_korean_locale(tmp_path: Path) ->
     assert found.returncode == 0 and found.stdout.startswith("[") and " · 의미 검색 " in found.stdout.splitlines()[0], found.stdout
     english = _run(["ingest", str(sample)], tmp_path, {**ko, "LANG": "C.UTF-8"})
     assert "documents 1 (added 0, replaced 0, unchanged 1)" in english.stdout and "hybrid ready after" in english.stdout
+    folder = tmp_path / "모음"
+    folder.mkdir()
+    (folder / "빈.txt").write_bytes(b"")
+    (folder / "깨진.txt").write_bytes(b"\xff\xfe\x00\xd8")  # a UTF-16 byte-order mark, then half a surrogate pair
+    nothing = _run(["ingest", str(folder)], tmp_path, ko)
+    assert nothing.returncode == 2 and "색인할 것이 없습니다: 파일 2개를 읽지 못했고" in nothing.stderr, nothing.stderr
+    assert "빈.txt: 빈 파일입니다" in nothing.stderr and "깨진.txt: UTF-16 바이트 순서 표시로 시작하지만 올바른 UTF-16이 아닙니다" in nothing.stderr
     refused = _run(["ingest", str(sample)], tmp_path, {"YAKGWAN_LANG": "fr"})
     _one_error_line(refused, "YAKGWAN_LANG='fr': use one of ko, en")
 

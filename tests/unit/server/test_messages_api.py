@@ -85,7 +85,9 @@ def test_a_notice_without_a_recognised_reason_gives_its_sentences_and_the_reader
     assert reasons == ["고객님께서 청구하신 건에 대해 안내드립니다.", typed]
     assert done["result"]["retrieval"][1]["cited"][0]["article"] == "제2조"
     # the pack names the policy as it was uploaded, and reads in the reader's language
-    assert {e["provenance"]["doc"] for e in done["result"]["evidence_pack"]} == {"policy.txt"}
+    assert {e["provenance"]["doc_name"] for e in done["result"]["evidence_pack"]} == {"policy.txt"}
+    assert all(e["provenance"]["doc"].endswith(".txt") and len(e["provenance"]["doc"]) == 20 for e in done["result"]["evidence_pack"])  # the id stays
+    assert "accept-language" in client.get(f"/api/jobs/{done['id']}").headers["vary"].lower()
     ko = client.get(f"/api/appeals/{done['id']}/pack.md").text
     en = client.get(f"/api/appeals/{done['id']}/pack.md", headers={"Accept-Language": "en"}).text
     assert ko.startswith("# 보험금 부지급 재심사 근거 자료") and "출처: policy.txt" in ko

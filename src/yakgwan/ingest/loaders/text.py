@@ -22,7 +22,7 @@ def read_decoded(path: Path) -> tuple[bytes, str]:
     try:
         text, _encoding = decode_text(data)
     except DecodeFailure as exc:
-        raise InputError(str(path), str(exc)) from None
+        raise InputError(str(path), exc.message) from None
     return data, text
 
 

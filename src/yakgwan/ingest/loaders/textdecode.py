@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from yakgwan.messages import Message, msg
+
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # Latin-1 supplement / Greek letters that appear when UTF-8 Korean bytes are read as a
 # single-byte code page (e.g. "í•œêµ­" for "한국"). Typographic punctuation (“ ” ‘ ’ — …) is
@@ -19,7 +21,15 @@ _UTF8_LEAD = re.compile(r"[\u00ea-\u00ed\u03ba-\u03bd][\u0080-\u00bf\u0152\u0153
 
 
 class DecodeFailure(ValueError):
-    """Bytes that are not text in any supported encoding; ``str(self)`` is the reason."""
+    """Bytes that are not text in any supported encoding; ``message`` is the reason (``str(self)``
+    its English)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+    def __reduce__(self) -> tuple[type, tuple[Message]]:
+        return (type(self), (self.message,))
 
 
 def hangul_share(text: str) -> float:
@@ -55,9 +65,7 @@ def repair_mojibake(text: str) -> tuple[str, str | None]:
         return text, None  # real Korean text with some Western letters in it (names, French, Greek symbols)
     if not _UTF8_LEAD.search(text):
         return text, None  # accented Western text, not UTF-8 read with the wrong code page
-    raise DecodeFailure(
-        "text looks garbled (UTF-8 Korean decoded with a Western code page, 'mojibake') and could not be repaired"
-    )
+    raise DecodeFailure(msg("decode.mojibake"))
 
 
 def decode_text(data: bytes) -> tuple[str, str]:
@@ -70,9 +78,9 @@ def decode_text(data: bytes) -> tuple[str, str]:
         try:
             return _finish(data.decode("utf-16"), "utf-16")
         except UnicodeDecodeError:
-            raise DecodeFailure("starts with a UTF-16 byte-order mark but is not valid UTF-16") from None
+            raise DecodeFailure(msg("decode.bad_utf16")) from None
     if looks_binary(data):
-        raise DecodeFailure("binary content, not text")
+        raise DecodeFailure(msg("decode.binary"))
     if data.startswith(b"\xef\xbb\xbf"):
         data, enc = data[3:], "utf-8-sig"
     else:
@@ -91,7 +99,7 @@ def decode_text(data: bytes) -> tuple[str, str]:
 
     best = from_bytes(data).best()
     if best is None or best.encoding is None:
-        raise DecodeFailure("cannot decode: not UTF-8, not cp949/EUC-KR, and no other encoding fits")
+        raise DecodeFailure(msg("decode.unknown"))
     return _finish(str(best), best.encoding)
 
 

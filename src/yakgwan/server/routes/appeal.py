@@ -123,10 +123,10 @@ def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
 
 
 def name_documents(result: dict[str, Any], names: dict[str, str]) -> None:
-    """Every document the analysis cites by the name it was uploaded with, not the name the
-    server stores it under (evidence, findings, checks)."""
+    """Beside every document id the analysis cites (``doc``, what ``--filter doc=`` takes), the
+    name it was uploaded with (``doc_name``, what a reader sees): evidence, findings, checks."""
     spans = [e["provenance"] for e in result.get("evidence_pack") or []]
     spans += [f["policy"] for f in result.get("findings") or [] if f.get("policy")]
     spans += [c["policy"] for c in result.get("checks") or [] if c.get("policy")]
     for p in spans:
-        p["doc"] = names.get(p["doc"], p["doc"])
+        p["doc_name"] = names.get(p["doc"], p["doc"])

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from yakgwan.core.errors import InputError, YakgwanError, storage_problem
 from yakgwan.core.protocols import ProgressSink
-from yakgwan.messages import DEFAULT_LANG, Message, msg
+from yakgwan.messages import DEFAULT_LANG, Message, catalogue, msg
 from yakgwan.server.problems import Problem
 from yakgwan.services.context import Records
 
@@ -79,7 +79,8 @@ class Job:
             out["stage_key"] = ""
         else:
             out["stage"], out["stage_key"] = msg("stage.waiting").text(lang), "stage.waiting"
-        out["status_text"] = msg(f"job.status.{self.status}").text(lang)
+        said = status_words(self.status)
+        out["status_text"] = said.text(lang) if isinstance(said, Message) else said
         if (said := _message(self.error_message)) is not None:
             out["error"] = said.text(lang)
         return out
@@ -90,6 +91,11 @@ class Job:
         version may have more or fewer)."""
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in record.items() if k in known})
+
+
+def status_words(status: str) -> Message | str:
+    """A job status in words; a status this version does not know (a record of another) as it is."""
+    return msg(f"job.status.{status}") if catalogue().has(f"job.status.{status}") else status
 
 
 def _message(data: dict[str, Any] | None) -> Message | None:
@@ -159,7 +165,7 @@ class JobRunner:
                 if now - (job.heartbeat or job.created) > self._stale_s:
                     was = job.status
                     job.status, job.finished = "failed", now
-                    said = msg("error.job_server_stopped", status=msg(f"job.status.{was}"), seconds=f"{now - (job.heartbeat or job.created):.0f}")
+                    said = msg("error.job_server_stopped", status=status_words(was), seconds=f"{now - (job.heartbeat or job.created):.0f}")
                     job.error, job.error_message = str(said), said.to_json()
                     failed.append(job)
         for job in failed:
@@ -266,7 +272,7 @@ class JobRunner:
         job = self.get(job_id)
         with self._lock:
             if job.finished_yet:
-                raise Problem(409, msg("error.job_finished", job=job_id, status=msg(f"job.status.{job.status}")), "finished")
+                raise Problem(409, msg("error.job_finished", job=job_id, status=status_words(job.status)), "finished")
             elsewhere = job.id not in self._mine
         if elsewhere and self._log is not None:  # its process reads the request at its next progress step
             self._log.put(CANCEL + job.id, {"requested": time.time()})

@@ -95,7 +95,7 @@ def _kind(data: bytes, shown: str) -> str:
             return "pdf"
         if looks_binary(data):
             raise Problem(415, msg("error.not_a_document", file=shown, start=repr(data[:8])), "unsupported-type") from None
-        raise Problem(415, msg("error.not_text", file=shown, why=str(exc)), "unsupported-type") from None
+        raise Problem(415, msg("error.not_text", file=shown, why=exc.message if isinstance(exc, DecodeFailure) else str(exc)), "unsupported-type") from None
     if re.match(r"\s*(<!doctype html|<html)", text[:2048], re.IGNORECASE):
         return "html"
     return "text"

@@ -83,11 +83,13 @@ export function mountAppeal(root, state) {
       made = null;
     } catch (err) {
       policyMsg.append(errorBox(err));
-      if (made) await deleteJson(`/api/collections/${encodeURIComponent(made)}`).catch(() => {});
-      collection = made ? null : collection;
+      // the collection made for this upload goes again when nothing landed in it; kept (and
+      // chosen) when it could not be removed or a document did land
+      if (made && await deleteJson(`/api/collections/${encodeURIComponent(made)}`).then(() => true, () => false)) collection = null;
     } finally {
       busy.policy = false;
       await refresh(collection).catch((err) => policyMsg.append(errorBox(err)));
+      updateButtons();
     }
   });
 
