@@ -10,6 +10,7 @@ import urllib.request
 from typing import Any
 
 from yakgwan.core.errors import ProviderError
+from yakgwan.messages import msg
 
 RETRY_STATUS = (408, 409, 429, 500, 502, 503, 504)
 
@@ -34,16 +35,16 @@ def post_json(url: str, body: dict[str, Any], api_key: str | None, timeout_s: fl
             return payload
         except urllib.error.HTTPError as exc:
             if exc.code in (401, 403):
-                raise ProviderError(f"{url}: authentication failed (HTTP {exc.code}); check the API key") from None
+                raise ProviderError(msg("served.auth", url=url, code=exc.code)) from None
             if exc.code == 429 and attempt == retries:
-                raise ProviderError(f"{url}: rate limit or quota exceeded (HTTP 429) after {retries + 1} tries") from None
+                raise ProviderError(msg("served.rate", url=url, tries=retries + 1)) from None
             if exc.code not in RETRY_STATUS or attempt == retries:
-                raise ProviderError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+                raise ProviderError(msg("served.http", url=url, code=exc.code, reason=str(exc.reason))) from None
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
             if attempt == retries:
-                reason = "timed out" if isinstance(exc, TimeoutError) or "timed out" in str(exc) else "unreachable"
-                raise ProviderError(f"{url}: {reason} after {retries + 1} tries ({exc})") from None
+                timed_out = isinstance(exc, TimeoutError) or "timed out" in str(exc)
+                raise ProviderError(msg("served.timeout" if timed_out else "served.unreachable", url=url, tries=retries + 1, why=str(exc))) from None
         except ValueError as exc:
-            raise ProviderError(f"{url}: response is not valid JSON ({exc})") from None
+            raise ProviderError(msg("served.not_json", url=url, why=str(exc))) from None
         time.sleep(min(8.0, 0.5 * 2**attempt))
     raise AssertionError("unreachable")

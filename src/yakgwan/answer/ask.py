@@ -40,6 +40,7 @@ from yakgwan.answer.structure import missing_article_answer, named_yakgwan
 from yakgwan.answer.passages import number_sentences
 from yakgwan.answer.records import REFUSAL, AskResult, Generated
 from yakgwan.core.errors import InputError
+from yakgwan.messages import msg
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.records import Hit
 from yakgwan.embedders.cache import EmbeddingCache
@@ -85,11 +86,11 @@ class Asker:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise InputError(None, f"unknown --mode {self.mode!r}; available: {', '.join(MODES)}")
+            raise InputError(None, msg("query.unknown_mode", mode=repr(self.mode), available=", ".join(MODES)))
         if self.mode in WRITTEN and self.ctx.llm is None:
-            raise InputError(None, f"--mode {self.mode} needs an LLM: set YAKGWAN_LLM (local or openai), or use --mode extract")
+            raise InputError(None, msg("query.mode_needs_llm", mode=self.mode))
         if self.k <= 0:
-            raise InputError(None, f"--k must be > 0, got {self.k}")
+            raise InputError(None, msg("query.k", k=self.k))
         if type(self.anchors) is AnchorFinder and self.anchors.tagger is None:  # one Kiwi model per process, not two
             self.anchors.tagger = tagger_of(self.ctx.tokenizer)
 
@@ -103,7 +104,7 @@ class Asker:
         (passages and sentences shown), ``answering`` (by which model or rule), ``checked``."""
         say = on_stage or (lambda stage, facts: None)
         if not question.strip():
-            raise InputError(None, "empty question")
+            raise InputError(None, msg("query.empty_question"))
         t0 = time.perf_counter()
         llm = self.ctx.llm
         calls0 = llm.stats.calls if llm else 0

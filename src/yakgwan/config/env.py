@@ -20,7 +20,7 @@ from yakgwan.config.runtime import RuntimeConfig
 from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.core.location import IndexLocation, is_database_uri
 from yakgwan.llm import LLMConfig
-from yakgwan.messages import LANGS, locale_language
+from yakgwan.messages import LANGS, locale_language, msg
 from yakgwan.text.registry import DEFAULT_TOKENIZER
 from yakgwan.websearch.provider import SearchConfig
 
@@ -50,7 +50,7 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
         return True
     if raw.lower() in ("0", "false", "no", "off"):
         return False
-    raise YakgwanError(f"{name} must be 1 or 0, got {raw!r}")
+    raise YakgwanError(msg("env.flag", name=name, value=repr(raw)))
 
 
 def index_dir(env: Mapping[str, str]) -> IndexLocation:
@@ -65,7 +65,7 @@ def language(env: Mapping[str, str]) -> str:
     chosen = env.get("YAKGWAN_LANG")
     if chosen:
         if chosen not in LANGS:
-            raise YakgwanError(f"YAKGWAN_LANG={chosen!r}: use one of {', '.join(LANGS)}")
+            raise YakgwanError(msg("env.lang", value=repr(chosen), langs=", ".join(LANGS)))
         return chosen
     return locale_language((env.get("LC_ALL"), env.get("LC_MESSAGES"), env.get("LANG")))
 
@@ -115,12 +115,13 @@ def server_api_key(env: Mapping[str, str]) -> str | None:
     return env.get("YAKGWAN_API_KEY") or None
 
 
-def _number(env: Mapping[str, str], name: str, default: float, what: str = "a number") -> float:
+def _number(env: Mapping[str, str], name: str, default: float, what: str = "env.a_number") -> float:
+    """``name``'s number (``default`` when unset); ``what`` is the catalogue key of what it must be."""
     raw = env.get(name) or str(default)
     try:
         return float(raw)
     except ValueError:
-        raise InputError(None, f"{name} must be {what}, got {raw!r}") from None
+        raise InputError(None, msg("env.number", name=name, what=msg(what), value=repr(raw))) from None
 
 
 def max_upload_bytes(env: Mapping[str, str]) -> int:
@@ -131,9 +132,9 @@ DEFAULT_JOB_STALE_S = 30.0
 
 
 def job_stale_s(env: Mapping[str, str]) -> float:
-    seconds = _number(env, "YAKGWAN_JOB_STALE_S", DEFAULT_JOB_STALE_S, "a number of seconds")
+    seconds = _number(env, "YAKGWAN_JOB_STALE_S", DEFAULT_JOB_STALE_S, "env.seconds")
     if seconds <= 0:
-        raise InputError(None, f"YAKGWAN_JOB_STALE_S must be > 0, got {env.get('YAKGWAN_JOB_STALE_S')!r}")
+        raise InputError(None, msg("env.stale", value=repr(env.get("YAKGWAN_JOB_STALE_S"))))
     return seconds
 
 
@@ -147,7 +148,7 @@ def hand_to_workers(index: str, data_dir: Path) -> None:
 def datasets_dir(env: Mapping[str, str]) -> Path | None:
     datasets = _path(env, "YAKGWAN_DATASETS")
     if datasets is not None and not datasets.is_dir():
-        raise InputError(str(datasets), "YAKGWAN_DATASETS is not a folder")
+        raise InputError(str(datasets), msg("env.datasets"))
     return datasets
 
 

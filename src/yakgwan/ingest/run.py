@@ -317,7 +317,7 @@ class Ingestor:
         try:
             for rows, vecs in zip(batches, self._work().embed([[texts[i] for i in rows] for rows in batches])):
                 if vecs.shape != (len(rows), data.dim):
-                    raise ProviderError(f"{self.embedder.model_id}: returned vectors of shape {vecs.shape}, expected {(len(rows), data.dim)}")
+                    raise ProviderError(msg("embed.shape", model=self.embedder.model_id, shape=str(vecs.shape), expected=str((len(rows), data.dim))))
                 data.vectors[rows] = vecs
                 data.dense_mask[rows] = True
                 self.cache.put_many(self.embedder.model_id, {sha256_hex(texts[i]): v for i, v in zip(rows, vecs)})

@@ -6,6 +6,7 @@ from typing import Sequence
 
 from yakgwan.config import Settings
 from yakgwan.core.errors import YakgwanError
+from yakgwan.messages import msg
 from yakgwan.core.location import display_location
 from yakgwan.core.protocols import Embedder
 from yakgwan.embedders import make_embedder
@@ -29,10 +30,7 @@ def open_context(settings: Settings, embedder: Embedder | None = None, filters: 
     def _embedder() -> Embedder:
         emb = embedder or make_embedder(settings.embedder, settings.cache_dir)
         if emb.model_id != view.embedder:
-            raise YakgwanError(
-                f"{display_location(settings.index_dir)}: index vectors come from {view.embedder!r} but the configured embedder is "
-                f"{emb.model_id!r}; re-ingest or set YAKGWAN_EMBEDDER to match"
-            )
+            raise YakgwanError(msg("index.embedder_changed", where=display_location(settings.index_dir), indexed=repr(view.embedder), configured=repr(emb.model_id)))
         return emb
 
     return PipelineContext(

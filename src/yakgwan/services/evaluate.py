@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 from yakgwan import __version__
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError, ProviderError
+from yakgwan.messages import msg
 from yakgwan.core.files import atomic_write_text
 from yakgwan.core.location import IndexLocation, is_database_uri
 from yakgwan.core.records import sha256_hex
@@ -48,12 +49,12 @@ def load_evalset(corpus: Path | None, tests: Path | None, beir: Path | None, hal
     ``half`` keeping its tuning or checking half, or a BEIR folder."""
     if beir:
         if corpus or tests:
-            raise InputError(None, "give either --beir DIR or --corpus DIR --tests FILE, not both")
+            raise InputError(None, msg("eval.beir_or_corpus"))
         if half is not None:
-            raise InputError(None, "--half is for --tests files (seed or clause-level format), not --beir")
+            raise InputError(None, msg("eval.half_beir"))
         return load_beir(beir)
     if not (corpus and tests):
-        raise InputError(None, "eval needs --corpus DIR|PDF --tests FILE.jsonl (seed or clause-level format) or --beir DIR")
+        raise InputError(None, msg("eval.needs_set"))
     if is_clause_file(tests):
         return load_clauses(corpus, tests, half)
     return load_seed(corpus, tests, half)
@@ -186,7 +187,7 @@ def _eval_index(
     for problem in report.failed:
         warn(f"not indexed: {problem}")
     if not report.dense_ready and needs_dense:
-        raise ProviderError(f"dense vectors could not be computed for {evalset.corpus}: {report.dense_error or 'incomplete'}")
+        raise ProviderError(msg("eval.no_dense", corpus=str(evalset.corpus), why=report.dense_error or msg("cli.incomplete")))
     record_path = build_record_path(settings, isettings.index_dir)
     if report.added or report.replaced or report.removed:  # this run built or updated the index
         ingest_llm = {"model": llm.name, **llm.stats.as_dict(), "seconds": round(llm.stats.latency_ms / 1000, 1)} if llm is not None else None

@@ -8,6 +8,7 @@ from typing import Callable, Mapping, Sequence
 
 from yakgwan.config import Settings, env
 from yakgwan.core.errors import InputError
+from yakgwan.messages import msg
 from yakgwan.core.protocols import Embedder
 from yakgwan.embedders import make_embedder
 from yakgwan.embedders.cache import EmbeddingCache
@@ -54,7 +55,7 @@ def ingest(
     if steps and llm is None:
         llm = make_llm(settings.llm, settings.cache_dir)
         if llm is None:
-            raise InputError(None, f"ingest steps {', '.join(steps)} need an LLM: set YAKGWAN_LLM=local or openai (see README)")
+            raise InputError(None, msg("ingest.steps_need_llm", steps=", ".join(steps)))
     chunk_steps = make_steps(steps, llm)
     workers = RayWorkers(ray, WorkerSpec(settings.tokenizer, settings.embedder, settings.cache_dir), ray_workers) if ray else None
     ingestor = Ingestor(

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError
+from yakgwan.messages import msg
 from yakgwan.core.records import Chunk, Hit, Route
 from yakgwan.pipelines import PipelineContext, build_pipeline, ran_as, route_of
 from yakgwan.services.context import open_context
@@ -47,9 +48,9 @@ class SearchResult:
 def check_query(query: str, k: int) -> None:
     """The arguments of a search, checked before any index is opened."""
     if k <= 0:
-        raise InputError(None, f"--k must be > 0, got {k}")
+        raise InputError(None, msg("query.k", k=k))
     if not query.strip():
-        raise InputError(None, "empty query")
+        raise InputError(None, msg("query.empty"))
 
 
 def search_index(settings: Settings, query: str, pipeline: str, k: int, filters: Sequence[str] = ()) -> SearchResult:

@@ -33,7 +33,8 @@ from typing import Callable, ContextManager, Iterator
 
 import numpy as np
 
-from yakgwan.core.errors import IndexStoreError
+from yakgwan.core.errors import IndexStoreError, one_line
+from yakgwan.messages import msg
 from yakgwan.retrieval.scoring.bm25 import BM25Index
 from yakgwan.core.files import atomic_write_text
 from yakgwan.store.base import DocRecord, IndexData, WriterTurns, check_rows, chunk_from_json, chunk_to_json
@@ -68,11 +69,11 @@ class LocalStore:
         try:
             manifest = json.loads((self.root / MANIFEST).read_text("utf-8"))
         except FileNotFoundError:
-            raise IndexStoreError(f"{self.root}: no index here (run 'yakgwan ingest PATH --index {self.root}' first)") from None
+            raise IndexStoreError(msg("index.none", where=one_line(str(self.root)))) from None
         except (OSError, ValueError) as exc:
-            raise IndexStoreError(f"{self.root}: unreadable index manifest ({exc})") from None
+            raise IndexStoreError(msg("index.manifest", where=one_line(str(self.root)), why=str(exc))) from None
         if manifest.get("format") != FORMAT:
-            raise IndexStoreError(f"{self.root}: index format {manifest.get('format')!r}, expected {FORMAT}; re-ingest")
+            raise IndexStoreError(msg("index.format", where=one_line(str(self.root)), found=repr(manifest.get("format")), expected=FORMAT))
         return self.root / str(manifest["generation"])
 
     def read(self) -> IndexData:
@@ -90,7 +91,7 @@ class LocalStore:
                 return _read_generation(gen), (_read_bm25(gen) if with_bm25 else None)
             except FileNotFoundError:
                 if attempt == 2:
-                    raise IndexStoreError(f"{gen}: index files missing; re-ingest") from None
+                    raise IndexStoreError(msg("index.files_missing", where=one_line(str(gen)))) from None
                 time.sleep(0.05)  # a writer replaced the generation between two reads
         raise AssertionError("unreachable")
 
@@ -130,7 +131,7 @@ class LocalStore:
         while True:
             with _parent_locked(self.root):
                 if self.root.exists() and not self.root.is_dir():
-                    raise IndexStoreError(f"{self.root}: exists and is not a folder; choose another --index")
+                    raise IndexStoreError(msg("index.not_folder", where=one_line(str(self.root))))
                 made = not self.root.exists()
                 self.root.mkdir(exist_ok=True)
                 fd = os.open(self.root, os.O_RDONLY)
@@ -157,7 +158,7 @@ class LocalStore:
         """Under ``writer()``, which made the folder when it was missing (and removes it again
         if this fails)."""
         if not self.exists() and any(self.root.iterdir()):
-            raise IndexStoreError(f"{self.root}: folder is not empty and holds no yakgwan index; choose an empty or new --index folder")
+            raise IndexStoreError(msg("index.not_empty", where=one_line(str(self.root))))
         seq = self._current_seq() + 1
         name = f"g{seq:08d}"
         tmp = self.root / f".{name}.{uuid.uuid4().hex[:6]}.tmp"
@@ -182,7 +183,7 @@ class LocalStore:
                         shutil.rmtree(p, ignore_errors=True)
                 return
             if not _GENERATION.match(generation) or not (self.root / generation).is_dir():
-                raise IndexStoreError(f"{self.root}: generation {generation!r} is no longer kept; re-ingest")
+                raise IndexStoreError(msg("index.gone", where=one_line(str(self.root)), generation=repr(generation)))
             # the sequence goes on: the next commit gets a name no reader has seen
             atomic_write_text(self.root / MANIFEST, json.dumps({"format": FORMAT, "generation": generation, "seq": self._current_seq()}))
 
@@ -243,8 +244,7 @@ def _write_generation(gen: Path, data: IndexData) -> None:
     check_rows(str(gen.parent), data)  # before anything is written
     need, free = generation_bytes(data), shutil.disk_usage(gen.parent).free
     if free < need:  # refused before a byte is written too: a half-written generation helps no one
-        raise IndexStoreError(f"{gen.parent}: disk full: this commit needs about {_mb(need)} and {_mb(free)} are free; "
-                              "free some space and ingest again (the index is as it was)")
+        raise IndexStoreError(msg("index.disk_full", where=one_line(str(gen.parent)), need=_mb(need), free=_mb(free)))
     gen.mkdir()
     with open(gen / "chunks.jsonl", "w", encoding="utf-8") as fh:
         for c in data.chunks:
