@@ -191,14 +191,15 @@ def test_every_value_a_key_family_is_built_from_has_its_words() -> None:
 # the modules whose errors a web user or a policyholder at the command line reads: the server, the
 # loaders of what they upload, the notice, the policy and the appeal, the search filters. Their
 # raised errors carry catalogue messages; a literal or f-string message there fails this test.
-READ_BY_USERS = ("server", "ingest/loaders", "ingest/run.py", "appeal/notice.py", "appeal/run.py", "appeal/policy.py", "services", "store/filters.py",
-                 "store/local/store.py", "config/env.py", "answer/ask.py", "openai_http.py")
-ERRORS = {"InputError", "NoTextLayer", "NoDenialReason", "YakgwanError", "IndexStoreError", "ProviderError", "Problem"}
+READ_BY_USERS = ("server", "ingest/loaders", "ingest/run.py", "appeal/notice.py", "appeal/run.py", "appeal/policy.py", "services", "store",
+                 "config/env.py", "answer/ask.py", "openai_http.py", "llm/__init__.py", "llm/facade.py", "llm/gguf_assets.py", "llm/local_llama.py",
+                 "llm/openai_chat.py", "embedders/__init__.py", "embedders/e5_onnx.py", "embedders/openai_compat.py")
+ERRORS = {"InputError", "NoTextLayer", "NoDenialReason", "YakgwanError", "IndexStoreError", "ProviderError", "PromptTooLongError", "Problem"}
 
 
 def _message_argument(call: ast.Call) -> ast.AST | None:
     name = getattr(call.func, "id", None)
-    at = 0 if name in ("YakgwanError", "IndexStoreError", "ProviderError") else 1  # InputError(path, reason), Problem(status, detail)
+    at = 0 if name in ("YakgwanError", "IndexStoreError", "ProviderError", "PromptTooLongError") else 1  # InputError(path, reason), Problem(status, detail)
     return call.args[at] if len(call.args) > at else None
 
 

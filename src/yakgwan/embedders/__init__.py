@@ -8,6 +8,7 @@ from typing import Callable
 
 from yakgwan.config import EmbedderConfig
 from yakgwan.core.errors import YakgwanError
+from yakgwan.messages import msg
 from yakgwan.core.protocols import Embedder
 from yakgwan.core.registry import Registry
 
@@ -34,7 +35,7 @@ def _openai(cfg: EmbedderConfig, cache_dir: Path | None) -> Embedder:
     from yakgwan.embedders.openai_compat import OpenAIEmbedder
 
     if not cfg.base_url or not cfg.model:
-        raise YakgwanError("embedder 'openai' needs YAKGWAN_EMBED_BASE_URL and YAKGWAN_EMBED_MODEL")
+        raise YakgwanError(msg("embed.openai_config"))
     return OpenAIEmbedder(cfg.base_url, cfg.model, cfg.api_key)
 
 

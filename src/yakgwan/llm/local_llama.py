@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from yakgwan.core.errors import InputError, PromptTooLongError, ProviderError
+from yakgwan.messages import msg
 from yakgwan.llm.gguf_assets import ensure_model, get_model, model_path
 from yakgwan.llm.types import Completion, GenParams, Message
 
@@ -44,9 +45,9 @@ class LocalLlamaProvider:
         default is half of them)."""
         self.spec = get_model(model_name)
         if not isinstance(n_ctx, int) or n_ctx < 256:
-            raise InputError(None, f"n_ctx must be an integer >= 256. Currently, n_ctx is {n_ctx!r}")
+            raise InputError(None, msg("llm.n_ctx", value=repr(n_ctx)))
         if n_threads is not None and (not isinstance(n_threads, int) or n_threads < 1):
-            raise InputError(None, f"n_threads must be a positive integer or None. Currently, n_threads is {n_threads!r}")
+            raise InputError(None, msg("llm.n_threads", value=repr(n_threads)))
         self.model = model_name
         self.cache_dir = Path(cache_dir)
         self.n_ctx = n_ctx
@@ -74,7 +75,7 @@ class LocalLlamaProvider:
         try:
             import llama_cpp
         except ImportError as exc:
-            raise ProviderError(f"the local LLM needs llama-cpp-python ({exc}); install it with {INSTALL_HINT}") from None
+            raise ProviderError(msg("llm.needs_llama", why=str(exc), install=msg("llm.install_hint"))) from None
         path = ensure_model(self.spec, self.model_file)
         try:
             self._llm = llama_cpp.Llama(
@@ -86,11 +87,11 @@ class LocalLlamaProvider:
                 seed=0,
             )
         except (ValueError, RuntimeError, OSError) as exc:
-            raise ProviderError(f"llama.cpp could not load {path}: {exc}") from None
+            raise ProviderError(msg("llm.cannot_load", path=str(path), why=str(exc))) from None
 
     def chat(self, messages: Sequence[Message], params: GenParams, schema: dict[str, Any] | None = None) -> Completion:
         if not messages:
-            raise InputError(None, "messages must not be empty")
+            raise InputError(None, msg("llm.no_messages"))
         kwargs: dict[str, Any] = {
             "messages": [m.as_dict() for m in messages],
             "temperature": params.temperature,
@@ -107,10 +108,10 @@ class LocalLlamaProvider:
                 out = self._llm.create_chat_completion(**kwargs)
             except ValueError as exc:
                 if "context window" in str(exc) or "n_ctx" in str(exc):  # the prompt does not fit
-                    raise PromptTooLongError(f"local model {self.model!r}: {exc}") from None
-                raise ProviderError(f"local model {self.model!r}: {exc}") from None
+                    raise PromptTooLongError(msg("llm.local_failed", name=repr(self.model), why=str(exc))) from None
+                raise ProviderError(msg("llm.local_failed", name=repr(self.model), why=str(exc))) from None
             except RuntimeError as exc:  # llama_decode failed
-                raise ProviderError(f"local model {self.model!r}: {exc}") from None
+                raise ProviderError(msg("llm.local_failed", name=repr(self.model), why=str(exc))) from None
             latency_ms = (time.perf_counter() - start) * 1000.0
         choice = out["choices"][0]
         usage = out.get("usage") or {}
@@ -128,7 +129,7 @@ class LocalLlamaProvider:
         import numpy as np
 
         if not messages:
-            raise InputError(None, "messages must not be empty")
+            raise InputError(None, msg("llm.no_messages"))
         with self._lock:
             self._load_locked()
             import llama_cpp
@@ -138,7 +139,7 @@ class LocalLlamaProvider:
             prompt = self._formatter()(messages=[m.as_dict() for m in messages]).prompt
             tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
             if len(tokens) >= self.n_ctx:
-                raise PromptTooLongError(f"local model {self.model!r}: prompt of {len(tokens)} tokens does not fit in n_ctx={self.n_ctx}")
+                raise PromptTooLongError(msg("llm.prompt_too_long", name=repr(self.model), tokens=len(tokens), n_ctx=self.n_ctx))
             if any(not o.strip() for o in options):
                 raise ValueError(f"options must not be blank: {list(options)!r}")
             firsts = {o: llm.tokenize(o.encode("utf-8"), add_bos=False, special=False)[0] for o in options}
@@ -156,7 +157,7 @@ class LocalLlamaProvider:
             try:
                 llm.eval(tokens[llm.n_tokens :])
             except RuntimeError as exc:
-                raise ProviderError(f"local model {self.model!r}: {exc}") from None
+                raise ProviderError(msg("llm.local_failed", name=repr(self.model), why=str(exc))) from None
             logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm.ctx, -1), shape=(llm.n_vocab(),)).astype(np.float64)
             top = logits.max()
             logz = top + np.log(np.exp(logits - top).sum())
@@ -171,7 +172,7 @@ class LocalLlamaProvider:
 
             template = self._llm.metadata.get("tokenizer.chat_template")
             if not template:
-                raise ProviderError(f"local model {self.model!r} has no chat template in its GGUF metadata")
+                raise ProviderError(msg("llm.no_template", name=repr(self.model)))
             eos = self._llm.detokenize([self._llm.token_eos()], special=True).decode("utf-8", "replace")
             bos = self._llm.detokenize([self._llm.token_bos()], special=True).decode("utf-8", "replace") if self._llm.token_bos() >= 0 else ""
             self._chat_formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos, add_generation_prompt=True)

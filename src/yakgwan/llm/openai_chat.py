@@ -8,6 +8,7 @@ import time
 from typing import Any, Sequence
 
 from yakgwan.core.errors import ProviderError
+from yakgwan.messages import msg
 from yakgwan.llm.types import Completion, GenParams, Message
 from yakgwan.openai_http import post_json
 
@@ -59,7 +60,7 @@ class OpenAIChatProvider:
             text = choice["message"]["content"] or ""
             usage = data.get("usage") or {}
         except (KeyError, IndexError, TypeError) as exc:
-            raise ProviderError(f"{url}: not an OpenAI chat response ({exc!r})") from None
+            raise ProviderError(msg("llm.not_chat", url=url, why=repr(exc))) from None
         return Completion(
             text=text,
             finish_reason=str(choice.get("finish_reason") or "stop"),
@@ -88,7 +89,7 @@ class OpenAIChatProvider:
             pairs = [(str(t["token"]).strip(), float(t["logprob"])) for t in top]
             usage = data.get("usage") or {}
         except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise ProviderError(f"{url}: no token log-probabilities in the answer ({exc!r}); the endpoint must support logprobs, or set YAKGWAN_LLM_LOGPROBS=0") from None
+            raise ProviderError(msg("llm.no_answer_logprobs", url=url, why=repr(exc))) from None
         found = {o: max((lp for tok, lp in pairs if tok and o.startswith(tok)), default=None) for o in options}
         out = found if all(v is None for v in found.values()) else {o: MISSING_LOGPROB if v is None else v for o, v in found.items()}
         return Completion(json.dumps(out), "logprobs", int(usage.get("prompt_tokens") or 0), 0, (time.perf_counter() - t0) * 1000)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from yakgwan.core.errors import IndexStoreError
+from yakgwan.messages import msg
 from yakgwan.core.location import is_database_uri
 from yakgwan.store.base import DocRecord, IndexData, IndexView, Store
 from yakgwan.store.filters import Filter, check_meta, parse_filters, parse_meta, restrict
@@ -61,7 +62,7 @@ def _postgres(uri: str, module: str) -> tuple[Any, Any]:
     try:
         return where, importlib.import_module(f"yakgwan.store.postgres.{module}")
     except ImportError as exc:
-        raise IndexStoreError(f"{where.display()}: a postgresql:// index needs {exc.name or 'psycopg'}: pip install 'yakgwan[postgres]'") from None
+        raise IndexStoreError(msg("pg.needs_package", where=where.display(), package=exc.name or "psycopg")) from None
 
 
 def sibling_collection(uri: str, suffix: str) -> str:

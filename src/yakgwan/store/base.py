@@ -17,6 +17,7 @@ from typing import Callable, ContextManager, Iterator, Mapping, Protocol, Sequen
 import numpy as np
 
 from yakgwan.core.errors import IndexStoreError
+from yakgwan.messages import msg
 from yakgwan.core.records import Chunk
 
 
@@ -161,7 +162,7 @@ def check_rows(location: str, data: IndexData) -> None:
     rows = {"tokens": len(data.tokens), "vectors": len(data.vectors), "dense_mask": len(data.dense_mask)}
     bad = [f"{count} rows of {name}" for name, count in rows.items() if count != n]
     if bad:
-        raise IndexStoreError(f"{location}: refusing to commit {n} chunks with {', '.join(bad)}; each needs one row per chunk")
+        raise IndexStoreError(msg("index.rows", where=str(location), n=n, bad=", ".join(bad)))
 
 
 class WriterTurns:

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from yakgwan.core.errors import IndexStoreError
+from yakgwan.messages import msg
 from yakgwan.core.location import SECRET_PARAMS
 
 EXTRA = "pip install 'yakgwan[postgres]'"
@@ -60,7 +61,7 @@ def _import(name: str) -> Any:
     try:
         return __import__(name)
     except ImportError:
-        raise IndexStoreError(f"a postgresql:// index needs {name}: {EXTRA}") from None
+        raise IndexStoreError(msg("pg.needs", package=name, install=EXTRA)) from None
 
 
 def _probe(conninfo: str, shown: str) -> None:
@@ -69,7 +70,7 @@ def _probe(conninfo: str, shown: str) -> None:
     try:
         psycopg.connect(conninfo, connect_timeout=CONNECT_TIMEOUT_S).close()
     except psycopg.Error as exc:
-        raise IndexStoreError(f"{shown}: cannot connect to the database ({_reason(exc, conninfo)})") from None
+        raise IndexStoreError(msg("pg.cannot_connect", where=shown, why=_reason(exc, conninfo))) from None
 
 
 def _configure(conn: Any) -> None:
@@ -92,7 +93,7 @@ def _register(conn: Any) -> None:
     try:
         from pgvector.psycopg import register_vector
     except ImportError:
-        raise IndexStoreError(f"a postgresql:// index needs pgvector's Python adapter: {EXTRA}") from None
+        raise IndexStoreError(msg("pg.needs_adapter", install=EXTRA)) from None
 
     try:
         register_vector(conn)
@@ -112,8 +113,7 @@ def ensure_extension(conn: Any) -> None:
                     cur.execute("SELECT pg_advisory_xact_lock(7313370001)")
                     cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
             except Exception as exc:  # noqa: BLE001 - said in words below
-                raise IndexStoreError(f"the pgvector extension is not installed in this database and could not be created ({exc}); "
-                                      "install pgvector on the server, or ask its administrator to run CREATE EXTENSION vector") from None
+                raise IndexStoreError(msg("pg.no_vector", why=str(exc))) from None
     _register(conn)
 
 
@@ -127,13 +127,13 @@ def connection(conninfo: str, shown: str) -> Iterator[Any]:
         cm = pool.connection(timeout=CONNECT_TIMEOUT_S)
         conn = cm.__enter__()
     except Exception as exc:  # noqa: BLE001 - a pool timeout or a refused connection
-        raise IndexStoreError(f"{shown}: cannot connect to the database ({_reason(exc, conninfo)})") from None
+        raise IndexStoreError(msg("pg.cannot_connect", where=shown, why=_reason(exc, conninfo))) from None
     try:
         _register(conn)
         yield conn
     except psycopg.OperationalError as exc:
         cm.__exit__(type(exc), exc, exc.__traceback__)
-        raise IndexStoreError(f"{shown}: database error ({_reason(exc, conninfo)})") from None
+        raise IndexStoreError(msg("pg.error", where=shown, why=_reason(exc, conninfo))) from None
     except BaseException as exc:
         cm.__exit__(type(exc), exc, exc.__traceback__)
         raise

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from yakgwan.core.errors import InputError
+from yakgwan.messages import msg
 from yakgwan.core.location import display_location, is_database_uri
 
 MAX_COLLECTION = 60  # a PostgreSQL name is at most 63 bytes, and the schema is yk_<collection>
@@ -39,14 +40,14 @@ class PgLocation:
     def parse(cls, uri: str) -> "PgLocation":
         """``InputError`` naming the URI (password hidden) and what is wrong with it."""
         if not is_database_uri(uri):
-            raise InputError(display_location(uri), "not a postgresql:// URI")
+            raise InputError(display_location(uri), msg("pg.not_uri"))
         parts = urlsplit(uri)
         params = parse_qsl(parts.query, keep_blank_values=True)
         ours = {k: v for k, v in params if k in OURS}
         rest = [(k, v) for k, v in params if k not in ours]
         collection = ours.get("collection", DEFAULT_COLLECTION)
         if not COLLECTION.match(collection):
-            raise InputError(display_location(uri), f"collection {collection!r}: use 1-{MAX_COLLECTION} lowercase letters, digits, _ or -, starting with a letter or digit")
+            raise InputError(display_location(uri), msg("pg.collection", name=repr(collection), max=MAX_COLLECTION))
         ef = _whole(uri, ours, "ef_search", EF_SEARCH, 1, 1000)
         exact = _whole(uri, ours, "exact_rows", EXACT_ROWS, 0, 10**9)
         conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(rest, quote_via=quote), parts.fragment))
@@ -77,5 +78,5 @@ def _whole(uri: str, params: dict[str, str], name: str, default: int, low: int, 
     if raw is None:
         return default
     if not raw.isdigit() or not low <= int(raw) <= high:
-        raise InputError(display_location(uri), f"{name} {raw!r}: a whole number from {low} to {high}")
+        raise InputError(display_location(uri), msg("pg.whole", name=name, value=repr(raw), low=low, high=high))
     return int(raw)

@@ -17,6 +17,7 @@ import numpy as np
 from psycopg import sql
 
 from yakgwan.core.errors import IndexStoreError
+from yakgwan.messages import msg
 from yakgwan.store.base import IndexData, WriterTurns, check_rows, chunk_from_json, chunk_to_json
 from yakgwan.store.postgres import schema as ddl
 from yakgwan.store.postgres.connection import connection, ensure_extension
@@ -81,7 +82,7 @@ class PgStore:
                 with conn.transaction(), conn.cursor() as cur:
                     state = self._state(cur)
                     if state is None or state[1] is None:
-                        raise IndexStoreError(f"{self.location}: no index here (run 'yakgwan ingest PATH --index URI' first)")
+                        raise IndexStoreError(msg("pg.no_index", where=str(self.location)))
                     yield cur, Snapshot.load(cur, self.where, state[1])
             finally:
                 conn.isolation_level = None
@@ -250,7 +251,7 @@ class PgStore:
                 return
             gen = _generation_number(generation)
             if state is None or gen is None or gen not in (state[1], state[2]):
-                raise IndexStoreError(f"{self.location}: generation {generation!r} is no longer kept; re-ingest")
+                raise IndexStoreError(msg("index.gone", where=str(self.location), generation=repr(generation)))
             # the sequence goes on: the next commit gets a number no reader has seen
             cur.execute(sql.SQL("UPDATE {} SET current = %s, previous = %s").format(self._t("state")),
                         (gen, state[1] if state[1] != gen else state[2]))
@@ -281,7 +282,7 @@ def _serialise(data: IndexData) -> _Rows:
     try:
         return _Rows(data)
     except (TypeError, ValueError) as exc:
-        raise IndexStoreError(f"cannot store this index: {exc}") from None
+        raise IndexStoreError(msg("pg.cannot_store", why=str(exc))) from None
 
 
 def _repeatable_read() -> Any:
