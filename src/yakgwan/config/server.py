@@ -12,6 +12,7 @@ from yakgwan.config.settings import Settings
 from yakgwan.config.variables import EnvVar, env_field
 from yakgwan.core.errors import InputError
 from yakgwan.core.location import is_database_uri
+from yakgwan.messages import msg
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,9 @@ class ServerConfig:
 
     def __post_init__(self) -> None:
         if self.max_upload_bytes <= 0:
-            raise InputError(None, f"the upload limit must be > 0 bytes, got {self.max_upload_bytes}")
+            raise InputError(None, msg("serve.upload_limit", value=self.max_upload_bytes))
         if self.api_key is not None and len(self.api_key) < 8:
-            raise InputError(None, "YAKGWAN_API_KEY must be at least 8 characters")
+            raise InputError(None, msg("serve.key_short"))
 
     @classmethod
     def from_env(cls, settings: Settings, env: Mapping[str, str] | None = None) -> "ServerConfig":

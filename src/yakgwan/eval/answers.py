@@ -40,6 +40,7 @@ from yakgwan.eval.metrics import latency_summary
 from yakgwan.eval.result import AnswersResult, Latency
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
+from yakgwan.messages import msg
 
 JUDGE_TEMPERATURE = 0.7
 JUDGE_KEYS = ("accuracy", "completeness", "relevance")
@@ -57,7 +58,7 @@ def load_unanswerable(path: Path, half: str | None = None) -> list[Unanswerable]
     optional); ``half`` keeps the tuning or checking half by the test files' rule
     (:func:`~yakgwan.eval.datasets.in_half`)."""
     if not path.is_file():
-        raise InputError(str(path), "no such file")
+        raise InputError(str(path), msg("eval.no_file"))
     out = []
     position = 0
     for i, line in enumerate(path.read_text("utf-8").splitlines(), 1):
@@ -67,12 +68,12 @@ def load_unanswerable(path: Path, half: str | None = None) -> list[Unanswerable]
             row = json.loads(line)
             item = Unanswerable(str(row.get("id", f"u{i}")), str(row["question"]), row.get("made_by"))
         except (ValueError, KeyError, TypeError) as exc:
-            raise InputError(str(path), f"line {i}: not a JSON object with a 'question' ({exc})") from None
+            raise InputError(str(path), msg("eval.bad_question_line", line=i, why=str(exc))) from None
         if in_half(position, half):
             out.append(item)
         position += 1
     if not out:
-        raise InputError(str(path), "no questions" + (f" in the {half} half" if half else ""))
+        raise InputError(str(path), msg("eval.no_questions", half=msg("eval.in_half", half=half) if half else ""))
     return out
 
 

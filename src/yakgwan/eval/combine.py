@@ -18,6 +18,7 @@ from yakgwan.core.errors import InputError
 from yakgwan.eval.result import EvalResult
 from yakgwan.eval.rows import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
 from yakgwan.ingest.steps.fallbacks import left_as_was
+from yakgwan.messages import msg
 
 # rows that quote the test set or the documents; a summary leaves them out
 PER_ROW_KEYS = ("per_query", "per_question")
@@ -39,19 +40,19 @@ def load_results(paths: Sequence[Path]) -> list[Loaded]:
         try:
             data = json.loads(Path(path).read_text("utf-8"))
         except FileNotFoundError:
-            raise InputError(str(path), "no such file") from None
+            raise InputError(str(path), msg("eval.no_file")) from None
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise InputError(str(path), f"not a JSON file written by `yakgwan eval --json` ({e})") from None
+            raise InputError(str(path), msg("eval.not_eval_json", why=str(e))) from None
         items = data if isinstance(data, list) else [data]
         if not items:
-            raise InputError(str(path), "holds no results")
+            raise InputError(str(path), msg("eval.holds_no_results"))
         for i, item in enumerate(items):
             if not isinstance(item, dict) or not isinstance(item.get("pipeline"), str) or not isinstance(item.get("metrics"), dict):
-                raise InputError(str(path), f"item {i} is not an eval result (needs 'pipeline' and 'metrics')")
+                raise InputError(str(path), msg("eval.item_not_result", i=i))
             try:
                 out.append(Loaded(Path(path), EvalResult.from_json(item)))
             except (ValueError, TypeError, KeyError, AttributeError) as e:
-                raise InputError(str(path), f"item {i} is not an eval result ({e})") from None
+                raise InputError(str(path), msg("eval.item_bad", i=i, why=str(e))) from None
     return out
 
 
@@ -64,7 +65,7 @@ def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
     """Raise when two results were measured on different test sets (or with a different k) or
     when a pipeline appears twice; returns warnings for keys an older result does not record."""
     if not loaded:
-        raise InputError("report", "no results given")
+        raise InputError("report", msg("eval.no_results_given"))
     first = loaded[0]
     warnings = []
     for other in loaded[1:]:
@@ -77,16 +78,12 @@ def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
                     warnings.append(f"{missing.path}: {missing.result.pipeline} records no {key}; its test set is matched by name, n and k only")
                     continue
             if a != b:
-                raise InputError(
-                    str(other.path),
-                    f"{other.result.pipeline} has {key} = {b!r}, {first.result.pipeline} in {first.path} has {key} = {a!r}: "
-                    "results of different test sets or k do not go in one table",
-                )
+                raise InputError(str(other.path), msg("eval.mixed_sets", pipeline=other.result.pipeline, key=key, b=repr(b), first=first.result.pipeline, first_path=str(first.path), a=repr(a)))
     seen: dict[tuple[object, ...], Path] = {}
     for item in loaded:
         name = run_key(item.result)
         if name in seen:
-            raise InputError(str(item.path), f"pipeline {name[0]!r} ({', '.join(map(str, name[1:]))}) is also in {seen[name]}; keep one of the two runs")
+            raise InputError(str(item.path), msg("eval.duplicate_run", name=repr(name[0]), details=", ".join(map(str, name[1:])), other=str(seen[name])))
         seen[name] = item.path
     return list(dict.fromkeys(warnings))
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from yakgwan.core.errors import InputError
 from yakgwan.eval.clauses import GoverningUnit
+from yakgwan.messages import msg
 
 HALVES = ("tune", "check")
 
@@ -52,7 +53,7 @@ def in_half(position: int, half: str | None) -> bool:
     if half is None:
         return True
     if half not in HALVES:
-        raise InputError(None, f"--half must be one of {', '.join(HALVES)}, got {half!r}")
+        raise InputError(None, msg("eval.half", halves=", ".join(HALVES), value=repr(half)))
     return position % 2 == HALVES.index(half)
 
 
@@ -67,14 +68,14 @@ def load_seed(corpus: Path, tests: Path, half: str | None = None) -> EvalSet:
     "source_docs"}`` object per line. ``half`` keeps one half (:func:`in_half`)."""
     in_half(0, half)  # an unknown half fails before anything is read
     if not corpus.is_dir():
-        raise InputError(str(corpus), "--corpus must be the knowledge-base folder")
+        raise InputError(str(corpus), msg("eval.corpus_folder"))
     queries = []
     for position, (lineno, row) in enumerate(_jsonl(tests)):
         q, sources, keywords = row.get("question") if isinstance(row, dict) else None, None, None
         if isinstance(row, dict):
             sources, keywords = row.get("source_docs"), row.get("keywords") or []
         if not isinstance(q, str) or not q.strip() or not _str_list(sources) or not _str_list(keywords):
-            raise InputError(str(tests), f"line {lineno}: needs 'question' (text), 'source_docs' and 'keywords' as lists of strings")
+            raise InputError(str(tests), msg("eval.seed_line", line=lineno))
         if not in_half(position, half):
             continue
         queries.append(
@@ -88,7 +89,7 @@ def load_seed(corpus: Path, tests: Path, half: str | None = None) -> EvalSet:
             )
         )
     if not queries:
-        raise InputError(str(tests), "no questions" + (f" in the {half} half" if half else ""))
+        raise InputError(str(tests), msg("eval.no_questions", half=msg("eval.in_half", half=half) if half else ""))
     name, source = f"{corpus.parent.name or corpus.name}/{tests.name}", str(tests)
     if half is not None:
         name, source = f"{name} ({half} half)", f"{source}; {half_label(half)}"
@@ -114,7 +115,7 @@ def load_clauses(corpus: Path, tests: Path, half: str | None = None) -> EvalSet:
     positions; None keeps every row."""
     in_half(0, half)  # an unknown half fails before anything is read
     if not corpus.exists():
-        raise InputError(str(corpus), "no such file or folder (--corpus: the policy PDF or its folder)")
+        raise InputError(str(corpus), msg("eval.no_corpus"))
     answerable, unanswerable = [], []
     for position, (lineno, row) in enumerate(_jsonl(tests)):
         q, is_answerable = _clause_row(tests, lineno, row)
@@ -122,7 +123,7 @@ def load_clauses(corpus: Path, tests: Path, half: str | None = None) -> EvalSet:
             continue
         (answerable if is_answerable else unanswerable).append(q)
     if not answerable:
-        raise InputError(str(tests), "no answerable questions" + (f" in the {half} half" if half else ""))
+        raise InputError(str(tests), msg("eval.no_answerable", half=msg("eval.in_half", half=half) if half else ""))
     name, source = f"{tests.parent.name or tests.name}/{tests.name}", str(tests)
     if half is not None:
         name += f" ({half} half)"
@@ -178,7 +179,7 @@ def load_beir(folder: Path, split_file: str = "qrels.tsv") -> EvalSet:
         qrels_file = next((c for c in candidates if c.stem in ("dev", "test")), candidates[0] if candidates else qrels_file)
     for f in (corpus, queries_file, qrels_file):
         if not f.is_file():
-            raise InputError(str(f), "missing: a BEIR folder needs corpus.jsonl, queries.jsonl and qrels.tsv")
+            raise InputError(str(f), msg("eval.beir_missing"))
     qrels: dict[str, dict[str, int]] = {}
     with qrels_file.open(encoding="utf-8") as fh:
         for i, row in enumerate(csv.reader(fh, delimiter="\t")):
@@ -190,17 +191,17 @@ def load_beir(folder: Path, split_file: str = "qrels.tsv") -> EvalSet:
             try:
                 score = int(float(row[2]))
             except ValueError:
-                raise InputError(str(qrels_file), f"line {i + 1}: score {row[2]!r} is not a number") from None
+                raise InputError(str(qrels_file), msg("eval.score", line=i + 1, value=repr(row[2]))) from None
             if score > 0:
                 qrels.setdefault(qid, {})[did] = score
     texts: dict[str, str] = {}
     for lineno, r in _jsonl(queries_file):
         if not isinstance(r, dict) or "_id" not in r or not isinstance(r.get("text"), str):
-            raise InputError(str(queries_file), f"line {lineno}: needs '_id' and 'text'")
+            raise InputError(str(queries_file), msg("eval.query_line", line=lineno))
         texts[str(r["_id"])] = r["text"]
     queries = [EvalQuery(qid=q, text=texts[q], relevant=rel) for q, rel in qrels.items() if q in texts]
     if not queries:
-        raise InputError(str(qrels_file), "no judged queries match queries.jsonl")
+        raise InputError(str(qrels_file), msg("eval.no_judged"))
     return EvalSet(name=folder.name, corpus=corpus, queries=queries, source=str(qrels_file))
 
 
@@ -210,14 +211,14 @@ def _str_list(value: object) -> bool:
 
 def _jsonl(path: Path):  # type: ignore[no-untyped-def]
     if not path.is_file():
-        raise InputError(str(path), "no such file")
+        raise InputError(str(path), msg("eval.no_file"))
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
             if line.strip():
                 try:
                     yield lineno, json.loads(line)
                 except ValueError:
-                    raise InputError(str(path), f"line {lineno}: not JSON") from None
+                    raise InputError(str(path), msg("eval.not_json", line=lineno)) from None
 
 
 def questions_sha256(queries: list[EvalQuery]) -> str:

@@ -207,19 +207,19 @@ class EvalRequest:
 
     def __post_init__(self) -> None:
         if self.k <= 0:
-            raise InputError(None, f"--k must be > 0, got {self.k}")
+            raise InputError(None, msg("query.k", k=self.k))
         if self.limit is not None and self.limit <= 0:
-            raise InputError(None, f"--limit must be > 0, got {self.limit}")
+            raise InputError(None, msg("eval.limit", value=self.limit))
         if self.unanswerable and not self.answers:
-            raise InputError(None, "--unanswerable is used with --answers")
+            raise InputError(None, msg("eval.unanswerable_needs_answers"))
         if self.rules != RuleSet.all() and not self.answers:
-            raise InputError(None, "--rules is used with --answers")
+            raise InputError(None, msg("eval.rules_needs_answers"))
         if self.ray_workers is not None and (self.ray is None or self.ray_workers < 1):
-            raise InputError(None, f"--ray-workers is a number of 1 or more, used with --ray (got {self.ray_workers})")
+            raise InputError(None, msg("eval.ray_workers", value=str(self.ray_workers)))
         if self.judge_runs < 0:
-            raise InputError(None, f"--judge-runs must be >= 0, got {self.judge_runs}")
+            raise InputError(None, msg("eval.judge_runs", value=self.judge_runs))
         if not self.pipelines:
-            raise InputError(None, "no pipeline to evaluate")
+            raise InputError(None, msg("eval.no_pipeline"))
 
 
 def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: EvalSet, quiet: bool, sink: ProgressSink | None,
@@ -255,7 +255,7 @@ def _missing_judged(evalset: EvalSet, total: int, missing: list[str], what: str,
     """None of ``total`` judged items in the index is an error naming the corpus (with ``hint``);
     some missing is a warning (returned)."""
     if total and len(missing) == total:
-        raise InputError(str(evalset.corpus), f"none of the {total} {what} is in the corpus (e.g. {missing[0]}); {hint}")
+        raise InputError(str(evalset.corpus), msg("eval.none_in_corpus", total=total, what=what, example=missing[0], hint=hint))
     return [f"{len(missing)} of {total} {what} {absent}, e.g. {missing[0]}"] if missing else []
 
 
@@ -283,10 +283,7 @@ def check_judged_documents(evalset: EvalSet, indexed: set[str]) -> list[str]:
     missing = judged - indexed
     if missing == judged:
         example = next(iter(sorted(missing)))
-        raise InputError(
-            str(evalset.corpus),
-            f"none of the {len(judged)} judged documents is in the corpus (e.g. {example!r}); for the seed format --corpus must be the folder the source_docs paths are relative to",
-        )
+        raise InputError(str(evalset.corpus), msg("eval.judged_not_in_corpus", n=len(judged), example=repr(example)))
     if missing:
         return [f"{len(missing)} of {len(judged)} judged documents are not in the corpus, e.g. {sorted(missing)[0]!r}"]
     return []

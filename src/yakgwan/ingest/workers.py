@@ -20,6 +20,7 @@ from yakgwan.core.protocols import Embedder
 from yakgwan.core.records import Document
 from yakgwan.ingest.loaders import SourceFile, load_file
 from yakgwan.text.tokenizer import Tokenizer
+from yakgwan.messages import msg
 
 Loaded = list[Document] | Exception  # a file's documents, or why it could not be read
 TOKENIZE_BATCH = 64  # texts per task sent to a worker
@@ -113,7 +114,7 @@ class RayWorkers:
 
     def __init__(self, address: str, spec: WorkerSpec, workers: int | None = None) -> None:
         if workers is not None and workers < 1:
-            raise InputError(None, f"--ray-workers must be 1 or more, got {workers}")  # before a cluster starts
+            raise InputError(None, msg("ray.workers", value=workers))  # before a cluster starts
         self._ray, self._started = connect(address)
         self.actors = start_actors(self._ray, _Actor, (spec,), workers)
         self.where = self._ray.get([a.describe.remote() for a in self.actors])  # every actor built its models (or this raises)
@@ -146,7 +147,7 @@ def connect(address: str) -> tuple[Any, bool]:
     try:
         import ray
     except ImportError:
-        raise YakgwanError("--ray needs Ray: pip install 'yakgwan[ray]'") from None
+        raise YakgwanError(msg("ray.missing")) from None
     if ray.is_initialized():
         return ray, False
     try:
@@ -155,14 +156,14 @@ def connect(address: str) -> tuple[Any, bool]:
         else:
             ray.init(address=address, log_to_driver=False, configure_logging=False)
     except Exception as exc:  # noqa: BLE001 - said in words
-        raise YakgwanError(f"--ray {address}: cannot start or reach a Ray cluster ({type(exc).__name__}: {exc})") from None
+        raise YakgwanError(msg("ray.unreachable", address=address, why=f"{type(exc).__name__}: {exc}")) from None
     return ray, True
 
 
 def start_actors(ray: Any, cls: type, args: tuple[Any, ...], workers: int | None) -> list[Any]:
     """``workers`` actors of ``cls`` (default: one per CPU of the cluster), one CPU each."""
     if workers is not None and workers < 1:
-        raise InputError(None, f"--ray-workers must be 1 or more, got {workers}")
+        raise InputError(None, msg("ray.workers", value=workers))
     n = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     actor = ray.remote(num_cpus=1)(cls)
     return [actor.remote(*args) for _ in range(n)]

@@ -8,6 +8,7 @@ from yakgwan.core.records import Route
 from yakgwan.pipelines.context import PipelineContext
 from yakgwan.pipelines.registry import PIPELINES, resolve_pipeline
 from yakgwan.pipelines.spec import PipelineSpec
+from yakgwan.messages import msg
 
 
 def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
@@ -18,7 +19,7 @@ def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | No
     if spec.ingest_steps and tuple(ctx.view.ingest_steps) != spec.ingest_steps:
         built = ", ".join(ctx.view.ingest_steps) or "no LLM step"
         steps = " ".join(f"--step {s}" for s in spec.ingest_steps)
-        raise YakgwanError(f"pipeline {name} searches an index built with {steps}; this one was built with {built} (re-ingest with {steps})")
+        raise YakgwanError(msg("pipeline.needs_steps", name=name, steps=steps, built=built))
     if spec.needs_dense and not ctx.view.dense_ready and spec.name != "dense":
         return PIPELINES.get("bm25").build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
     return spec.build(ctx), llm_fallback_note(spec, ctx)

@@ -19,6 +19,7 @@ from yakgwan.retrieval.retrievers.hybrid import CC_DENSE_WEIGHT, FusionRetriever
 from yakgwan.store import IndexView
 from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.websearch.provider import SearchProvider
+from yakgwan.messages import msg
 
 
 @dataclass
@@ -119,9 +120,7 @@ class PipelineContext:
 
     def dense(self) -> Retriever:
         if not self.view.dense_ready:
-            raise YakgwanError(
-                "dense vectors are not complete in this index (an ingest is still embedding, or could not embed: run ingest again); use --pipeline bm25 meanwhile"
-            )
+            raise YakgwanError(msg("pipeline.dense_incomplete"))
         return DenseRetriever(self.view, self.embedder)
 
     def hybrid_rrf(self) -> Retriever:

@@ -35,6 +35,7 @@ from typing import Iterable, Sequence
 
 from yakgwan.core.errors import InputError
 from yakgwan.text.terms import NEGATING_PREFIXES
+from yakgwan.messages import msg
 
 SOURCE_KINDS = ("general", "policy", "law")
 COLUMNS = ("surfaces", "targets", "source", "note")
@@ -186,7 +187,7 @@ def read_entries(path: str | Path | None = None) -> tuple[ThesaurusEntry, ...]:
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(p), f"cannot read the thesaurus: {exc}") from exc
+        raise InputError(str(p), msg("thesaurus.unreadable", why=str(exc))) from exc
     entries: list[ThesaurusEntry] = []
     seen: dict[str, int] = {}
     header = False
@@ -196,27 +197,27 @@ def read_entries(path: str | Path | None = None) -> tuple[ThesaurusEntry, ...]:
         cells = line.split("\t")
         if not header:
             if tuple(c.strip() for c in cells) != COLUMNS:
-                raise InputError(str(p), f"line {no}: the header must be {' / '.join(COLUMNS)} (tab-separated), got {line!r}")
+                raise InputError(str(p), msg("thesaurus.header", line=no, columns=" / ".join(COLUMNS), found=repr(line)))
             header = True
             continue
         if len(cells) not in (3, 4):
-            raise InputError(str(p), f"line {no}: expected 3 or 4 tab-separated columns, got {len(cells)}")
+            raise InputError(str(p), msg("thesaurus.columns", line=no, n=len(cells)))
         surfaces, targets = _split(cells[0]), _split(cells[1])
         source, note = cells[2].strip(), cells[3].strip() if len(cells) == 4 else ""
         if reason := _check_source(source):
-            raise InputError(str(p), f"line {no}: {reason}")
+            raise InputError(str(p), msg("thesaurus.line", line=no, why=reason))
         if not surfaces or not targets:
-            raise InputError(str(p), f"line {no}: needs at least one surface and one target")
+            raise InputError(str(p), msg("thesaurus.needs_pair", line=no))
         for s in surfaces:
             if _key(s) in seen:
-                raise InputError(str(p), f"line {no}: surface {s!r} is already given on line {seen[_key(s)]}")
+                raise InputError(str(p), msg("thesaurus.duplicate", line=no, surface=repr(s), first=seen[_key(s)]))
             seen[_key(s)] = no
             try:
                 entries.append(ThesaurusEntry(s, targets, source, note))
             except ValueError as exc:
-                raise InputError(str(p), f"line {no}: {exc}") from exc
+                raise InputError(str(p), msg("thesaurus.line", line=no, why=str(exc))) from exc
     if not header:
-        raise InputError(str(p), "no header row and no entries")
+        raise InputError(str(p), msg("thesaurus.empty"))
     return tuple(entries)
 
 

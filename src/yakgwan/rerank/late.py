@@ -23,6 +23,7 @@ from yakgwan.core.records import Hit, sha256_hex
 from yakgwan.rerank.sources import RerankerSources
 from yakgwan.retrieval.hit_lists import at_rank
 from yakgwan.sqlite_kv import open_shared_db
+from yakgwan.messages import msg
 
 LATE_DEPTH = 30
 
@@ -104,6 +105,6 @@ def late_reranker(src: RerankerSources) -> LateInteractionReranker:
     """MaxSim over the index embedder's token vectors, cached under the cache folder."""
     encoder = src.embedder
     if not hasattr(encoder, "token_vectors"):
-        raise YakgwanError(f"late needs token vectors from the bundled e5 encoder; the index's embedder {encoder.model_id!r} gives none")
+        raise YakgwanError(msg("late.no_token_vectors", model=repr(encoder.model_id)))
     cache = TokenVectorCache(src.cache_dir / "late-tokens.sqlite") if src.cache_dir else None
     return LateInteractionReranker(encoder, cache)

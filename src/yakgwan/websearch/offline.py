@@ -15,6 +15,7 @@ from yakgwan.ingest.chunkers.markdown import header_sections
 from yakgwan.ingest.chunkers.recursive import split_spans
 from yakgwan.core.errors import InputError
 from yakgwan.websearch.provider import WebResult
+from yakgwan.messages import msg
 
 PASSAGE_CHARS = 600
 
@@ -44,19 +45,19 @@ class OfflineSearch:
             from yakgwan.text.registry import DEFAULT_TOKENIZER, make_tokenizer
 
             if not self.folder.is_dir():
-                raise InputError(str(self.folder), "the offline search folder does not exist")
+                raise InputError(str(self.folder), msg("websearch.no_folder"))
             files = sorted(p for p in self.folder.rglob("*") if p.suffix.lower() in (".md", ".txt") and p.is_file())
             if not files:
-                raise InputError(str(self.folder), "no .md or .txt files to search")
+                raise InputError(str(self.folder), msg("websearch.no_files"))
             docs: list[WebResult] = []
             for p in files:
                 try:
                     text = p.read_text("utf-8")
                 except UnicodeDecodeError:
-                    raise InputError(str(p), "not UTF-8 text; the offline search folder holds UTF-8 .md/.txt files") from None
+                    raise InputError(str(p), msg("websearch.not_utf8")) from None
                 docs += passages(str(p.relative_to(self.folder)), text)
             if not docs:
-                raise InputError(str(self.folder), "the .md/.txt files hold no text to search")
+                raise InputError(str(self.folder), msg("websearch.no_text"))
             tok = make_tokenizer(DEFAULT_TOKENIZER)
             self._index = (BM25Index.build(tok.tokenize_many([f"{d.title}\n{d.content}" for d in docs])), tok, docs)
         return self._index

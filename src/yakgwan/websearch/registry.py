@@ -13,6 +13,7 @@ from yakgwan.core.registry import Registry
 from yakgwan.websearch.offline import OfflineSearch
 from yakgwan.websearch.provider import SearchConfig, SearchProvider
 from yakgwan.websearch.tavily import TavilySearch
+from yakgwan.messages import msg
 
 
 def _none(cfg: SearchConfig) -> SearchProvider | None:
@@ -21,13 +22,13 @@ def _none(cfg: SearchConfig) -> SearchProvider | None:
 
 def _tavily(cfg: SearchConfig) -> SearchProvider | None:
     if not cfg.api_key:
-        raise InputError(None, "YAKGWAN_SEARCH=tavily needs YAKGWAN_SEARCH_API_KEY")
+        raise InputError(None, msg("websearch.tavily_key"))
     return TavilySearch(cfg.api_key, cfg.base_url or "https://api.tavily.com")
 
 
 def _offline(cfg: SearchConfig) -> SearchProvider | None:
     if cfg.folder is None:
-        raise InputError(None, "YAKGWAN_SEARCH=offline needs YAKGWAN_SEARCH_DIR (a folder of .md/.txt files)")
+        raise InputError(None, msg("websearch.offline_dir"))
     return OfflineSearch(cfg.folder)
 
 
@@ -40,5 +41,5 @@ SEARCH_PROVIDERS.register("offline", _offline)
 def make_search(cfg: SearchConfig) -> SearchProvider | None:
     """The provider ``cfg.provider`` names (None for ``none``); ``InputError`` for a bad setting."""
     if cfg.provider not in SEARCH_PROVIDERS:
-        raise InputError(None, f"unknown YAKGWAN_SEARCH {cfg.provider!r}; available: {', '.join(SEARCH_PROVIDERS.names())}")
+        raise InputError(None, msg("websearch.unknown", value=repr(cfg.provider), available=", ".join(SEARCH_PROVIDERS.names())))
     return SEARCH_PROVIDERS.get(cfg.provider)(cfg)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from yakgwan.core.errors import ProviderError
 from yakgwan.openai_http import post_json
 from yakgwan.websearch.provider import WebResult
+from yakgwan.messages import msg
 
 
 @dataclass
@@ -24,5 +25,5 @@ class TavilySearch:
         out = post_json(url, {"api_key": self.api_key, "query": query, "max_results": k}, self.api_key, self.timeout_s, self.retries)
         rows = out.get("results")
         if not isinstance(rows, list):
-            raise ProviderError(f"{url}: no 'results' list in the response")
+            raise ProviderError(msg("websearch.no_results", url=url))
         return [WebResult(str(r.get("url", "")), str(r.get("title", "")), str(r.get("content", ""))) for r in rows[:k] if isinstance(r, dict) and r.get("content")]

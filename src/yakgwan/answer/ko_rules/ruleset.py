@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from yakgwan.core.errors import InputError
 from yakgwan.core.registry import Registry
+from yakgwan.messages import msg
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class RuleSet:
         to right (``"all,-compare"``, ``"none,compare"``; a first ``-name`` starts from all)."""
         words = [w.strip() for w in spec.split(",")]
         if not spec.strip() or not all(words):
-            raise InputError(None, f"answer rules {spec!r}: give 'all', 'none', or names separated by commas (e.g. 'all,-compare')")
+            raise InputError(None, msg("rules.spec", spec=repr(spec)))
         on = set(RULES.names()) if words[0].startswith("-") else set()
         for word in words:
             if word in ("all", "none"):

@@ -25,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from yakgwan.core.errors import IndexStoreError
+from yakgwan.messages import msg
 
 _FORMAT = 1
 K1, B = 1.2, 0.75
@@ -146,9 +147,9 @@ class BM25Index:
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> "BM25Index":
         missing = {"format", "params", "num_docs", "data", "indices", "indptr", "vocab"} - set(arrays)
         if missing:
-            raise IndexStoreError(f"BM25 arrays lack {sorted(missing)}; rebuild the index")
+            raise IndexStoreError(msg("bm25.missing", missing=str(sorted(missing))))
         if int(arrays["format"][0]) != _FORMAT:
-            raise IndexStoreError(f"BM25 arrays have format {int(arrays['format'][0])}, expected {_FORMAT}; rebuild the index")
+            raise IndexStoreError(msg("bm25.format", found=int(arrays["format"][0]), expected=_FORMAT))
         k1, b = (float(x) for x in arrays["params"])
         index = cls(k1=k1, b=b)
         index.vocab = {str(t): i for i, t in enumerate(arrays["vocab"].tolist())}
@@ -157,5 +158,5 @@ class BM25Index:
         index._indices = np.asarray(arrays["indices"], dtype=np.int32)
         index._indptr = np.asarray(arrays["indptr"], dtype=np.int64)
         if index._indptr.size != len(index.vocab) + 1 and index.vocab:
-            raise IndexStoreError("BM25 arrays are inconsistent (indptr does not match the vocabulary); rebuild the index")
+            raise IndexStoreError(msg("bm25.inconsistent"))
         return index

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from yakgwan.core.errors import ProviderError
 from yakgwan.text.terms import apply_domain_terms, terms_from_morphs
 from yakgwan.text.tokenizer import Morph, TokenizerConfig
+from yakgwan.messages import msg
 
 _COMPOUND_MIN_LEN = 3
 _PART_TAGS = frozenset({"NNG", "NNP"})
@@ -53,7 +54,7 @@ class KiwiTokenizer:
         try:
             import kiwipiepy
         except ImportError as exc:
-            raise ProviderError("the 'kiwi' tokenizer needs kiwipiepy and kiwipiepy-model: pip install kiwipiepy kiwipiepy-model") from exc
+            raise ProviderError(msg("kiwi.missing")) from exc
         return kiwipiepy
 
     def load(self) -> None:
@@ -62,7 +63,7 @@ class KiwiTokenizer:
             try:
                 self._kiwi = kiwipiepy.Kiwi(num_workers=self.num_workers, load_multi_dict=MULTI_WORD_DICT)
             except Exception as exc:
-                raise ProviderError(f"kiwi failed to load its model ({exc}); reinstall kiwipiepy-model") from exc
+                raise ProviderError(msg("kiwi.load", why=str(exc))) from exc
 
     def _compound_parts(self, word: str) -> tuple[tuple[str, str], ...]:
         if word not in self._parts:

