@@ -156,7 +156,7 @@ class NoDenialReason(InputError):
         self.sentences = tuple(sentences)
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return (type(self), (self.path, self.reason_message or self.reason, self.sentences))
+        return (type(self), (self.path, self.given_reason, self.sentences))
 
 
 MAX_SENTENCES = 80  # offered to mark; a notice is a letter of a page or two

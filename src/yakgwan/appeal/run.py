@@ -68,10 +68,10 @@ def _parsed_ocr(ocr: OcrText, path: Path, reasons: Sequence[str]) -> DenialNotic
     try:
         notice = parse_notice(ocr.text, str(path), reasons)
     except NoDenialReason as exc:
-        said = msg("error.ocr_note", reason=exc.reason_message or exc.reason, confidence=f"{ocr.confidence:.0f}")
+        said = msg("error.ocr_note", reason=exc.given_reason, confidence=f"{ocr.confidence:.0f}")
         raise NoDenialReason(str(path), said, exc.sentences) from None
     except InputError as exc:
-        said = msg("error.ocr_note", reason=exc.reason_message or exc.reason, confidence=f"{ocr.confidence:.0f}")
+        said = msg("error.ocr_note", reason=exc.given_reason, confidence=f"{ocr.confidence:.0f}")
         raise InputError(str(path), said) from None
     return replace(notice, ocr=ocr)
 

@@ -53,23 +53,28 @@ class InputError(YakgwanError):
         Exception.__init__(self, f"{one_line(path)}: {self.reason}" if path else self.reason)
         self.message = None
 
+    @property
+    def given_reason(self) -> "Message | str":
+        """The reason as it was given: its catalogue message, or its (English) text."""
+        return self.reason_message or self.reason
+
     def reason_in(self, lang: str) -> str:
         """The reason alone, in ``lang`` when it is a catalogue message."""
-        return text(self.reason_message or self.reason, lang)
+        return text(self.given_reason, lang)
 
     def localized(self, lang: str) -> str:
         reason = self.reason_in(lang)
         return f"{one_line(self.path)}: {reason}" if self.path else reason
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickled as it was made (a worker process sends it back)
-        return (type(self), (self.path, self.reason_message or self.reason))
+        return (type(self), (self.path, self.given_reason))
 
 
 def as_message(exc: BaseException) -> "Message | str":
     """An error as a message to show in a reader's language: an ``InputError`` as "PATH:
     REASON", any other of yakgwan's errors by its message; else its English text."""
     if isinstance(exc, InputError):
-        reason = exc.reason_message or exc.reason
+        reason = exc.given_reason
         return msg("error.at_file", file=one_line(exc.path), reason=reason) if exc.path else reason
     if isinstance(exc, YakgwanError) and exc.message is not None:
         return exc.message

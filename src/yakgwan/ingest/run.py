@@ -121,7 +121,7 @@ class Ingestor:
             report.failed.extend(plan.conflicts)
             if self.strict and plan.conflicts:
                 first = plan.conflicts[0]
-                raise InputError(first.path, msg("ingest.strict", reason=first.reason_message or first.reason, more=""))
+                raise InputError(first.path, msg("ingest.strict", reason=first.given_reason, more=""))
             report.added, report.replaced, report.unchanged = plan.added, plan.replaced, plan.unchanged
             report.removed = plan.removed
             if old is not None and not fresh:
@@ -213,7 +213,7 @@ class Ingestor:
         report.failed = problems
         if problems and self.strict:
             more = msg("ingest.strict_more", n=len(problems) - 1) if len(problems) > 1 else ""
-            raise InputError(problems[0].path, msg("ingest.strict", reason=problems[0].reason_message or problems[0].reason, more=more))
+            raise InputError(problems[0].path, msg("ingest.strict", reason=problems[0].given_reason, more=more))
         if not docs:
             if len(problems) == 1:
                 raise problems[0]

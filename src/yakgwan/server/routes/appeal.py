@@ -78,12 +78,12 @@ def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed,
             result = appeal(path, col.index_dir, settings, options(), make_context=lambda _index, _parsed: service.collections.context(col, filters),
                             filters=filters, reasons=reasons).to_json()
         except NoDenialReason as exc:  # the reader can finish it: mark the reason among the sentences, or type it
-            reason = exc.reason_message or exc.reason
+            reason = exc.given_reason
             raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=reason), "no-reason",
                           details={"sentences": list(exc.sentences)}) from None
         except InputError as exc:  # named by what the client called the notice, not where it is kept
             where = sniffed.display_name if exc.path in (str(path), None) else col.name
-            raise Problem(422, msg("error.at_file", file=where, reason=exc.reason_message or exc.reason), "unusable-notice") from None
+            raise Problem(422, msg("error.at_file", file=where, reason=exc.given_reason), "unusable-notice") from None
         sink(msg("stage.appeal"), 1, 1)
         result["notice_name"] = sniffed.display_name
         result["denial"]["source"] = sniffed.display_name  # not where the server keeps it

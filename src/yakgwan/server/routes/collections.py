@@ -127,14 +127,14 @@ def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable
             if not _indexed(col, sniffed.stored_name):
                 service.collections.forget_upload(col, sniffed.stored_name)
             if isinstance(exc, InputError):  # named by what the client called the file, not where it is stored
-                raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=exc.reason_message or exc.reason), "unreadable") from None
+                raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=exc.given_reason), "unreadable") from None
             if isinstance(exc, YakgwanError) and exc.message is None:
                 raise YakgwanError(str(exc).replace(str(path), sniffed.display_name)) from None
             raise
         if report.failed:  # the file could not be read: the index is as it was
             service.collections.forget_upload(col, sniffed.stored_name)
             failed = report.failed[0]
-            reason = (failed.reason_message or failed.reason) if isinstance(failed, InputError) else str(failed)
+            reason = failed.given_reason if isinstance(failed, InputError) else str(failed)
             raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=reason), "unreadable")
         return {"document": sniffed.stored_name, "name": sniffed.display_name, "kind": sniffed.kind, "added": len(report.added),
                 "replaced": len(report.replaced), "unchanged": len(report.unchanged), "chunks": report.new_chunks,
