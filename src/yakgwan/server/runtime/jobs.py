@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable
 
-from yakgwan.core.errors import InputError, YakgwanError, storage_problem
+from yakgwan.core.errors import YakgwanError, as_message, storage_problem
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.messages import DEFAULT_LANG, Message, catalogue, msg
 from yakgwan.server.problems import Problem
@@ -110,16 +110,12 @@ def _message(data: dict[str, Any] | None) -> Message | None:
 
 
 def error_message(exc: BaseException) -> Message | None:
-    """The catalogue message of an error a job failed with, when it has one."""
+    """The catalogue message of an error a job failed with (``as_message``; a ``Problem``'s own,
+    or that of the error it wraps), when it has one."""
     if isinstance(exc, Problem):
-        return exc.message
-    if isinstance(exc, InputError):
-        if exc.reason_message is None:
-            return None
-        return msg("error.at_file", file=exc.path, reason=exc.reason_message) if exc.path else exc.reason_message
-    if isinstance(exc, YakgwanError):
-        return exc.message
-    return None
+        return exc.message or (error_message(exc.error) if exc.error is not None else None)
+    said = as_message(exc)
+    return said if isinstance(said, Message) else None
 
 
 class JobRunner:
