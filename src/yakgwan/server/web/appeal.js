@@ -3,12 +3,7 @@
 // shown sentence by sentence: the reader marks the reason (or types it) and the analysis runs.
 import { deleteJson, getBlob, getJson, postForm, postJson, waitJob } from "./api.js";
 import { has, onLangChange, t } from "./i18n.js";
-import { el, errorBox, fileInput, openClause, progressBox } from "./ui.js";
-
-// a hint under a button: what is missing before it can run (kept in the reader's language)
-function setHint(node, key) {
-  if (key) { node.dataset.i18n = key; node.textContent = t(key); node.hidden = false; } else { delete node.dataset.i18n; node.textContent = ""; node.hidden = true; }
-}
+import { el, errorBox, fileInput, openClause, progressBox, setHint } from "./ui.js";
 
 export function mountAppeal(root, state) {
   const select = el("select", { id: "policy-select" });

@@ -2,7 +2,7 @@
 // clause, and an explicit "the documents do not say" state.
 import { stream } from "./api.js";
 import { t } from "./i18n.js";
-import { el, errorBox, openClause } from "./ui.js";
+import { el, errorBox, openClause, setHint } from "./ui.js";
 
 export function mountAsk(root, state) {
   const select = el("select", { id: "ask-collection" });
@@ -17,7 +17,7 @@ export function mountAsk(root, state) {
     const cols = (state.collections || []).filter((c) => c.documents > 0);
     const missing = !cols.length ? "ask.nocollection" : !question.value.trim() ? "ask.need_question" : null;
     go.disabled = asking || missing !== null;
-    if (missing) { hint.dataset.i18n = missing; hint.textContent = t(missing); hint.hidden = false; } else { delete hint.dataset.i18n; hint.hidden = true; }
+    setHint(hint, missing);
   };
   state.onCollections = () => {
     const cols = (state.collections || []).filter((c) => c.documents > 0);

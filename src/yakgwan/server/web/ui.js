@@ -60,6 +60,11 @@ export function fileInput(id, accept) {
   return { input, node: el("span", { class: "file" }, input, el("span", { class: "file-button", "aria-hidden": "true", i18n: "file.choose" }), name) };
 }
 
+// a hint beside a button: what is missing before it can run (kept in the reader's language)
+export function setHint(node, key) {
+  if (key) { node.dataset.i18n = key; node.textContent = t(key); node.hidden = false; } else { delete node.dataset.i18n; node.textContent = ""; node.hidden = true; }
+}
+
 export function errorBox(err) {
   return el("div", { class: "error", role: "alert" }, `${t("ui.error")}: ${err.message || err}`);
 }
