@@ -104,8 +104,9 @@ def _js_keys() -> set[str]:
     return keys
 
 
-# the calls that take a catalogue key, and where: msg(key, …), say(lang, key, …), w(key, …) (the pack's Words)
-KEY_ARG = {"msg": 0, "say": 1, "w": 0}
+# the calls that take a catalogue key, where, and the prefix they add: msg(key, …), say(lang, key, …),
+# w(key, …) (the pack's Words), h(key, …) (the command line's help texts, "help." + key)
+KEY_ARG = {"msg": (0, ""), "say": (1, ""), "w": (0, ""), "h": (0, "help.")}
 
 
 def _python_keys() -> tuple[set[str], set[str]]:
@@ -118,10 +119,10 @@ def _python_keys() -> tuple[set[str], set[str]]:
         for node in ast.walk(ast.parse(f.read_text("utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and catalogue().has(node.value):
                 literals.add(node.value)
-            if isinstance(node, ast.Call) and (at := KEY_ARG.get(getattr(node.func, "id", ""))) is not None and len(node.args) > at:
-                arg = node.args[at]
+            if isinstance(node, ast.Call) and (how := KEY_ARG.get(getattr(node.func, "id", ""))) is not None and len(node.args) > how[0]:
+                arg = node.args[how[0]]
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    named.add(arg.value)
+                    named.add(how[1] + arg.value)
     return named, literals
 
 

@@ -27,13 +27,16 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        lang = env.language(env.current())
+    except YakgwanError:  # YAKGWAN_LANG=fr: --help in English, and the error said below
+        lang = "en"
+    args = build_parser(lang).parse_args(argv)
     try:
         settings = Settings.from_env()
     except YakgwanError as exc:  # a bad variable (YAKGWAN_LANG=fr, …): said before anything runs
-        print(msg("cli.error", command=args.command, detail=str(exc)).text("en"), file=sys.stderr)  # the language is one of the settings
+        print(msg("cli.error", command=args.command, detail=exc.localized(lang)).text(lang), file=sys.stderr)
         return EXIT_ERROR
-    lang = settings.language
     if getattr(args, "index", None):
         settings = settings.with_(index_dir=args.index)
     settings = settings.with_(quiet=bool(getattr(args, "quiet", False)))

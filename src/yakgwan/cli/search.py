@@ -41,10 +41,11 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_pipelines(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
-        print(json.dumps(pipeline_specs_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(pipeline_specs_json(settings.language), ensure_ascii=False, indent=2))
         return 0
     rows = pipeline_rows()
     width = max(len(r.name) for r in rows)
     for r in rows:
-        print(f"{r.name:<{width}}  {r.description}{' (default)' if r.default else ''}")
+        mark = say(settings.language, "pipeline.default_mark") if r.default else ""
+        print(f"{r.name:<{width}}  {r.description.text(settings.language)}{mark}")
     return 0

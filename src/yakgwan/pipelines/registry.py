@@ -14,6 +14,7 @@ from yakgwan.core.errors import UnknownName
 from yakgwan.core.protocols import Retriever
 from yakgwan.core.registry import Registry
 from yakgwan.ingest.steps.registry import INGEST_STEPS, canonical_steps
+from yakgwan.messages import msg
 import yakgwan.pipelines.recipes as R
 import yakgwan.pipelines.stages as S
 from yakgwan.pipelines.context import PipelineContext
@@ -40,80 +41,74 @@ def _add(spec: PipelineSpec) -> None:
     PIPELINES.register(spec.name, spec)
 
 
-_add(PipelineSpec("bm25", "Korean BM25 over morphemes (negation prefixes kept on their noun)", lambda c: c.bm25(), False, first_stage=True,
+_add(PipelineSpec("bm25", msg("pipeline.desc.bm25"), lambda c: c.bm25(), False, first_stage=True,
                   stages=(S.BM25,)))
-_add(PipelineSpec("dense", "multilingual-e5-small cosine similarity (bundled weights)", lambda c: c.dense(), True, first_stage=True, stages=(S.DENSE,)))
-_add(PipelineSpec("hybrid", "dense + BM25 fused by Reciprocal Rank Fusion (k=60, equal weights)", lambda c: c.hybrid_rrf(), True, first_stage=True,
+_add(PipelineSpec("dense", msg("pipeline.desc.dense"), lambda c: c.dense(), True, first_stage=True, stages=(S.DENSE,)))
+_add(PipelineSpec("hybrid", msg("pipeline.desc.hybrid", k=RRF_K), lambda c: c.hybrid_rrf(), True, first_stage=True,
                   stages=(S.DENSE, S.BM25, S.RRF)))
-_add(PipelineSpec("hybrid_cc", "dense + BM25 scores min-max normalised over each top-100 list, 0.3*dense + 0.7*BM25", lambda c: c.hybrid_cc(), True,
+_add(PipelineSpec("hybrid_cc", msg("pipeline.desc.hybrid_cc"), lambda c: c.hybrid_cc(), True,
                   first_stage=True, stages=(S.DENSE, S.BM25, S.MINMAX)))
-_add(PipelineSpec("clause", "on a policy: the question and its thesaurus expansion through hybrid_cc, a title-field prior, "
-                  "copies of one clause grouped into one hit", lambda c: c.clause(), True, first_stage=True,
+_add(PipelineSpec("clause", msg("pipeline.desc.clause"), lambda c: c.clause(), True, first_stage=True,
                   stages=(S.THESAURUS, S.DENSE, S.BM25, S.MINMAX, S.clause_priors(ClauseWeights()), S.GROUP)))
-_add(PipelineSpec("route", "clause, with the question routed to the 약관 it names and those 약관 lifted (the route is in search --json)",
+_add(PipelineSpec("route", msg("pipeline.desc.route"),
                   lambda c: c.clause("route", ROUTE_WEIGHTS), True, first_stage=True,
                   stages=(S.THESAURUS, S.ROUTE, S.DENSE, S.BM25, S.MINMAX, S.clause_priors(ROUTE_WEIGHTS), S.GROUP)))
-_add(PipelineSpec("auto", "the documents decide: clause on 약관 (the structure chunker found them), hybrid_cc on other documents",
+_add(PipelineSpec("auto", msg("pipeline.desc.auto"),
                   lambda c: c.first_stage(), True, first_stage=True, stages=(S.FIRST,)))
-_add(PipelineSpec("rewrite", "LLM keyword rewrite of the query, fused with the original by RRF", R.rewrite, True, True,
+_add(PipelineSpec("rewrite", msg("pipeline.desc.rewrite"), R.rewrite, True, True,
                   stages=(S.rewrite(1), S.FIRST, S.query_rrf())))
-_add(PipelineSpec("multiquery", "original + 3 LLM query variants, hit lists interleaved", R.multiquery, True, True,
+_add(PipelineSpec("multiquery", msg("pipeline.desc.multiquery", n=3), R.multiquery, True, True,
                   stages=(S.multiquery(3), S.FIRST, S.INTERLEAVE)))
-_add(PipelineSpec("fusion", "original + 3 LLM query variants, fused by RRF", R.fusion, True, True, stages=(S.multiquery(3), S.FIRST, S.query_rrf())))
-_add(PipelineSpec("expansion", "original + rewrite + 2 expansions -> RRF -> LLM listwise rerank", R.expansion, True, True,
+_add(PipelineSpec("fusion", msg("pipeline.desc.fusion", n=3), R.fusion, True, True, stages=(S.multiquery(3), S.FIRST, S.query_rrf())))
+_add(PipelineSpec("expansion", msg("pipeline.desc.expansion", n=2), R.expansion, True, True,
                   stages=(S.rewrite(1), S.multiquery(2), S.FIRST, S.query_rrf(), S.reranker("rerank_llm"))))
-_add(PipelineSpec("hyde", "dense search with an LLM-written answer passage (HyDE) + BM25 of the query (on a policy, inside the clause stage)", R.hyde, True, True,
+_add(PipelineSpec("hyde", msg("pipeline.desc.hyde"), R.hyde, True, True,
                   stages=(S.hyde("lay"), S.DENSE_PASSAGE, S.BM25, S.MINMAX)))
-_add(PipelineSpec("reverse_hyde", "dense search with an LLM-written clause-style passage + BM25 of the query (on a policy, inside the clause stage)", R.reverse_hyde, True, True,
+_add(PipelineSpec("reverse_hyde", msg("pipeline.desc.reverse_hyde"), R.reverse_hyde, True, True,
                   stages=(S.hyde("clause"), S.DENSE_PASSAGE, S.BM25, S.MINMAX)))
-_add(PipelineSpec("hybrid_hyde", "default first stage on the query and on a HyDE passage, fused by RRF", R.hybrid_hyde, True, True,
+_add(PipelineSpec("hybrid_hyde", msg("pipeline.desc.hybrid_hyde"), R.hybrid_hyde, True, True,
                   stages=(S.FIRST, S.hyde("lay"), Stage("fusion", "rrf", {"k": RRF_K, "query_weight": 1.0, "hyde_weight": 1.0, "depth": FUSION_DEPTH}))))
-_add(PipelineSpec("rerank_llm", f"default first stage, top {RERANK_TOP_N} reordered by an LLM (validated permutation)",
+_add(PipelineSpec("rerank_llm", msg("pipeline.desc.rerank_llm", n=RERANK_TOP_N),
                   lambda c: R.reranked(c, "rerank_llm"), True, True, stages=(S.FIRST, S.reranker("rerank_llm"))))
 _add(PipelineSpec(
     "rerank_yesno",
-    f"default first stage; only when its top two scores are within {GATE_MARGIN:.0%}, the top {GATE_TOP_M} reordered by the LLM's P(yes, relevant)",
+    msg("pipeline.desc.rerank_yesno", margin=f"{GATE_MARGIN:.0%}", n=GATE_TOP_M),
     lambda c: R.reranked(c, "rerank_yesno"), True, True, stages=(S.FIRST, S.reranker("rerank_yesno")),
 ))
-_add(PipelineSpec("llm_chunk", "default retrieval over an index chunked by the LLM (headline + summary indexed, original text cited)",
+_add(PipelineSpec("llm_chunk", msg("pipeline.desc.llm_chunk"),
                   lambda c: c.first_stage(), True, True, ("llm_chunk",), stages=(S.ingest("llm_chunk"), S.FIRST)))
-_add(PipelineSpec("preprocess", "default retrieval over an index whose chunks the LLM rewrote for search (original text cited)",
+_add(PipelineSpec("preprocess", msg("pipeline.desc.preprocess"),
                   lambda c: c.first_stage(), True, True, ("preprocess",), stages=(S.ingest("preprocess"), S.FIRST)))
-_add(PipelineSpec("compress", f"default first stage, each of the top {COMPRESS_TOP_N} hits cut to the sentences that bear on the question",
+_add(PipelineSpec("compress", msg("pipeline.desc.compress", n=COMPRESS_TOP_N),
                   R.compress, True, True, stages=(S.FIRST, S.COMPRESS)))
 _add(PipelineSpec(
     "crag",
-    f"corrective RAG: the LLM grades the top {CRAG_TOP_N} hits 0-5, keeps those >= {CRAG_THRESHOLD}, rewrites and retries once, "
-    "then falls back to the search provider (YAKGWAN_SEARCH) with each result verified",
+    msg("pipeline.desc.crag", n=CRAG_TOP_N, threshold=CRAG_THRESHOLD),
     R.crag, True, True, stages=(S.FIRST, S.CRAG),
 ))
 _add(PipelineSpec(
     "multihop",
-    f"the LLM splits the question into sub-questions and asks for follow-ups until enough (at most {MAX_HOPS} hops); "
-    "hop lists fused by RRF with the question's own list weighted double",
+    msg("pipeline.desc.multihop", hops=MAX_HOPS),
     R.multihop, True, True, stages=(S.FIRST, S.MULTIHOP),
 ))
 _add(PipelineSpec(
     "self_rag",
-    f"Self-RAG: the LLM decides whether to search, keeps the top {SELF_RAG_TOP_N} hits it judges relevant; "
-    "ask also checks the answer's support and usefulness and rewrites it once",
+    msg("pipeline.desc.self_rag", n=SELF_RAG_TOP_N),
     R.self_rag, True, True, stages=(S.FIRST, S.SELF_RAG),
 ))
 _add(PipelineSpec(
     "agentic",
-    f"a ReAct loop: the LLM calls kb_search, article_lookup (제N조) or web_search (YAKGWAN_SEARCH) until it finishes "
-    f"(at most {AGENT_STEPS} steps, {AGENT_TOKENS} tokens); tool results fused by RRF with the question's own list",
+    msg("pipeline.desc.agentic", steps=AGENT_STEPS, tokens=AGENT_TOKENS),
     R.agentic, True, True, stages=(S.FIRST, S.AGENTIC),
 ))
 _add(PipelineSpec(
     "late",
-    f"late interaction: the top {LATE_DEPTH} hits of the default first stage reranked by MaxSim over e5 token vectors (cached)",
+    msg("pipeline.desc.late", n=LATE_DEPTH),
     lambda c: R.reranked(c, "late"), True, stages=(S.FIRST, S.reranker("late")),
 ))
 _add(PipelineSpec(
     "raptor",
-    f"RAPTOR: a tree of LLM summaries of k-means clusters (~{RAPTOR_CLUSTER} chunks each, built once and cached); the best "
-    f"{RAPTOR_NODES} summary nodes expand to their chunks, fused by RRF with the default first stage (weighted double)",
+    msg("pipeline.desc.raptor", cluster=RAPTOR_CLUSTER, nodes=RAPTOR_NODES),
     R.raptor, True, True, stages=(S.FIRST, S.RAPTOR, S.RAPTOR_RRF),
 ))
 
@@ -162,7 +157,7 @@ def resolve_pipeline(name: str) -> PipelineSpec:
         return spec
     added = tuple(S.ingest(s) for s in ingest_steps if s not in spec.ingest_steps)
     if not post:
-        return PipelineSpec(name, f"{spec.description}, index built with {', '.join(ingest_steps)}", spec.build, spec.needs_dense, True, ingest_steps,
+        return PipelineSpec(name, msg("pipeline.with_ingest", base=spec.description, steps=", ".join(ingest_steps)), spec.build, spec.needs_dense, True, ingest_steps,
                             stages=added + spec.stages)
 
     def build(ctx: PipelineContext) -> Retriever:
@@ -171,23 +166,18 @@ def resolve_pipeline(name: str) -> PipelineSpec:
             r = POST_STEPS.get(step).wrap(ctx, r, name)
         return r
 
-    return PipelineSpec(name, f"{spec.description}, then {', '.join(post)}", build, spec.needs_dense, True, ingest_steps,
+    return PipelineSpec(name, msg("pipeline.then", base=spec.description, steps=", ".join(post)), build, spec.needs_dense, True, ingest_steps,
                         stages=added + spec.stages + tuple(POST_STEPS.get(s).stage for s in post))
 
 
-COMPOSITION = (
-    "NAME+STEP[+STEP...]: pipeline NAME followed by each post step in turn (a reranker, compress, crag), "
-    "or built over an index made with an ingest step (llm_chunk, preprocess); 'default' names the default pipeline"
-)
-
-
-def pipeline_specs_json() -> list[dict]:
-    """Every registered pipeline's spec (``"type": "pipeline"``, the default one marked), then
-    every step a pipeline can be composed with (``"type": "post_step"`` or ``"ingest_step"``,
-    with its ``usage``): what ``yakgwan pipelines --json`` prints."""
-    out: list[dict] = [{"type": "pipeline", **spec.to_dict(), "default": name == DEFAULT_PIPELINE} for name, spec in PIPELINES.items()]
-    out += [{"type": "post_step", "name": n, "usage": f"NAME+{n}", "composition": COMPOSITION, "stages": [step.stage.to_dict()]}
+def pipeline_specs_json(lang: str = "en") -> list[dict]:
+    """Every registered pipeline's spec (``"type": "pipeline"``, the default one marked, its
+    description in ``lang``), then every step a pipeline can be composed with (``"type":
+    "post_step"`` or ``"ingest_step"``, with its ``usage``): what ``yakgwan pipelines --json`` prints."""
+    out: list[dict] = [{"type": "pipeline", **spec.to_dict(lang), "default": name == DEFAULT_PIPELINE} for name, spec in PIPELINES.items()]
+    composition = msg("pipeline.composition").text(lang)
+    out += [{"type": "post_step", "name": n, "usage": f"NAME+{n}", "composition": composition, "stages": [step.stage.to_dict()]}
             for n, step in POST_STEPS.items()]
-    out += [{"type": "ingest_step", "name": n, "usage": f"NAME+{n}", "composition": COMPOSITION, "description": st.description,
+    out += [{"type": "ingest_step", "name": n, "usage": f"NAME+{n}", "composition": composition, "description": st.description.text(lang),
              "stages": [S.ingest(n).to_dict()]} for n, st in INGEST_STEPS.items()]
     return out

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Callable, Literal, Mapping, get_args
 
 from yakgwan.core.protocols import Retriever
+from yakgwan.messages import Message
 from yakgwan.pipelines.context import PipelineContext
 
 # first_stage: searches the index; query: rewrites the query; fusion: merges lists; rerank:
@@ -41,13 +42,13 @@ class Stage:
 
 @dataclass(frozen=True)
 class PipelineSpec:
-    """A named pipeline: its one-line description, its stages, and ``build`` (the retriever it
+    """A named pipeline: its one-line description (a catalogue message), its stages, and ``build`` (the retriever it
     runs, assembled from those stages' parts). ``first_stage`` marks the retrieval-only first
     stages techniques are measured against (``eval.rows.FIRST_STAGES``); ``ingest_steps`` the LLM
     steps the index must have been built with (``yakgwan.ingest.steps``)."""
 
     name: str
-    description: str
+    description: Message
     build: Callable[[PipelineContext], Retriever] = field(compare=False, repr=False)
     needs_dense: bool
     needs_llm: bool = False
@@ -59,11 +60,11 @@ class PipelineSpec:
         """Whether a stage of this pipeline is ``name`` (e.g. "self_rag", whose answers ``ask`` checks)."""
         return any(s.name == name for s in self.stages)
 
-    def to_dict(self) -> dict:
-        """A JSON-serialisable description: name, description, what it needs, its stages."""
+    def to_dict(self, lang: str = "en") -> dict:
+        """A JSON-serialisable description: name, description (in ``lang``), what it needs, its stages."""
         return {
             "name": self.name,
-            "description": self.description,
+            "description": self.description.text(lang),
             "needs_dense": self.needs_dense,
             "needs_llm": self.needs_llm,
             "first_stage": self.first_stage,

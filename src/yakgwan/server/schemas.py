@@ -192,5 +192,5 @@ class MapOut(BaseModel):
 
 class PipelineOut(BaseModel):
     name: str
-    description: str
+    description: str = Field(description="what the pipeline does, in the request's language (Accept-Language; Korean by default)")
     needs_llm: bool

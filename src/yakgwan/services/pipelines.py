@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from yakgwan.messages import Message
+
 from yakgwan.pipelines import DEFAULT_PIPELINE, PIPELINES, resolve_pipeline
 from yakgwan.pipelines import pipeline_specs_json
 
@@ -13,7 +15,7 @@ __all__ = ["DEFAULT_PIPELINE", "PipelineRow", "pipeline_name", "pipeline_rows", 
 @dataclass(frozen=True)
 class PipelineRow:
     name: str
-    description: str
+    description: Message
     needs_llm: bool
     default: bool
 

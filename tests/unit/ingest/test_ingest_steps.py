@@ -313,7 +313,7 @@ def test_ingest_step_composites_resolve() -> None:
 
     assert resolve_pipeline("bm25+preprocess").ingest_steps == ("preprocess",)
     composed = resolve_pipeline("llm_chunk+rerank_llm+preprocess")
-    assert composed.ingest_steps == ("llm_chunk", "preprocess") and composed.needs_llm and "rerank_llm" in composed.description
+    assert composed.ingest_steps == ("llm_chunk", "preprocess") and composed.needs_llm and "rerank_llm" in composed.description.text("en")
 
 
 def test_eval_says_which_documents_a_step_left_and_why(capsys: pytest.CaptureFixture[str]) -> None:

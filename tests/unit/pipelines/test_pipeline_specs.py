@@ -26,7 +26,7 @@ def _params(spec: PipelineSpec, kind: str, name: str) -> dict:
 def test_every_pipeline_has_stages_and_a_json_description() -> None:
     for name, spec in PIPELINES.items():
         d = json.loads(json.dumps(spec.to_dict()))
-        assert d["name"] == name and d["description"] == spec.description and d["stages"], name
+        assert d["name"] == name and d["description"] == spec.description.text("en") and d["stages"], name
         assert {s["kind"] for s in d["stages"]} <= {"first_stage", "query", "fusion", "rerank", "post", "control", "ingest"}
         assert [s["name"] for s in d["stages"] if s["kind"] == "ingest"] == list(spec.ingest_steps), name
 

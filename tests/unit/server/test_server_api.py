@@ -89,8 +89,13 @@ def test_health_and_pipelines(client: Client) -> None:
     h = client.call("GET", "/api/health").json()
     assert h == {"status": "ok", "version": h["version"], "embedder": "hashing", "llm": "none", "llm_provider": "none", "auth": False}
     assert client.call("GET", "/api/messages").json()["messages"]["en"]["nav.ask"] == "Ask"
-    names = [p["name"] for p in client.call("GET", "/api/pipelines").json()]
+    korean = client.call("GET", "/api/pipelines", headers={"Accept-Language": "ko"})
+    names = [p["name"] for p in korean.json()]
     assert "hybrid_cc" in names and "crag" in names and len(names) == len(set(names))
+    english = client.call("GET", "/api/pipelines", headers={"Accept-Language": "en"})
+    assert [p["name"] for p in english.json()] == names and english.headers["vary"] == "Accept-Language"
+    described = {p["name"]: p["description"] for p in korean.json()}, {p["name"]: p["description"] for p in english.json()}
+    assert described[0]["bm25"].startswith("형태소 단위 한국어 BM25") and described[1]["bm25"].startswith("Korean BM25 over morphemes")
 
 
 def test_collections_lifecycle(client: Client) -> None:

@@ -12,6 +12,7 @@ from yakgwan.core.registry import Registry
 from yakgwan.ingest.steps.llm_chunk import LLM_CHUNK_MAX_TOKENS, WINDOW_CHARS, LLMChunker
 from yakgwan.ingest.steps.preprocess import PREPROCESS_MAX_TOKENS, Preprocessor
 from yakgwan.llm import LLM
+from yakgwan.messages import Message, msg
 
 
 @dataclass(frozen=True)
@@ -20,18 +21,18 @@ class IngestStepSpec:
     its input and counts a fallback), and the bounds it runs under."""
 
     name: str
-    description: str
+    description: Message
     make: Callable[[LLM | None], ChunkStep]
     params: Mapping[str, float | int | str] = field(default_factory=dict)
 
 
 INGEST_STEPS: Registry[IngestStepSpec] = Registry("ingest step")
 INGEST_STEPS.register("llm_chunk", IngestStepSpec(
-    "llm_chunk", "LLM splits documents into topical chunks with a headline and a summary; the text stays verbatim", LLMChunker,
+    "llm_chunk", msg("ingest_step.llm_chunk"), LLMChunker,
     {"window_chars": WINDOW_CHARS, "max_tokens": LLM_CHUNK_MAX_TOKENS},
 ))
 INGEST_STEPS.register("preprocess", IngestStepSpec(
-    "preprocess", "LLM rewrites each chunk for retrieval (questions it answers, key terms), indexed beside the original", Preprocessor,
+    "preprocess", msg("ingest_step.preprocess"), Preprocessor,
     {"max_tokens": PREPROCESS_MAX_TOKENS},
 ))
 

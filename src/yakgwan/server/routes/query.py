@@ -21,7 +21,7 @@ from yakgwan.services.context import parse_filters
 from yakgwan.services.search import hit_json
 from yakgwan.services.search import search as run_search
 from yakgwan.messages import msg
-from yakgwan.server.problems import Problem, from_yakgwan, log, request_lang
+from yakgwan.server.problems import Lang, Problem, from_yakgwan, log, request_lang
 from yakgwan.server.runtime.service import Service
 
 STREAM_PIECE = 12  # characters per answer event: the validated answer is sent in small pieces
@@ -36,8 +36,8 @@ def router(service: Service) -> APIRouter:
 
 def _search_routes(r: APIRouter, service: Service) -> None:
     @r.get("/pipelines", response_model=list[PipelineOut], summary="Every pipeline by name")
-    def pipelines() -> list[PipelineOut]:
-        return [PipelineOut(name=p.name, description=p.description, needs_llm=p.needs_llm) for p in pipeline_rows()]
+    def pipelines(lang: Lang) -> list[PipelineOut]:
+        return [PipelineOut(name=p.name, description=p.description.text(lang), needs_llm=p.needs_llm) for p in pipeline_rows()]
 
     @r.post("/collections/{name}/search", response_model=SearchOut, summary="Search a collection")
     def search(name: str, body: SearchIn) -> SearchOut:

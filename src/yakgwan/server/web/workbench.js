@@ -22,7 +22,12 @@ export async function mountWorkbench(root, state) {
   const prog = progressBox();
   const out = el("div", { id: "wb-result" });
   let last = null; // the results on screen, drawn again when the language changes
-  onLangChange(() => { if (last) renderResults(out, last); });
+  onLangChange(async () => {
+    if (last) renderResults(out, last);
+    // the pipelines' descriptions come from the server in the reader's language
+    const described = new Map((await getJson("/api/pipelines")).map((p) => [p.name, p.description]));
+    boxes.forEach((b) => { b.title = described.get(b.querySelector("input").value) || ""; });
+  });
 
   go.addEventListener("click", async () => {
     const chosen = boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value);
