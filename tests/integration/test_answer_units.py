@@ -140,7 +140,7 @@ def test_with_the_real_local_model_the_unit_decision_gates_it_and_cot_answers_fr
     cot = Asker(dataclasses.replace(asker.ctx, make_llm=lambda: llm, _llm=None), mode="cot")
     res = cot.ask("보험금을 청구하려면 어떤 서류를 내야 하나요?")
     print(f"\ncot: {res.outcome} {res.answer!r} scratchpad={res.scratchpad!r} {res.notes} ({res.latency_ms / 1000:.0f} s)")
-    assert res.mode == "cot" and res.llm_calls >= 1 and any("best units" in n for n in res.notes)
+    assert res.mode == "cot" and res.llm_calls >= 1 and any("best units" in n for n in res.note_texts())
     assert res.outcome in ("answered", "partial") and res.citations and res.scratchpad
     assert res.scratchpad not in res.answer
     chunks = {c.chunk_id: c.text for c in asker.ctx.view.chunks}

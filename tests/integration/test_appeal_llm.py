@@ -106,7 +106,7 @@ def test_scripted_draft_is_merged_with_exact_provenance(policy: Policy) -> None:
     p = _with_llm(policy, LLM(provider))
     done = analyse_with_llm(notice, evidence, p, p.ctx.llm, findings="apply")  # type: ignore[arg-type]
     assert done.by == "scripted:script" and len(provider.calls) == 1
-    assert done.note == "1 LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading"  # the second finding of one kind
+    assert done.note is not None and done.note.text("en") == "1 LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading"  # the second finding of one kind
     a = done.analysis
     llm_subs = [s for i in a.issue_tree for s in i.sub_issues if s.by == "llm"]
     assert [s.question for s in llm_subs] == ["통지 지연이 지급 거절 사유인가?"] and llm_subs[0].clauses == ["보통약관 제6조"]
@@ -136,7 +136,7 @@ def test_unusable_answer_is_repaired_once_then_rules_only(policy: Policy) -> Non
     p = _with_llm(policy, LLM(provider))
     done = analyse_with_llm(notice, evidence, p, p.ctx.llm)  # type: ignore[arg-type]
     assert len(provider.calls) == 2  # the answer, one repair
-    assert done.by == "rules" and "not usable" in (done.note or "")
+    assert done.by == "rules" and "not usable" in (done.note.text("en") if done.note else "")
     assert all(s.by == "rules" for i in done.analysis.issue_tree for s in i.sub_issues)
     assert validate(done.analysis, {c.chunk_id: c for c in policy.chunks}).metrics == PERFECT
 
@@ -181,7 +181,7 @@ def test_copied_clause_text_is_left_out_and_reported(policy: Policy) -> None:
     draft["findings"].append({"kind": "insurer_burden_not_met", "sentence": s.number, "explanation": "당사는 사고 당시 경위, 피해자의 상해 정도"})  # the notice's words
     p = _with_llm(policy, LLM(ScriptedProvider([draft])))
     done = analyse_with_llm(notice, evidence, p, p.ctx.llm)  # type: ignore[arg-type]
-    assert done.note == "7 LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading"
+    assert done.note is not None and done.note.text("en") == "7 LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading"
     a = done.analysis
     assert not [x for i in a.issue_tree for x in i.sub_issues if x.by == "llm"] and not [g for g in a.gap_analysis if g.by == "llm"]
     assert "지연 사유 소명" in a.recommended_actions and a.success_probability.probability == pytest.approx(round(B.base_rate(), 4))
@@ -221,7 +221,7 @@ def test_a_prompt_too_long_falls_back_but_an_unreachable_provider_is_an_error(po
         return LLM(ScriptedProvider(responder=respond))
 
     done = analyse_with_llm(notice, evidence, policy, raising(PromptTooLongError("local model: 4131 tokens exceed 4096")))
-    assert done.by == "rules" and "4131 tokens" in (done.note or "")
+    assert done.by == "rules" and "4131 tokens" in (done.note.text("en") if done.note else "")
     with pytest.raises(ProviderError, match="401"):
         analyse_with_llm(notice, evidence, policy, raising(ProviderError("openai: 401 unauthorized")))
 

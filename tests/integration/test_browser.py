@@ -3,7 +3,7 @@ downloaded). A user registers the KB policy under a Korean title and analyses a 
 clicks a citation and reads the highlighted clause, switches to English and back; marks the reason
 of a notice the rules cannot read and finishes the analysis; asks what the policy cannot answer and
 sees the refusal; runs a small evaluation and sees the charts. Every page is checked at 1280×900
-and at 390×844: no horizontal overflow, and no serious or critical accessibility violation found
+and at 390×844 (the narrowest, 360×740, in both languages): no horizontal overflow, and no serious or critical accessibility violation found
 by axe-core (npm, tests/browser; injected into the page). Screenshots land in artifacts/screenshots/."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 NOTICE = ROOT / "tests" / "data" / "appeal" / "notices" / "01_fine_drunk_driving.txt"
 # what a browser in a closed network needs not to stall on background connections
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+DESKTOP, PHONE, NARROW = {"width": 1280, "height": 900}, {"width": 390, "height": 844}, {"width": 360, "height": 740}
 HANGUL = re.compile(r"[가-힣]")
 SMALL_POLICY = ("보통약관\n\n제1조(보상하는 손해) 회사는 피보험자가 교통사고로 상해를 입은 때에 보험금을 지급합니다.\n\n"
                 "제2조(보상하지 않는 손해) 회사는 피보험자가 음주운전을 하는 동안 생긴 손해는 보상하지 않습니다.\n")
@@ -77,6 +77,11 @@ def page(browser: Any, site: str) -> Iterator[Any]:
 @pytest.fixture()
 def phone(browser: Any, site: str) -> Iterator[Any]:
     yield from _session(browser, site, PHONE)
+
+
+@pytest.fixture()
+def narrow(browser: Any, site: str) -> Iterator[Any]:
+    yield from _session(browser, site, NARROW)
 
 
 def _shot(pg: Any, name: str) -> None:
@@ -312,9 +317,29 @@ def test_workbench_runs_an_eval_and_draws_the_charts(page: Any) -> None:
     assert page.locator("#wb-map svg circle").count() >= 6
     assert {"policies", "faq", "company"} <= set(page.locator("#wb-map .legend").inner_text().split())
     _check_page(page, "5-workbench")
-    page.click("#lang")  # the table on screen is drawn again in English
+    first = "#page-workbench .pipelines label"  # bm25's box: its description is its title
+    assert page.get_attribute(first, "title").startswith("형태소 단위 한국어 BM25")
+    page.click("#lang")  # the table on screen is drawn again in English, and the descriptions
     assert "LLM ms per question (as recorded)" in page.inner_text("#wb-table thead")
+    page.wait_for_function(f"() => document.querySelector('{first}').title.startsWith('Korean BM25 over morphemes')")
     page.click("#lang")
+    page.wait_for_function(f"() => document.querySelector('{first}').title.startsWith('형태소')")
+
+
+def test_the_narrowest_phone_in_both_languages(narrow: Any) -> None:
+    """360 px, the narrowest width the app is made for, in Korean and in English (longer words):
+    every page fits, its tabs on one line, and axe finds nothing serious."""
+    for lang in ("ko", "en"):
+        if lang == "en":
+            narrow.click("#lang")
+            narrow.wait_for_function("() => document.documentElement.lang === 'en'")
+        for page_name in ("appeal", "ask", "workbench"):
+            narrow.click(f"button[data-page={page_name}]")
+            narrow.wait_for_selector(f"#page-{page_name}[data-ready]")
+            heights = narrow.eval_on_selector_all("nav .tab", "ts => ts.map(t => t.getBoundingClientRect().height)")
+            assert len(heights) == 3 and max(heights) < 48, (lang, page_name, heights)
+            _check_page(narrow, f"14-narrow-{lang}-{page_name}")
+    narrow.click("#lang")
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -93,4 +93,4 @@ def test_eval_on_ray_scores_the_questions_as_one_process_does(tmp_path: Path, ra
     (one,) = evaluate(s, EvalRequest(evalset, ("bm25",)))
     (two,) = evaluate(s, EvalRequest(evalset, ("bm25",), ray="auto", ray_workers=2))
     assert [q.retrieved for q in two.per_query] == [q.retrieved for q in one.per_query] and len(two.per_query) == 4
-    assert two.metrics == one.metrics and "2 Ray workers" in (two.note or "")
+    assert two.metrics == one.metrics and "2 Ray workers" in str(two.note or "")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from yakgwan.core.errors import InputError, UnknownName
-from yakgwan.messages import Catalogue, Message, catalogue, locale_language, msg, negotiate
+from yakgwan.messages import Catalogue, Message, catalogue, joined, locale_language, msg, negotiate, render_said, said
 
 pytestmark = pytest.mark.unit
 
@@ -21,7 +21,7 @@ WEB = SRC / "server" / "web"
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 # key families the code builds from data (a finding's kind, a check's status, an HTTP status…)
 DYNAMIC = ("problem.title.", "job.status.", "content.", "finding.", "check.", "ask.stage.", "analysis.", "stage.", "band.", "issue.kind.", "result.format.",
-           "cli.outcome.", "pack.date.", "cli.key.")
+           "cli.outcome.", "pack.date.", "cli.key.", "note.op.", "ingest_step.left.")
 
 
 def test_every_key_has_both_languages_with_the_same_parameters() -> None:
@@ -233,3 +233,90 @@ def test_the_command_line_prints_no_words_of_its_own() -> None:
                 if any(WORDS.search(t) for t in texts):
                     written.append(f"{f.relative_to(SRC)}:{node.lineno}")
     assert written == [], f"printed outside the catalogue: {written}"
+
+
+def test_a_message_kept_for_later_is_said_in_each_readers_language() -> None:
+    """said(): text now, or (no language yet: a job's stored result) a tagged message that
+    render_said() says for each reader; data strings pass through both untouched."""
+    m = msg("note.citations_not_verbatim", n=2)
+    assert said(m, "ko") == "인용 2개가 원문 조각과 글자 그대로 같지 않아 답하지 않았습니다" and said(m, "en") == "2 citation(s) not verbatim in their chunk: refused"
+    kept = said(m, None)
+    assert kept == {"$message": {"key": "note.citations_not_verbatim", "params": {"n": 2}}} and said("a.pdf", None) == "a.pdf"
+    stored = json.loads(json.dumps({"notes": [kept, "as written"], "n": 3, "nested": {"w": [kept]}}))  # what a job store keeps
+    assert render_said(stored, "en") == {"notes": ["2 citation(s) not verbatim in their chunk: refused", "as written"], "n": 3,
+                                         "nested": {"w": ["2 citation(s) not verbatim in their chunk: refused"]}}
+    assert render_said(stored, "ko")["notes"][0].startswith("인용 2개")
+    assert render_said({"$message": {"key": "no.such.key.anywhere"}}, "ko") == "no.such.key.anywhere"  # a record of another version
+    assert render_said({"$message": "x", "other": 1}, "en") == {"$message": "x", "other": 1}  # data that only looks like one
+
+
+def test_joined_puts_a_separator_between_items_said_in_one_language() -> None:
+    parts = joined([msg("note.no_passage"), "a.md", msg("note.headings_only")])
+    assert parts == (msg("note.no_passage"), "; ", "a.md", "; ", msg("note.headings_only")) and joined([]) == () and joined(["x"]) == ("x",)
+    assert msg("note.parts", parts=parts).text("en") == "no passage retrieved; a.md; the passages hold only headings"
+    assert msg("note.parts", parts=parts).text("ko") == "찾은 구절이 없습니다; a.md; 구절에 제목만 있습니다"
+
+
+# names of the lists and fields that carry what a user reads beside a result (a note, a warning, a
+# reason something was skipped), and the functions that write plain text into them on purpose
+NOTE_NAMES = re.compile(r"(^|_)(notes?|warnings?|reasons)$")
+PLAIN_NOTES = {
+    # a reading check's note is part of the analysis, which is written in Korean for every reader
+    ("appeal/model_checks.py", "candidates"), ("appeal/model_checks.py", "judge"), ("appeal/model_checks.py", "run_checks"),
+    ("llm/facade.py", "_with_schema_instruction"),  # the schema instruction is said to the model, not to a user
+    ("services/evaluate.py", "_limited"),  # an eval result's source line: provenance in the results file, in English as results are
+}
+
+
+def _plain_text(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and bool(node.value.strip())
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp):
+        return _plain_text(node.left) or _plain_text(node.right)
+    if isinstance(node, ast.IfExp):
+        return _plain_text(node.body) or _plain_text(node.orelse)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_plain_text(e) for e in node.elts)
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        return _plain_text(node.elt)
+    return isinstance(node, ast.Call) and getattr(node.func, "attr", "") in ("join", "format") and isinstance(node.func.value, (ast.Constant, ast.JoinedStr))
+
+
+def _writes_plain_note(node: ast.AST) -> bool:
+    """``notes.append(f"…")``, ``warnings.extend(["…"])``, ``note=f"…"``, ``note = "…"``, ``notes += ["…"]``."""
+    def name(n: ast.AST) -> str:
+        return getattr(n, "id", None) or getattr(n, "attr", "")
+
+    if isinstance(node, ast.Call):
+        func = node.func
+        if (isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert") and NOTE_NAMES.search(name(func.value))
+                and any(_plain_text(a) for a in node.args)):
+            return True
+        return any(kw.arg is not None and bool(NOTE_NAMES.search(kw.arg)) and _plain_text(kw.value) for kw in node.keywords)
+    if isinstance(node, ast.Assign):
+        return any(NOTE_NAMES.search(name(t)) for t in node.targets) and _plain_text(node.value)
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        return bool(NOTE_NAMES.search(name(node.target))) and node.value is not None and _plain_text(node.value)
+    return False
+
+
+def test_notes_and_warnings_come_from_the_catalogue() -> None:
+    """A note, warning or skip reason is a catalogue message: plain text appended to, assigned to
+    or passed as one is text outside the catalogue."""
+    written = []
+    for f in sorted(SRC.rglob("*.py")):
+        where = str(f.relative_to(SRC))
+        tree = ast.parse(f.read_text("utf-8"))
+        functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for node in ast.walk(tree):
+            if not _writes_plain_note(node):
+                continue
+            inside = [fn.name for fn in functions if fn.lineno <= node.lineno <= (fn.end_lineno or fn.lineno)]
+            if not any((where, fn) in PLAIN_NOTES for fn in inside):
+                written.append(f"{where}:{node.lineno}")
+    assert written == [], f"notes or warnings written outside the catalogue: {written}"
+    for code, plain in (('notes.append(f"{n} claim(s) dropped")', True), ('notes += ["a note"]', True), ('note = "x" if a else "y"', True),
+                        ('notes.append(msg("note.no_passage"))', False), ('warnings = []', False), ('Generated("refused", notes=[f"{x}"])', True)):
+        assert _writes_plain_note(ast.parse(code).body[0].value if isinstance(ast.parse(code).body[0], ast.Expr) else ast.parse(code).body[0]) == plain, code

@@ -132,7 +132,7 @@ class Asker:
         shown = len(hits)
         hits, sides = self._with_sides(side_queries(question, self.anchors.terms, self.rules), hits)
         if sides:
-            notes.append(f"each side searched on its own ({' / '.join(q for q, _ in sides)}): {len(hits) - shown} passage(s) added before the question's own")
+            notes.append(msg("note.sides_searched", sides=" / ".join(q for q, _ in sides), n=len(hits) - shown))
         sentences = number_sentences(question, hits, self.ctx.tokenizer, reserve=sides)
         say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode in WRITTEN or llm.supports_logprobs) else "rules"})
@@ -145,8 +145,7 @@ class Asker:
                 # refused offline (the calibrated model, or an amount the clauses leave to the
                 # contract or do not state): the model is not asked, so it never refuses less
                 done, by = offline, "units"
-                why = "" if offline is gate.offline else "an amount the clauses leave to the contract or do not state: "
-                done.notes = [*done.notes, f"{why}the model was not asked"]
+                done.notes = [*done.notes, msg("note.model_not_asked" if offline is gate.offline else "note.contract_model_not_asked")]
             else:
                 if gate is not None:
                     sentences = gate.sentences
@@ -164,7 +163,7 @@ class Asker:
                     # calibrated decision passed are quoted instead (never over the model's own refusal)
                     failed, pad = done.notes, done.scratchpad
                     done = offline
-                    done.notes = [*failed, "the model's claims failed the checks: the units the offline answer quotes are quoted instead", *done.notes]
+                    done.notes = [*failed, msg("note.model_claims_failed"), *done.notes]
                     done.scratchpad = pad
                     by = f"{llm.name}, units quoted by rule"
         elif not (llm is not None and llm.supports_logprobs) and units is not None:
@@ -175,7 +174,7 @@ class Asker:
         chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences} | {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
         bad = [c for c in done.citations if not quote_is_verbatim(c, chunks.get(c.chunk_id, ""))]
         if bad:  # cannot happen by construction; never shown as is if it does
-            notes.append(f"{len(bad)} citation(s) not verbatim in their chunk: refused")
+            notes.append(msg("note.citations_not_verbatim", n=len(bad)))
             done.outcome, done.answer, done.citations = "refused", REFUSAL, []
         say("checked", {"citations": len(done.citations), "outcome": done.outcome})
         calls = (llm.stats.calls - calls0) if llm else 0

@@ -31,7 +31,8 @@ from yakgwan.answer.ko_rules.lexicon import (CHOICE, DATE, DIFFERENCES, DIRECTIO
 from yakgwan.answer.ko_rules.point import ALL
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.passages import header_row, labels_only, row_cells
-from yakgwan.answer.records import Citation, Generated, Sentence
+from yakgwan.answer.records import Citation, Generated, Note, Sentence
+from yakgwan.messages import msg
 
 _ADDED = re.compile(r"\+\s*\d+(?:,\d{3})*(?:\.\d+)?")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
@@ -225,18 +226,18 @@ def _amount(value: float, unit: str) -> str:
     return f"{text}{unit}"
 
 
-def statement(asked: Asked, a: Side, b: Side) -> tuple[str | None, str]:
+def statement(asked: Asked, a: Side, b: Side) -> tuple[str | None, Note]:
     """The one computed statement for the two sides (None when their units differ), and a note
     saying how it was computed. Values are stated in the unit both are written in, else in the
     unit they are compared in."""
     if a.unit != b.unit:
-        return None, f"not computed: the units differ ({a.unit!r}, {b.unit!r})"
+        return None, msg("note.units_differ", a=repr(a.unit), b=repr(b.unit))
     if a.written_unit == b.written_unit:
         size = UNITS.get(a.written_unit, (a.written_unit, 1))[1]
         av, bv, unit = a.value / size, b.value / size, a.written_unit
     else:
         av, bv, unit = a.value, b.value, a.unit
-    note = f"computed by rule: {asked.op} of {_amount(av, unit)} ({a.name}) and {_amount(bv, unit)} ({b.name})"
+    note = msg("note.computed", op=msg(f"note.op.{asked.op}"), a=_amount(av, unit), a_name=a.name, b=_amount(bv, unit), b_name=b.name)
     if asked.op == "difference":
         hi, lo = max(av, bv), min(av, bv)
         return f"차이는 {_amount(hi - lo, unit)}입니다 ({_amount(hi, unit)} − {_amount(lo, unit)}).", note
@@ -244,7 +245,7 @@ def statement(asked: Asked, a: Side, b: Side) -> tuple[str | None, str]:
         return f"합계는 {_amount(av + bv, unit)}입니다 ({_amount(av, unit)} + {_amount(bv, unit)}).", note
     if asked.op == "ratio":
         if bv == 0:
-            return None, "not computed: the base is 0"
+            return None, msg("note.base_zero")
         pct = (av - bv) / bv * 100
         word = asked.verdict if (pct > 0) == (asked.direction > 0) else ("낮습니다" if pct < 0 else "높습니다")
         return (f"{a.name}은(는) {b.name} 대비 약 {abs(pct):.0f}% {word} (({_amount(av, unit)} − {_amount(bv, unit)}) ÷ "
@@ -272,7 +273,7 @@ def compared(question: str, by_number: dict[str, Sentence], terms: Terms, rules:
     if said is None and asked.op != "choice":
         return None
     parts = [f"{a.name}: {quoted_text(a.sentence)} [1]", f"{b.name}: {quoted_text(b.sentence)} [2]", *([said] if said else [])]
-    notes = [f"compared: sentence {a.sentence.number} states {a.shown} for {a.name}, sentence {b.sentence.number} {b.shown} for {b.name}", how]
+    notes = [msg("note.compared", a_n=a.sentence.number, a=a.shown, a_name=a.name, b_n=b.sentence.number, b=b.shown, b_name=b.name), how]
     claims = " ".join(parts)
     cites = [Citation.of(1, a.sentence.chunk, a.sentence.text), Citation.of(2, b.sentence.chunk, b.sentence.text)]
     return Generated("answered", claims, cites, claims_text=claims, notes=notes, quoted=True, computed=True)

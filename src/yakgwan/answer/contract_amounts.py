@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from yakgwan.answer.records import Generated
+from yakgwan.messages import msg
 
 _BLANK = r"[(（]\s*[)）]\s*"
 
@@ -75,9 +76,9 @@ def left_to_contract(question: str, done: Generated) -> Generated | None:
     if not kinds:
         marks = " ".join(f"[{c.n}]" for c in done.citations)
         return Generated("refused", f"{NOT_STATED} {marks}", list(done.citations),
-                         notes=done.notes + ["no quoted clause states a figure of the kind asked"], claims_text=NOT_STATED)
+                         notes=done.notes + [msg("note.no_figure_stated")], claims_text=NOT_STATED)
     keep = [c for c in done.citations if any(k.left.search(c.quote) for k in kinds)]
     cites = [replace(c, n=n) for n, c in enumerate(keep, 1)]
     marks = " ".join(f"[{c.n}]" for c in cites)
-    return Generated("refused", f"{LEFT_TO_CONTRACT} {marks}", cites, notes=done.notes + ["the amount asked is left to the contract (보험가입금액 or a blank)"],
+    return Generated("refused", f"{LEFT_TO_CONTRACT} {marks}", cites, notes=done.notes + [msg("note.left_to_contract")],
                      claims_text=LEFT_TO_CONTRACT)

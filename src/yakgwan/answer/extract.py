@@ -26,10 +26,12 @@ from yakgwan.answer.ko_rules.holding import holding_point
 from yakgwan.answer.ko_rules.point import ALL
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.passages import labels_only
-from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Outcome, Sentence
+from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Note, Outcome, Sentence
+from yakgwan.messages import msg
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.prompts.rerank import RELEVANCE_OPTIONS, relevance_messages
 from yakgwan.text.tokenizer import Tokenizer
+from yakgwan.core.errors import as_message
 
 
 @dataclass
@@ -46,8 +48,8 @@ class ExtractiveAnswerer:
 
     def answer(self, question: str, sentences: list[Sentence]) -> Generated:
         if not sentences:
-            return Generated("refused", REFUSAL, [], notes=["no passage retrieved"])
-        notes: list[str] = []
+            return Generated("refused", REFUSAL, [], notes=[msg("note.no_passage")])
+        notes: list[Note] = []
         candidates = [i for i, s in enumerate(sentences) if not labels_only(s)]  # a heading or a table's header row answers nothing
         outcome: Outcome = "answered"
         if self.terms is not None and (done := compared(question, {s.number: s for s in sentences}, self.terms, self.rules)) is not None:
@@ -58,24 +60,24 @@ class ExtractiveAnswerer:
                 candidates = [i for i, s in enumerate(sentences) if id(s) in held]
             else:
                 outcome = "partial"
-                notes.append("no shown sentence holds every noun and number the question asks about: partial")
+                notes.append(msg("note.no_sentence_holds_point"))
         q = set(self.tokenizer.tokenize(question))
         overlap = {i: len(q & set(t)) for i, t in zip(candidates, self.tokenizer.tokenize_many([sentences[i].text for i in candidates]))}
         order = sorted(candidates, key=lambda i: (-overlap[i], i))[: self.top_m]
         if not order:
-            return Generated("refused", REFUSAL, [], notes=["the passages hold only headings"])
+            return Generated("refused", REFUSAL, [], notes=[msg("note.headings_only")])
         if self.llm is not None and self.llm.supports_logprobs:
             yes = RELEVANCE_OPTIONS[0]
             try:
                 p = {i: self.llm.option_probs(relevance_messages(question, sentences[i].text), RELEVANCE_OPTIONS, step="extract")[yes] for i in order}
             except StructuredOutputError as exc:
-                return Generated("refused", REFUSAL, [], notes=[f"no usable support judgement ({exc}): refused"])
+                return Generated("refused", REFUSAL, [], notes=[msg("note.no_support_judgement", why=as_message(exc))])
             best = max(p.values())
             chosen = sorted((i for i in order if p[i] >= self.threshold and p[i] >= best - self.margin), key=lambda i: (-p[i], i))[: self.keep]
         else:
             point_held = outcome == "answered" and self.terms is not None and self.rules.on("point_sentence")  # a stricter test than the overlap
             chosen = [i for i in order if point_held or overlap[i] >= self.min_overlap][: self.keep]
-            notes.append("no LLM with log-probabilities: sentences chosen by word overlap with the question")
+            notes.append(msg("note.word_overlap"))
         if not chosen:
             return Generated("refused", REFUSAL, [], notes=notes)
         chosen.sort()  # document order reads better

@@ -22,7 +22,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures
-from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Sentence
+from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Note, Sentence
+from yakgwan.messages import msg
 from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_units
 from yakgwan.answer.units import Unit, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
@@ -115,7 +116,7 @@ class Gate:
 
     offline: Generated
     sentences: list[Sentence]
-    note: str
+    note: Note
 
 
 def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
@@ -160,23 +161,23 @@ class UnitAnswerer:
         best = sorted(range(len(units)), key=lambda i: (-scored.score[i], i))[:limit]
         order = sorted(best, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         shown = [Sentence(str(n), units[i].chunk, units[i].text, units[i].start, model_view(units[i])) for n, i in enumerate(order, 1)]
-        return Gate(offline, shown, f"{offline.notes[0]}; the model read the {len(shown)} best units")
+        return Gate(offline, shown, msg("note.model_read_units", offline=offline.notes[0], n=len(shown)))
 
     def _answer(self, question: str, units: list[Unit], scored: Scored, picked: list[int]) -> Generated:
         """The chosen units quoted, with the calibrated model's outcome."""
         if not picked:
-            return Generated("refused", REFUSAL, [], notes=["no quotable unit in the retrieved passages"])
+            return Generated("refused", REFUSAL, [], notes=[msg("note.no_quotable_unit")])
         x = features(scored, picked, self.found(question))
         p = self.model.probability(x)
         outcome = self.model.outcome(p)
-        note = f"answerability p = {p:.2f} (answered ≥ {self.model.answered:.2f}, partial ≥ {self.model.partial:.2f}; {self.model.source})"
+        note = msg("note.answerability", p=f"{p:.2f}", answered=f"{self.model.answered:.2f}", partial=f"{self.model.partial:.2f}", source=self.model.source)
         if outcome == "refused":
             return Generated("refused", REFUSAL, [], notes=[note])
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
         text = claims if outcome == "answered" else f"{claims} {self._partial_tail(question, claims)}"
-        return Generated(outcome, text, cites, notes=[note, "units chosen by the embedder's cosine with the question"], claims_text=claims)
+        return Generated(outcome, text, cites, notes=[note, msg("note.units_by_cosine")], claims_text=claims)
 
     def _partial_tail(self, question: str, shown: str) -> str:
         """What a partial answer says is missing: the question's nouns that no quote (nor its

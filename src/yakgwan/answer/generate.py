@@ -50,10 +50,11 @@ from yakgwan.answer.ko_rules.lexicon import SENTENCE_ENDS
 from yakgwan.answer.ko_rules.point import ALL, asked_point, asserts_missing, cited_nouns, evidenced, restates_question
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.passages import passages_block
-from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Outcome, Sentence
-from yakgwan.core.errors import PromptTooLongError
+from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Note, Outcome, Sentence
+from yakgwan.core.errors import PromptTooLongError, as_message
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
+from yakgwan.messages import joined, msg
 
 CLAIM_CHARS = 60  # within llama.cpp's grammar bound for strings
 MAX_CLAIMS = 4
@@ -126,34 +127,35 @@ def answer_messages(question: str, sentences: list[Sentence], reasoning: bool = 
     return [*msgs, Message("user", f"[문서 문장]\n{passages_block(sentences)}\n\n[질문] {question}")]
 
 
-def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None, rules: RuleSet = ALL) -> dict[int, str]:
+def claim_problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None, rules: RuleSet = ALL) -> dict[int, Note]:
     """Why each failing claim fails, by its 1-based position (empty: every claim passes)."""
-    return {i: english for i, (english, _) in _problems(claims, by_number, unknown, rules).items()}
+    return {i: said for i, (said, _) in _problems(claims, by_number, unknown, rules).items()}
 
 
-def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None, rules: RuleSet = ALL) -> dict[int, tuple[str, str]]:
-    """(for the notes, for the model) per failing claim: the model is told in Korean. Words no
-    document contains fail a claim under rule ``unknown_terms``."""
+def _problems(claims: list[dict[str, Any]], by_number: dict[str, Sentence], unknown: Unknown | None = None, rules: RuleSet = ALL) -> dict[int, tuple[Note, str]]:
+    """(for the notes, for the model) per failing claim: the notes say it in the reader's
+    language; the model is told in Korean what to do instead. Words no document contains fail a
+    claim under rule ``unknown_terms``."""
     out = {}
     unknown = unknown if rules.on("unknown_terms") else None
     arithmetic = rules.on("arithmetic")
     for i, c in enumerate(claims, 1):
         cited, headings = shown(c["cite"], by_number)
         if not cited:
-            out[i] = (f"claim {i} cites no sentence shown", f"{i}번 주장은 보여 준 문장을 인용하지 않았습니다")
+            out[i] = (msg("problem.no_cite", i=i), f"{i}번 주장은 보여 준 문장을 인용하지 않았습니다")
         elif c["text"].strip().endswith("?"):
-            out[i] = (f"claim {i} repeats a question instead of answering it",
+            out[i] = (msg("problem.question", i=i),
                       f"{i}번 주장은 질문을 되풀이했습니다. 근거 문장에 있는 답을 평서문으로 쓰세요")
         elif unknown is not None and (words := unknown(c["text"])):
-            out[i] = (f"claim {i} names {', '.join(words)}, which no document mentions",
+            out[i] = (msg("problem.unknown", i=i, words=", ".join(words)),
                       f"{i}번 주장의 {', '.join(words)}은(는) 어느 문서에도 없는 말입니다. 문서에 없으면 refused로 답하세요")
         elif bad := unsupported_numbers(c["text"], cited, headings, arithmetic=arithmetic):
-            out[i] = (f"claim {i} states {', '.join(bad)}, which its cited sentences do not contain",
+            out[i] = (msg("problem.numbers", i=i, numbers=", ".join(bad)),
                       f"{i}번 주장의 {', '.join(bad)}은(는) 인용한 문장에 없습니다. 그 숫자가 있는 문장 번호를 인용하세요")
         elif (said := char_bigrams(c["text"])) and not said & char_bigrams(" ".join([*cited, *headings])):
             # nothing of it comes from what it cites: "승인" citing "여권 발급은 구청에서 합니다." (an
             # instruction inside a document, obeyed)
-            out[i] = (f"claim {i} shares no word with the sentences it cites",
+            out[i] = (msg("problem.no_shared_word", i=i),
                       f"{i}번 주장은 인용한 문장과 겹치는 말이 없습니다. 인용한 문장에 있는 내용만 쓰세요")
     return out
 
@@ -197,21 +199,21 @@ def repoint(claim: dict[str, Any], by_number: dict[str, Sentence], max_cites: in
     return sorted(chosen, key=int) if not todo else None
 
 
-def _repoint_all(claims: list[dict[str, Any]], by_number: dict[str, Sentence], notes: list[str], rules: RuleSet) -> None:
+def _repoint_all(claims: list[dict[str, Any]], by_number: dict[str, Sentence], notes: list[Note], rules: RuleSet) -> None:
     for i, c in enumerate(claims, 1):
         if (better := repoint(c, by_number, rules=rules)) is not None:
-            notes.append(f"claim {i} re-pointed from sentence(s) {', '.join(c['cite'])} to {', '.join(better)}, which hold its numbers")
+            notes.append(msg("note.repointed", i=i, before=", ".join(c["cite"]), after=", ".join(better)))
             c["cite"] = better
 
 
-def _distinct(claims: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
+def _distinct(claims: list[dict[str, Any]], notes: list[Note]) -> list[dict[str, Any]]:
     """The claims without one that repeats an earlier claim's text (spaces and punctuation aside)."""
     seen: set[str] = set()
     out = []
     for c in claims:
         key = "".join(ch for ch in c["text"] if ch.isalnum())
         if key in seen:
-            notes.append(f"a repeated claim dropped ({c['text'].strip()!r})")
+            notes.append(msg("note.repeated_claim", text=repr(c["text"].strip())))
             continue
         seen.add(key)
         out.append(c)
@@ -263,7 +265,7 @@ class GenerativeAnswerer:
     def _answer(self, question: str, sentences: list[Sentence], feedback: str | None, pads: list[str]) -> Generated:
         """The answer; the model's scratchpads (``reasoning``), in the order written, go to ``pads``."""
         if not sentences:
-            return Generated("refused", REFUSAL, [], notes=["no passage retrieved"])
+            return Generated("refused", REFUSAL, [], notes=[msg("note.no_passage")])
         by_number = {s.number: s for s in sentences}
         if (done := self._compared(question, by_number)) is not None:
             return done
@@ -274,8 +276,8 @@ class GenerativeAnswerer:
         try:
             draft = self._complete(msgs, schema, "answer", pads)
         except (StructuredOutputError, PromptTooLongError) as exc:
-            return Generated("refused", REFUSAL, [], notes=[f"the LLM's answer was not usable ({exc}): refused"])
-        notes: list[str] = []
+            return Generated("refused", REFUSAL, [], notes=[msg("note.answer_unusable", why=as_message(exc))])
+        notes: list[Note] = []
         attempted = draft["outcome"] != "refused"
         if attempted:
             _repoint_all(draft["claims"], by_number, notes, self.rules)
@@ -301,16 +303,16 @@ class GenerativeAnswerer:
         """A question about two named things and one quantity, answered by rule (rule ``compare``)."""
         if self.terms is None or (done := compared(question, by_number, self.terms, self.rules)) is None:
             return None
-        done.notes = ["answered by rule, not by the model: two named things and one quantity, each side's sentence quoted", *done.notes]
+        done.notes = [msg("note.by_rule_compare"), *done.notes]
         return done
 
     def _repaired(self, draft: dict[str, Any], msgs: list[Message], schema: type[BaseModel], by_number: dict[str, Sentence],
-                  notes: list[str], pads: list[str]) -> dict[str, Any]:
+                  notes: list[Note], pads: list[str]) -> dict[str, Any]:
         """One repair, the problems named; an unusable repair keeps the first answer (its supported claims are kept later)."""
         problems = _problems(draft["claims"], by_number, self.unknown, self.rules)
         if not problems:
             return draft
-        notes.append("repaired: " + "; ".join(english for english, _ in problems.values()))
+        notes.append(msg("note.repaired", problems=joined([said for said, _ in problems.values()])))
         told = "; ".join(korean for _, korean in problems.values())
         first = {"scratchpad": pads[-1], **draft} if self.reasoning and pads else draft
         again = [*msgs, Message("assistant", json.dumps(first, ensure_ascii=False)),
@@ -318,10 +320,10 @@ class GenerativeAnswerer:
         try:
             return self._complete(again, schema, "answer_repair", pads)
         except (StructuredOutputError, PromptTooLongError) as exc:
-            notes.append(f"the repair was not usable ({exc}): the first answer's supported claims are kept")
+            notes.append(msg("note.repair_unusable", why=as_message(exc)))
             return draft
 
-    def _supported(self, draft: dict[str, Any], by_number: dict[str, Sentence], notes: list[str]) -> tuple[Outcome, list[dict[str, Any]]]:
+    def _supported(self, draft: dict[str, Any], by_number: dict[str, Sentence], notes: list[Note]) -> tuple[Outcome, list[dict[str, Any]]]:
         """The outcome and the claims that pass every check (re-pointed; failing and repeated ones
         dropped); an answer left with no claim is refused."""
         outcome: Outcome = draft["outcome"]
@@ -332,15 +334,15 @@ class GenerativeAnswerer:
         failing = claim_problems(claims, by_number, self.unknown, self.rules)
         kept = [c for i, c in enumerate(claims, 1) if i not in failing]
         if failing:
-            notes.append(f"{len(failing)} claim(s) dropped: " + "; ".join(failing.values()))
+            notes.append(msg("note.claims_dropped", n=len(failing), problems=joined(list(failing.values()))))
         claims = _distinct(kept, notes)
         if not claims:
-            notes.append(f"downgraded: the {outcome} answer had no supported claim")
+            notes.append(msg("note.downgraded_no_claim", outcome=msg(f"cli.outcome.{outcome}")))
             outcome = "refused"
         return outcome, claims
 
     def _settled(self, question: str, outcome: Outcome, claims: list[dict[str, Any]], missing: str, by_number: dict[str, Sentence],
-                 notes: list[str]) -> Generated:
+                 notes: list[Note]) -> Generated:
         """An answered or partial answer after the partial-answer rules: promoted, its wrong claims
         dropped, replaced by a quoted sentence, or refused when no claim is left."""
         wanted = missing
@@ -351,42 +353,41 @@ class GenerativeAnswerer:
         if outcome == "partial" and self.terms is not None and self.rules.on("asserts_missing"):
             wrong = [i for i, c in enumerate(claims, 1) if asserts_missing(c, wanted, by_number, self.terms, self.rules)]
             if wrong:
-                notes.append(f"claim(s) {', '.join(map(str, wrong))} dropped: they state what the answer says the documents lack ({wanted.strip()!r}), "
-                             "and the sentences they cite do not speak of it")
+                notes.append(msg("note.claims_state_missing", claims=", ".join(map(str, wrong)), wanted=repr(wanted.strip())))
                 claims = [c for i, c in enumerate(claims, 1) if i not in wrong]
         if outcome == "partial" and (quoted := self._quoted(question, by_number, notes)) is not None:
             return quoted
         if outcome == "partial" and not claims:
-            notes.append("downgraded: the partial answer had no other claim")
+            notes.append(msg("note.downgraded_partial"))
             return Generated("refused", REFUSAL, [], missing.strip(), notes)
         done = assemble(outcome, claims, missing, by_number)
         done.notes = notes
         return done
 
-    def _wanted(self, question: str, missing: str) -> tuple[str, str, str]:
+    def _wanted(self, question: str, missing: str) -> tuple[str, str, Note]:
         """(what the answer will call missing, the point its claims must hold, whose point that is).
         A 'missing' that restates the question is judged by the question itself (rule ``restated_missing``)."""
         if self.rules.on("restated_missing") and restates_question(missing, question):
             point = asked_point(question)
-            return "", (point if point is not None else question), "the question asks"
-        return missing, missing, "the model called missing"
+            return "", (point if point is not None else question), msg("note.what.question")
+        return missing, missing, msg("note.what.model")
 
-    def _promoted(self, wanted: str, what: str, question: str, claims: list[dict[str, Any]], by_number: dict[str, Sentence],
-                  notes: list[str]) -> bool:
+    def _promoted(self, wanted: str, what: Note, question: str, claims: list[dict[str, Any]], by_number: dict[str, Sentence],
+                  notes: list[Note]) -> bool:
         """Whether a partial answer is an answered one: its claims state what it calls missing
         (and, rule ``cited_nouns``, their sentences speak of it), or hold it with the sentences
         they cite (rule ``evidenced``)."""
         if states_what_is_missing(claims, wanted, rules=self.rules) and (
             self.terms is None or not self.rules.on("cited_nouns") or cited_nouns(wanted, claims, by_number, self.terms, self.rules)
         ):
-            notes.append(f"partial → answered: the claims state what {what} ({wanted.strip()!r})")
+            notes.append(msg("note.promoted_claims", what=what, wanted=repr(wanted.strip())))
             return True
         if self.terms is not None and self.rules.on("evidenced") and evidenced(wanted, question, claims, by_number, self.terms, self.rules):
-            notes.append(f"partial → answered: the claims and the sentences they cite hold what {what} ({wanted.strip()!r})")
+            notes.append(msg("note.promoted_evidence", what=what, wanted=repr(wanted.strip())))
             return True
         return False
 
-    def _quoted(self, question: str, by_number: dict[str, Sentence], notes: list[str]) -> Generated | None:
+    def _quoted(self, question: str, by_number: dict[str, Sentence], notes: list[Note]) -> Generated | None:
         """When the model tried to answer but its claims do not hold the point (refused after the
         checks, or partial): the one shown sentence that holds it, quoted (rule ``point_sentence``)."""
         if self.terms is None or not self.rules.on("point_sentence"):
@@ -394,6 +395,5 @@ class GenerativeAnswerer:
         if (sentence := quoted_point(question, by_number, self.terms, self.rules)) is None:
             return None
         done = quote(sentence)
-        done.notes = [*notes, f"quoted: the model's claims do not hold what the question asks; sentence {sentence.number}, "
-                              "with its heading, holds every noun and number of it"]
+        done.notes = [*notes, msg("note.quoted_point", n=sentence.number)]
         return done

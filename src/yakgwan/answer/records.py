@@ -7,9 +7,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from yakgwan.core.records import Chunk
+from yakgwan.messages import Message
 
 Outcome = Literal["answered", "partial", "refused"]
 OUTCOMES: tuple[Outcome, ...] = ("answered", "partial", "refused")
+
+Note = Message  # how an answer was made (a fallback, a repair, a downgrade): a catalogue message
 
 REFUSAL = "제공된 문서에는 이 질문에 대한 내용이 없습니다."
 # what a partial answer adds when it names no point of its own that the documents lack
@@ -59,12 +62,15 @@ class Generated:
     answer: str
     citations: list[Citation]
     missing: str = ""
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     claims_text: str = ""  # the answer's own statements, without the sentence naming what is missing
     quoted: bool = False  # the answer is a shown sentence quoted by rule, not the model's claims
     computed: bool = False  # two sides quoted and compared or computed by rule (:mod:`yakgwan.answer.compare`)
     scratchpad: str = ""  # what the model reasoned before answering (``--mode cot``); never part of the answer
     attempted: bool = False  # the model's first answer was no refusal (a refusal now means its claims failed the checks)
+
+    def note_texts(self, lang: str = "en") -> list[str]:
+        return [n.text(lang) for n in self.notes]
 
 
 @dataclass
@@ -77,12 +83,16 @@ class AskResult:
     latency_ms: float = 0.0
     by: str = "rules"  # the LLM's name, or "rules"
     missing: list[str] = field(default_factory=list)  # anchors the documents never mention
-    notes: list[str] = field(default_factory=list)  # fallbacks, repairs, downgrades
+    notes: list[Note] = field(default_factory=list)  # fallbacks, repairs, downgrades
     llm_calls: int = 0
     claims_text: str = ""  # the answer without the sentence naming what the documents lack
     scratchpad: str = ""  # the model's reasoning before it answered (``--mode cot``), shown only in JSON
 
-    def to_json(self) -> dict[str, Any]:
+    def note_texts(self, lang: str = "en") -> list[str]:
+        return [n.text(lang) for n in self.notes]
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The answer object, its notes in ``lang``."""
         return {
             "outcome": self.outcome,
             "answer": self.answer,
@@ -91,7 +101,7 @@ class AskResult:
             "mode": self.mode,
             "by": self.by,
             "missing": self.missing,
-            "notes": self.notes,
+            "notes": self.note_texts(lang),
             "llm_calls": self.llm_calls,
             "latency_ms": round(self.latency_ms, 1),
             **({"scratchpad": self.scratchpad} if self.scratchpad else {}),

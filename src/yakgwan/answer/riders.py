@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from yakgwan.answer.extract_units import UnitAnswerer, features, shown_unit
 from yakgwan.answer.records import REFUSAL, Citation, Generated
+from yakgwan.messages import msg
 from yakgwan.answer.select import score_units
 from yakgwan.answer.units import hit_units
 from yakgwan.core.records import Hit
@@ -77,7 +78,7 @@ def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margi
     it pays: none of them speaks to the question)."""
     units = hit_units(coverage_hits(hits, ranks))
     if not units:
-        return Generated("refused", NONE_FOUND, [], notes=[f"which 특약: no coverage article among the first {ranks} hits"])
+        return Generated("refused", NONE_FOUND, [], notes=[msg("note.riders_no_coverage", ranks=ranks)])
     scored = score_units(question, units, answerer.embedder, answerer.tokenizer, answerer.weights)
     best: dict[str, int] = {}  # 약관 -> its best unit
     for i, u in enumerate(units):
@@ -89,14 +90,13 @@ def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margi
     # the model was calibrated on at most ``keep`` quoted units: it reads the best of the listed
     p = answerer.model.probability(features(scored, listed[: answerer.weights.keep], answerer.found(question)))
     outcome = answerer.model.outcome(p)
-    note = f"answerability p = {p:.2f} over the listed units (answered ≥ {answerer.model.answered:.2f}, partial ≥ {answerer.model.partial:.2f})"
+    note = msg("note.riders_answerability", p=f"{p:.2f}", answered=f"{answerer.model.answered:.2f}", partial=f"{answerer.model.partial:.2f}")
     if outcome == "refused":
-        return Generated("refused", NONE_FOUND, [], notes=[note, "which 특약: the calibrated model refused the best coverage units"])
+        return Generated("refused", NONE_FOUND, [], notes=[note, msg("note.riders_refused")])
     order = sorted(listed, key=lambda i: (units[i].chunk.pages[0] if units[i].chunk.pages else 0, units[i].start))
     names = [units[i].chunk.yakgwan or "" for i in order]
     cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
     lines = "\n".join(f"{n}. {shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
     claims = f"보험금 지급사유에 이 내용이 있는 특약: {', '.join(names)}.\n{lines}"
     tail = "" if outcome == "answered" else "\n다만 인용한 조항이 묻는 보장을 바로 정하는지는 확실하지 않습니다."
-    return Generated(outcome, claims + tail, cites, notes=[note, f"which 특약: the coverage articles of the first {ranks} hits and their clone 특약, "
-                                                                 f"each 약관 within {margin} of the best cosine ({len(order)} listed)"], claims_text=claims)
+    return Generated(outcome, claims + tail, cites, notes=[note, msg("note.riders_listed", ranks=ranks, margin=margin, n=len(order))], claims_text=claims)

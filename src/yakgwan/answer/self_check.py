@@ -11,6 +11,7 @@ from yakgwan.answer.generate import GenerativeAnswerer
 from yakgwan.answer.ko_rules.point import ALL
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.records import REFUSAL, Generated, Sentence
+from yakgwan.messages import msg
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import Message
 from yakgwan.llm.prompts.self_rag import YesNo
@@ -41,23 +42,23 @@ class SelfCheckingAnswerer:
         if done.outcome == "refused":
             return done
         if done.computed:  # its quotes are verbatim and its one statement is arithmetic on their numbers
-            done.notes.append("self-check skipped: answered by rule from two quoted sentences")
+            done.notes.append(msg("note.self_check_skipped"))
             return done
         supported, useful = self._check(question, done)
         if supported and useful:
-            done.notes.append("self-check: supported and useful")
+            done.notes.append(msg("note.self_check_ok"))
             return done
         problem = "근거 문장에 없는 내용이 있습니다" if not supported else "질문에 직접 답하지 않았습니다"
         again = gen.answer(question, sentences, feedback=problem)
-        again.notes = [*done.notes, f"self-check failed ({'unsupported' if not supported else 'not useful'}): rewritten once", *again.notes]
+        again.notes = [*done.notes, msg("note.self_check_failed_unsupported" if not supported else "note.self_check_failed_not_useful"), *again.notes]
         if again.outcome == "refused":
             return again
         supported, useful = self._check(question, again)
         if not supported:
-            again.notes.append("self-check: still unsupported: refused")
+            again.notes.append(msg("note.self_check_still_unsupported"))
             return Generated("refused", REFUSAL, [], notes=again.notes, scratchpad=again.scratchpad, attempted=True)
         if not useful:
-            again.notes.append("self-check: still not a direct answer: partial")
+            again.notes.append(msg("note.self_check_still_not_useful"))
             again.outcome = "partial"
         return again
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from yakgwan.answer.records import Citation, Generated
+from yakgwan.messages import msg
 from yakgwan.core.records import Chunk
 
 _ARTICLE = re.compile(r"제\s*(\d+)\s*조(?:\s*의\s*(\d+))?")
@@ -111,5 +112,5 @@ def missing_article_answer(question: str, chunks: Sequence[Chunk]) -> Generated 
         for a in ends:
             cites.append(Citation.of(len(cites) + 1, a.chunk, _heading(a)))
     marks = " ".join(f"[{c.n}]" for c in cites)
-    return Generated("refused", f"{text} {marks}", cites, notes=[f"answered from the parsed structure: {', '.join(missing)} not in {scopes[0]}"],
+    return Generated("refused", f"{text} {marks}", cites, notes=[msg("note.from_structure", missing=", ".join(missing), scope=scopes[0])],
                      claims_text=text)

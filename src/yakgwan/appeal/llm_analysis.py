@@ -30,9 +30,11 @@ from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, IssueKind, Provenance, SubIssue, SuccessProbability
-from yakgwan.core.errors import PromptTooLongError
+from yakgwan.core.errors import PromptTooLongError, as_message
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
+from yakgwan import messages
+from yakgwan.messages import msg
 
 NOTICE_CHARS = 1000  # the notice as the model sees it
 SENTENCES_PER_CLAUSE = 5
@@ -203,7 +205,7 @@ def copied(text: str, sentences: Sequence[Sentence], notice_text: str = "") -> b
 class LLMAnalysis:
     analysis: Analysis
     by: str  # "rules" or the LLM's name
-    note: str | None = None
+    note: messages.Message | None = None
 
 
 FINDINGS_USE = ("advise", "apply")
@@ -223,14 +225,14 @@ def analyse_with_llm(
     base = analyse(notice, evidence, policy, read=read.findings, checks=read.statuses)
     sentences = number_sentences(evidence)
     if not sentences:
-        return LLMAnalysis(base, "rules", "no clause sentences to show the LLM: rule-based analysis only")
+        return LLMAnalysis(base, "rules", msg("note.appeal_no_sentences"))
     schema = draft_schema([s.number for s in sentences], len(notice.reasons))
     try:
         draft = llm.complete(draft_messages(notice, sentences), schema=schema, params=GenParams(max_tokens=ANSWER_TOKENS), step="appeal_analysis")
     except (StructuredOutputError, PromptTooLongError) as exc:  # an unreachable provider is an error
-        return LLMAnalysis(base, "rules", f"the LLM's analysis was not usable ({exc}); rule-based analysis only")
+        return LLMAnalysis(base, "rules", msg("note.appeal_llm_unusable", why=as_message(exc)))
     merged, dropped = merge(base, draft.model_dump(), {s.number: s for s in sentences}, notice, evidence, policy, findings == "apply", read.findings)
-    note = f"{dropped} LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading" if dropped else None
+    note = msg("note.appeal_llm_dropped", n=dropped) if dropped else None
     return LLMAnalysis(merged, llm.name, note)
 
 

@@ -9,6 +9,7 @@ from yakgwan.appeal.citations import parse_clause_refs
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.retrieve import ReasonEvidence
 from yakgwan.appeal.schema import Analysis
+from yakgwan.messages import Message, said
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,10 @@ class AppealResult:
     analysis_by: str
     llm_findings: str | None
     policy: PolicyRef
-    notes: tuple[str, ...]
+    notes: tuple[Message, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: str | None = "en") -> dict[str, Any]:
+        """The analysis object, its notes in ``lang`` (None: kept as messages, for a job's readers; :func:`said`)."""
         return {
             "denial": denial_json(self.denial),
             **self.analysis.model_dump(),
@@ -50,7 +52,7 @@ class AppealResult:
             "analysis_by": self.analysis_by,
             "llm_findings": self.llm_findings,
             "policy": {"source": self.policy.source, "products": list(self.policy.products), "index": self.policy.index},
-            "notes": list(self.notes),
+            "notes": [said(n, lang) for n in self.notes],
         }
 
 

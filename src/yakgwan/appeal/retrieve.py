@@ -36,6 +36,7 @@ from yakgwan.retrieval.retrievers.multi_query import MultiQueryRetriever
 from yakgwan.query.expander import QueryExpander
 from yakgwan.retrieval.retrievers.reranked import RerankedRetriever
 from yakgwan.rerank.yesno import GatedPointwiseReranker
+from yakgwan.messages import Message, joined, msg
 
 MODES = ("plain", "hyde", "reverse_hyde", "hybrid_hyde")
 REASON_VARIANTS = 2  # LLM-written queries per reason, besides the reason itself
@@ -59,7 +60,7 @@ class ReasonEvidence:
     cited: list[CitedClause] = field(default_factory=list)
     coverage: list[CitedClause] = field(default_factory=list)  # the claimed 특약's own 지급사유
     retrieved: list[Hit] = field(default_factory=list)
-    note: str | None = None
+    note: Message | None = None  # a fallback the search ran (no LLM)
 
 
 def scope_for(notice: DenialNotice, reason: DenialReason, policy: Policy) -> tuple[str, ...]:
@@ -169,9 +170,9 @@ def evidence_for(
         notes = []
         if policy.ctx.llm is None:
             if mode != "plain":
-                notes.append(f"no LLM configured (YAKGWAN_LLM): {mode} searched with the reason itself")
+                notes.append(msg("note.appeal_mode_no_llm", mode=mode))
             if fused:
-                notes.append("no LLM configured: the reason fused with its keyword form, not with LLM-written queries; no reranking")
+                notes.append(msg("note.appeal_fused_no_llm"))
         claimed = list(dict.fromkeys(n for item in notice.claim_items if (n := resolve_yakgwan(item, policy.names))))
-        out.append(ReasonEvidence(reason, mode, scope, cited_clauses(reason, policy, claimed), coverage_clauses(notice, policy), hits, "; ".join(notes) or None))
+        out.append(ReasonEvidence(reason, mode, scope, cited_clauses(reason, policy, claimed), coverage_clauses(notice, policy), hits, msg("note.parts", parts=joined(notes)) if notes else None))
     return out

@@ -15,7 +15,7 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
     if out is not None:
         check_pack_path(out)
     opts = AppealOptions(mode=args.mode, analysis=args.analysis, llm_findings=args.llm_findings, search=args.search)
-    result = appeal(args.notice, args.policy, settings, opts, filters=args.filters, reasons=args.reasons).to_json()
+    result = appeal(args.notice, args.policy, settings, opts, filters=args.filters, reasons=args.reasons).to_json(settings.language)
     lang = settings.language
     if out is not None:
         missing = write_evidence_pack(result, out, lang=lang)

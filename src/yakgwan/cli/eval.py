@@ -63,7 +63,7 @@ def print_result_line(res: EvalResult | Mapping, lang: str = "en") -> None:
     if res.index is not None:
         build = res.index.build
         for line in fallback_lines(build.step_fallbacks or {}, build.step_fallback_reasons or {}):
-            print(f"  {line}")
+            print("  " + line.text(lang))
     if b := res.built:
         cost = say(lang, "cli.built_cost", calls=b["llm_calls"], seconds=f"{b['seconds']:.0f}") if "llm_calls" in b else ""
         print(say(lang, "cli.built", structure=b["structure"], mb=f"{b['mb']:.2f}", cost=cost))

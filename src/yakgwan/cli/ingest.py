@@ -18,5 +18,5 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
                     ray=args.ray, ray_workers=args.ray_workers)
     print_ingest_report(report, settings.index_dir, settings.language)
     for line in fallback_lines(report.step_fallbacks, report.step_reasons, shown=5):
-        err(f"  {line}")
+        err("  " + line.text(settings.language))
     return 3 if report.failed else 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import sys
 import unicodedata
 from functools import partial
@@ -67,7 +68,10 @@ class _Formatter(argparse.HelpFormatter):
     wrapped by the columns it takes on screen (a Korean syllable takes two)."""
 
     def __init__(self, prog: str, *, lang: str) -> None:
-        super().__init__(prog)
+        # argparse wraps the usage line by len(), which counts a Korean prefix ("사용법: ") short
+        # of the columns it takes: the width gives that back, as argparse sizes it (the terminal less 2)
+        prefix = msg("help.usage").text(lang)
+        super().__init__(prog, width=shutil.get_terminal_size().columns - 2 - (columns(prefix) - len(prefix)))
         self.lang = lang
 
     def _split_lines(self, text: str, width: int) -> list[str]:

@@ -14,9 +14,11 @@ from yakgwan.services.search import search_index
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     res = search_index(settings, args.query, args.pipeline, args.k, args.filters)
     if args.json:
-        print(json.dumps(res.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(res.to_json(settings.language), ensure_ascii=False, indent=2))
         return 0
-    print(say(settings.language, "cli.search_header", pipeline=res.pipeline, bm25=res.bm25, dense=res.dense, ms=f"{res.latency_ms:.0f}"))
+    lang = settings.language
+    dense = say(lang, "cli.list_ready") if res.pending is None else say(lang, "cli.list_pending", embedded=res.pending[0], total=res.pending[1])
+    print(say(lang, "cli.search_header", pipeline=res.pipeline, bm25=say(lang, "cli.list_ready"), dense=dense, ms=f"{res.latency_ms:.0f}"))
     if res.note:
         print(say(settings.language, "cli.note", text=res.note))
     print_hits(res.hits, lang=settings.language)
@@ -26,7 +28,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     res = ask_index(settings, args.question, args.pipeline, args.mode, args.k, RuleSet.parse(args.rules), args.filters)
     if args.json:
-        print(json.dumps(res.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(res.to_json(settings.language), ensure_ascii=False, indent=2))
         return 0
     lang = settings.language
     print(f"[{say(lang, f'cli.outcome.{res.outcome}')}] {res.answer}")

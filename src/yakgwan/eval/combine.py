@@ -18,7 +18,7 @@ from yakgwan.core.errors import InputError
 from yakgwan.eval.result import EvalResult
 from yakgwan.eval.rows import category_deltas, recall_floor_text, retrieval_rows, run_key, value_at
 from yakgwan.ingest.steps.fallbacks import left_as_was
-from yakgwan.messages import msg
+from yakgwan.messages import Message, msg
 
 # rows that quote the test set or the documents; a summary leaves them out
 PER_ROW_KEYS = ("per_query", "per_question")
@@ -61,7 +61,7 @@ def same_set(r: EvalResult) -> dict[str, object]:
     return {"dataset": r.dataset, "n": r.n, "k": r.k, "questions_sha256": r.questions_sha256, "corpus_sha256": r.corpus_sha256}
 
 
-def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
+def check_same_set(loaded: Sequence[Loaded]) -> list[Message]:
     """Raise when two results were measured on different test sets (or with a different k) or
     when a pipeline appears twice; returns warnings for keys an older result does not record."""
     if not loaded:
@@ -75,7 +75,7 @@ def check_same_set(loaded: Sequence[Loaded]) -> list[str]:
             if a is None or b is None:
                 if key.endswith("sha256"):
                     missing = first if a is None else other
-                    warnings.append(f"{missing.path}: {missing.result.pipeline} records no {key}; its test set is matched by name, n and k only")
+                    warnings.append(msg("report.no_key", path=str(missing.path), pipeline=missing.result.pipeline, key=key))
                     continue
             if a != b:
                 raise InputError(str(other.path), msg("eval.mixed_sets", pipeline=other.result.pipeline, key=key, b=repr(b), first=first.result.pipeline, first_path=str(first.path), a=repr(a)))

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from yakgwan.messages import Message, said
+
 def _plain(value: object) -> Any:
     """A deep copy of a JSON value, so that a record never shares a mutable part with its input."""
     return copy.deepcopy(value)
@@ -201,14 +203,16 @@ class AnswersResult:
     web_citations: int | None = None
     per_question: tuple[Mapping[str, Any], ...] | None = None  # AskResult.to_json() with the question's set, id and scores
     judge: Mapping[str, Any] | None = None  # model, runs, temperature, scores (mean, spread, runs per key), failed_judgements
-    note: str | None = None
+    note: Message | str | None = None  # a message; the English text in a result read from a file
     llm: Mapping[str, Any] | None = None
     rules: str | None = None  # RuleSet.spec()
 
-    def to_json(self) -> dict:
+    def to_json(self, lang: str | None = "en") -> dict:
+        """The ``answers`` object; its note in ``lang`` (None: kept as a message, :func:`said`)."""
         out: dict = {}
         for key in ANSWER_KEYS:
-            _put(out, key, getattr(self, key))
+            value = getattr(self, key)
+            _put(out, key, said(value, lang) if key == "note" and value is not None else value)
         if self.latency_ms is not None:  # in place: the keys keep their order
             out["latency_ms"] = self.latency_ms.to_json()
         if self.per_question is not None:
@@ -255,7 +259,7 @@ class EvalResult:
     short_lists: ShortLists | None = None
     by_category: Mapping[str, Mapping[str, float]] | None = None  # per category (a clause-level set: style): metrics and "n"
     by_topic: Mapping[str, Mapping[str, float]] | None = None  # per topic (a clause-level set): metrics and "n"
-    note: str | None = None
+    note: Message | str | None = None  # a message; the English text in a result read from a file
     llm: Mapping[str, Any] | None = None  # the LLM's usage (model, ``UsageStats.as_dict``, ms_per_q_as_recorded)
     built: Mapping[str, Any] | None = None  # what the pipeline built beside the index (its keys depend on what)
     command: str | None = None
@@ -267,13 +271,18 @@ class EvalResult:
     index: IndexInfo | None = None
     answers: AnswersResult | None = None
 
-    def to_json(self) -> dict:
-        """The object ``eval --json`` writes for this result."""
+    def to_json(self, lang: str | None = "en") -> dict:
+        """The object ``eval --json`` writes for this result; its notes in ``lang`` (None: kept
+        as messages, for a job's readers, :func:`said`)."""
         out: dict = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in _RECORDS:
+            if f.name == "answers":
+                _put(out, f.name, value.to_json(lang) if value is not None else None)
+            elif f.name in _RECORDS:
                 _put(out, f.name, value.to_json() if value is not None else None)
+            elif f.name == "note":
+                _put(out, f.name, said(value, lang) if value is not None else None)
             elif f.name == "per_query":
                 _put(out, f.name, [q.to_json() for q in value] if value is not None else None)
             elif f.name == "command":  # None when not run as ``yakgwan``, written beside the machine

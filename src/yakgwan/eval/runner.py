@@ -28,7 +28,7 @@ from yakgwan.eval.result import AnswersResult, EvalResult, Latency, LoadAverage,
 from yakgwan.llm import LLM, UsageStats
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext
 from yakgwan.progress import ProgressSink, progress
-from yakgwan.messages import msg
+from yakgwan.messages import Message, msg
 
 METRIC_KEYS = ("mrr", "ndcg", "precision", "recall")
 WARM_UP_QUERY = "보험금 청구에 필요한 서류"
@@ -67,7 +67,7 @@ def score_retriever(
     evalset: EvalSet,
     opts: EvalOptions,
     quiet: bool,
-    note: str | None = None,
+    note: Message | None = None,
     llm: LLM | None = None,
     sink: ProgressSink | None = None,
     lang: str = "en",
@@ -100,7 +100,7 @@ def warm_up(retriever: Retriever, depth: int, llm: LLM | None) -> None:
 
 def score_rows(
     name: str, evalset: EvalSet, k: int, per_query: tuple[QueryResult, ...], llm_name: str | None, stats: UsageStats | None,
-    load_1m: LoadAverage | None = None, note: str | None = None,
+    load_1m: LoadAverage | None = None, note: Message | None = None,
 ) -> EvalResult:
     """The result of one pipeline from its per-question rows (made here or by workers) and the
     LLM usage that made them."""
@@ -246,7 +246,7 @@ def answer_eval(req: EvalRequest, ctx: PipelineContext, pipeline: str, evalset: 
         out = evaluate_answers(asker, evalset.queries, unanswerable, llm if runs else None, runs, step)
     finally:
         bar.close()
-    note = "no LLM configured (YAKGWAN_LLM): extractive answers (each question's 'by': units chosen by the embedder, or rules), no judge" if llm is None else None
+    note = msg("note.eval_no_llm") if llm is None else None
     usage = {"model": llm.name, **llm.stats.as_dict()} if llm is not None else None
     return dataclasses.replace(out, note=note, llm=usage, rules=req.rules.spec())
 

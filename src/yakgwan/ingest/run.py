@@ -26,7 +26,8 @@ from yakgwan.ingest.plan import Plan, plan_ingest
 from yakgwan.ingest.printed import printed_meta
 from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, SourceFile, collect_files
 from yakgwan.ingest.workers import LocalWorkers, Loaded, Workers
-from yakgwan.messages import msg
+from yakgwan.messages import Message, msg
+from yakgwan.messages.catalogue import Param
 from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.core.protocols import ChunkStep, Embedder
 from yakgwan.core.records import Chunk, Document, sha256_hex
@@ -42,7 +43,7 @@ class IngestReport:
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     failed: list[InputError] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)  # what was read only in part (a PDF's pages without text), one line each
+    warnings: list[Message] = field(default_factory=list)  # what was read only in part (a PDF's pages without text), one line each
     new_pages: int = 0
     new_chunks: int = 0
     embedded: int = 0
@@ -52,20 +53,23 @@ class IngestReport:
     seconds_dense: float = 0.0
     seconds_total: float = 0.0
     dense_ready: bool = False
-    dense_error: str | None = None
+    dense_error: Message | str | None = None
     removed: list[str] = field(default_factory=list)
     reindexed: bool = False
     index: IndexData | None = None
     # per ingest step: documents or chunks it left as they were (no LLM, unusable answer)
     step_fallbacks: dict[str, int] = field(default_factory=dict)
-    step_reasons: dict[str, list[str]] = field(default_factory=dict)  # which, and why
+    step_reasons: dict[str, list[Message]] = field(default_factory=dict)  # which, and why
 
 
-def textless_warning(path: Path, doc: Document, shown: int = 12) -> str:
+def textless_warning(path: Path, doc: Document, shown: int = 12) -> Message:
     """One line: which pages of ``doc`` gave no text (the first ``shown`` of them)."""
     pages = doc.textless_pages
-    listed = ", ".join(map(str, pages[:shown])) + (f" … ({len(pages)} in all)" if len(pages) > shown else "")
-    return f"{one_line(str(path))}: page{'s' if len(pages) > 1 else ''} {listed} of {len(doc.pages) + len(pages)} gave no text (blank, scanned or damaged) and {'are' if len(pages) > 1 else 'is'} not indexed"
+    listed: Param = ", ".join(map(str, pages[:shown]))
+    if len(pages) > shown:
+        listed = msg("ingest.textless_more", pages=listed, n=len(pages))
+    key = "ingest.textless_many" if len(pages) > 1 else "ingest.textless_one"
+    return msg(key, file=one_line(str(path)), pages=listed, total=len(doc.pages) + len(pages))
 
 
 @dataclass
@@ -173,10 +177,10 @@ class Ingestor:
             self._embed_missing(data, report)
         except KeyboardInterrupt:
             self._commit_partial(data)
-            print("interrupted: the index is updated and BM25-searchable; dense vectors are incomplete (run ingest again to finish)", file=sys.stderr)
+            print(msg("ingest.interrupted").text(self.lang), file=sys.stderr)
             raise
         except Exception as exc:  # any embedder failure leaves a usable BM25 index behind
-            report.dense_error = f"{type(exc).__name__}: {exc}" if not isinstance(exc, YakgwanError) else str(exc)
+            report.dense_error = as_message(exc) if isinstance(exc, YakgwanError) else f"{type(exc).__name__}: {exc}"
         try:
             self._commit_partial(data)
         except Exception:

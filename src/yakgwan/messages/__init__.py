@@ -1,5 +1,5 @@
 """One catalogue of every string a user reads, in Korean and English (see ``catalogue``)."""
 
-from yakgwan.messages.catalogue import DEFAULT_LANG, LANGS, Catalogue, Message, catalogue, locale_language, msg, negotiate, text
+from yakgwan.messages.catalogue import DEFAULT_LANG, LANGS, Catalogue, Message, catalogue, joined, locale_language, msg, negotiate, render_said, said, text
 
-__all__ = ["DEFAULT_LANG", "LANGS", "Catalogue", "Message", "catalogue", "locale_language", "msg", "negotiate", "text"]
+__all__ = ["DEFAULT_LANG", "LANGS", "Catalogue", "Message", "catalogue", "joined", "locale_language", "msg", "negotiate", "render_said", "said", "text"]

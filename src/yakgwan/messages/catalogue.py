@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Mapping, Union
+from typing import Mapping, Sequence, Union
 
 LANGS = ("ko", "en")
 DEFAULT_LANG = "ko"
@@ -124,7 +124,8 @@ class Message:
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> "Message":
         params = data.get("params") or {}
-        assert isinstance(params, dict)
+        if not isinstance(params, dict):
+            raise TypeError(f"message {data.get('key')!r}: params must be an object, got {params!r}")
         return msg(str(data["key"]), **{k: _param_from_json(v) for k, v in params.items()})
 
 
@@ -138,6 +139,42 @@ def msg(key: str, /, **params: Param) -> Message:
 def text(message: "Message | str", lang: str) -> str:
     """A message in ``lang``; a plain string (data: a file name, a quote) as it is."""
     return message.text(lang) if isinstance(message, Message) else message
+
+
+def joined(items: "Sequence[Param]", sep: str = "; ") -> tuple:
+    """``items`` with ``sep`` between them, as one parameter (each item rendered in the
+    message's language). Pure."""
+    out: list = []
+    for i, item in enumerate(items):
+        out += [sep, item] if i else [item]
+    return tuple(out)
+
+
+TAG = "$message"  # the one key of a message kept in JSON for its reader's language (:func:`said`)
+
+def said(value: "Message | str", lang: str | None) -> "str | dict[str, object]":
+    """``value`` for a JSON answer: its text in ``lang``; with ``lang`` None (a job's result,
+    stored once and read by readers of either language), a message stays a message, tagged
+    ``{"$message": {key, params}}``, and :func:`render_said` says it when it is read. A plain
+    string (data, or a record written as text) is kept as it is. Pure."""
+    if not isinstance(value, Message):
+        return value
+    return value.text(lang) if lang is not None else {TAG: value.to_json()}
+
+
+def render_said(value: object, lang: str) -> object:
+    """``value`` (a JSON answer) with every tagged message (:func:`said`) said in ``lang``; a
+    message this catalogue does not know (a record of another version) reads as its key. Pure."""
+    if isinstance(value, dict):
+        if set(value) == {TAG} and isinstance(value[TAG], dict):
+            try:
+                return Message.from_json(value[TAG]).text(lang)
+            except (KeyError, TypeError, ValueError, AssertionError):
+                return str(value[TAG].get("key", ""))
+        return {k: render_said(v, lang) for k, v in value.items()}
+    if isinstance(value, list):
+        return [render_said(v, lang) for v in value]
+    return value
 
 
 def negotiate(accept_language: str | None) -> str:

@@ -8,20 +8,20 @@ from yakgwan.core.records import Route
 from yakgwan.pipelines.context import PipelineContext
 from yakgwan.pipelines.registry import PIPELINES, resolve_pipeline
 from yakgwan.pipelines.spec import PipelineSpec
-from yakgwan.messages import msg
+from yakgwan.messages import Message, msg
 
 
-def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, str | None]:
+def build_pipeline(name: str, ctx: PipelineContext) -> tuple[Retriever, Message | None]:
     """Build pipeline ``name``. When it fuses dense vectors that are not ready yet, fall back to
     ``bm25`` and return a note saying so (the caller shows it); otherwise the note is None.
     ``dense`` alone never falls back: it raises."""
     spec = resolve_pipeline(name)
     if spec.ingest_steps and tuple(ctx.view.ingest_steps) != spec.ingest_steps:
-        built = ", ".join(ctx.view.ingest_steps) or "no LLM step"
+        built = ", ".join(ctx.view.ingest_steps) or msg("pipeline.no_step")
         steps = " ".join(f"--step {s}" for s in spec.ingest_steps)
         raise YakgwanError(msg("pipeline.needs_steps", name=name, steps=steps, built=built))
     if spec.needs_dense and not ctx.view.dense_ready and spec.name != "dense":
-        return PIPELINES.get("bm25").build(ctx), f"{name}: dense vectors not ready yet, answered by bm25 alone"
+        return PIPELINES.get("bm25").build(ctx), msg("note.dense_not_ready", name=name)
     return spec.build(ctx), llm_fallback_note(spec, ctx)
 
 
@@ -39,8 +39,8 @@ def route_of(name: str, query: str, ctx: PipelineContext) -> Route | None:
     return ctx.clause().route(query) if any(st.name == "route" for st in spec.stages) else None
 
 
-def llm_fallback_note(spec: PipelineSpec, ctx: PipelineContext) -> str | None:
+def llm_fallback_note(spec: PipelineSpec, ctx: PipelineContext) -> Message | None:
     """Says so when an LLM pipeline runs without an LLM (its steps use their fallbacks)."""
     if spec.needs_llm and ctx.llm is None:
-        return f"no LLM configured (YAKGWAN_LLM): {spec.name} ran its deterministic fallbacks"
+        return msg("note.no_llm_fallback", name=spec.name)
     return None

@@ -16,6 +16,8 @@ from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.core.records import Hit, HitStatus
 from yakgwan.llm.prompts.rerank import Ranking, rerank_messages
 from yakgwan.retrieval.hit_lists import at_rank
+from yakgwan.messages import Message, msg
+from yakgwan.core.errors import as_message
 
 
 def apply_permutation(order: Sequence[int], n: int) -> tuple[list[int], int]:
@@ -39,7 +41,7 @@ RERANK_TOP_N = 5
 class LLMListwiseReranker:
     llm: LLM | None
     top_n: int = RERANK_TOP_N
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Message] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not 2 <= self.top_n <= 30:
@@ -56,9 +58,9 @@ class LLMListwiseReranker:
                 answer = self.llm.complete(rerank_messages(query, [h.chunk.text for h in head]), schema=Ranking, step="rerank_llm")
                 order, bad = apply_permutation(answer.order, len(head))
                 if bad:
-                    self.warnings.append(f"{query[:40]}: {bad} invalid or repeated candidate numbers ignored")
+                    self.warnings.append(msg("rerank.invalid_numbers", query=query[:40], n=bad))
             except StructuredOutputError as exc:  # an unusable answer keeps the order; provider errors propagate
-                self.warnings.append(f"{query[:40]}: {exc}; first-stage order kept")
+                self.warnings.append(msg("rerank.unusable", query=query[:40], why=as_message(exc)))
                 status = HitStatus.FAILED
         if status is HitStatus.RANKED and order == list(range(len(head))):
             status = HitStatus.ORDER_UNCHANGED  # the model kept the first-stage order: the eval counts these

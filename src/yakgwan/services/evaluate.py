@@ -164,7 +164,7 @@ def built_record(report: IngestReport, ingest_llm: dict | None) -> dict:
     if report.step_fallbacks:
         out["step_fallbacks"] = report.step_fallbacks
     if report.step_reasons:  # which documents, and why (ids and error messages, no text)
-        out["step_fallback_reasons"] = report.step_reasons
+        out["step_fallback_reasons"] = {step: [str(why) for why in reasons] for step, reasons in report.step_reasons.items()}  # in English, as results are
     if ingest_llm is not None:
         out["llm"] = ingest_llm
     return out

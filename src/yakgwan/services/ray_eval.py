@@ -13,7 +13,7 @@ import dataclasses
 
 from yakgwan.config import Settings
 from yakgwan.core.protocols import ProgressSink
-from yakgwan.messages import msg
+from yakgwan.messages import Message, joined, msg
 from yakgwan.eval.datasets import EvalQuery, EvalSet
 from yakgwan.eval.result import EvalResult, QueryResult
 from yakgwan.eval.runner import EvalOptions, run_query, score_rows, warm_up
@@ -42,7 +42,7 @@ class _EvalActor:
 
 def score_on_ray(
     address: str, workers: int | None, settings: Settings, pipeline: str, evalset: EvalSet, opts: EvalOptions,
-    note: str | None, quiet: bool, sink: ProgressSink | None, lang: str = "en",
+    note: Message | None, quiet: bool, sink: ProgressSink | None, lang: str = "en",
 ) -> EvalResult:
     """The result of ``pipeline`` over ``evalset`` on the index ``settings`` names, its
     questions run by Ray actors (``workers`` of them; default one per CPU)."""
@@ -67,4 +67,5 @@ def score_on_ray(
     for s in stats[1:]:
         total = total.plus(s)  # type: ignore[union-attr]
     res = score_rows(pipeline, evalset, opts.k, tuple(rows), ", ".join(sorted(names)) or None, total, None, note)
-    return dataclasses.replace(res, note=f"{note + '; ' if note else ''}questions run by {len(actors)} Ray workers")
+    ran = msg("note.ray_workers", n=len(actors))
+    return dataclasses.replace(res, note=msg("note.parts", parts=joined([note, ran])) if note is not None else ran)

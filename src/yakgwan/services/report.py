@@ -9,6 +9,7 @@ from typing import Sequence
 from yakgwan.eval import combine
 from yakgwan.eval.report import build_html, render_report
 from yakgwan.eval.result import AnswersResult, EvalResult
+from yakgwan.messages import Message
 
 __all__ = ["AnswersResult", "Combined", "EvalResult", "build_html", "combine_results", "render_report"]
 
@@ -20,7 +21,7 @@ class Combined:
     recall floor, per-category deltas and the answer rows."""
 
     results: tuple[EvalResult, ...]
-    warnings: tuple[str, ...]
+    warnings: tuple[Message, ...]
     markdown: str
 
     def write_markdown(self, path: Path) -> None:

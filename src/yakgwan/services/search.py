@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from yakgwan.config import Settings
 from yakgwan.core.errors import InputError
-from yakgwan.messages import msg
+from yakgwan.messages import Message, msg, said
 from yakgwan.core.records import Chunk, Hit, Route
 from yakgwan.pipelines import PipelineContext, build_pipeline, ran_as, route_of
 from yakgwan.services.context import open_context
@@ -26,17 +26,18 @@ class SearchResult:
     hits: tuple[Hit, ...]
     bm25: str
     dense: str
-    note: str | None
+    note: Message | None
     latency_ms: float
     route: Route | None = None  # where the route step sent the question (a policy's clause stage)
     filters: tuple[str, ...] = ()  # the filters the search ran under (``store.filters``)
+    pending: tuple[int, int] | None = None  # while an ingest embeds: (chunks embedded, chunks); None when dense is ready
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``search --json`` object."""
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The ``search --json`` object, its note in ``lang``."""
         return {
             "pipeline": self.pipeline,
             "lists": {"bm25": self.bm25, "dense": self.dense},
-            "note": self.note,
+            "note": said(self.note, lang) if self.note is not None else None,
             "latency_ms": self.latency_ms,
             "query": self.query,
             "route": self.route.to_json() if self.route is not None else None,
@@ -72,7 +73,8 @@ def search(ctx: PipelineContext, query: str, pipeline: str, k: int) -> SearchRes
     view = ctx.view
     dense = "ready" if view.dense_ready else f"pending ({view.dense_embedded}/{len(view.chunks)} chunks embedded)"
     route = route_of(pipeline, query, ctx) if view.dense_ready else None
-    return SearchResult(query, ran_as(pipeline, ctx), tuple(hits), "ready", dense, note, ms, route)
+    pending = None if view.dense_ready else (view.dense_embedded, len(view.chunks))
+    return SearchResult(query, ran_as(pipeline, ctx), tuple(hits), "ready", dense, note, ms, route, pending=pending)
 
 
 def hit_json(h: Hit) -> dict[str, Any]:

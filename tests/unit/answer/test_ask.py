@@ -6,6 +6,7 @@ document is content."""
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,11 @@ from yakgwan.llm.scripted import ScriptedProvider
 from yakgwan.core.records import Chunk
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "answers"
+
+
+def _problems_en(*args: Any) -> dict[int, str]:
+    """claim_problems, each problem in English."""
+    return {i: said.text("en") for i, said in claim_problems(*args).items()}
 
 
 @pytest.mark.unit
@@ -70,10 +76,10 @@ def test_numbers_a_claim_states_must_be_in_its_cited_sentences() -> None:
     assert unsupported_numbers("고객 52,000명", ["연간 고객 수: 52000명"]) == []
     c = Chunk("c", "d.md", "d.md", "t", "총 직원 수: 45명", 0, 10)
     by = {"1": Sentence("1", c, "총 직원 수: 45명")}
-    assert claim_problems([{"text": "45명", "cite": ["1"]}, {"text": "50명", "cite": ["1"]}], by) == {2: "claim 2 states 50, which its cited sentences do not contain"}
+    assert _problems_en([{"text": "45명", "cite": ["1"]}, {"text": "50명", "cite": ["1"]}], by) == {2: "claim 2 states 50, which its cited sentences do not contain"}
     # a claim sharing not one word with what it cites ("승인", obeying an instruction in another
     # document) is no claim from it; a short one that shares the number is
-    assert claim_problems([{"text": "승인", "cite": ["1"]}, {"text": "45명입니다.", "cite": ["1"]}], by) == {1: "claim 1 shares no word with the sentences it cites"}
+    assert _problems_en([{"text": "승인", "cite": ["1"]}, {"text": "45명입니다.", "cite": ["1"]}], by) == {1: "claim 1 shares no word with the sentences it cites"}
     schema = answer_schema(["1", "2"])
     with pytest.raises(Exception):
         schema.model_validate({"outcome": "answered", "claims": [{"text": "x", "cite": ["3"]}], "missing": ""})
@@ -132,11 +138,11 @@ def test_a_made_up_number_is_repaired_once_then_dropped_and_downgraded(kb_index:
     res = asker.ask("회사 매출은 얼마인가요?")
     assert len(provider.calls) == 2 and "다음 문제를 고쳐" in provider.calls[1][0][-1].content  # one repair, the problem named
     assert res.outcome == "refused" and res.citations == []
-    assert any(n.startswith("repaired: claim 1 states 50") for n in res.notes) and any("downgraded" in n for n in res.notes)
+    assert any(n.startswith("repaired: claim 1 states 50") for n in res.note_texts()) and any("downgraded" in n for n in res.note_texts())
     # when a shown sentence holds what is asked, it is quoted instead of the made-up number
     res = asker.ask("회사 직원은 몇 명인가요?")
     assert res.outcome == "answered" and "45명" in res.answer and "50" not in res.answer
-    assert any("downgraded" in n for n in res.notes) and any(n.startswith("quoted: ") for n in res.notes)
+    assert any("downgraded" in n for n in res.note_texts()) and any(n.startswith("quoted: ") for n in res.note_texts())
 
 
 def _sentences(*texts: str) -> dict[str, Sentence]:
@@ -187,8 +193,8 @@ def test_a_number_in_the_heading_shown_above_a_sentence_supports_a_claim_with_th
     year = Chunk("c", "h.md", "company/history.md", "t", text, 0, len(text), section="회사 연혁 > 2012년 - 지방 확장")
     assert year.heading() == "회사 연혁 > 2012년 - 지방 확장" and year.citation() == "company/history.md · 회사 연혁 > 2012년 - 지방 확장"
     by = {"1": Sentence("1", year, text)}
-    assert claim_problems([{"text": "연간 매출 50억원을 돌파한 해는 2012년입니다.", "cite": ["1"]}], by) == {}
-    assert claim_problems([{"text": "2012명이 50억원을 벌었습니다.", "cite": ["1"]}], by) == {1: "claim 1 states 2012, which its cited sentences do not contain"}
+    assert _problems_en([{"text": "연간 매출 50억원을 돌파한 해는 2012년입니다.", "cite": ["1"]}], by) == {}
+    assert _problems_en([{"text": "2012명이 50억원을 벌었습니다.", "cite": ["1"]}], by) == {1: "claim 1 states 2012, which its cited sentences do not contain"}
     assert unsupported_numbers("3일 이내에 지급합니다.", ["보험금을 지급합니다."], ["보통약관 · 제3조(보험금의 지급)"]) == ["3"]
     assert unsupported_numbers("제3조에 따라 지급합니다.", ["보험금을 지급합니다."], ["보통약관 · 제3조(보험금의 지급)"]) == []
     # a claim citing the wrong sentence is re-pointed to the one whose heading holds its year
@@ -225,12 +231,12 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
 
     asker, _ = _asker(kb_index, ScriptedProvider(responder=twice))
     res = asker.ask("회사 설립일은 언제인가요?")
-    assert res.answer == "설립일은 2008년 3월 15일입니다. [1]" and any("repeated claim" in n for n in res.notes)
+    assert res.answer == "설립일은 2008년 3월 15일입니다. [1]" and any("repeated claim" in n for n in res.note_texts())
     # a bare date whose cited sentence names what is asked ("- **설립일**: 2008년 3월 15일") answers it
     asker, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {
         "outcome": "partial", "claims": [{"text": "2008년 3월 15일", "cite": [_number_of(m, "2008년 3월 15일")]}], "missing": ""}))
     res = asker.ask("회사 설립일은 언제인가요?")
-    assert res.outcome == "answered" and any("the sentences they cite hold" in n for n in res.notes)
+    assert res.outcome == "answered" and any("the sentences they cite hold" in n for n in res.note_texts())
     # a claim about something else: the shown sentence that holds the point is quoted instead
     about_staff = ScriptedProvider(responder=lambda m, s: {
         "outcome": "partial", "claims": [{"text": "총 직원 수는 45명입니다", "cite": [_number_of(m, "45명")]}], "missing": ""})
@@ -238,7 +244,7 @@ def test_a_partial_answer_naming_the_question_as_missing_is_judged_by_the_questi
     res = asker.ask("회사 설립일은 언제인가요?")
     assert res.outcome == "answered" and res.answer == "회사 개요 — 설립일: 2008년 3월 15일 [1]"
     assert [c.quote for c in res.citations] == ["- **설립일**: 2008년 3월 15일"] and res.by == f"{llm.name}, quoted by rule"
-    assert any(n.startswith("quoted: ") for n in res.notes) and "45명" not in res.answer
+    assert any(n.startswith("quoted: ") for n in res.note_texts()) and "45명" not in res.answer
     # with no sentence to quote (자본금 is in none) it stays partial, and never repeats the question as the missing point
     asker, _ = _asker(kb_index, about_staff)
     res = asker.ask("회사 설립 자본금은 얼마인가요?")
@@ -432,7 +438,7 @@ def test_a_choice_between_two_named_things_quotes_each_side_and_compares_by_rule
     units = _people()
     units["7"] = Sentence("7", units["7"].chunk, "- **현재 연봉**: 120,000,000원 (1억 2천만원)".replace("원 (", "달러 ("))
     mixed = compared("김하늘과 박민수 중 누가 더 높은 연봉을 받나요?", units, _kiwi_terms)
-    assert mixed is not None and "쪽이 더" not in mixed.answer and any("units differ" in n for n in mixed.notes)
+    assert mixed is not None and "쪽이 더" not in mixed.answer and any("units differ" in n for n in mixed.note_texts())
 
 
 @pytest.mark.unit
@@ -443,12 +449,12 @@ def test_a_choice_is_answered_by_rule_before_the_model_is_asked() -> None:
     done = GenerativeAnswerer(LLM(provider), terms=_kiwi_terms).answer(question, list(by.values()))
     assert provider.calls == [] and done.outcome == "answered" and done.quoted
     assert done.answer.endswith("김하늘 대표 쪽이 더 높습니다 (150,000,000원 > 120,000,000원).")
-    assert done.notes[0].startswith("answered by rule, not by the model")
+    assert done.note_texts()[0].startswith("answered by rule, not by the model")
     # a side no shown sentence states: the model is asked
     only_kim = {k: v for k, v in by.items() if k in "12345"}
     asked = GenerativeAnswerer(LLM(provider), terms=_kiwi_terms).answer(question, list(only_kim.values()))
     assert len(provider.calls) >= 1 and not asked.quoted
-    assert any("each side's sentence quoted" in n for n in done.notes)
+    assert any("each side's sentence quoted" in n for n in done.note_texts())
     # the extractive answer does the same, with no model
     from yakgwan.text.registry import make_tokenizer
 
@@ -468,7 +474,7 @@ def test_a_partial_claim_that_states_the_missing_point_is_dropped() -> None:
 
     # "…등록번호는 5천만원입니다. 다만 문서에는 …등록번호에 대한 내용이 없습니다" contradicts itself: refused
     done = GenerativeAnswerer(LLM(partial("하늘여행사의 법인 등록번호는 5천만원입니다.")), terms=_kiwi_terms).answer(question, list(founded.values()))
-    assert done.outcome == "refused" and done.citations == [] and any("state what the answer says the documents lack" in n for n in done.notes)
+    assert done.outcome == "refused" and done.citations == [] and any("state what the answer says the documents lack" in n for n in done.note_texts())
     # a claim about the topic, not the point, stays; only the one stating the point goes
     both = partial("하늘여행사는 2008년 3월 15일 설립되었습니다.", "하늘여행사의 법인 등록번호는 5천만원입니다.")
     kept = GenerativeAnswerer(LLM(both), terms=_kiwi_terms).answer(question, list(founded.values()))
@@ -497,7 +503,7 @@ def test_a_refused_attempt_is_answered_by_the_sentence_that_holds_the_point(kb_i
     asker, _ = _asker(kb_index, provider)
     res = asker.ask("회사 설립일은 언제인가요?")
     assert len(provider.calls) == 2 and res.outcome == "answered" and "2008년 3월 15일" in res.answer
-    assert any("1 claim(s) dropped" in n for n in res.notes) and any(n.startswith("quoted: ") for n in res.notes)
+    assert any("1 claim(s) dropped" in n for n in res.note_texts()) and any(n.startswith("quoted: ") for n in res.note_texts())
     # the model's own refusal is kept: nothing is quoted over it
     provider = ScriptedProvider(responder=lambda m, s: {"outcome": "refused", "claims": [], "missing": ""})
     asker, _ = _asker(kb_index, provider)
@@ -531,7 +537,7 @@ def test_a_claim_cut_off_by_the_length_bound_is_shown_cut() -> None:
 
 @pytest.mark.unit
 def test_a_claim_that_repeats_the_question_fails() -> None:
-    problems = claim_problems([{"text": "어느 것이 더 비싼가요?", "cite": ["1"]}], _sentences("가격 안내"))
+    problems = _problems_en([{"text": "어느 것이 더 비싼가요?", "cite": ["1"]}], _sentences("가격 안내"))
     assert problems == {1: "claim 1 repeats a question instead of answering it"}
 
 
@@ -547,9 +553,9 @@ def test_a_miscited_claim_is_repointed_without_asking_again(kb_index: Settings) 
     res = asker.ask("회사 직원은 몇 명인가요?")
     assert len(provider.calls) == 1 and res.citations[0].quote == "- **총 직원 수**: 45명"
     assert res.citations[0].heading == "회사 개요" and res.to_json()["citations"][0]["heading"] == "회사 개요"  # the section shown above it
-    assert any("re-pointed" in n for n in res.notes)
+    assert any("re-pointed" in n for n in res.note_texts())
     # "partial", naming as missing what its claim states: answered
-    assert res.outcome == "answered" and "다만" not in res.answer and any(n.startswith("partial → answered") for n in res.notes)
+    assert res.outcome == "answered" and "다만" not in res.answer and any(n.startswith("partial → answered") for n in res.note_texts())
 
 
 @pytest.mark.unit
@@ -611,7 +617,7 @@ def test_a_claim_naming_what_no_document_mentions_is_repaired_then_dropped(kb_in
     res = asker.ask("회사의 드론 촬영 직원은 몇 명인가요?")
     assert len(provider.calls) == 2 and "드론, 촬영은(는) 어느 문서에도 없는 말입니다" in provider.calls[1][0][-1].content
     assert res.outcome == "refused" and res.citations == [] and res.answer == REFUSAL
-    assert any(n.startswith("repaired: claim 1 names 드론, 촬영, which no document mentions") for n in res.notes)
+    assert any(n.startswith("repaired: claim 1 names 드론, 촬영, which no document mentions") for n in res.note_texts())
     # the same claim about a word the documents do contain passes untouched
     ok = ScriptedProvider(responder=lambda m, s: {"outcome": "answered", "claims": [{"text": "회사의 총 직원 수는 45명입니다.", "cite": [_number_of(m, "45명")]}], "missing": ""})
     asker, _ = _asker(kb_index, ok)
@@ -623,12 +629,12 @@ def test_extractive_answer_without_an_llm(kb_index: Settings) -> None:
     asker, _ = _asker(kb_index, None)
     res = asker.ask("부산 지사 직원 수는?")
     assert res.mode == "extract" and res.outcome == "answered" and res.by == "rules"
-    assert "| 부산 지사 | 8명 |" in [c.quote for c in res.citations] and any("word overlap" in n for n in res.notes)
+    assert "| 부산 지사 | 8명 |" in [c.quote for c in res.citations] and any("word overlap" in n for n in res.note_texts())
     assert asker.ask("항공권 마일리지 적립률은?").outcome == "refused"
     # sentences that share words with the question but hold no 연봉: partial, and it says so
     res = asker.ask("부산 지사 직원의 연봉은 얼마인가요?")
     assert res.outcome == "partial" and res.answer.endswith("다만 문서에는 이 질문에 바로 답하는 문장이 없습니다.")
-    assert "| 부산 지사 | 8명 |" in [c.quote for c in res.citations] and any("holds every noun" in n for n in res.notes)
+    assert "| 부산 지사 | 8명 |" in [c.quote for c in res.citations] and any("holds every noun" in n for n in res.note_texts())
 
 
 @pytest.mark.unit
@@ -819,7 +825,7 @@ def test_an_unusable_repair_keeps_the_first_answers_supported_claims(kb_index: S
     asker, _ = _asker(kb_index, ScriptedProvider(responder=respond))
     res = asker.ask("회사 직원은 몇 명인가요?")
     assert res.outcome == "answered" and res.answer == "직원은 45명입니다. [1]"
-    assert any("repair was not usable" in n for n in res.notes) and any(n.startswith("1 claim(s) dropped") for n in res.notes)
+    assert any("repair was not usable" in n for n in res.note_texts()) and any(n.startswith("1 claim(s) dropped") for n in res.note_texts())
 
 
 @pytest.mark.unit
@@ -878,7 +884,7 @@ def test_without_an_llm_a_wiki_is_answered_by_units_and_a_two_sided_question_by_
     res = asker.ask("부산 지사 직원 수는 얼마인가요?")
     assert res.by == "units" and res.outcome == "answered" and res.llm_calls == 0
     assert all(c.quote in {ch.chunk_id: ch.text for ch in asker.ctx.view.chunks}[c.chunk_id] for c in res.citations)
-    assert not any("보험증권" in n or "약관" in n for n in res.notes) and "약관은 이 금액을" not in res.answer
+    assert not any("보험증권" in n or "약관" in n for n in res.note_texts()) and "약관은 이 금액을" not in res.answer
     # a table row is shown with its header and cited verbatim
     row = next((c for c in res.citations if c.quote.startswith("| 부산 지사")), None)
     assert row is not None and row.quote == "| 부산 지사 | 8명 |" and "지사: 부산 지사, 직원 수: 8명" in res.answer
@@ -907,7 +913,7 @@ def test_with_an_llm_the_answerability_decision_gates_the_model_and_it_reads_ans
     _fitted(asker, -5.0, monkeypatch)  # p = 0.007: refused
     res = asker.ask("부산 지사 직원 수는 얼마인가요?")
     assert (res.outcome, res.answer, res.llm_calls, res.by) == ("refused", REFUSAL, 0, "units")
-    assert any("the model was not asked" in n for n in res.notes)
+    assert any("the model was not asked" in n for n in res.note_texts())
 
     shown: list[str] = []
 
@@ -922,7 +928,7 @@ def test_with_an_llm_the_answerability_decision_gates_the_model_and_it_reads_ans
     assert res.outcome == "answered" and res.answer == "부산 지사 직원은 8명입니다. [1]" and res.llm_calls == 1
     (c,) = res.citations
     assert c.quote == "| 부산 지사 | 8명 |" and c.doc == "overview.md"
-    assert any("the model read the" in n and "best units" in n for n in res.notes)
+    assert any("the model read the" in n and "best units" in n for n in res.note_texts())
     lines = [line for line in shown[0].splitlines() if line[:1] == "[" and line[1:2].isdigit()]
     print("\n".join(lines))
     assert 1 <= len(lines) <= 6 and not any("|---" in line or "| 지사 | 직원 수 |" in line for line in lines)
@@ -973,7 +979,7 @@ def test_when_the_models_claims_all_fail_the_units_the_decision_passed_are_quote
     _fitted(asker, 5.0, monkeypatch)
     res = asker.ask("부산 지사 직원 수는 얼마인가요?")
     assert res.outcome == "answered" and res.by == "scripted:script, units quoted by rule" and res.llm_calls == 2  # answer + one repair
-    assert any("the units the offline answer quotes are quoted instead" in n for n in res.notes)
+    assert any("the units the offline answer quotes are quoted instead" in n for n in res.note_texts())
     assert any(c.quote == "| 부산 지사 | 8명 |" for c in res.citations) and "99명" not in res.answer
 
     refusing, _ = _asker(kb_index, ScriptedProvider(responder=lambda m, s: {"outcome": "refused", "claims": [], "missing": "직원 수"}), mode="generate")

@@ -164,4 +164,4 @@ def test_a_side_the_questions_own_search_misses_is_searched_for(two_contracts: S
     assert res.outcome == "answered" and res.by == "rules", res.notes
     assert res.answer.endswith("삼성전자 계약 쪽이 더 큽니다 (20억원 > 15억원).")
     assert {c.doc for c in res.citations} == {"hyundai.md", "samsung.md"}
-    assert any(n.startswith("each side searched on its own") for n in res.notes)
+    assert any(n.startswith("each side searched on its own") for n in res.note_texts())

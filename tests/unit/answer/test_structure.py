@@ -138,4 +138,4 @@ def test_with_an_llm_an_amount_left_to_the_contract_is_refused_as_offline_withou
     assert offline.outcome == "refused" and offline.answer.startswith("약관은 이 금액을 정하지 않습니다."), offline.answer
     res = Asker(ctx, mode="generate").ask(question)
     assert (res.outcome, res.answer, res.by, res.llm_calls) == ("refused", offline.answer, "units", 0)
-    assert any("the model was not asked" in n for n in res.notes)
+    assert any("the model was not asked" in n for n in res.note_texts())

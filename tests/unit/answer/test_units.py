@@ -215,7 +215,7 @@ def test_the_unit_answer_quotes_the_best_units_verbatim_and_the_model_decides() 
     assert done.outcome == "answered" and len(done.citations) == 1
     c = done.citations[0]
     assert c.chunk_id == "h" and c.quote.startswith("② 제1항 제2호의 사고증명서") and c.quote in ARTICLE and c.yakgwan == "보통약관"
-    assert "answerability p =" in done.notes[0]
+    assert "answerability p =" in done.note_texts()[0]
     no = UnitAnswerer(emb, tok, _model((-10.0, 0.0, 0.0, 0.0), answered=0.9, partial=0.5), lambda q: 1.0)
     refused = no.answer("사고증명서 병원", hits)
     assert refused.outcome == "refused" and refused.citations == []

@@ -329,7 +329,12 @@ def test_the_command_line_speaks_korean_under_a_korean_locale(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("색인 ") and "문서 1개 (추가 1, 교체 0, 그대로 0)" in done.stdout and "하이브리드 검색 준비 완료" in done.stdout
     found = _run(["search", "보험금 청구 서류", "--k", "2"], tmp_path, ko)
-    assert found.returncode == 0 and found.stdout.startswith("[") and " · 의미 검색 " in found.stdout.splitlines()[0], found.stdout
+    assert found.returncode == 0 and found.stdout.startswith("[") and "BM25 준비됨 · 의미 검색 준비됨 · " in found.stdout.splitlines()[0], found.stdout
+    # how the answer was made (a note) is said in the language too, on the terminal and in --json
+    answered = _run(["ask", "보험금 청구 서류는 무엇인가요"], tmp_path, ko)
+    assert answered.returncode == 0 and "참고: 로그 확률을 주는 언어 모델이 없어 질문과 겹치는 낱말로 문장을 골랐습니다" in answered.stderr, answered.stderr
+    as_json = json.loads(_run(["ask", "보험금 청구 서류는 무엇인가요", "--json"], tmp_path, {**ko, "LANG": "C.UTF-8"}).stdout)
+    assert as_json["notes"] == ["no LLM with log-probabilities: sentences chosen by word overlap with the question"]
     english = _run(["ingest", str(sample)], tmp_path, {**ko, "LANG": "C.UTF-8"})
     assert "documents 1 (added 0, replaced 0, unchanged 1)" in english.stdout and "hybrid ready after" in english.stdout
     folder = tmp_path / "모음"

@@ -66,7 +66,8 @@ def test_help_on_the_command_line_follows_the_locale(monkeypatch: pytest.MonkeyP
             main(["appeal", "--help"])
         out = capsys.readouterr().out
         assert done.value.code == 0 and out.startswith(first) and option in out, out[:200]
-    monkeypatch.setenv("YAKGWAN_LANG", "fr")  # a bad language: help in English, the error said when a command runs
+    monkeypatch.setenv("YAKGWAN_LANG", "fr")  # a bad language: help in English (not the Korean locale's), the error said when a command runs
+    monkeypatch.setenv("LANG", "ko_KR.UTF-8")
     with pytest.raises(SystemExit):
         main(["--help"])
     assert capsys.readouterr().out.startswith("usage: yakgwan")
@@ -74,8 +75,8 @@ def test_help_on_the_command_line_follows_the_locale(monkeypatch: pytest.MonkeyP
 
 @pytest.mark.parametrize(("argv", "ko", "en"), [
     (["search"], "다음 인자가 필요합니다: query", "the following arguments are required: query"),
-    (["search", "q", "--k", "many"], "인자 --k: 'many'는 올바른 int 값이 아닙니다", "argument --k: invalid int value: 'many'"),
-    (["ask", "q", "--mode", "guess"], "인자 --mode: 'guess'는 고를 수 없는 값입니다", "argument --mode: invalid choice: 'guess'"),
+    (["search", "q", "--k", "many"], "인자 --k: 'many'은(는) 올바른 int 값이 아닙니다", "argument --k: invalid int value: 'many'"),
+    (["ask", "q", "--mode", "guess"], "인자 --mode: 'guess'은(는) 고를 수 없는 값입니다", "argument --mode: invalid choice: 'guess'"),
     (["search", "q", "--frobnicate"], "알 수 없는 인자: --frobnicate", "unrecognized arguments: --frobnicate"),
     (["search", "q", "--k"], "인자 --k: 값 하나가 필요합니다", "argument --k: expected one argument"),
     (["eval", "--index", "/tmp/folder"], "인자 --index: '/tmp/folder': 여기에는 postgresql:// URI를 줍니다", "argument --index: '/tmp/folder': a postgresql:// URI here"),
@@ -95,8 +96,8 @@ def test_argparse_errors_are_said_in_the_language(argv: list[str], ko: str, en: 
 
 def test_argparse_message_translates_each_known_pattern_and_keeps_the_rest() -> None:
     assert argparse_message("unrecognized arguments: --x --y", "ko") == "알 수 없는 인자: --x --y"
-    assert argparse_message("ambiguous option: --in could match --index, --into", "ko") == "옵션 --in이 여럿과 맞습니다: --index, --into"
-    assert argparse_message("argument --policy: not allowed with argument --index", "ko") == "인자 --policy: --index와 함께 쓸 수 없습니다"
+    assert argparse_message("ambiguous option: --in could match --index, --into", "ko") == "옵션 --in이(가) 여럿과 맞습니다: --index, --into"
+    assert argparse_message("argument --policy: not allowed with argument --index", "ko") == "인자 --policy: --index와(과) 함께 쓸 수 없습니다"
     assert argparse_message("something argparse may say one day", "ko") == "something argparse may say one day"
     for english in ("argument --k: expected one argument", "the following arguments are required: query, --policy",
                     "argument --mode: invalid choice: 'x' (choose from 'a', 'b')", "argument --k: invalid int value: 'z'"):
@@ -105,15 +106,18 @@ def test_argparse_message_translates_each_known_pattern_and_keeps_the_rest() -> 
     assert {key for _, key in ARGPARSE_MESSAGES} == {k for k in catalogue().texts if k.startswith("argparse.")}
 
 
-def test_help_is_wrapped_by_screen_columns() -> None:
+def test_help_is_wrapped_by_screen_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     assert columns("가a") == 3 and columns("") == 0 and columns("ab") == 2 and columns("ＡＢ") == 4
     assert wrap_columns("가나 다라 마", 5) == ["가나", "다라", "마"]  # 4 + 1 + 4 > 5: one word a line
     assert wrap_columns("가나 다라 마", 9) == ["가나 다라", "마"]  # 4 + 1 + 4 = 9 fits; 9 + 1 + 2 does not
     assert wrap_columns("ab cd ef", 5) == ["ab cd", "ef"]
     assert wrap_columns("아주긴낱말하나 a", 4) == ["아주긴낱말하나", "a"]  # a word wider than the line stays whole
     assert wrap_columns("  ", 10) == []
-    page = _parsers("ko")["appeal"].format_help()
-    assert max(columns(line) for line in page.splitlines()) <= 120
+    monkeypatch.setenv("COLUMNS", "80")  # argparse sizes help to the terminal: 78 columns here, the usage line too
+    for lang in LANGS:
+        for name, p in _parsers(lang).items():
+            widest = max(p.format_help().splitlines(), key=columns)
+            assert columns(widest) <= 78 or " " not in widest.strip(), (lang, name, widest)  # only a word longer than a line may overrun
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -75,7 +75,7 @@ def test_an_older_result_without_fingerprints_is_matched_by_name_with_a_warning(
     old = _result("raptor")
     del old["questions_sha256"], old["corpus_sha256"]
     warnings = check_same_set(load_results([_write(tmp_path, "a.json", [_result("crag")]), _write(tmp_path, "old.json", [old])]))
-    assert len(warnings) == 2 and all("old.json: raptor records no" in w for w in warnings)
+    assert len(warnings) == 2 and all("old.json: raptor records no" in w.text("en") for w in warnings)
 
 
 def test_summary_drops_every_per_question_row() -> None:

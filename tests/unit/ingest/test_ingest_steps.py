@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,7 @@ from yakgwan.ingest.steps.fallbacks import fallback_lines, left_as_was, left_as_
 from yakgwan.ingest.steps.llm_chunk import LLMChunker, halves, section_spans, sentence_windows
 from yakgwan.ingest.steps.preprocess import Preprocessor
 from yakgwan.llm.prompts.ingest import Section, Sections, cut_at_word
+from yakgwan.messages import msg
 
 pytestmark = pytest.mark.unit
 
@@ -76,9 +78,9 @@ def test_llm_chunk_falls_back_to_structure_chunks() -> None:
     doc = _doc()
     structure = app_chunks(doc)
     bad = LLMChunker(LLM(ScriptedProvider(["not json", "still not json"])))
-    assert bad.apply(doc, structure) == structure and bad.fallbacks == 1 and "structure chunks kept" in bad.reasons[0]
+    assert bad.apply(doc, structure) == structure and bad.fallbacks == 1 and "structure chunks kept" in str(bad.reasons[0])
     no_start = LLMChunker(LLM(ScriptedProvider([{"sections": [{"first": 2, "headline": "h", "summary": "s"}]}])))
-    assert no_start.apply(doc, structure) == structure and "sentence 1" in no_start.reasons[0]
+    assert no_start.apply(doc, structure) == structure and "sentence 1" in str(no_start.reasons[0])
     none = LLMChunker(None)
     assert none.apply(doc, structure) == structure and none.fallbacks == 1
 
@@ -144,7 +146,7 @@ def test_a_cut_off_window_is_asked_again_in_halves() -> None:
     step = LLMChunker(LLM(provider))
     structure = app_chunks(doc)
     assert step.apply(doc, structure) == structure and step.fallbacks == 1
-    assert provider.listings == ["4", "2", "2 repair"] and "cut off at the token limit" in step.reasons[0]
+    assert provider.listings == ["4", "2", "2 repair"] and "cut off at the token limit" in str(step.reasons[0])
     # a one-sentence window cannot be halved: its cut-off answer is repaired
     one = _doc("벌금 특별약관은 벌금을 보상합니다.")
     provider = _CutOffAboveN(most=0)
@@ -186,15 +188,21 @@ def test_preprocess_keeps_the_original_and_indexes_the_rewrite() -> None:
     assert step.fallbacks == len(chunks) - 1
     silent = Preprocessor(LLM(ScriptedProvider(["  "] * len(chunks))))
     assert silent.apply(doc, chunks) == chunks and silent.fallbacks == len(chunks)
-    assert silent.reasons == [f"a.md chunk {c.chunk_id}: the model wrote nothing; chunk indexed as it is" for c in chunks]
+    assert [str(r) for r in silent.reasons] == [f"a.md chunk {c.chunk_id}: the model wrote nothing; chunk indexed as it is" for c in chunks]
 
 
 def test_fallback_lines_by_hand() -> None:
     why = ["a.md: no LLM configured", "b.md: cut off", "c.md: no section starts at sentence 1", "d.md: cut off"]
-    assert fallback_lines({"llm_chunk": 4, "preprocess": 0}, {"llm_chunk": why}, shown=2) == [
-        "llm_chunk: 4 documents left as they were: a.md: no LLM configured; b.md: cut off; 2 more reasons"]
-    assert fallback_lines({"llm_chunk": 1}, {"llm_chunk": why[:1]}, shown=2) == ["llm_chunk: 1 document left as it was: a.md: no LLM configured"]
-    assert fallback_lines({"preprocess": 2}, {}) == ["preprocess: 2 chunks left as they were (no LLM or an unusable answer)"]
+    def lines(*args: Any, lang: str = "en", **kw: Any) -> list[str]:
+        return [line.text(lang) for line in fallback_lines(*args, **kw)]
+
+    assert lines({"llm_chunk": 4, "preprocess": 0}, {"llm_chunk": why}, shown=2) == [
+        "llm_chunk: 4 documents left as they were: a.md: no LLM configured; b.md: cut off; 2 more reason(s)"]
+    assert lines({"llm_chunk": 4}, {"llm_chunk": why}, shown=2, lang="ko") == ["llm_chunk: 문서 4개를 그대로 두었습니다: a.md: no LLM configured; b.md: cut off; 이유 2개 더"]
+    assert lines({"llm_chunk": 1}, {"llm_chunk": why[:1]}, shown=2) == ["llm_chunk: 1 document left as it was: a.md: no LLM configured"]
+    assert lines({"preprocess": 2}, {}) == ["preprocess: 2 chunks left as they were (no LLM or an unusable answer)"]
+    assert lines({"preprocess": 1}, {"preprocess": [msg("ingest_step.empty_rewrite", doc="a.md", chunk="c1")]}, lang="ko") == [
+        "preprocess: 조각 1개를 그대로 두었습니다: a.md 조각 c1: 언어 모델이 아무것도 쓰지 않아 조각을 그대로 색인했습니다"]
     assert (left_as_was("llm_chunk", 1), left_as_was("preprocess", 1), left_as_was("other", 2)) == (
         "1 document left as it was", "1 chunk left as it was", "2 items left as they were")
     assert (left_as_was_head("llm_chunk"), left_as_was_head("other")) == ("llm_chunk: documents left as they were", "other: items left as they were")
@@ -247,7 +255,7 @@ def test_index_remembers_its_steps_and_a_failed_step_changes_nothing(tmp_path: P
     cut_off = LLM(ScriptedProvider(responder=lambda m, schema: '{"sections": [{"first": 2, "headline": "h", "summary": "s"}]}'))
     report = ingest(s, [kb], embedder=HashingEmbedder(), steps=["llm_chunk"], llm=cut_off)
     assert report.step_fallbacks == {"llm_chunk": 1}
-    assert report.step_reasons == {"llm_chunk": ["a.md: no section starts at sentence 1 (starts: [2]); structure chunks kept"]}
+    assert {k: [str(r) for r in v] for k, v in report.step_reasons.items()} == {"llm_chunk": ["a.md: no section starts at sentence 1 (starts: [2]); structure chunks kept"]}
     assert [c.text for c in open_store(s.index_dir).read().chunks] == [c.text for c in before.chunks]
 
 

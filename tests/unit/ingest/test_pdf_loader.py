@@ -195,6 +195,26 @@ def test_a_page_without_text_is_named_in_a_warning_not_dropped_in_silence(tmp_pa
     assert [p.page for p in doc.pages] == [1, 3] and doc.textless_pages == (2,)
     settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
     report = ingest(settings, [pdf])
-    assert report.warnings == [f"{pdf}: page 2 of 3 gave no text (blank, scanned or damaged) and is not indexed"]
+    assert [w.text("en") for w in report.warnings] == [f"{pdf}: page 2 of 3 gave no text (blank, scanned or damaged) and is not indexed"]
     print_ingest_report(report, settings.index_dir)
     assert f"warning: {pdf}: page 2 of 3 gave no text" in capsys.readouterr().err
+
+
+@pytest.mark.unit
+def test_an_uploads_warning_names_the_file_as_uploaded_in_each_readers_language(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from yakgwan.config import EmbedderConfig, ServerConfig, Settings
+    from yakgwan.server.app import create_app
+
+    pages = _policy_pages()
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    app = create_app(ServerConfig(settings, tmp_path / "data"))
+    with TestClient(app) as c:
+        made = c.post("/api/collections", json={"title": "내 운전자보험"}).json()["name"]
+        job = c.post(f"/api/collections/{made}/documents", files={"file": ("내 약관.pdf", build_pdf([pages[0], [], pages[2]]))}).json()
+        app.state.service.jobs.wait(job["id"], 120)
+        said = {lang: c.get(f"/api/jobs/{job['id']}", headers={"Accept-Language": lang}).json() for lang in ("ko", "en")}
+    assert said["en"]["status"] == "succeeded", said["en"]
+    assert said["ko"]["result"]["warnings"] == ["내 약관.pdf: 전체 3쪽 가운데 2쪽은 글자가 나오지 않아(빈 쪽, 스캔 또는 손상) 색인하지 않았습니다"]
+    assert said["en"]["result"]["warnings"] == ["내 약관.pdf: page 2 of 3 gave no text (blank, scanned or damaged) and is not indexed"]

@@ -54,7 +54,7 @@ def test_a_model_that_cannot_load_leaves_a_bm25_index_and_says_why(tmp_path: Pat
     doc.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
     settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
     report = ingest(settings, [doc], sync=True, embedder=SlowModel(fail=True))  # type: ignore[arg-type]
-    assert not report.dense_ready and "weights missing" in (report.dense_error or "") and report.index is not None and report.index.chunks
+    assert not report.dense_ready and "weights missing" in str(report.dense_error or "") and report.index is not None and report.index.chunks
 
 
 def test_a_full_disk_at_the_second_commit_leaves_the_index_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,7 +73,7 @@ def test_answer_check_rewrites_once_then_refuses_an_unsupported_answer(small_ind
     ctx.make_llm = lambda: llm
     res = Asker(ctx, pipeline="self_rag", mode="generate").ask("직원 수는?")
     assert calls.count("answer") == 2 and calls.count("support") == 2  # one rewrite, checked again
-    assert res.outcome == "refused" and any("rewritten once" in n for n in res.notes) and any("still unsupported" in n for n in res.notes)
+    assert res.outcome == "refused" and any("rewritten once" in n for n in res.note_texts()) and any("still unsupported" in n for n in res.note_texts())
 
 
 @pytest.mark.unit
@@ -90,5 +90,5 @@ def test_an_answer_computed_by_rule_is_not_sent_to_the_models_check(small_index)
     ctx.make_llm = lambda: llm
     res = Asker(ctx, pipeline="self_rag", mode="generate").ask("서울 본사와 부산 지사의 직원 수 차이는 몇 명인가요?")
     assert res.outcome == "answered" and res.answer.endswith("차이는 12명입니다 (20명 − 8명).")  # 20 − 8 = 12
-    assert any("self-check skipped" in n for n in res.notes)
+    assert any("self-check skipped" in n for n in res.note_texts())
     assert all("근거 문장" not in c and "답변이 질문" not in c for c in calls)  # retrieval's own checks only

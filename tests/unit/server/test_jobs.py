@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -68,13 +69,13 @@ def test_a_full_disk_fails_a_job_in_words_and_another_os_error_as_internal() -> 
 
 
 class _Log:
-    """Records in a dict (what the PostgreSQL table keeps)."""
+    """Records in a dict, as JSON (what the PostgreSQL table keeps)."""
 
     def __init__(self) -> None:
         self.rows: dict[str, dict] = {}
 
     def put(self, key: str, record: dict) -> None:
-        self.rows[key] = dict(record)
+        self.rows[key] = json.loads(json.dumps(record))
 
     def all(self) -> dict[str, dict]:
         return {k: dict(v) for k, v in self.rows.items()}
@@ -178,3 +179,23 @@ def test_records_of_another_version_are_read_by_what_this_one_knows() -> None:
     a, b = runner.snapshot("old1"), runner.snapshot("new1", lang="en")
     assert (a["stage"], a["status_text"], a["stage_key"]) == ("embedding", "완료", "")
     assert (b["stage"], b["error"], b["status_text"]) == ("re-ranking", "it broke", "failed")
+
+
+def test_a_results_notes_are_said_in_each_readers_language_also_after_a_restart() -> None:
+    """A job's result keeps its notes as messages (said(…, None)); each reader reads them in
+    their own language, from the runner or from the log another runner wrote."""
+    from yakgwan.messages import said
+
+    log = _Log()
+    runner = JobRunner(workers=1, log=log)
+    note = msg("note.dense_not_ready", name="hybrid")
+    job = runner.wait(runner.submit("appeal", lambda sink: {"notes": [said(note, None)], "name": "통지서.pdf"}).id, 5)
+    assert job.status == "succeeded"
+    ko, en = runner.snapshot(job.id, lang="ko")["result"], runner.snapshot(job.id, lang="en")["result"]
+    assert ko == {"notes": ["hybrid: 의미 벡터가 아직 준비되지 않아 bm25만으로 답했습니다"], "name": "통지서.pdf"}
+    assert en == {"notes": ["hybrid: dense vectors not ready yet, answered by bm25 alone"], "name": "통지서.pdf"}
+    runner.shutdown()
+    again = JobRunner(workers=1, log=log)
+    assert again.snapshot(job.id, lang="en")["result"] == en and again.snapshot(job.id, lang="ko")["result"] == ko
+    assert log.rows[job.id]["result"]["notes"] == [{"$message": {"key": "note.dense_not_ready", "params": {"name": "hybrid"}}}]  # stored once, as a message
+    again.shutdown()

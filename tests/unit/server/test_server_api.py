@@ -28,6 +28,9 @@ def _settings(tmp: Path) -> Settings:
     return Settings(index_dir=tmp / "unused", cache_dir=tmp / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
 
 
+HANGUL = re.compile(r"[가-힣]")
+
+
 class Client:
     """A test client that records which routes were called."""
 
@@ -144,6 +147,9 @@ def test_upload_ingest_search_ask_and_chunk(filled: Client) -> None:
     _problem(filled.call("POST", "/api/collections/faq/search", json={"query": "환불", "k": 0}), 422, "k")
     ans = filled.call("POST", "/api/collections/faq/ask", json={"question": "부산 지사 직원 수는?"}).json()
     assert ans["outcome"] == "answered" and "8명" in ans["answer"] and ans["mode"] == "extract" and ans["by"] == "rules"
+    korean = filled.call("POST", "/api/collections/faq/ask", json={"question": "부산 지사 직원 수는?"}, headers={"Accept-Language": "ko"}).json()
+    assert ans["notes"] and len(korean["notes"]) == len(ans["notes"]) and all(HANGUL.search(n) for n in korean["notes"]), korean["notes"]
+    assert korean["notes"] != ans["notes"] and korean["answer"] == ans["answer"]  # the notes follow the reader, the answer is the documents'
     cite = next(c for c in ans["citations"] if "8명" in c["quote"])
     assert cite["doc_name"] == "branch.md"
     chunk = filled.call("GET", f"/api/collections/faq/chunks/{cite['chunk_id']}").json()

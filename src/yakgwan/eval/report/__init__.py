@@ -330,7 +330,7 @@ def _sources(results: Sequence[EvalResult]) -> str:
                 f"n = {_e(_or(r.n))}", f"k = {_e(_or(r.k))}"]
         for key, value in (("source", r.source), ("machine", r.machine), ("command", r.command), ("note", r.note)):
             if value:
-                bits.append(f"{key} <code>{_e(value)}</code>")
+                bits.append(f"{key} <code>{_e(str(value))}</code>")  # a note in English, as the report is
         items.append("<li>" + ", ".join(bits) + "</li>")
     return "<ul>" + "".join(items) + "</ul>"
 

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Mapping, Sequence
+
+from yakgwan.messages import Message, joined, msg
+
 # what each ingest step works on: llm_chunk keeps a document's structure chunks, preprocess a chunk
 STEP_UNITS = {"llm_chunk": "document", "preprocess": "chunk"}
 REASONS_SHOWN = 3  # per step, on the summary line
@@ -16,25 +20,25 @@ def left_as_was(step: str, n: int) -> str:
 
 
 def left_as_was_head(step: str) -> str:
-    """A report column's head: ``"llm_chunk: documents left as they were"``."""
+    """A report column's head: ``"llm_chunk: documents left as they were"`` (eval reports are in English)."""
     return f"{step}: {STEP_UNITS.get(step, 'item')}s left as they were"
 
 
-def fallback_lines(counts: dict[str, int], reasons: dict[str, list[str]], shown: int = REASONS_SHOWN) -> list[str]:
+def fallback_lines(counts: Mapping[str, int], reasons: Mapping[str, Sequence[Message | str]], shown: int = REASONS_SHOWN) -> list[Message]:
     """One line per step that left something as it was: how many, then its first ``shown``
     reasons (``"llm_chunk: 5 documents left as they were: a.md: …; b.md: …; c.md: …; 2 more
-    reasons"``)."""
+    reason(s)"``); a reason is a message, or the English text a saved result holds."""
     lines = []
     for step, n in counts.items():
         if not n:
             continue
-        why = reasons.get(step) or []
-        line = f"{step}: {left_as_was(step, n)}"
-        if why:
-            line += ": " + "; ".join(why[:shown])
-            if len(why) > shown:
-                line += f"; {len(why) - shown} more reason{'s' if len(why) - shown > 1 else ''}"
+        why = list(reasons.get(step) or [])
+        unit = STEP_UNITS.get(step, "item")
+        left = msg(f"ingest_step.left.{unit}" if n == 1 else f"ingest_step.left.{unit}s", n=n)
+        if not why:
+            lines.append(msg("ingest_step.fallback_no_reason", step=step, left=left))
+        elif len(why) > shown:
+            lines.append(msg("ingest_step.fallback_more", step=step, left=left, reasons=joined(why[:shown]), n=len(why) - shown))
         else:
-            line += " (no LLM or an unusable answer)"
-        lines.append(line)
+            lines.append(msg("ingest_step.fallback_reasons", step=step, left=left, reasons=joined(why)))
     return lines

@@ -26,6 +26,8 @@ from yakgwan.llm import LLM, GenParams, StructuredOutputError, step_fingerprint
 from yakgwan.core.records import Chunk, Document
 from yakgwan.llm.prompts.ingest import HEADLINE_CHARS, SUMMARY_CHARS, Section, Sections, llm_chunk_messages
 from yakgwan.text.sentences import sentence_spans
+from yakgwan.messages import Message, msg
+from yakgwan.core.errors import as_message
 
 WINDOW_CHARS = 1500
 # a window's answer: up to 8 sections of a headline and a summary
@@ -81,7 +83,7 @@ class LLMChunker:
     window_chars: int = WINDOW_CHARS
     name: str = "llm_chunk"
     fallbacks: int = 0
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Message] = field(default_factory=list)
 
     @property
     def fingerprint(self) -> str:
@@ -94,7 +96,7 @@ class LLMChunker:
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
         if self.llm is None:
             self.fallbacks += 1
-            self.reasons.append(f"{doc.doc_id}: no LLM configured; structure chunks kept")
+            self.reasons.append(msg("ingest_step.no_llm_structure", doc=doc.doc_id))
             return chunks
         # only the text the structure chunker kept (a table of contents was dropped before)
         spans = [(a, b) for a, b in sentence_spans(doc.text) if any(c.start <= a < c.end for c in chunks)]
@@ -107,7 +109,7 @@ class LLMChunker:
                 planned.extend(self._plan(self.llm, doc, window, params, HALVINGS))
         except (StructuredOutputError, ValueError) as exc:
             self.fallbacks += 1
-            self.reasons.append(f"{doc.doc_id}: {exc}; structure chunks kept")
+            self.reasons.append(msg("ingest_step.failed_structure", doc=doc.doc_id, why=as_message(exc)))
             return chunks
         return self._chunks(doc, chunks, planned)
 

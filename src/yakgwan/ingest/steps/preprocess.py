@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from yakgwan.llm import LLM, step_fingerprint
 from yakgwan.core.records import Chunk, Document
 from yakgwan.llm.prompts.ingest import preprocess_messages
+from yakgwan.messages import Message, msg
 
 PREPROCESS_MAX_TOKENS = 96
 
@@ -23,7 +24,7 @@ class Preprocessor:
     llm: LLM | None
     name: str = "preprocess"
     fallbacks: int = 0
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Message] = field(default_factory=list)
 
     @property
     def fingerprint(self) -> str:
@@ -33,7 +34,7 @@ class Preprocessor:
     def apply(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
         if self.llm is None:
             self.fallbacks += len(chunks)
-            self.reasons.append(f"{doc.doc_id}: no LLM configured; chunks indexed as they are")
+            self.reasons.append(msg("ingest_step.no_llm_chunks", doc=doc.doc_id))
             return chunks
         params = dataclasses.replace(self.llm.params, max_tokens=PREPROCESS_MAX_TOKENS)
         out = []
@@ -41,7 +42,7 @@ class Preprocessor:
             rewrite = " ".join(self.llm.complete(preprocess_messages(c.text), params=params, step="preprocess").split())
             if not rewrite:
                 self.fallbacks += 1
-                self.reasons.append(f"{doc.doc_id} chunk {c.chunk_id}: the model wrote nothing; chunk indexed as it is")
+                self.reasons.append(msg("ingest_step.empty_rewrite", doc=doc.doc_id, chunk=c.chunk_id))
                 out.append(c)
                 continue
             joined = f"{c.retrieval_text}\n{rewrite}" if c.retrieval_text else rewrite

@@ -76,7 +76,7 @@ def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed,
         sink(msg("stage.appeal"), 0, 1)
         try:
             result = appeal(path, col.index_dir, settings, options(), make_context=lambda _index, _parsed: service.collections.context(col, filters),
-                            filters=filters, reasons=reasons).to_json()
+                            filters=filters, reasons=reasons).to_json(None)  # its notes said in each reader's language
         except NoDenialReason as exc:  # the reader can finish it: mark the reason among the sentences, or type it
             reason = exc.given_reason
             raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=reason), "no-reason",
@@ -100,7 +100,7 @@ def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
     @r.get("/appeals/{job_id}/pack.{fmt}", summary="The evidence pack of a finished appeal job (md, html or pdf)",
            responses={200: {"content": {"text/markdown": {}, "text/html": {}, "application/pdf": {}}}})
     def pack(job_id: str, fmt: Literal["md", "html", "pdf"], lang: Lang) -> Response:
-        job = service.jobs.snapshot(job_id)
+        job = service.jobs.snapshot(job_id, lang=lang)
         if job["kind"] != "appeal":
             raise Problem(404, msg("error.not_an_appeal", job=job_id), "not-an-appeal")
         result = job["result"]

@@ -11,7 +11,7 @@ from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, JobOut
 from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.runtime.jobs import Cancelled
-from yakgwan.messages import msg
+from yakgwan.messages import msg, said
 from yakgwan.server.problems import Lang, Problem
 from yakgwan.server.runtime.service import Service
 from yakgwan.server.runtime.uploads import PICTURES, Sniffed, display_name, sniff
@@ -139,7 +139,8 @@ def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable
         return {"document": sniffed.stored_name, "name": sniffed.display_name, "kind": sniffed.kind, "added": len(report.added),
                 "replaced": len(report.replaced), "unchanged": len(report.unchanged), "chunks": report.new_chunks,
                 "pages": report.new_pages, "seconds": round(report.seconds_total, 2), "dense_ready": report.dense_ready,
-                "warnings": [w.replace(str(path), sniffed.display_name) for w in report.warnings],
+                # kept as messages, said in each reader's language; the file by the name the client gave it
+                "warnings": [renamed(said(w, None), str(path), sniffed.display_name) for w in report.warnings],
                 "already_uploaded": sniffed.stored_name in known and not report.added and not report.replaced}
 
     return work
@@ -164,3 +165,15 @@ def _job_routes(r: APIRouter, service: Service) -> None:
 def _indexed(col: Collection, doc_id: str) -> bool:
     store = open_store(col.index_dir)
     return store.exists() and doc_id in store.read().docs
+
+
+def renamed(value: Any, old: str, new: str) -> Any:
+    """``value`` (JSON) with ``old`` replaced by ``new`` in every string it holds: where the server
+    stored a file, in what a client reads, becomes the name the client gave it. Pure."""
+    if isinstance(value, str):
+        return value.replace(old, new)
+    if isinstance(value, dict):
+        return {k: renamed(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v, old, new) for v in value]
+    return value

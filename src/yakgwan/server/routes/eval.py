@@ -29,7 +29,7 @@ QUESTIONS = "questions"  # in a job's summary of a result: how many questions it
 
 def job_summary(res: EvalResult) -> dict[str, Any]:
     """A result as a finished job reports it: its JSON without the per-question rows, and their count."""
-    return dataclasses.replace(res, per_query=None).to_json() | {QUESTIONS: len(res.per_query or ())}
+    return dataclasses.replace(res, per_query=None).to_json(None) | {QUESTIONS: len(res.per_query or ())}  # notes said in each reader's language
 
 
 class _Workbench:
@@ -93,7 +93,7 @@ def _eval_routes(r: APIRouter, service: Service, wb: _Workbench) -> None:
 
     @r.get("/evals/{job_id}/report.html", response_class=HTMLResponse, summary="The HTML report of a finished evaluation")
     def report(job_id: str) -> HTMLResponse:
-        job = service.jobs.snapshot(job_id)
+        job = service.jobs.snapshot(job_id, lang="en")  # the report is in English, its notes too
         if job["kind"] != "eval":
             raise Problem(404, msg("error.not_an_eval", job=job_id), "not-an-eval")
         if job["status"] != "succeeded" or job["result"] is None:

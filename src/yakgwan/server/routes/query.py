@@ -40,14 +40,14 @@ def _search_routes(r: APIRouter, service: Service) -> None:
         return [PipelineOut(name=p.name, description=p.description.text(lang), needs_llm=p.needs_llm) for p in pipeline_rows()]
 
     @r.post("/collections/{name}/search", response_model=SearchOut, summary="Search a collection")
-    def search(name: str, body: SearchIn) -> SearchOut:
+    def search(name: str, body: SearchIn, lang: Lang) -> SearchOut:
         col = service.collections.get(name)
         res = service.collections.fresh(col, lambda: run_search(service.collections.context(col, body.filters), body.query, body.pipeline, body.k))
         names = col.display_names()
         fields = HitOut.model_fields
         out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in res.hits]
         route = res.route.to_json() if res.route is not None else None
-        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note, dense=res.dense, hits=out, route=route,
+        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note.text(lang) if res.note is not None else None, dense=res.dense, hits=out, route=route,
                          filters=[str(f) for f in parse_filters(body.filters)])
 
     @r.get("/collections/{name}/chunks/{chunk_id}", response_model=ChunkOut, summary="One chunk's full text and provenance")
@@ -63,15 +63,15 @@ def _search_routes(r: APIRouter, service: Service) -> None:
                         paragraph=found.paragraph, section=found.section, text=found.text)
 
 
-def _answer(service: Service, name: str, body: AskIn, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
-    """The answer's JSON, its citations naming each document as it was uploaded."""
+def _answer(service: Service, name: str, body: AskIn, lang: str, on_stage: Callable[[str, dict], None] | None = None) -> dict[str, Any]:
+    """The answer's JSON (its notes in ``lang``), its citations naming each document as it was uploaded."""
     col = service.collections.get(name)
 
     def run() -> dict[str, Any]:
         ctx = service.collections.context(col, body.filters)
         asker = Asker(ctx, pipeline=body.pipeline, mode=body.mode, k=body.k, rules=RuleSet.parse(body.rules), anchors=service.models.anchor_finder(),
                       corpus=service.collections.corpus_text(ctx.view), unit_vectors=service.models.unit_vectors(ctx.embedder))
-        return asker.ask(body.question, on_stage).to_json()
+        return asker.ask(body.question, on_stage).to_json(lang)
 
     res = service.collections.fresh(col, run)
     names = col.display_names()
@@ -82,8 +82,8 @@ def _answer(service: Service, name: str, body: AskIn, on_stage: Callable[[str, d
 
 def _ask_routes(r: APIRouter, service: Service) -> None:
     @r.post("/collections/{name}/ask", response_model=AskOut, summary="Answer from the collection's documents, with citations, or refuse")
-    def ask(name: str, body: AskIn) -> AskOut:
-        return AskOut(**_answer(service, name, body))
+    def ask(name: str, body: AskIn, lang: Lang) -> AskOut:
+        return AskOut(**_answer(service, name, body, lang))
 
     @r.post(
         "/collections/{name}/ask/stream",
@@ -104,7 +104,7 @@ def _ask_routes(r: APIRouter, service: Service) -> None:
 
         def work() -> None:  # the answer runs in its own thread; its stages come through the queue
             try:
-                box.put(("result", _answer(service, name, body, lambda stage, facts: box.put(("status", {"stage": stage, **facts})))))
+                box.put(("result", _answer(service, name, body, lang, lambda stage, facts: box.put(("status", {"stage": stage, **facts})))))
             except (Problem, YakgwanError) as exc:
                 p = exc if isinstance(exc, Problem) else from_yakgwan(exc)
                 box.put(("error", {"status": p.status, "detail": p.detail(lang)}))

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from yakgwan.core.errors import YakgwanError, as_message, storage_problem
 from yakgwan.core.protocols import ProgressSink
-from yakgwan.messages import DEFAULT_LANG, Message, catalogue, msg
+from yakgwan.messages import DEFAULT_LANG, Message, catalogue, msg, render_said
 from yakgwan.server.problems import Problem
 from yakgwan.services.context import Records
 
@@ -72,6 +72,8 @@ class Job:
             out.pop(private)
         if not with_result:
             out.pop("result")
+        elif self.result is not None:  # its notes and warnings, kept as messages, in the reader's language
+            out["result"] = render_said(self.result, lang)
         stage = _message(self.stage_message)
         if stage is not None:
             out["stage"], out["stage_key"] = stage.text(lang), stage.key

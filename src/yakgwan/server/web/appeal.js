@@ -2,7 +2,7 @@
 // then the analysis with every clause one click away. A notice whose reason is not recognised is
 // shown sentence by sentence: the reader marks the reason (or types it) and the analysis runs.
 import { deleteJson, getBlob, getJson, postForm, postJson, waitJob } from "./api.js";
-import { has, onLangChange, t } from "./i18n.js";
+import { currentLang, has, onLangChange, t } from "./i18n.js";
 import { el, errorBox, fileInput, openClause, progressBox, setHint } from "./ui.js";
 
 export function mountAppeal(root, state) {
@@ -31,7 +31,7 @@ export function mountAppeal(root, state) {
     const cols = state.collections;
     const keep = selected ?? select.value;
     select.replaceChildren(...(cols.length
-      ? cols.map((c) => el("option", { value: c.name }, `${c.title} · ${t("policy.docs", { n: c.documents })}`))
+      ? cols.map((c) => el("option", { value: c.name }, `${c.title} · ${t(c.documents === 1 ? "policy.docs_one" : "policy.docs", { n: c.documents })}`))
       : [el("option", { value: "", i18n: "policy.none" })]));
     if (keep && cols.some((c) => c.name === keep)) select.value = keep;
   }
@@ -114,9 +114,16 @@ export function mountAppeal(root, state) {
   }
   noticeBtn.addEventListener("click", () => runAppeal());
 
-  onLangChange(() => {
+  onLangChange(async () => {
     drawSelect();
-    if (shown) renderAnalysis(result, shown.r, shown.id);
+    if (!shown) return;
+    // the analysis's notes come from the server in the reader's language: read the job again
+    const id = shown.id;
+    const asked = currentLang();
+    const fresh = await getJson(`/api/jobs/${encodeURIComponent(id)}`).catch(() => null);
+    if (shown?.id !== id || currentLang() !== asked) return; // another analysis, or another toggle, came meanwhile
+    if (fresh?.result) shown = { r: fresh.result, id };
+    renderAnalysis(result, shown.r, id);
   });
 
   root.append(

@@ -1,7 +1,7 @@
 // The workbench: pick a dataset and pipelines, run, watch progress, then the side-by-side table,
 // bar charts overall and per category, latency per stage, and the map of chunk embeddings.
 import { getBlob, getJson, postJson, waitJob } from "./api.js";
-import { onLangChange, t } from "./i18n.js";
+import { currentLang, onLangChange, t } from "./i18n.js";
 import { barChart, legend, scatter } from "./charts.js";
 import { el, errorBox, progressBox } from "./ui.js";
 
@@ -23,10 +23,23 @@ export async function mountWorkbench(root, state) {
   const out = el("div", { id: "wb-result" });
   let last = null; // the results on screen, drawn again when the language changes
   onLangChange(async () => {
-    if (last) renderResults(out, last);
-    // the pipelines' descriptions come from the server in the reader's language
-    const described = new Map((await getJson("/api/pipelines")).map((p) => [p.name, p.description]));
-    boxes.forEach((b) => { b.title = described.get(b.querySelector("input").value) || ""; });
+    // the results' notes and the pipelines' descriptions come from the server in the reader's
+    // language: read them again; what a later toggle or run asked for wins
+    const asked = currentLang();
+    const id = last?.id;
+    const [fresh, pipes] = await Promise.all([
+      id ? getJson(`/api/jobs/${encodeURIComponent(id)}`).catch(() => null) : null,
+      getJson("/api/pipelines").catch(() => null),
+    ]);
+    if (currentLang() !== asked) return;
+    if (pipes) {
+      const described = new Map(pipes.map((p) => [p.name, p.description]));
+      boxes.forEach((b) => { b.title = described.get(b.querySelector("input").value) || ""; });
+    }
+    if (id && last?.id === id) {
+      if (fresh?.result) last = fresh;
+      renderResults(out, last);
+    }
   });
 
   go.addEventListener("click", async () => {
@@ -34,6 +47,7 @@ export async function mountWorkbench(root, state) {
     if (!chosen.length) return;
     go.disabled = true;
     out.replaceChildren();
+    last = null; // the previous run's results are gone from the screen: a toggle does not draw them back
     try {
       const body = { dataset: dataset.value, pipelines: chosen, k: Number(k.value) || 10 };
       if (limit.value.trim()) body.limit = Number(limit.value);
