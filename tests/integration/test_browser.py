@@ -319,9 +319,12 @@ def test_workbench_runs_an_eval_and_draws_the_charts(page: Any) -> None:
     _check_page(page, "5-workbench")
     first = "#page-workbench .pipelines label"  # bm25's box: its description is its title
     assert page.get_attribute(first, "title").startswith("형태소 단위 한국어 BM25")
+    page.click("#page-workbench .about-box summary")  # and in words a phone shows too
+    assert "형태소 단위 한국어 BM25" in page.inner_text("#wb-about") and page.locator("#wb-about dt").count() == page.locator(".pipelines label").count()
     page.click("#lang")  # the table on screen is drawn again in English, and the descriptions
     assert "LLM ms per question (as recorded)" in page.inner_text("#wb-table thead")
     page.wait_for_function(f"() => document.querySelector('{first}').title.startsWith('Korean BM25 over morphemes')")
+    assert "Korean BM25 over morphemes" in page.inner_text("#wb-about")
     page.click("#lang")
     page.wait_for_function(f"() => document.querySelector('{first}').title.startsWith('형태소')")
 
@@ -338,6 +341,8 @@ def test_the_narrowest_phone_in_both_languages(narrow: Any) -> None:
             narrow.wait_for_selector(f"#page-{page_name}[data-ready]")
             heights = narrow.eval_on_selector_all("nav .tab", "ts => ts.map(t => t.getBoundingClientRect().height)")
             assert len(heights) == 3 and max(heights) < 48, (lang, page_name, heights)
+            if page_name == "workbench":  # the pipelines' descriptions, opened, fit too
+                narrow.evaluate("document.querySelector('#page-workbench .about-box').open = true")
             _check_page(narrow, f"14-narrow-{lang}-{page_name}")
     narrow.click("#lang")
 

@@ -16,6 +16,10 @@ export async function mountWorkbench(root, state) {
   const boxes = pipelines.map((p) => el("label", { title: p.description },
     el("input", { type: "checkbox", value: p.name, checked: DEFAULT_ON.has(p.name) }), ` ${p.name}`,
     p.needs_llm ? el("span", { class: "meta", i18n: llmOn ? "wb.llm" : "wb.llm_fallback" }) : null));
+  // what each pipeline does, in words a phone shows too (a box's title shows only on hover)
+  const about = el("dl", { id: "wb-about", class: "about" });
+  const describe = (list) => about.replaceChildren(...list.flatMap((p) => [el("dt", {}, p.name), el("dd", {}, p.description)]));
+  describe(pipelines);
   const k = el("input", { type: "number", id: "wb-k", value: "10", min: "1", max: "50" });
   const limit = el("input", { type: "number", id: "wb-limit", value: "", min: "1" });
   const go = el("button", { type: "button", class: "primary", id: "wb-go", i18n: "wb.go" });
@@ -35,6 +39,7 @@ export async function mountWorkbench(root, state) {
     if (pipes) {
       const described = new Map(pipes.map((p) => [p.name, p.description]));
       boxes.forEach((b) => { b.title = described.get(b.querySelector("input").value) || ""; });
+      describe(pipes);
     }
     if (id && last?.id === id) {
       if (fresh?.result) last = fresh;
@@ -66,6 +71,7 @@ export async function mountWorkbench(root, state) {
     el("p", { class: "meta", i18n: "wb.intro" }),
     el("label", { class: "field" }, el("span", { i18n: "wb.dataset" }), dataset),
     el("h2", { i18n: "wb.pipelines" }), el("div", { class: "pipelines" }, ...boxes),
+    el("details", { class: "about-box" }, el("summary", { i18n: "wb.about_pipelines" }), about),
     el("label", { class: "field" }, el("span", { i18n: "wb.k" }), k),
     el("label", { class: "field" }, el("span", { i18n: "wb.limit" }), limit),
     go, prog.node), out);
