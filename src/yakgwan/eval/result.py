@@ -212,7 +212,7 @@ class AnswersResult:
         out: dict = {}
         for key in ANSWER_KEYS:
             value = getattr(self, key)
-            _put(out, key, said(value, lang) if key == "note" and value is not None else value)
+            _put(out, key, said(value, lang) if key == "note" else value)
         if self.latency_ms is not None:  # in place: the keys keep their order
             out["latency_ms"] = self.latency_ms.to_json()
         if self.per_question is not None:
@@ -282,7 +282,7 @@ class EvalResult:
             elif f.name in _RECORDS:
                 _put(out, f.name, value.to_json() if value is not None else None)
             elif f.name == "note":
-                _put(out, f.name, said(value, lang) if value is not None else None)
+                _put(out, f.name, said(value, lang))
             elif f.name == "per_query":
                 _put(out, f.name, [q.to_json() for q in value] if value is not None else None)
             elif f.name == "command":  # None when not run as ``yakgwan``, written beside the machine

@@ -152,11 +152,11 @@ def joined(items: "Sequence[Param]", sep: str = "; ") -> tuple:
 
 TAG = "$message"  # the one key of a message kept in JSON for its reader's language (:func:`said`)
 
-def said(value: "Message | str", lang: str | None) -> "str | dict[str, object]":
+def said(value: "Message | str | None", lang: str | None) -> "str | dict[str, object] | None":
     """``value`` for a JSON answer: its text in ``lang``; with ``lang`` None (a job's result,
     stored once and read by readers of either language), a message stays a message, tagged
     ``{"$message": {key, params}}``, and :func:`render_said` says it when it is read. A plain
-    string (data, or a record written as text) is kept as it is. Pure."""
+    string (data, or a record written as text) and None are kept as they are. Pure."""
     if not isinstance(value, Message):
         return value
     return value.text(lang) if lang is not None else {TAG: value.to_json()}
@@ -169,7 +169,7 @@ def render_said(value: object, lang: str) -> object:
         if set(value) == {TAG} and isinstance(value[TAG], dict):
             try:
                 return Message.from_json(value[TAG]).text(lang)
-            except (KeyError, TypeError, ValueError, AssertionError):
+            except (KeyError, TypeError, ValueError):
                 return str(value[TAG].get("key", ""))
         return {k: render_said(v, lang) for k, v in value.items()}
     if isinstance(value, list):

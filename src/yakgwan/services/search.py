@@ -17,27 +17,30 @@ from yakgwan.store import parse_filters
 
 @dataclass(frozen=True)
 class SearchResult:
-    """The hits of one search and what produced them: the pipeline's registered name, whether
-    each list was ready (``dense`` says how many chunks are embedded while an ingest runs), and
-    a note when the pipeline fell back (dense not ready, no LLM)."""
+    """The hits of one search and what produced them: the pipeline's registered name, how far
+    the dense list was (``pending`` while an ingest embeds), and a note when the pipeline fell
+    back (dense not ready, no LLM)."""
 
     query: str
     pipeline: str
     hits: tuple[Hit, ...]
-    bm25: str
-    dense: str
     note: Message | None
     latency_ms: float
     route: Route | None = None  # where the route step sent the question (a policy's clause stage)
     filters: tuple[str, ...] = ()  # the filters the search ran under (``store.filters``)
     pending: tuple[int, int] | None = None  # while an ingest embeds: (chunks embedded, chunks); None when dense is ready
 
+    @property
+    def dense(self) -> str:
+        """``"ready"``, or how many chunks are embedded so far (the API's ``dense``)."""
+        return "ready" if self.pending is None else f"pending ({self.pending[0]}/{self.pending[1]} chunks embedded)"
+
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         """The ``search --json`` object, its note in ``lang``."""
         return {
             "pipeline": self.pipeline,
-            "lists": {"bm25": self.bm25, "dense": self.dense},
-            "note": said(self.note, lang) if self.note is not None else None,
+            "lists": {"bm25": "ready", "dense": self.dense},  # the BM25 list is written before a search sees the documents
+            "note": said(self.note, lang),
             "latency_ms": self.latency_ms,
             "query": self.query,
             "route": self.route.to_json() if self.route is not None else None,
@@ -71,10 +74,9 @@ def search(ctx: PipelineContext, query: str, pipeline: str, k: int) -> SearchRes
     hits = retriever.retrieve(query, k)
     ms = (time.perf_counter() - t0) * 1000
     view = ctx.view
-    dense = "ready" if view.dense_ready else f"pending ({view.dense_embedded}/{len(view.chunks)} chunks embedded)"
     route = route_of(pipeline, query, ctx) if view.dense_ready else None
     pending = None if view.dense_ready else (view.dense_embedded, len(view.chunks))
-    return SearchResult(query, ran_as(pipeline, ctx), tuple(hits), "ready", dense, note, ms, route, pending=pending)
+    return SearchResult(query, ran_as(pipeline, ctx), tuple(hits), note, ms, route, pending=pending)
 
 
 def hit_json(h: Hit) -> dict[str, Any]:

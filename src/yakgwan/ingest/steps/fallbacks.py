@@ -12,11 +12,16 @@ STEP_UNITS = {"llm_chunk": "document", "preprocess": "chunk"}
 REASONS_SHOWN = 3  # per step, on the summary line
 
 
-def left_as_was(step: str, n: int) -> str:
+def left_message(step: str, n: int) -> Message:
     """``"1 document left as it was"``, ``"3 chunks left as they were"`` (``"item"`` for a step
-    this module does not know)."""
+    this module does not know), as a catalogue message."""
     unit = STEP_UNITS.get(step, "item")
-    return f"{n} {unit} left as it was" if n == 1 else f"{n} {unit}s left as they were"
+    return msg(f"ingest_step.left.{unit}" if n == 1 else f"ingest_step.left.{unit}s", n=n)
+
+
+def left_as_was(step: str, n: int) -> str:
+    """:func:`left_message` in English, as eval reports are written."""
+    return left_message(step, n).text("en")
 
 
 def left_as_was_head(step: str) -> str:
@@ -33,8 +38,7 @@ def fallback_lines(counts: Mapping[str, int], reasons: Mapping[str, Sequence[Mes
         if not n:
             continue
         why = list(reasons.get(step) or [])
-        unit = STEP_UNITS.get(step, "item")
-        left = msg(f"ingest_step.left.{unit}" if n == 1 else f"ingest_step.left.{unit}s", n=n)
+        left = left_message(step, n)
         if not why:
             lines.append(msg("ingest_step.fallback_no_reason", step=step, left=left))
         elif len(why) > shown:

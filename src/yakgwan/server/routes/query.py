@@ -20,7 +20,7 @@ from yakgwan.services.pipelines import pipeline_name, pipeline_rows
 from yakgwan.services.context import parse_filters
 from yakgwan.services.search import hit_json
 from yakgwan.services.search import search as run_search
-from yakgwan.messages import msg
+from yakgwan.messages import msg, said
 from yakgwan.server.problems import Lang, Problem, from_yakgwan, log, request_lang
 from yakgwan.server.runtime.service import Service
 
@@ -47,7 +47,7 @@ def _search_routes(r: APIRouter, service: Service) -> None:
         fields = HitOut.model_fields
         out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in res.hits]
         route = res.route.to_json() if res.route is not None else None
-        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=res.note.text(lang) if res.note is not None else None, dense=res.dense, hits=out, route=route,
+        return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=said(res.note, lang), dense=res.dense, hits=out, route=route,
                          filters=[str(f) for f in parse_filters(body.filters)])
 
     @r.get("/collections/{name}/chunks/{chunk_id}", response_model=ChunkOut, summary="One chunk's full text and provenance")

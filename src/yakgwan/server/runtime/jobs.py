@@ -17,7 +17,7 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable
 
 from yakgwan.core.errors import YakgwanError, as_message, storage_problem
@@ -67,12 +67,12 @@ class Job:
     def view(self, with_result: bool = True, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         """The job as the API shows it: its stage and error in ``lang`` (where they are catalogue
         messages), ``status_text`` the status in words, ``stage_key`` the stage's catalogue key."""
-        out = asdict(self)
+        out = asdict(replace(self, result=None))  # the result is copied once, below, or not at all
         for private in ("cancel_requested", "heartbeat", "stage_message", "error_message"):
             out.pop(private)
         if not with_result:
             out.pop("result")
-        elif self.result is not None:  # its notes and warnings, kept as messages, in the reader's language
+        else:  # a new copy, its notes and warnings (kept as messages) in the reader's language
             out["result"] = render_said(self.result, lang)
         stage = _message(self.stage_message)
         if stage is not None:
