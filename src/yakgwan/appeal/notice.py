@@ -23,7 +23,7 @@ from typing import Sequence
 from yakgwan.appeal.citations import ClauseRef, parse_clause_refs
 from yakgwan.core.errors import InputError
 from yakgwan.messages import Message, msg
-from yakgwan.ingest.loaders.ocr import OcrText
+from yakgwan.ingest.pdf.ocr import OcrText
 
 DENIAL_CUE = re.compile(
     r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"

@@ -17,9 +17,10 @@ from yakgwan.appeal.result import AppealResult, PolicyRef
 from yakgwan.appeal.retrieve import MODES, evidence_for
 from yakgwan.appeal.validate import validate
 from yakgwan.core.errors import InputError, NoTextLayer
+from yakgwan.ingest.loaders.pdf import PdfLoader
 from yakgwan.core.location import display_location
 from yakgwan.ingest.loaders import SourceFile, load_file, not_a_file_reason
-from yakgwan.ingest.loaders.ocr import IMAGE_SUFFIXES, OcrText, ocr_image, ocr_pdf
+from yakgwan.ingest.pdf.ocr import IMAGE_SUFFIXES, OcrText, ocr_image, ocr_pdf
 from yakgwan.messages import msg
 
 ANALYSES = ("auto", "rules", "llm")
@@ -48,7 +49,7 @@ class AppealOptions:
 
 def read_notice(path: Path, reasons: Sequence[str] = ()) -> DenialNotice:
     """A notice from a text, PDF or picture file: a scanned PDF or a PNG/JPEG photo is read by
-    OCR (:mod:`yakgwan.ingest.loaders.ocr`), and the notice keeps how (engine, confidence). An
+    OCR (:mod:`yakgwan.ingest.pdf.ocr`), and the notice keeps how (engine, confidence). An
     empty, unreadable or illegible file is an ``InputError`` naming it. ``reasons``: the denial
     reasons a reader gave (marked in the notice or typed), used instead of those recognised."""
     if path.suffix.lower() in IMAGE_SUFFIXES:
@@ -58,7 +59,11 @@ def read_notice(path: Path, reasons: Sequence[str] = ()) -> DenialNotice:
             raise InputError(str(path), msg("load.empty"))
         return _parsed_ocr(ocr_image(path), path, reasons)
     try:
-        docs = load_file(SourceFile(path, path.parent))
+        if path.suffix.lower() == ".pdf" and path.is_file():
+            # a notice's pages are read by the OCR below when it is a scan: it keeps how (engine, confidence)
+            docs = PdfLoader(ocr=False).load(path, path.parent)
+        else:
+            docs = load_file(SourceFile(path, path.parent))
     except NoTextLayer:
         return _parsed_ocr(ocr_pdf(path), path, reasons)
     return parse_notice("\n".join(d.text for d in docs), str(path), reasons)

@@ -40,7 +40,12 @@ class Document:
     content_hash: str
     pages: tuple[PageSpan, ...] = ()
     doc_type: str | None = None
-    textless_pages: tuple[int, ...] = ()  # pages with no text (blank, scanned or damaged): nothing of them is indexed
+    textless_pages: tuple[int, ...] = ()  # pages with nothing to read (blank): nothing of them is indexed
+    ocr_pages: tuple[int, ...] = ()  # pages whose text was read by OCR (their text layer was missing or broken)
+    unread_pages: tuple[int, ...] = ()  # pages that needed OCR and were not read by it (see ``unread_reason``)
+    ocr_engine: str | None = None  # the OCR program, its version and language, when pages were read by it
+    ocr_confidence: float | None = None  # OCR's mean word confidence (0–100) over ``ocr_pages``
+    unread_reason: object = None  # why ``unread_pages`` were not read (a catalogue Message: OCR not installed, illegible)
 
     def pages_for(self, start: int, end: int) -> tuple[int, ...]:
         """Pages overlapping ``text[start:end]``; empty for documents without pages."""

@@ -62,14 +62,38 @@ class IngestReport:
     step_reasons: dict[str, list[Message]] = field(default_factory=dict)  # which, and why
 
 
-def textless_warning(path: Path, doc: Document, shown: int = 12) -> Message:
-    """One line: which pages of ``doc`` gave no text (the first ``shown`` of them)."""
-    pages = doc.textless_pages
+def _listed(pages: tuple[int, ...], shown: int = 12) -> Param:
     listed: Param = ", ".join(map(str, pages[:shown]))
     if len(pages) > shown:
         listed = msg("ingest.textless_more", pages=listed, n=len(pages))
+    return listed
+
+
+def _total(doc: Document) -> int:
+    return len({p.page for p in doc.pages} | set(doc.textless_pages) | set(doc.unread_pages))
+
+
+def textless_warning(path: Path, doc: Document, shown: int = 12) -> Message:
+    """One line: which pages of ``doc`` gave no text (the first ``shown`` of them)."""
+    pages = doc.textless_pages
     key = "ingest.textless_many" if len(pages) > 1 else "ingest.textless_one"
-    return msg(key, file=one_line(str(path)), pages=listed, total=len(doc.pages) + len(pages))
+    return msg(key, file=one_line(str(path)), pages=_listed(pages, shown), total=_total(doc))
+
+
+def page_warnings(path: Path, doc: Document) -> list[Message]:
+    """What a user should know of how ``doc``'s pages were read: pages with nothing on them,
+    pages read by OCR (with the engine and its confidence), pages OCR could not read (and why)."""
+    out = []
+    if doc.textless_pages:
+        out.append(textless_warning(path, doc))
+    if doc.ocr_pages:
+        confidence = f"{doc.ocr_confidence:.0f}" if doc.ocr_confidence is not None else "?"
+        out.append(msg("ingest.ocr_read", file=one_line(str(path)), pages=_listed(doc.ocr_pages), total=_total(doc),
+                       engine=doc.ocr_engine or "OCR", confidence=confidence))
+    if doc.unread_pages:
+        reason = doc.unread_reason if isinstance(doc.unread_reason, Message) else msg("ingest.ocr_illegible")
+        out.append(msg("ingest.unread", file=one_line(str(path)), pages=_listed(doc.unread_pages), total=_total(doc), reason=reason))
+    return out
 
 
 @dataclass
@@ -212,7 +236,7 @@ class Ingestor:
                 problems.append(InputError(str(src.path), msg("load.cannot_read", why=f"{type(loaded).__name__}: {loaded}")))
                 continue
             origin = str(src.path.resolve())
-            report.warnings.extend(textless_warning(src.path, d) for d in loaded if d.textless_pages)
+            report.warnings.extend(w for d in loaded for w in page_warnings(src.path, d))
             docs.extend((d, f"{origin}#{d.doc_id}" if d.kind == "beir" else origin) for d in loaded)
         report.failed = problems
         if problems and self.strict:
@@ -233,9 +257,23 @@ class Ingestor:
         return self.workers or LocalWorkers(self.tokenizer, self.embedder)
 
     def _read_all(self, files: list[SourceFile], bar: Bar) -> Iterator[Loaded]:
-        for loaded in self._work().load(files, self.max_bytes):
-            bar.update(1)
-            yield loaded
+        ocr: dict[str, Bar] = {}  # one bar per file whose pages OCR reads
+
+        def pages(src: SourceFile, done: int, total: int) -> None:
+            key = str(src.path)
+            if key not in ocr:
+                ocr[key] = Bar(msg("stage.ocr", file=one_line(src.path.name)), total=total, quiet=self.quiet, unit="page", sink=self.sink, lang=self.lang)
+            ocr[key].update(1)
+            if done >= total:
+                ocr.pop(key).close()
+
+        try:
+            for loaded in self._work().load(files, self.max_bytes, pages):
+                bar.update(1)
+                yield loaded
+        finally:
+            for b in ocr.values():
+                b.close()
 
     def _assemble(self, plan: Plan, old: IndexData | None, fresh: bool, report: IngestReport) -> IndexData:
         changed = plan.changed

@@ -23,12 +23,14 @@ from yakgwan.text.tokenizer import Tokenizer
 from yakgwan.messages import msg
 
 Loaded = list[Document] | Exception  # a file's documents, or why it could not be read
+FileProgress = Callable[[SourceFile, int, int], None]  # a file's pages read by OCR: (file, done, total)
 TOKENIZE_BATCH = 64  # texts per task sent to a worker
 
 
 class Workers(Protocol):
-    def load(self, files: Sequence[SourceFile], max_bytes: int) -> Iterator[Loaded]:
-        """Each file's documents (or the exception that reading it raised), in order."""
+    def load(self, files: Sequence[SourceFile], max_bytes: int, progress: FileProgress | None = None) -> Iterator[Loaded]:
+        """Each file's documents (or the exception that reading it raised), in order;
+        ``progress`` hears of pages read by OCR where the workers can tell."""
         ...
 
     def tokenize(self, texts: Sequence[str], on_done: Callable[[int], None]) -> list[list[str]]:
@@ -42,9 +44,9 @@ class Workers(Protocol):
     def close(self) -> None: ...
 
 
-def read(src: SourceFile, max_bytes: int) -> Loaded:
+def read(src: SourceFile, max_bytes: int, progress: FileProgress | None = None) -> Loaded:
     try:
-        return load_file(src, max_bytes)
+        return load_file(src, max_bytes, (lambda done, total: progress(src, done, total)) if progress else None)
     except Exception as exc:  # noqa: BLE001 - the ingest reports it as that file's failure
         return exc
 
@@ -54,9 +56,9 @@ class LocalWorkers:
     tokenizer: Tokenizer
     embedder: Embedder
 
-    def load(self, files: Sequence[SourceFile], max_bytes: int) -> Iterator[Loaded]:
+    def load(self, files: Sequence[SourceFile], max_bytes: int, progress: FileProgress | None = None) -> Iterator[Loaded]:
         for src in files:
-            yield read(src, max_bytes)
+            yield read(src, max_bytes, progress)
 
     def tokenize(self, texts: Sequence[str], on_done: Callable[[int], None]) -> list[list[str]]:
         out = []
@@ -122,7 +124,7 @@ class RayWorkers:
     def _ordered(self, method: str, items: Sequence[tuple[Any, ...]]) -> Iterator[Any]:
         return ordered(self._ray, self.actors, method, items)
 
-    def load(self, files: Sequence[SourceFile], max_bytes: int) -> Iterator[Loaded]:
+    def load(self, files: Sequence[SourceFile], max_bytes: int, progress: FileProgress | None = None) -> Iterator[Loaded]:
         return self._ordered("read", [(src, max_bytes) for src in files])
 
     def tokenize(self, texts: Sequence[str], on_done: Callable[[int], None]) -> list[list[str]]:

@@ -9,7 +9,7 @@ import pytest
 
 from yakgwan.appeal.citations import resolve_yakgwan
 from yakgwan.core.errors import InputError
-from yakgwan.ingest.loaders import ocr as O
+from yakgwan.ingest.pdf import ocr as O
 
 HEADER = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
 

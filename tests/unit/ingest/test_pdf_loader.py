@@ -14,52 +14,7 @@ from yakgwan.ingest.loaders.pdf import PdfLoader
 from yakgwan.core.protocols import Loader
 from yakgwan.core.records import sha256_hex
 
-
-def build_pdf(pages: list[list[tuple[float, float, str]]], font_size: int = 10) -> bytes:
-    """A PDF whose pages show ``(x, y, text)`` runs in a Type0/Identity-H font with a ToUnicode
-    map (no embedded font: every glyph is 1 em wide), so Korean text extracts as Unicode."""
-    chars = sorted({c for page in pages for _, _, t in page for c in t})
-    cmap = ["/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /UCS def /CMapType 2 def",
-            "1 begincodespacerange <0000> <FFFF> endcodespacerange"]
-    for i in range(0, len(chars), 100):
-        block = chars[i:i + 100]
-        cmap += [f"{len(block)} beginbfchar", *(f"<{ord(c):04X}> <{ord(c):04X}>" for c in block), "endbfchar"]
-    cmap.append("endcmap CMapName currentdict /CMap defineresource pop end end")
-    objs: list[bytes] = []
-
-    def add(body: str | bytes) -> int:
-        objs.append(body.encode() if isinstance(body, str) else body)
-        return len(objs)
-
-    def stream(data: bytes) -> int:
-        return add(b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream")
-
-    desc = add("<< /Type /FontDescriptor /FontName /Batang /Flags 4 /FontBBox [0 -200 1000 900] "
-               "/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>")
-    cid = add(f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Batang /CIDSystemInfo << /Registry (Adobe) "
-              f"/Ordering (Identity) /Supplement 0 >> /FontDescriptor {desc} 0 R /DW 1000 >>")
-    tounicode = stream("\n".join(cmap).encode())
-    font = add(f"<< /Type /Font /Subtype /Type0 /BaseFont /Batang /Encoding /Identity-H "
-               f"/DescendantFonts [{cid} 0 R] /ToUnicode {tounicode} 0 R >>")
-    parent = len(objs) + 2 * len(pages) + 1
-    kids = []
-    for page in pages:
-        ops = "\n".join(f"BT /F1 {font_size} Tf {x} {y} Td <{''.join(f'{ord(c):04X}' for c in t)}> Tj ET"
-                        for x, y, t in page)
-        content = stream(ops.encode())
-        kids.append(add(f"<< /Type /Page /Parent {parent} 0 R /MediaBox [0 0 595 842] "
-                        f"/Resources << /Font << /F1 {font} 0 R >> >> /Contents {content} 0 R >>"))
-    assert add(f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>") == parent
-    root = add(f"<< /Type /Catalog /Pages {parent} 0 R >>")
-    out, offsets = bytearray(b"%PDF-1.7\n"), []
-    for n, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += f"{n} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objs) + 1} /Root {root} 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
+from pdfs import build_pdf
 
 
 WIDE = "가" * 39 + "."  # 40 glyphs of 10 pt: a full line from x=72 to the right margin at x=472
@@ -148,7 +103,7 @@ def _blank_pdf(password: str | None = None) -> bytes:
     (lambda: build_pdf(_policy_pages())[:300], "corrupt or truncated PDF"),
     (lambda: b"%PDF-1.7\n" + b"\x00garbage" * 100, "corrupt or truncated PDF"),
     (lambda: _blank_pdf("secret"), "encrypted PDF"),
-    (lambda: _blank_pdf(), "no text layer (scanned?); OCR is not supported"),
+    (lambda: _blank_pdf(), "no legible text: no page has a text layer or a picture OCR could read"),
 ])
 def test_bad_input_raises_input_error(tmp_path: Path, make, reason):
     path = tmp_path / "bad.pdf"

@@ -12,7 +12,7 @@ from pathlib import Path
 from yakgwan.messages import Message, msg
 from yakgwan.core.errors import InputError
 from yakgwan.core.records import Document
-from yakgwan.ingest.loaders.registry import LOADERS
+from yakgwan.ingest.loaders.registry import LOADERS, PageProgress
 
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
 
@@ -69,8 +69,9 @@ def unsupported_reason(path: Path) -> Message:
     return msg("load.unsupported", suffix=repr(path.suffix) if path.suffix else msg("load.no_extension"), supported=", ".join(sorted(LOADERS.names())))
 
 
-def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Document]:
-    """Load one file or raise ``InputError`` naming it and the reason."""
+def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES, progress: PageProgress | None = None) -> list[Document]:
+    """Load one file or raise ``InputError`` naming it and the reason; ``progress(done, total)``
+    hears of pages read by OCR."""
     path = src.path
     if not path.is_file():
         raise InputError(str(path), not_a_file_reason(path))
@@ -89,7 +90,7 @@ def load_file(src: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Docum
     if wrong_content:
         raise InputError(str(path), wrong_content)
     try:
-        return entry.make().load(path, src.root)
+        return entry.make(progress).load(path, src.root)
     except InputError:
         raise
     except (OSError, MemoryError) as exc:

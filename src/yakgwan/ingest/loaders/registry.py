@@ -13,38 +13,40 @@ from typing import Callable
 from yakgwan.core.protocols import Loader
 from yakgwan.core.registry import Registry
 
+PageProgress = Callable[[int, int], None]  # (pages done, pages to do) of a long read (OCR)
 
-def _pdf() -> Loader:
+
+def _pdf(progress: PageProgress | None = None) -> Loader:
     from yakgwan.ingest.loaders.pdf import PdfLoader
 
-    return PdfLoader()
+    return PdfLoader(on_ocr_page=progress)
 
 
-def _markdown() -> Loader:
+def _markdown(progress: PageProgress | None = None) -> Loader:
     from yakgwan.ingest.loaders.text import MarkdownLoader
 
     return MarkdownLoader()
 
 
-def _text() -> Loader:
+def _text(progress: PageProgress | None = None) -> Loader:
     from yakgwan.ingest.loaders.text import TextLoader
 
     return TextLoader()
 
 
-def _docx() -> Loader:
+def _docx(progress: PageProgress | None = None) -> Loader:
     from yakgwan.ingest.loaders.docx import DocxLoader
 
     return DocxLoader()
 
 
-def _html() -> Loader:
+def _html(progress: PageProgress | None = None) -> Loader:
     from yakgwan.ingest.loaders.html import HtmlLoader
 
     return HtmlLoader()
 
 
-def _beir() -> Loader:
+def _beir(progress: PageProgress | None = None) -> Loader:
     from yakgwan.ingest.loaders.beir import BeirCorpusLoader
 
     return BeirCorpusLoader()
@@ -70,10 +72,11 @@ def _beir_content(path: Path, head: bytes) -> str | None:
 
 @dataclass(frozen=True)
 class LoaderEntry:
-    """``make`` builds the loader; ``check(path, first 8 bytes)`` says why the content is not of
-    this type (None when it is)."""
+    """``make(progress)`` builds the loader (``progress`` hears of pages read slowly, by OCR;
+    loaders that read nothing slowly ignore it); ``check(path, first 8 bytes)`` says why the
+    content is not of this type (None when it is)."""
 
-    make: Callable[[], Loader]
+    make: Callable[[PageProgress | None], Loader]
     check: Callable[[Path, bytes], str | None] = _any_content
 
 

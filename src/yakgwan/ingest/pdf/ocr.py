@@ -58,7 +58,7 @@ class OcrText:
         return sum(p.confidence * p.words for p in self.pages) / words if words else 0.0
 
 
-def _tesseract(source: str) -> tuple[str, str]:
+def tesseract(source: str) -> tuple[str, str]:
     """The program's path and its version line; an ``InputError`` naming ``source`` when the
     program or its Korean model is missing."""
     exe = shutil.which("tesseract")
@@ -95,10 +95,15 @@ def roman_numerals(text: str) -> str:
     return _STROKES.sub(lambda m: "(" + "I" * len(m.group(1)) + ")", text)
 
 
-def _read_image(exe: str, image: Path, number: int, dpi: int | None, source: str) -> OcrPage:
+def read_image(exe: str, image: Path, number: int, dpi: int | None, source: str, mode: str = PAGE_MODE,
+               threads: int | None = None) -> OcrPage:
+    """One picture read by tesseract (``exe``) in page segmentation ``mode``; ``threads``: the
+    OpenMP threads it may use (None: its default, all cores)."""
+    # the program inherits this process's environment, with its OpenMP threads limited
+    limit = ["env", f"OMP_THREAD_LIMIT={threads}"] if threads and shutil.which("env") else []
     with tempfile.TemporaryDirectory(prefix="yakgwan-ocr-") as tmp:
         base = Path(tmp) / "page"
-        args = [exe, str(image), str(base), "-l", LANGUAGE, "--psm", PAGE_MODE, *(["--dpi", str(dpi)] if dpi else []), "txt", "tsv"]
+        args = [*limit, exe, str(image), str(base), "-l", LANGUAGE, "--psm", mode, *(["--dpi", str(dpi)] if dpi else []), "txt", "tsv"]
         try:
             done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired:
@@ -117,8 +122,8 @@ def _checked(source: str, engine: str, pages: list[OcrPage]) -> OcrText:
 def ocr_image(path: Path) -> OcrText:
     """The text of a PNG or JPEG picture of a page."""
     source = str(path)
-    exe, engine = _tesseract(source)
-    return _checked(source, engine, [_read_image(exe, path, 1, None, source)])
+    exe, engine = tesseract(source)
+    return _checked(source, engine, [read_image(exe, path, 1, None, source)])
 
 
 def ocr_pdf(path: Path) -> OcrText:
@@ -126,7 +131,7 @@ def ocr_pdf(path: Path) -> OcrText:
     import pypdfium2 as pdfium
 
     source = str(path)
-    exe, engine = _tesseract(source)
+    exe, engine = tesseract(source)
     try:
         pdf = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
@@ -137,7 +142,7 @@ def ocr_pdf(path: Path) -> OcrText:
             for i in range(len(pdf)):
                 image = Path(tmp) / f"p{i + 1}.png"
                 pdf[i].render(scale=PDF_DPI / 72).to_pil().save(image)
-                pages.append(_read_image(exe, image, i + 1, PDF_DPI, source))
+                pages.append(read_image(exe, image, i + 1, PDF_DPI, source))
     finally:
         pdf.close()
     return _checked(source, engine, pages)
