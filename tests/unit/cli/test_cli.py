@@ -243,7 +243,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
     "name, make, reason",
     [
         ("encrypted.pdf", lambda: _pdf_bytes("encrypted"), "encrypted"),
-        ("scanned.pdf", lambda: _pdf_bytes("scanned"), "no text layer"),
+        ("scanned.pdf", lambda: _pdf_bytes("scanned"), "no legible text"),
         ("truncated.pdf", lambda: _pdf_bytes("scanned")[:200], ""),
         ("empty.pdf", lambda: b"", "empty file"),
         ("binary.md", lambda: bytes(range(256)) * 8, "binary"),
