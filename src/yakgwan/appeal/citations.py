@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Iterable
 
+from yakgwan.text.laws import NOT_LAWS
+
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"  # how 약관 number their 항
 CIRCLED_ALT = "➀➁➂➃➄➅➆➇➈➉"  # the dingbat forms some 특약 print their 항 with (U+2780…)
 PARAGRAPH_MARKS = CIRCLED + CIRCLED_ALT
@@ -50,9 +52,6 @@ _STATUTE_BEFORE = re.compile(
     r"|[가-힣]+(?:법|법률)(?:\s*시행(?:령|규칙))?|[가-힣]+(?:시행령|시행규칙))"
     r"[」』]?\s*(?:상|의)?\s*\(?\s*$")
 STATUTE_WINDOW = 80  # characters before "제N조" a law's name is looked for in (a long line is not searched whole)
-# general Korean nouns that end in 법 and name no law ("보험금 청구 방법(제5조)", "「보장방법」 제3조"):
-# a statute's name never ends in one of them
-NOT_LAWS = ("방법", "불법", "위법", "적법", "합법", "편법", "용법", "문법", "기법", "수법", "요법", "해법", "어법", "필법", "화법", "비법", "요령법")
 
 
 def _statute(before: str) -> str | None:

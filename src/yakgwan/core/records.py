@@ -81,6 +81,9 @@ class Chunk:
     # text written for retrieval by an ingest step (an LLM headline + summary, or a rewrite);
     # indexed beside ``text``, never quoted or cited
     retrieval_text: str | None = None
+    # a 별표 table's (which stands outside any 약관): the 약관 printed before it, whose 조 its
+    # unnumbered mark (【별표】) refers to; None elsewhere
+    follows: str | None = None
 
     @property
     def text_hash(self) -> str:

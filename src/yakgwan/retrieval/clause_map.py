@@ -36,8 +36,8 @@ BASE_MARK = "보통약관"
 
 def title_field(c: Chunk) -> str:
     """What a chunk is called: its 약관 name and its 조 title, or its table's or section's
-    heading (``<별표1> 장해분류표``, ``자동차사고부상등급표``)."""
-    return f"{c.yakgwan or ''} {c.article_title or c.section or ''}".strip()
+    heading (``<별표1> 장해분류표``, ``자동차사고부상등급표``) after the 약관 it follows."""
+    return f"{c.yakgwan or c.follows or ''} {c.article_title or c.section or ''}".strip()
 
 
 def lucene_idf(df: int, n: int) -> float:
@@ -54,43 +54,94 @@ MIN_TABLE_NAME = 3  # a heading name shorter than this (표, 사례) is too comm
 
 
 def is_table(c: Chunk) -> bool:
-    """A chunk of a table or appendix inside a 약관: no 조, a section heading."""
-    return bool(c.yakgwan and not c.article and c.section)
+    """A chunk of a table: a 별표 the chunker kept as a table (outside any 약관), or, in an index
+    built before, a headed appendix filed under a 약관 (no 조, a section heading)."""
+    return c.kind == "table" or bool(c.yakgwan and not c.article and c.section)
+
+
+@dataclass(frozen=True)
+class _Table:
+    doc_id: str
+    yakgwan: str | None  # the 약관 it is filed under (an index built before), else the one it follows
+    start: int  # where its first chunk lies in its document
+    name: str  # its heading without the mark and brackets, whitespace-free ("" when too short)
+    mark: str  # its mark, whitespace-free ("별표1", "별표"), or ""
+    ids: tuple[str, ...]
+
+
+def _tables(chunks: Sequence[Chunk]) -> list[_Table]:
+    """The tables of ``chunks``: each run of one document's table chunks under one heading, longest
+    name first (골절분류표II is read before the 골절분류표 it contains)."""
+    by_doc: dict[str, list[Chunk]] = {}
+    for c in chunks:
+        by_doc.setdefault(c.doc_id, []).append(c)
+    groups: list[list[Chunk]] = []  # runs of one document's table chunks under one heading
+    for cs in by_doc.values():
+        run: list[Chunk] = []
+        for c in sorted(cs, key=lambda c: c.start):
+            if run and not (is_table(c) and (c.section, c.yakgwan, c.follows) == (run[0].section, run[0].yakgwan, run[0].follows)):
+                groups.append(run)
+                run = []
+            if is_table(c):
+                run.append(c)
+        if run:
+            groups.append(run)
+    out = []
+    for cs in groups:
+        doc_id, yakgwan, section = cs[0].doc_id, cs[0].yakgwan or cs[0].follows, cs[0].section or ""
+        name = _SPACE.sub("", _BRACKETS.sub("", _TABLE_MARK.sub("", section)))
+        mark = _TABLE_MARK.search(section)
+        out.append(_Table(doc_id, yakgwan, min(c.start for c in cs), name if len(name) >= MIN_TABLE_NAME else "",
+                          _SPACE.sub("", mark.group(0)) if mark else "", tuple(c.chunk_id for c in cs)))
+    return sorted(out, key=lambda t: -len(t.name))
+
+
+def _marked(tables: Sequence[_Table], c: Chunk, mark: str) -> _Table | None:
+    """The table of ``c``'s document a mark in ``c`` cites: one printed after ``c``'s 약관 (or filed
+    under it) with that mark, the first after ``c``, else the last before it; without a 약관
+    of its own the first table after ``c`` with that mark, else the last before it."""
+    marked = [t for t in tables if t.doc_id == c.doc_id and t.mark == mark]
+    own = [t for t in marked if t.yakgwan is not None and t.yakgwan == c.yakgwan]
+    same = sorted(own or [t for t in marked if t.yakgwan is None], key=lambda t: t.start)
+    after = [t for t in same if t.start > c.start]
+    return after[0] if after else (same[-1] if same else None)
+
+
+def _cites_mark(text: str, mark: str) -> bool:
+    """Whether whitespace-free ``text`` prints ``mark`` ("별표1" not inside "별표12", "별표" not
+    inside "별표2")."""
+    return bool(mark) and re.search(re.escape(mark) + r"(?!\d)", text) is not None
 
 
 def table_citations(chunks: Sequence[Chunk], whole_article: bool = False) -> dict[str, tuple[str, ...]]:
-    """For each clause chunk that cites a table, the ids of that table's chunks.
+    """For each clause chunk that cites a table of its own document, the ids of that table's chunks.
 
     A clause cites a table when its text (whitespace removed) carries the table's heading name
-    (``<별표1> 장해분류표`` → 장해분류표, from any 약관: 특약 cite the 보통약관's tables by name), or
-    the table's mark inside the same 약관 (``【별표】``, ``별표1``: "…(【별표】참조)에 해당되는 사고").
-    ``whole_article=True`` gives the citation to the whole 조: every piece of an article cites
-    what any of its pieces cites. Measured on the policy_qa dev set and not the default: one more
-    hit@5 on the checking half, but the tables it lifts under every 처리지원금 제1조 displace
-    the clauses two tuning-half answers quote (14/21 → 12/21 answered with every keyword).
+    (``<별표1> 장해분류표`` → 장해분류표: 특약 cite the 보통약관's tables by name), or the table's
+    mark (``【별표】``, ``별표1``: "…(【별표】참조)에 해당되는 사고"): then the table with that
+    mark printed next after the clause, else the last before it. ``whole_article=True`` gives
+    the citation to the whole 조: every piece of an article cites what any of its pieces cites.
+    Measured on the policy_qa dev set and not the default: one more hit@5 on the checking half,
+    but the tables it lifts under every 처리지원금 제1조 displace the clauses two tuning-half
+    answers quote (14/21 → 12/21 answered with every keyword).
     Pure; read from the structure chunker's fields and the text only.
     """
-    tables: dict[tuple[str, str], list[str]] = {}
-    for c in chunks:
-        if is_table(c):
-            tables.setdefault((c.yakgwan or "", c.section or ""), []).append(c.chunk_id)
-    keys = []  # longest name first: 골절분류표II is read before the 골절분류표 it contains
-    for (yakgwan, section), ids in sorted(tables.items(), key=lambda kv: -len(kv[0][1])):
-        name = _SPACE.sub("", _BRACKETS.sub("", _TABLE_MARK.sub("", section)))
-        mark = _TABLE_MARK.search(section)
-        keys.append((yakgwan, name if len(name) >= MIN_TABLE_NAME else "", _SPACE.sub("", mark.group(0)) if mark else "", tuple(ids)))
+    tables = _tables(chunks)
     out: dict[str, tuple[str, ...]] = {}
     for c in chunks:
         if not c.article:
             continue
         text = _SPACE.sub("", c.text)
         cited: list[str] = []
-        for yakgwan, name, mark, ids in keys:
-            if name and name in text:
-                cited.extend(ids)
-                text = text.replace(name, "\x00")  # a shorter name inside this one is not a second citation
-            elif mark and c.yakgwan == yakgwan and mark in text:
-                cited.extend(ids)
+        for t in tables:
+            if t.doc_id != c.doc_id:
+                continue
+            if t.name and t.name in text:
+                cited.extend(t.ids)
+                text = text.replace(t.name, "\x00")  # a shorter name inside this one is not a second citation
+        for mark in dict.fromkeys(t.mark for t in tables if t.doc_id == c.doc_id and t.mark):
+            if _cites_mark(text, mark) and (t := _marked(tables, c, mark)) is not None and t.ids[0] not in cited:
+                cited.extend(t.ids)
         if cited:
             out[c.chunk_id] = tuple(cited)
     if not whole_article:

@@ -48,8 +48,15 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def same_unit(a: Chunk, b: Chunk) -> bool:
-    """Pieces of one 조 of one 약관, or of one table (a 별표 printed under one heading in one
-    약관); chunks outside any 약관 are never the same unit."""
+    """Pieces of one 조 of one 약관 of one document, of one table (a 별표 printed under one
+    heading after one 약관) or of one article of an appended statute; other chunks outside any
+    약관 are never the same unit."""
+    if a.doc_id != b.doc_id:
+        return False
+    if a.kind == b.kind == "table" and not (a.yakgwan or b.yakgwan):
+        return bool(a.section) and (a.section, a.follows) == (b.section, b.follows)
+    if a.kind == b.kind == "law":
+        return bool(a.article) and (a.section, a.article) == (b.section, b.article)
     if not a.yakgwan or a.yakgwan != b.yakgwan:
         return False
     if a.article or b.article:

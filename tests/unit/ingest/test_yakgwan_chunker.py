@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from yakgwan.retrieval.clause_map import table_citations
+
 import yakgwan
 from yakgwan.ingest.chunkers.yakgwan_structure import (
     YakgwanChunker,
@@ -86,12 +88,15 @@ def test_short_article_is_one_chunk(sample_doc):
 
 
 @pytest.mark.unit
-def test_table_keeps_rows_and_belongs_to_its_yakgwan(sample_doc):
+def test_table_keeps_rows_stands_outside_any_yakgwan_and_is_cited_by_its_clause(sample_doc):
     chunks = YakgwanChunker().split(sample_doc)
     table = next(c for c in chunks if c.kind == "table")
-    assert table.yakgwan == "교통사고처리지원금 특별약관" and table.article is None
+    assert table.yakgwan is None and table.article is None  # a 별표 is an appendix, not a 조 of the 특약 before it
     assert table.section.startswith("【별표】")
     assert "2\t중앙선 침범\t보장" in table.text.splitlines()
+    cited = table_citations(chunks)
+    citing = [c for c in chunks if table.chunk_id in cited.get(c.chunk_id, ())]
+    assert citing and {c.yakgwan for c in citing} == {"교통사고처리지원금 특별약관"}
 
 
 @pytest.mark.unit
@@ -278,5 +283,7 @@ def test_kb_policy_provenance(kb_chunks):
     toc = [c for c in chunks if c.kind == "toc"]
     assert toc and all(c.yakgwan is None and set(c.pages) <= {2, 3, 4} for c in toc)
     table = [c for c in chunks if c.kind == "table" and c.section == "<별표1> 장해분류표"]
-    assert table and table[0].yakgwan == "보통약관"
+    assert table and table[0].yakgwan is None  # an appendix, cited by name from the clauses
+    cited = table_citations(chunks)
+    assert any(table[0].chunk_id in cited.get(c.chunk_id, ()) for c in chunks if c.yakgwan == "보통약관")
     assert any(c.kind == "definition" and c.section == "보험료 할증" for c in chunks)

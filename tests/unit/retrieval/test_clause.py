@@ -194,13 +194,30 @@ def test_the_profile_is_decided_from_document_structure(tmp_path: Path) -> None:
 
 
 def test_pieces_of_one_table_are_one_unit_and_text_outside_any_yakgwan_never_is() -> None:
-    def table(cid: str, section: str, yakgwan: str | None = "전세버스 보장 추가특별약관") -> Chunk:
-        return Chunk(cid, "p.pdf", "p.pdf", "p", f"{cid} 등급 내용", 0, 9, (128,), kind="table", section=section, yakgwan=yakgwan)
+    def table(cid: str, section: str, yakgwan: str | None = "전세버스 보장 추가특별약관", follows: str | None = None, kind: str = "table",
+              doc: str = "p.pdf") -> Chunk:
+        return Chunk(cid, doc, doc, "p", f"{cid} 등급 내용", 0, 9, (128,), kind=kind, section=section, yakgwan=yakgwan, follows=follows)
 
-    hits = [Hit(c, 1.0, i + 1, "f") for i, c in enumerate([table("t1", "자동차사고부상등급표"), table("t2", "자동차사고부상등급표"), table("t3", "[별표]"),
-                                                          table("t4", "주요 민원", None), table("t5", "주요 민원", None)])]
+    hits = [Hit(c, 1.0, i + 1, "f") for i, c in enumerate([
+        table("t1", "자동차사고부상등급표"), table("t2", "자동차사고부상등급표"), table("t3", "[별표]"),
+        table("t4", "주요 민원", None, kind="text"), table("t5", "주요 민원", None, kind="text"),  # text outside any 약관
+        # a 별표 outside any 약관: its pieces are one unit; the same heading after another 약관, or in another document, is another table
+        table("a1", "【별표】", None, "가 특별약관"), table("a2", "【별표】", None, "가 특별약관"), table("b1", "【별표】", None, "나 특별약관"),
+        table("c1", "【별표】", None, "가 특별약관", doc="q.pdf"),
+    ])]
     grouped = group_hits(hits, 10, threshold=1.0)
-    assert [h.chunk.chunk_id for h in grouped] == ["t1", "t3", "t4", "t5"] and [m.chunk_id for m in grouped[0].members] == ["t2"]
+    assert [h.chunk.chunk_id for h in grouped] == ["t1", "t3", "t4", "t5", "a1", "b1", "c1"]
+    assert [m.chunk_id for m in grouped[0].members] == ["t2"] and [m.chunk_id for m in grouped[4].members] == ["a2"]
+
+
+def test_pieces_of_one_article_of_an_appended_statute_are_one_unit() -> None:
+    def law(cid: str, statute: str, article: str) -> Chunk:
+        return Chunk(cid, "p.pdf", "p.pdf", "p", f"{cid} 조문", 0, 9, (160,), kind="law", section=statute, article=article)
+
+    hits = [Hit(c, 1.0, i + 1, "f") for i, c in enumerate([law("l1", "상법", "제651조"), law("l2", "상법", "제651조"), law("l3", "민법", "제651조"),
+                                                          law("l4", "상법", "제652조")])]
+    grouped = group_hits(hits, 10, threshold=1.0)
+    assert [h.chunk.chunk_id for h in grouped] == ["l1", "l3", "l4"] and [m.chunk_id for m in grouped[0].members] == ["l2"]
 
 
 def test_a_unit_is_never_split_over_two_groups() -> None:
@@ -225,8 +242,27 @@ def test_restricting_a_grouped_hit_keeps_its_in_scope_copy() -> None:
     assert restrict(h, lambda c: c.yakgwan == "보통약관") is None
 
 
-def _table(cid: str, section: str, yakgwan: str, page: int) -> Chunk:
-    return Chunk(cid, "p.pdf", "p.pdf", "p", f"{section} 1급 2급", 0, 9, (page,), kind="table", section=section, yakgwan=yakgwan)
+def _table(cid: str, section: str, yakgwan: str | None, page: int, start: int = 0, doc: str = "policy.pdf") -> Chunk:
+    return Chunk(cid, doc, doc, "p", f"{section} 1급 2급", start, start + 9, (page,), kind="table", section=section, yakgwan=yakgwan)
+
+
+def test_a_mark_cites_the_table_printed_next_after_the_clause_in_its_own_document() -> None:
+    from yakgwan.retrieval.clause_map import table_citations
+
+    def at(cid: str, text: str, start: int) -> Chunk:
+        return Chunk(cid, "policy.pdf", "policy.pdf", "policy", text, start, start + len(text), (1,), yakgwan="가 특별약관", article="제1조")
+
+    chunks = [
+        at("early", "(【별표】참조)에 해당되는 사고", 100),
+        _table("first", "【별표】", None, 3, start=200),
+        at("late", "(【별표】참조)에 해당되는 사고", 300),
+        _table("second", "【별표】", None, 5, start=400),
+        at("last", "【별표】에 정한 사고", 500),  # no table after it: the last one before
+        at("numbered", "별표1에 정한 사고", 600),  # "별표" is not read inside "별표1"
+        _table("elsewhere", "<별표1> 장해분류표", None, 9, start=0, doc="other.pdf"),  # another document's table is never cited
+        at("named", "장해분류표에서 정한 장해", 700),
+    ]
+    assert table_citations(chunks) == {"early": ("first",), "late": ("second",), "last": ("second",)}
 
 
 def test_a_clause_cites_a_table_by_its_name_anywhere_or_by_its_mark_in_its_own_yakgwan() -> None:

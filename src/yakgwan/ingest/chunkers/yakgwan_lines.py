@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from yakgwan.ingest.chunkers.headings import division, explicit_title, heading_above, law_heading, repeated_lines, statute_name
+
 # dot leaders and a page number: "제1조(목적) ········ 1"; leaders alone ("성명 ......") are a form
 _LEADER = re.compile(r"(?:[·.…・]{4,}|…{2,})\s*\d{1,4}\s*$")
-_PART = re.compile(r"^\s*제\s*(\d+)\s*관\s+(\S.{0,40})$")
+_BRACKETS = re.compile(r"^\s*[\[【<〈]\s*|\s*[\]】>〉]\s*$")  # "[ 제1 관 목적 및 용어의 정의 ]"
+_PART = re.compile(r"^\s*제\s*(\d+)\s*관\.?\s+(\S.{0,40})$")
 _ARTICLE = re.compile(r"^\s*(제\s*(\d+)\s*조(?:\s*의\s*(\d+))?)\s*\(((?:[^()]|\([^()]*\))*)\)(.*)$")
 # what follows "제N조(제목)" when the line cites the article instead of opening it: a particle
 # glued to the bracket ("…)에 정한"), a particle standing alone after a space ("…) 에 따른", as PDF
@@ -19,7 +22,6 @@ _REF_TAIL = re.compile(
     r"^(?:에|의|와|과|을|를|이|가|은|는|로|으로|부터|까지|및|또는)"
     r"|^\s+(?:에|에서|에게|의|와|과|을|를|가|은|는|로|으로|부터|까지|등)(?=[\s.,]|$)"
     r"|^\s*(?:제\s*\d|및|또는|,|·|\.)")
-_TITLE = re.compile(r"^\s*((?:\S.{0,70}?)?(?:보통약관|특별약관|추가특약|특약)(?:\s*\([^()]{1,30}\))?)\s*$")
 _PARA = re.compile(r"^\s*([①-⑳➀-➉])")
 _BOX = re.compile(r"^\s*【([^】]{1,40})】\s*$")
 _TABLE_HEAD = re.compile(r"^\s*([<\[【〈]\s*(?:별표|부표|붙임|별첨)[^>\]】〉]{0,10}[>\]】〉].{0,40})$")
@@ -42,7 +44,7 @@ def looks_like_yakgwan(text: str) -> bool:
 
 @dataclass(frozen=True)
 class LineTag:
-    kind: str  # title, part, article, para, box, table, appendix, toc, toc_head, blank, body
+    kind: str  # title, part, division, article, para, box, table, law_head, appendix, toc, toc_head, blank, body
     label: str | None = None  # 약관 name, "제2관", "제3조", "①", box term, table heading
     title: str | None = None  # 관 or 조 title
     number: float = 0.0  # 관/조 number (제29조의2 -> 29.002)
@@ -61,12 +63,17 @@ def classify_line(line: str) -> LineTag:
     if m and (not m.group(5).strip() or not _REF_TAIL.match(m.group(5))):
         number = int(m.group(2)) + (int(m.group(3)) / 1000 if m.group(3) else 0)
         return LineTag("article", re.sub(r"\s+", "", m.group(1)), m.group(4).strip(), number)
-    m = _PART.match(s)
+    m = _PART.match(s) or _PART.match(_BRACKETS.sub("", s))
     if m and not s.endswith(("다.", "다")):
         return LineTag("part", f"제{m.group(1)}관", m.group(2).strip(), int(m.group(1)))
     m = _PARA.match(s)
     if m:
         return LineTag("para", _normalise_circled(m.group(1)))
+    if law_heading(s):
+        return LineTag("law_head", " ".join(s.split()))
+    name = division(s)
+    if name is not None:
+        return LineTag("division", name)
     m = _TABLE_HEAD.match(s)
     if m:
         return LineTag("table", m.group(1).strip())
@@ -76,9 +83,9 @@ def classify_line(line: str) -> LineTag:
         return LineTag("table" if _TABLE_WORD.search(term) else "box", term)
     if _APPENDIX.match(s):
         return LineTag("appendix", s)
-    m = _TITLE.match(s)
-    if m and not s.endswith(("다.", "다")):
-        return LineTag("title", re.sub(r"\s+", " ", m.group(1)))
+    name = explicit_title(s)
+    if name is not None:
+        return LineTag("title", name)
     return LineTag("body")
 
 
@@ -93,36 +100,56 @@ def yakgwan_name(title: str) -> str:
     return "보통약관" if title.endswith("보통약관") else title
 
 
-def _confirmed_titles(tags: list[LineTag]) -> dict[int, str]:
-    """Line index -> 약관 name, for title lines followed by a 제1조/제1관 heading."""
-    found: dict[int, str] = {}
+@dataclass(frozen=True)
+class Openings:
+    """Where each 약관 begins (line index -> its name; None: a 약관 whose heading was not found),
+    the 제1조 lines that restart the numbering inside the 약관 they stand in (parts of the
+    보통약관 under a division heading that names it), and the lines that lie in the appended
+    laws, each with the statute it belongs to (None before the first statute's name)."""
+
+    starts: dict[int, str | None]
+    restarts: frozenset[int]
+    laws: dict[int, str | None]
+
+
+def openings(tags: list[LineTag], lines: list[str]) -> Openings:
+    """The openings of the 약관 in a document's lines (``headings``: a 제1조, or the 제1관 above
+    it, begins a 약관 named by the heading above it). In the appended laws only an explicit
+    title begins a 약관 (a statute's 제1조 does not), and inside the 보통약관 (after its title,
+    or under a division heading that names it, until a 특별약관's title or division) a numbered
+    heading is a part of the 보통약관. 목차 lines are skipped."""
+    starts: dict[int, str | None] = {}
+    restarts: set[int] = set()
+    laws: dict[int, str | None] = {}
+    in_law = in_base = False
+    by_division = False  # the 보통약관 was named by a division heading ("제2절 보통약관의 보장")
+    statute: str | None = None
+    repeated = repeated_lines(lines)
     for i, tag in enumerate(tags):
-        if tag.kind != "title":
+        if tag.kind in ("toc", "toc_head"):
             continue
-        seen = 0
-        for nxt in tags[i + 1:]:
-            if nxt.kind in ("blank", "title"):
-                continue
-            if nxt.kind in ("article", "part") and nxt.number == 1:
-                found[i] = tag.label or ""
-            seen += 1
-            if seen >= _ARTICLE_HEAD_LOOKAHEAD or nxt.kind in ("article", "part"):
-                break
-    return found
-
-
-def openings(tags: list[LineTag]) -> dict[int, str]:
-    """Line index where a 약관 begins -> its name; a run of title lines (an umbrella heading such
-    as "○○보험 특별약관" before the real name) begins at its first line and takes the last name."""
-    opens: dict[int, str] = {}
-    for i, name in sorted(_confirmed_titles(tags).items()):
-        j = i
-        while j > 0 and tags[j - 1].kind in ("title", "blank"):
-            j -= 1
-        while tags[j].kind == "blank":
-            j += 1
-        opens[j] = yakgwan_name(name)
-    return opens
+        if tag.kind == "law_head" and starts:  # the laws appended after a 약관 (not a contents page's mention)
+            in_law, statute = True, None
+        elif tag.kind == "division":
+            squashed = "".join((tag.label or "").split())
+            in_base = "보통약관" in squashed or (in_base and "특별약관" not in squashed and "특약" not in squashed)
+            by_division = in_base and ("보통약관" in squashed or by_division)
+        elif tag.kind == "title" and tag.label and yakgwan_name(tag.label) != "보통약관":
+            in_base = False  # a 특별약관's title ends the 보통약관
+        if tag.kind in ("article", "part") and tag.number == 1:
+            heading = heading_above(lines, i, repeated)
+            if heading is not None and (heading.explicit or not (in_law or in_base)):
+                name = yakgwan_name(heading.name)
+                starts.setdefault(heading.line, name)
+                in_law = False
+                in_base, by_division = name == "보통약관", False  # numbered headings below are its parts
+            elif in_base and not in_law and tag.kind == "article" and (heading is not None or by_division):
+                restarts.add(i)  # without a heading, a restart under the 보통약관's title alone opens an unnamed 약관
+        if in_law:
+            name = statute_name(lines[i]) if tag.kind == "body" else None
+            statute = name or statute
+            laws[i] = statute
+    return Openings(starts, frozenset(restarts), laws)
 
 
 def _toc_runs(tags: list[LineTag], body_start: int) -> list[list[int]]:

@@ -60,6 +60,8 @@ class Unit:
     paragraph: str | None = None
     section: str | None = None
     article_seq: int = -1  # which article (0, 1, …) the unit belongs to; -1 outside articles
+    law: bool = False  # it lies in the appended laws (``section`` names the statute)
+    follows: str | None = None  # a table's: the 약관 printed before it
 
 
 def _line_spans(text: str) -> list[tuple[int, int]]:
@@ -86,6 +88,11 @@ class _UnitBuilder:
         self.seq = -1
         self.para: str | None = None
         self.prefix: int | None = None  # first line of title/관 lines waiting for their 제1조
+        self.statute: str | None = None  # in the appended laws: the statute of the lines (else None)
+        self.in_law = False
+        # the 약관 a 별표 heading interrupted: (name, 관, last article number), resumed when the
+        # numbering goes on after the table
+        self.suspended: tuple[str | None, str | None, float] | None = None
 
     def close(self) -> None:
         if self.cur is not None:
@@ -103,11 +110,13 @@ class _UnitBuilder:
 
     def _unit(self, kind: str, first: int, last: int, **meta: str | None) -> Unit:
         in_article = kind in ("head", "para", "definition") and self.article is not None
-        return Unit(kind=kind, start=first, end=last, yakgwan=self.yakgwan, part=self.part,
+        section = self.statute if self.in_law and not meta.get("section") else meta.get("section")
+        follows = self.suspended[0] if kind == "table" and self.suspended is not None else None
+        return Unit(kind=kind, start=first, end=last, yakgwan=None if self.in_law else self.yakgwan, part=self.part, follows=follows,
                     article=self.article[0] if in_article else None,
                     article_title=self.article[1] if in_article else None,
                     paragraph=meta.get("paragraph", self.para if in_article else None),
-                    section=meta.get("section"), article_seq=self.seq if in_article else -1)
+                    section=section, article_seq=self.seq if in_article else -1, law=self.in_law)
 
     def extend(self, i: int) -> None:
         if self.cur is None:  # inside an article only after a 목차 in the body: the 항 goes on
@@ -130,13 +139,42 @@ class _UnitBuilder:
     def start_yakgwan(self, i: int, name: str | None) -> None:
         self.close()
         self.yakgwan, self.part, self.article, self.last_no, self.para = name, None, None, 0.0, None
+        self.in_law, self.statute, self.suspended = False, None, None
         self.prefix = i
 
-    def article_line(self, i: int, tag: LineTag) -> bool:
-        """Open an article if the heading fits the numbering; False means it is body text."""
+    def enter_laws(self, i: int, label: str | None) -> None:
+        """The appended laws begin: no 약관 until one opens again."""
+        self.close()
+        self.yakgwan, self.part, self.article, self.last_no, self.para = None, None, None, 0.0, None
+        self.in_law, self.statute, self.suspended = True, None, None
+        self.open(i, "text", section=label)
+
+    def statute_line(self, i: int, name: str) -> None:
+        """A statute's name in the appended laws: its articles follow."""
+        self.statute, self.article, self.last_no, self.para = name, None, 0.0, None
+        self.open(i, "text")
+
+    def table(self, i: int, label: str | None) -> None:
+        """A 별표 heading: the table stands outside any 약관 (a 약관 interrupted by it goes on
+        when its numbering does)."""
+        if self.yakgwan is not None and not self.in_law:
+            self.suspended = (self.yakgwan, self.part, self.last_no)
+        self.yakgwan, self.article, self.para = None, None, None
+        self.open(i, "table", section=label)
+
+    def article_line(self, i: int, tag: LineTag, restarts: frozenset[int] = frozenset()) -> bool:
+        """Open an article if the heading fits the numbering; False means it is body text. In
+        the appended laws every article heading opens one (a statute's numbers jump)."""
+        if self.in_law:
+            self.article, self.para, self.seq = (tag.label or "", tag.title or ""), None, self.seq + 1
+            self.open(i, "head")
+            return True
+        if self.suspended is not None and self.yakgwan is None and tag.number > self.suspended[2]:
+            self.yakgwan, self.part, self.last_no = self.suspended  # the 약관 goes on after its table
+            self.suspended = None
         if tag.number <= self.last_no and tag.number != 1:
             return False
-        if tag.number == 1 and self.last_no >= 1 and self.prefix is None:
+        if tag.number == 1 and self.last_no >= 1 and self.prefix is None and i not in restarts:
             # numbering restarts without a title: a restated 제1조 stays in its 약관, else unnamed
             self.start_yakgwan(i, self.yakgwan if self.last_no == 1 else None)
         self.last_no, self.seq, self.para = tag.number, self.seq + 1, None
@@ -150,7 +188,8 @@ def build_units(text: str) -> tuple[list[Unit], list[tuple[int, int]]]:
     spans = _line_spans(text)
     lines = [text[a:b] for a, b in spans]
     tags = [classify_line(line) for line in lines]
-    opens = openings(tags)
+    found = openings(tags, lines)
+    opens = found.starts
     body_start = min(opens, default=next((i for i, t in enumerate(tags) if t.kind == "article"), len(tags)))
     toc = toc_lines(tags, lines, body_start)
     b = _UnitBuilder(tags)
@@ -165,11 +204,15 @@ def build_units(text: str) -> tuple[list[Unit], list[tuple[int, int]]]:
             b.start_yakgwan(i, opens[i])
         elif tag.kind in ("title", "blank") and b.prefix is not None:
             continue
+        elif tag.kind == "law_head" and i >= body_start:
+            b.enter_laws(i, tag.label)
+        elif b.in_law and i in found.laws and found.laws[i] != b.statute and found.laws[i] is not None and tag.kind == "body":
+            b.statute_line(i, found.laws[i])
         elif tag.kind == "part":
             b.close()
             b.part, b.article = f"{tag.label} {tag.title}", None
             b.prefix = i if b.prefix is None else b.prefix
-        elif tag.kind == "article" and b.article_line(i, tag):
+        elif tag.kind == "article" and b.article_line(i, tag, found.restarts):
             continue
         elif tag.kind == "para" and b.article is not None and kind in ("head", "para", "definition"):
             b.para = tag.label
@@ -177,8 +220,7 @@ def build_units(text: str) -> tuple[list[Unit], list[tuple[int, int]]]:
         elif tag.kind == "box" and kind != "table":
             b.open(i, "definition", section=tag.label)
         elif tag.kind == "table":
-            b.article, b.para = None, None
-            b.open(i, "table", section=tag.label)
+            b.table(i, tag.label)
         elif tag.kind == "appendix":
             b.yakgwan, b.part, b.article, b.last_no = None, None, None, 0.0
             b.open(i, "text", section=tag.label)
@@ -248,7 +290,7 @@ def plan_chunks(text: str, max_chars: int = 800, min_head: int = 200) -> list[Ch
     while i < len(units):
         u = units[i]
         if u.article_seq < 0:
-            kind = {"toc": "toc", "table": "table", "definition": "definition"}.get(u.kind, "text")
+            kind = "law" if u.law and u.kind != "toc" else {"toc": "toc", "table": "table", "definition": "definition"}.get(u.kind, "text")
             plans += [ChunkPlan(u, kind, a, b) for a, b in
                       split_span(text, spans[u.start][0], spans[u.end][1], max_chars)]
             i += 1
@@ -256,7 +298,8 @@ def plan_chunks(text: str, max_chars: int = 800, min_head: int = 200) -> list[Ch
         j = i
         while j + 1 < len(units) and units[j + 1].article_seq == u.article_seq:
             j += 1
-        plans += _plan_article(text, spans, units[i:j + 1], max_chars, min_head)
+        planned = _plan_article(text, spans, units[i:j + 1], max_chars, min_head)
+        plans += [replace(p, kind="law") for p in planned] if u.law else planned
         i = j + 1
     return plans
 
@@ -311,5 +354,5 @@ class YakgwanChunker:
                 title=doc.title, text=body, start=plan.start, end=plan.end,
                 pages=doc.pages_for(plan.start, plan.end), kind=plan.kind, section=u.section,
                 yakgwan=u.yakgwan, part=u.part, article=u.article, article_title=u.article_title,
-                paragraph=u.paragraph, doc_type=doc.doc_type))
+                paragraph=u.paragraph, doc_type=doc.doc_type, follows=u.follows))
         return chunks

@@ -89,6 +89,13 @@ def read_glyphs(page, textpage) -> list[Glyph]:
     out: list[Glyph] = []
     for i in range(n):
         code = get_unicode(raw, i)
+        if 0xDC00 <= code <= 0xDFFF:
+            continue  # the second half of a pair read with the first, or a lone half: not text
+        if 0xD800 <= code <= 0xDBFF:  # a character beyond the BMP comes as two UTF-16 units
+            low = get_unicode(raw, i + 1) if i + 1 < n else 0
+            if not 0xDC00 <= low <= 0xDFFF:
+                continue
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
         ch = chr(code)
         if ch.isspace() or code == 0x02:
             if out and ch not in "\r\n" and out[-1].space_after < DRAWN:

@@ -16,7 +16,8 @@
 
    ``title``: BM25 of the question on the title field, min–max normalised over the candidates;
    ``coverage``: the share of the chunk's 약관 name the question carries, for the 약관 the route
-   names; chunks outside any 약관 (the front matter, the appendix of cited laws) are pushed down.
+   names (a 별표 counts as the 약관 it follows); chunks outside any 약관 (the front matter, the
+   appended laws) are pushed down, a 별표 table is not.
    A table a candidate clause cites (``<별표1> 장해분류표``, ``【별표】``; see
    :func:`~yakgwan.retrieval.clause_map.table_citations`) scores at least ``w_cited`` times its
    best citing clause, and ranks right below it on a tie: a question answered by the table
@@ -123,10 +124,11 @@ class ClauseRetriever:
         scored: dict[str, tuple[float, dict[str, float]]] = {}
         for cid, c in chunks.items():
             parts = {"first": base.get(cid, 0.0), "title": w.title * title.get(cid, 0.0)}
-            if c.yakgwan:
-                if c.yakgwan in named:
-                    parts["scope"] = w.scope * named[c.yakgwan]
-            else:
+            owner = c.yakgwan or c.follows  # a 별표 stands outside any 약관, after the one it serves
+            if owner:
+                if owner in named:
+                    parts["scope"] = w.scope * named[owner]
+            elif c.kind != "table":
                 parts["none"] = -w.none
             scored[cid] = (sum(parts.values()), parts)
         lifted = self._lift_cited_tables(scored, chunks) if w.cited > 0 else set()
