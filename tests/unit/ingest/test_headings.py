@@ -108,6 +108,8 @@ POLICY = "\n".join([
     "【법규2】민법",
     "제27조(실종의 선고)",
     "부재자의 생사가 5년간 분명하지 아니한 때에는 실종선고를 하여야 한다.",
+    "주요 민원 사례",
+    "사례1 보험금 청구가 늦어진 경우",
 ])
 
 
@@ -140,3 +142,5 @@ def test_appended_laws_are_laws_of_their_statute_never_articles_of_the_last_ride
     by_article = {c.article: c.section for c in laws if c.article}
     assert by_article == {"제651조": "상법", "제27조": "민법"}
     assert not any(c.yakgwan == "나 보장 특별약관" and "실종" in c.text for c in _chunks())
+    cases = [c for c in _chunks() if "사례1" in c.text]  # an appendix after the laws is not a law
+    assert cases and all(c.kind == "text" and c.yakgwan is None for c in cases)

@@ -130,6 +130,8 @@ def openings(tags: list[LineTag], lines: list[str]) -> Openings:
             continue
         if tag.kind == "law_head" and starts:  # the laws appended after a 약관 (not a contents page's mention)
             in_law, statute = True, None
+        elif tag.kind == "appendix":  # another appendix (주요 민원 사례, 부록) ends the laws
+            in_law, statute = False, None
         elif tag.kind == "division":
             squashed = "".join((tag.label or "").split())
             in_base = "보통약관" in squashed or (in_base and "특별약관" not in squashed and "특약" not in squashed)

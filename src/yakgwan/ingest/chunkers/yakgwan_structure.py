@@ -221,8 +221,9 @@ def build_units(text: str) -> tuple[list[Unit], list[tuple[int, int]]]:
             b.open(i, "definition", section=tag.label)
         elif tag.kind == "table":
             b.table(i, tag.label)
-        elif tag.kind == "appendix":
+        elif tag.kind == "appendix":  # 부록, 주요 민원 사례: neither a 약관 nor a statute
             b.yakgwan, b.part, b.article, b.last_no = None, None, None, 0.0
+            b.in_law, b.statute, b.suspended = False, None, None
             b.open(i, "text", section=tag.label)
         elif kind == "definition" and re.match(r"^\s*\d{1,2}\.\s", lines[i]):
             b.open(i, "para")
