@@ -1,4 +1,4 @@
-"""Command line: ``yakgwan ingest | search | ask | eval | report | pipelines | appeal | serve | demo``.
+"""Command line: ``yakgwan ingest | search | ask | outline | eval | report | pipelines | appeal | serve | demo``.
 
 Argument parsing and printing only; the work is done by ``yakgwan.services``. On bad input every
 command prints one line on stderr and exits non-zero; no traceback (set YAKGWAN_DEBUG=1 to see
@@ -21,7 +21,7 @@ EXIT_ERROR, EXIT_PARTIAL, EXIT_INTERNAL = 2, 3, 70
 
 # each command's module under yakgwan.cli, imported when the command runs (``--help`` stays fast)
 COMMANDS = {
-    "ingest": "ingest", "search": "search", "ask": "search", "pipelines": "search", "eval": "eval", "report": "eval",
+    "ingest": "ingest", "search": "search", "ask": "search", "outline": "outline", "pipelines": "search", "eval": "eval", "report": "eval",
     "appeal": "appeal", "serve": "serve", "demo": "demo",
 }
 

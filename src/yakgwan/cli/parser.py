@@ -109,7 +109,7 @@ def build_parser(lang: str = "en") -> Parser:
     ap = Parser(prog="yakgwan", description=h("yakgwan"), lang=lang)
     ap.add_argument("--version", action="version", version=f"yakgwan {__version__}", help=h("version"))
     sub = ap.add_subparsers(dest="command", required=True, title=h("commands"))
-    for add in (_ingest, _search, _ask, _eval, _report, _pipelines, _appeal, _serve, _demo):
+    for add in (_ingest, _search, _ask, _outline, _eval, _report, _pipelines, _appeal, _serve, _demo):
         add(sub, h, lang)
     return ap
 
@@ -155,6 +155,13 @@ def _ask(sub: argparse._SubParsersAction, h: Help, lang: str) -> None:
     p.add_argument("--no-cache", action="store_true", help=h("no_cache"))
     _filter(p, h)
     _common(p, h)
+
+
+def _outline(sub: argparse._SubParsersAction, h: Help, lang: str) -> None:
+    p = sub.add_parser("outline", help=h("outline"), description=h("outline"), lang=lang)
+    p.add_argument("--index", type=index_location, help=h("index"))
+    p.add_argument("--doc", metavar="FILE", help=h("outline.doc"))
+    p.add_argument("--json", action="store_true", help=h("outline.json"))
 
 
 def _eval(sub: argparse._SubParsersAction, h: Help, lang: str) -> None:

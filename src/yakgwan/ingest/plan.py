@@ -21,6 +21,12 @@ class Plan:
     origins: dict[str, str] = field(default_factory=dict)
 
 
+# how this version reads a document into chunks (its pages' layout, its structure): a document
+# indexed by another reading is read again when it is ingested again, though its bytes are the
+# same (raised whenever the reader or the chunker changes what a document's chunks are)
+READING = 2
+
+
 def plan_ingest(docs: list[tuple[Document, str]], old: dict[str, DocRecord], sync: bool = False, rechunk: bool = False) -> Plan:
     """Compare loaded ``(document, origin)`` pairs with the index's document records.
 
@@ -29,7 +35,8 @@ def plan_ingest(docs: list[tuple[Document, str]], old: dict[str, DocRecord], syn
     different origin under an existing id is a conflict (reported, not ingested), so one file
     never silently replaces another. With ``sync``, indexed documents missing from ``docs``
     are removed (evaluation corpora are mirrored exactly). With ``rechunk``, unchanged documents
-    are chunked again too (the ingest steps changed).
+    are chunked again too (the ingest steps changed); so is a document an older reading indexed
+    (``READING``).
     """
     plan = Plan()
     by_origin = {rec.origin: rec.doc_id for rec in old.values() if rec.origin}
@@ -44,7 +51,7 @@ def plan_ingest(docs: list[tuple[Document, str]], old: dict[str, DocRecord], syn
             )
             continue
         plan.origins[doc.doc_id] = origin
-        if prev is not None and prev.content_hash == doc.content_hash and not rechunk:
+        if prev is not None and prev.content_hash == doc.content_hash and prev.reading.get("version") == READING and not rechunk:
             plan.unchanged.append(doc.doc_id)
             continue
         (plan.replaced if prev is not None else plan.added).append(doc.doc_id)

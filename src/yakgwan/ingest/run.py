@@ -22,11 +22,11 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.embedders.preload import Preload
 from yakgwan.core.errors import InputError, ProviderError, YakgwanError, as_message, one_line
 from yakgwan.ingest.indexing import index_text
-from yakgwan.ingest.plan import Plan, plan_ingest
+from yakgwan.ingest.plan import READING, Plan, plan_ingest
 from yakgwan.ingest.printed import printed_meta
 from yakgwan.ingest.loaders import DEFAULT_MAX_BYTES, SourceFile, collect_files
 from yakgwan.ingest.workers import LocalWorkers, Loaded, Workers
-from yakgwan.messages import Message, msg
+from yakgwan.messages import Message, msg, said
 from yakgwan.messages.catalogue import Param
 from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.core.protocols import ChunkStep, Embedder
@@ -94,6 +94,21 @@ def page_warnings(path: Path, doc: Document) -> list[Message]:
         reason = doc.unread_reason if isinstance(doc.unread_reason, Message) else msg("ingest.ocr_illegible")
         out.append(msg("ingest.unread", file=one_line(str(path)), pages=_listed(doc.unread_pages), total=_total(doc), reason=reason))
     return out
+
+
+def page_reading(doc: Document, toc: Sequence[Chunk] = ()) -> dict[str, object]:
+    """How ``doc``'s pages were read, as its ``DocRecord.reading`` keeps it: the reading's version
+    (``plan.READING``), the pages read by
+    OCR, not read, blank, and those of its 목차 (``toc``: the chunker's 목차 chunks, which are not
+    indexed), OCR's engine and confidence, and the page warnings as tagged messages, said in each
+    reader's language when read (``messages.render_said``). Pure."""
+    confidence = round(doc.ocr_confidence, 1) if doc.ocr_confidence is not None else None
+    return {
+        "version": READING, "total_pages": _total(doc), "ocr_pages": list(doc.ocr_pages), "unread_pages": list(doc.unread_pages),
+        "textless_pages": list(doc.textless_pages), "toc_pages": sorted({p for c in toc for p in c.pages}),
+        "ocr_engine": doc.ocr_engine, "ocr_confidence": confidence,
+        "warnings": [said(w, None) for w in page_warnings(Path(doc.source), doc)],
+    }
 
 
 @dataclass
@@ -298,7 +313,8 @@ class Ingestor:
         label = msg("stage.chunking_llm", steps=", ".join(st.name for st in self.chunk_steps)) if self.chunk_steps else msg("stage.chunking")
         for d in progress(changed, label, total=len(changed), quiet=self.quiet, unit="doc", sink=self.sink, lang=self.lang):
             # a table of contents only repeats headings with page numbers: not retrievable content
-            cs = [c for c in chunker_for(d).split(d) if c.kind != "toc"]
+            split = chunker_for(d).split(d)
+            cs = [c for c in split if c.kind != "toc"]
             for step in self.chunk_steps:
                 cs = step.apply(d, cs)
             new_chunks.extend(cs)
@@ -307,6 +323,7 @@ class Ingestor:
             docs[d.doc_id] = DocRecord(
                 d.doc_id, d.source, d.title, d.kind, d.content_hash, len(d.pages), len(cs), d.doc_type, plan.origins[d.doc_id], labels,
                 {k: v.value for k, v in printed.items()}, {k: v.where() for k, v in printed.items()},
+                page_reading(d, [c for c in split if c.kind == "toc"]),
             )
             report.new_pages += len(d.pages)
         report.new_chunks = len(new_chunks)

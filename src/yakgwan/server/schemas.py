@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from yakgwan.services.pipelines import DEFAULT_PIPELINE
 
@@ -46,6 +46,72 @@ class DocumentOut(BaseModel):
     chunks: int
     labels: dict[str, str] = Field(default_factory=dict, description="insurer, product, version: as set at ingest, else as the document prints them (filters read these)")
     printed_from: dict[str, str] = Field(default_factory=dict, description="where the document prints each printed label (page and line)")
+
+
+class OutlineLabelOut(BaseModel):
+    value: str
+    source: Literal["meta", "printed"] = Field(description="'meta': set at ingest; 'printed': read from the document")
+    where: str | None = Field(description="where the document prints it (page and line); null when set at ingest")
+
+
+class OutlineArticleOut(BaseModel):
+    article: str = Field(examples=["제3조"])
+    title: str | None
+    part: str | None = Field(description="the 관 it stands in")
+    first_page: int | None
+    last_page: int | None
+
+
+class OutlineYakgwanOut(BaseModel):
+    name: str | None = Field(description="보통약관 or the 특별약관's exact name; null for 조 under no 약관 title")
+    kind: Literal["base", "rider", "unnamed"]
+    first_page: int | None
+    last_page: int | None
+    articles: list[OutlineArticleOut] = Field(description="its 조 in document order")
+
+
+class OutlineAppendixOut(BaseModel):
+    kind: Literal["table", "law", "glossary", "toc", "section"]
+    title: str | None
+    yakgwan: str | None = Field(description="the 약관 it belongs to, when it belongs to one")
+    first_page: int | None
+    last_page: int | None
+    chunks: int
+    items: list[str] = Field(description="a glossary's terms")
+
+
+class OutlinePagesOut(BaseModel):
+    total: int
+    ocr: list[int]
+    unread: list[int]
+    textless: list[int]
+    uncovered: list[int] = Field(description="pages no chunk lies on (other than those not read, blank or of the 목차)")
+    ocr_engine: str | None
+    ocr_confidence: float | None
+
+
+class OutlineDocOut(BaseModel):
+    doc: str
+    name: str = Field(description="the uploaded file's name")
+    source: str
+    title: str
+    kind: str
+    chunks: int
+    identity: dict[str, OutlineLabelOut | None] = Field(description="insurer, product, product_type, doc_type, version (null: not found)")
+    pages: OutlinePagesOut
+    yakgwan: list[OutlineYakgwanOut]
+    appendices: list[OutlineAppendixOut]
+    warnings: list[str] = Field(description="the ingest's warnings, in the request's language")
+
+
+class OutlineOut(BaseModel):
+    """What the index read of each document (docs/outline.md); the same object as ``yakgwan outline --json``."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    schema_: str = Field(alias="schema", examples=["yakgwan.outline/1"])
+    index: str = Field(description="the collection")
+    documents: list[OutlineDocOut]
 
 
 class JobOut(BaseModel):

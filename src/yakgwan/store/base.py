@@ -41,6 +41,10 @@ class DocRecord:
     # where, by key ("p.2: KB스마트운전자보험 보통약관")
     printed: dict[str, str] = field(default_factory=dict)
     printed_from: dict[str, str] = field(default_factory=dict)
+    # how the document's pages were read (``ingest.run.page_reading``): version, total_pages, ocr_pages,
+    # unread_pages, textless_pages, toc_pages, ocr_engine, ocr_confidence, and the page warnings
+    # as tagged catalogue messages (``messages.said``); empty in an index built before it was kept
+    reading: dict[str, object] = field(default_factory=dict)
 
     def label(self, key: str) -> str | None:
         """The document's ``key`` (insurer, product, version): as set at ingest, else as printed."""

@@ -133,6 +133,15 @@ def test_collections_lifecycle(client: Client) -> None:
     assert wrong_method.status_code == 405 and "GET" in wrong_method.headers["allow"]
 
 
+def test_the_outline_of_a_collection_names_each_document_as_uploaded(filled: Client) -> None:
+    body = filled.call("GET", "/api/collections/faq/outline").json()
+    assert body["schema"] == "yakgwan.outline/1" and body["index"] == "faq" and sorted(d["name"] for d in body["documents"]) == ["branch.md", "refund.md"]
+    one = filled.call("GET", "/api/collections/faq/outline", params={"doc": "refund.md"}).json()["documents"]
+    assert [d["name"] for d in one] == ["refund.md"] and set(one[0]["identity"]) == {"insurer", "product", "product_type", "doc_type", "version"}
+    _problem(filled.call("GET", "/api/collections/faq/outline", params={"doc": "nope.md"}), 404, "'nope.md': no such document", "branch.md, refund.md")
+    _problem(filled.call("GET", "/api/collections/nope/outline"), 404)
+
+
 def test_upload_ingest_search_ask_and_chunk(filled: Client) -> None:
     docs = filled.call("GET", "/api/collections/faq/documents").json()
     assert sorted(d["name"] for d in docs) == ["branch.md", "refund.md"] and all(d["doc_id"].endswith(".md") and len(d["doc_id"]) == 19 for d in docs)

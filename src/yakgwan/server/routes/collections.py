@@ -8,7 +8,7 @@ from fastapi import APIRouter, File, UploadFile
 
 from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.core.protocols import ProgressSink
-from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, JobOut
+from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, JobOut, OutlineOut
 from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.runtime.jobs import Cancelled
 from yakgwan.messages import msg, said
@@ -16,6 +16,7 @@ from yakgwan.server.problems import Lang, Problem
 from yakgwan.server.runtime.service import Service
 from yakgwan.server.runtime.uploads import PICTURES, Sniffed, display_name, sniff
 from yakgwan.services.context import open_store
+from yakgwan.services.outline import outline_of
 from yakgwan.services.ingest import ingest
 
 
@@ -83,6 +84,18 @@ def _document_routes(r: APIRouter, service: Service) -> None:
                         printed_from={k: w for k, w in d.printed_from.items() if k not in d.meta})
             for d in sorted(view.docs.values(), key=lambda d: d.doc_id)
         ]
+
+    @r.get("/collections/{name}/outline", response_model=OutlineOut,
+           summary="What the index read of each document (or of the one ?doc= names): identity, each 약관 with its pages and 조, "
+                   "appendices, pages read by OCR, warnings (docs/outline.md)")
+    def get_outline(name: str, lang: Lang, doc: str | None = None) -> dict[str, Any]:
+        col = service.collections.get(name)
+        names = {d: str(f.get("name", d)) for d, f in col.files().items()}
+        view = service.collections.view(col) if open_store(col.index_dir).exists() else None
+        try:
+            return outline_of(col.name, view.chunks if view else [], view.docs if view else {}, doc, names).to_json(lang)
+        except InputError as exc:
+            raise Problem(404, exc, "not-found") from None
 
     @r.post("/collections/{name}/documents", response_model=JobOut, status_code=202,
             summary="Upload a document (PDF, DOCX, HTML, Markdown, text) and ingest it in the background")

@@ -4,6 +4,7 @@
 import { deleteJson, getBlob, getJson, postForm, postJson, waitJob } from "./api.js";
 import { currentLang, has, onLangChange, t } from "./i18n.js";
 import { el, errorBox, fileInput, openClause, progressBox, setHint } from "./ui.js";
+import { outlineView } from "./outline.js";
 
 export function mountAppeal(root, state) {
   const select = el("select", { id: "policy-select" });
@@ -24,6 +25,7 @@ export function mountAppeal(root, state) {
   const noticeHint = el("p", { class: "hint", id: "notice-hint" });
   const noticeProgress = progressBox();
   const result = el("div", { id: "appeal-result" });
+  const outline = outlineView(() => select.value); // what the index read of the chosen policy
   let shown = null; // the analysis on screen, drawn again when the language changes
   const busy = { policy: false, notice: false }; // a job of that card is running: its button waits
 
@@ -46,6 +48,7 @@ export function mountAppeal(root, state) {
   function updateButtons() {
     const picked = state.collections.find((c) => c.name === select.value);
     policyBtn.disabled = busy.policy || !file.files[0];
+    outline.button.disabled = !picked || !picked.documents;
     setHint(policyHint, file.files[0] || busy.policy ? null : "policy.need_file");
     const missing = !picked || !picked.documents ? "notice.need_policy" : !noticeFile.files[0] ? "notice.need_file" : null;
     noticeBtn.disabled = busy.notice || missing !== null;
@@ -84,6 +87,7 @@ export function mountAppeal(root, state) {
     } finally {
       busy.policy = false;
       await refresh(collection).catch((err) => policyMsg.append(errorBox(err)));
+      outline.refresh();
       updateButtons();
     }
   });
@@ -130,9 +134,11 @@ export function mountAppeal(root, state) {
     el("div", { class: "card" }, el("h2", { i18n: "policy.title" }),
       el("p", { class: "meta", i18n: "policy.intro" }),
       el("label", { class: "field" }, el("span", { i18n: "policy.existing" }), select),
+      el("p", {}, outline.button),
       el("label", { class: "field" }, el("span", { i18n: "policy.upload" }), policyPick.node),
       el("label", { class: "field" }, el("span", { i18n: "policy.name" }), name),
       el("div", { class: "actions" }, policyBtn, policyHint), policyProgress.node, policyMsg),
+    outline.node,
     el("div", { class: "card" }, el("h2", { i18n: "notice.title" }),
       el("label", { class: "field" }, el("span", { i18n: "notice.file" }), noticePick.node),
       el("label", { class: "field" }, el("span", { i18n: "notice.analysis" }), analysis),
