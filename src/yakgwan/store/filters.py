@@ -8,7 +8,12 @@ text order, so ``version>=2024-01`` works on ISO-like versions). Keys:
     doc        the document's id (its file name)
     product    the document's ``product``: set at ingest with ``--meta``, else printed in its
                보통약관 heading (``ingest.printed``), else its title
-    insurer    the document's ``insurer``: set at ingest, else the party its 보통약관 defines as '회사'
+    insurer    the document's ``insurer``: set at ingest, else as it prints it (``ingest.printed``);
+               compared as the company (``text.insurers.canonical``), so insurer=삼성화재 keeps a
+               document labelled 삼성화재해상보험주식회사; a name the lexicon does not know is
+               compared without its spaces
+    product_type, doc_type   the document's kind of insurance (운전자보험) and of document (약관,
+               상품요약서 …): set at ingest, else as printed
     version    the document's ``version``: set at ingest, else its printed 판매시기 or 개정일 (2024-01)
 
 Values are compared with runs of whitespace as one space. Several filters all apply. The
@@ -30,8 +35,9 @@ from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
 from yakgwan.core.records import Chunk
 from yakgwan.store.base import DocRecord, IndexView
+from yakgwan.text.insurers import canonical
 
-META_KEYS = ("insurer", "product", "version")
+META_KEYS = ("insurer", "product", "product_type", "doc_type", "version")
 KEYS = ("yakgwan", "doc", *META_KEYS)
 _OPS: dict[str, Callable[[str, str], bool]] = {
     ">=": operator.ge, "<=": operator.le, "!=": operator.ne, "=": operator.eq, ">": operator.gt, "<": operator.lt,
@@ -41,6 +47,12 @@ _FILTER = re.compile(r"^\s*([a-z_]+)\s*(>=|<=|!=|=|>|<)\s*(.*?)\s*$", re.S)
 
 def _norm(value: str) -> str:
     return " ".join(value.split())
+
+
+def insurer_key(name: str) -> str:
+    """The form insurer names are compared in: the company's canonical name, else the name
+    without spaces. Pure."""
+    return canonical(name) or "".join(name.split())
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,8 @@ class Filter:
         have = self.value_of(chunk, doc)
         if have is None:
             return self.op == "!="
+        if self.key == "insurer":
+            return _OPS[self.op](insurer_key(have), insurer_key(self.value))
         return _OPS[self.op](_norm(have), self.value)
 
     def __str__(self) -> str:

@@ -1,5 +1,5 @@
-"""What a 약관 prints about itself (product, insurer, version), read where it prints it; what
-it does not print is left out; ``--meta`` wins over it in filters."""
+"""What a document prints about itself (product, product type, insurer, document type, version),
+read where it prints it; what it does not print is left out; ``--meta`` wins over it in filters."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from yakgwan.core.records import Document, PageSpan
 from yakgwan.ingest.loaders import SourceFile, load_file
-from yakgwan.ingest.printed import insurer, printed_meta, product, version
+from yakgwan.ingest.printed import doc_type, insurer, printed_meta, product, product_type, version
 from yakgwan.store.base import DocRecord
 from yakgwan.store.filters import Filter
 
@@ -36,8 +36,10 @@ LAW = "제9조(준용)\n「도로교통법」 시행일 2019년 6월 1일 이후
 
 def test_a_policy_prints_its_product_insurer_and_version() -> None:
     got = printed_meta(_doc(COVER, TOC, BODY, LAW, "끝"))
-    assert {k: v.value for k, v in got.items()} == {"product": "가나다운전자보험", "insurer": "가나다손해보험", "version": "2024-01"}
-    assert got["product"].page == 3 and got["product"].line == "가나다운전자보험 보통약관"  # not the contents line with its leader dots
+    assert {k: v.value for k, v in got.items()} == {"product": "가나다운전자보험", "product_type": "운전자보험", "insurer": "가나다손해보험",
+                                                    "doc_type": "약관", "version": "2024-01"}
+    assert got["product"].where() == "p.1: 가나다운전자보험"  # the cover's title, over a line that says 약관
+    assert got["doc_type"].where() == "p.1: 약관"
     assert got["insurer"].page == 3 and got["insurer"].where() == "p.3: 가나다손해보험(이하 ‘회사’라 합니다)"  # across a line break
     assert got["version"].where() == "p.1: 판매시기: 2024년 1월"
 
@@ -45,9 +47,10 @@ def test_a_policy_prints_its_product_insurer_and_version() -> None:
 def test_what_the_document_does_not_print_is_left_out() -> None:
     generic = BODY.replace("가나다손해보험(이하", "보험회사(이하")
     doc = _doc("가나다운전자보험", TOC, generic, LAW, LAW, "끝")
-    assert insurer(doc) is None  # the 보통약관 names the insurer only as 보험회사
+    assert insurer(doc) is None  # the 보통약관 names the insurer only as 보험회사, and nothing else names it
     assert version(doc) is None  # the law's 시행일 on page 4 is not the 약관's version
     assert product(_doc("보통약관\n제1조(목적)\n")) is None
+    assert doc_type(_doc("보험 안내\n제1조(목적)\n")) is None  # no title and no 보통약관 or 특별약관
 
 
 @pytest.mark.parametrize("line, want", [
@@ -83,6 +86,8 @@ def test_a_law_quoted_on_the_last_page_gives_no_version() -> None:
     ("[무배당] 가나다운전자보험 보통약관", "[무배당] 가나다운전자보험"),
     ("이 특별약관에 정하지 않은 사항은 보통약관", None),  # a sentence broken before 보통약관
     ("가나다운전자보험 보통약관 ··········· 3", None),
+    ("· 외) 보통약관", None),  # a fragment: it starts with punctuation
+    ("가나다(운전자 보통약관", None),  # unbalanced brackets
 ])
 def test_what_counts_as_a_product_heading(heading: str, want: str | None) -> None:
     got = product(_doc(heading))
@@ -94,6 +99,9 @@ def test_what_counts_as_a_product_heading(heading: str, want: str | None) -> Non
     ("가나다 손해보험(이하 '회사'라 합니다)", None),  # only the generic last word is certain
     ("○○손해보험(이하 '회사'라 합니다)", None),  # a template's blank
     ("가나다생명(이하 “회사”라 함)", "가나다생명"),
+    ("삼성화재해상보험주식회사(이하 '회사'라 합니다)", "삼성화재"),  # the lexicon's canonical name
+    ("가나다손해보험주식회사(이하 '회사'라 합니다)", "가나다손해보험"),  # a legal name without 주식회사
+    ("가나다상사(이하 '회사'라 합니다)", None),  # no insurer's name
 ])
 def test_what_counts_as_the_insurers_name(party: str, want: str | None) -> None:
     got = insurer(_doc("제1조(목적)\n이 계약은 계약자와 " + party + " 사이에 체결됩니다."))
@@ -110,7 +118,7 @@ def test_dates_need_number_boundaries() -> None:
 def test_the_bundled_sample_policy() -> None:
     doc = load_file(SourceFile(SAMPLE, SAMPLE.parent))[0]
     got = {k: v.value for k, v in printed_meta(doc).items()}
-    assert got == {"product": "한빛안심운전자보험", "insurer": "한빛손해보험"}
+    assert got == {"product": "한빛안심운전자보험", "product_type": "운전자보험", "insurer": "한빛손해보험", "doc_type": "약관"}
 
 
 def test_filters_read_what_was_set_at_ingest_before_what_is_printed() -> None:
@@ -125,8 +133,95 @@ def test_filters_read_what_was_set_at_ingest_before_what_is_printed() -> None:
 
 @pytest.mark.integration
 def test_the_kb_policy_prints_its_product_only(kb_policy_pdf: Path) -> None:
-    """The real KB policy names its product in the 보통약관 heading; it calls the insurer 보험회사
-    and prints no 판매시기 or 개정일 (the dates in its body are laws' and examples')."""
+    """The real KB policy names its product on its cover and in the 보통약관 heading; it calls
+    the insurer 보험회사, shows its name only as a logo, and prints no 판매시기 or 개정일 (the
+    dates in its body are laws' and examples')."""
     got = printed_meta(load_file(SourceFile(kb_policy_pdf, kb_policy_pdf.parent))[0])
-    assert {k: v.value for k, v in got.items()} == {"product": "KB스마트운전자보험"}
-    assert got["product"].where() == "p.2: KB스마트운전자보험 보통약관"
+    assert {k: v.value for k, v in got.items()} == {"product": "KB스마트운전자보험", "product_type": "운전자보험", "doc_type": "약관"}
+    assert got["product"].where() == "p.1: KB스마트운전자보험"
+
+
+def test_a_product_summary_titles_its_cover() -> None:
+    doc = _doc("가나다 튼튼건강보험 무배당2504\n상품요약서\n<Q & A>\n", "보험회사(이하 '회사'라 합니다)", "이 상품요약서는 가나다 튼튼건강보험의 주요내용")
+    got = {k: v.value for k, v in printed_meta(doc).items()}
+    assert got == {"product": "가나다 튼튼건강보험 무배당2504", "product_type": "건강보험", "doc_type": "상품요약서"}
+
+
+@pytest.mark.parametrize("cover, want", [
+    ("가나다 해외여행보험 약관\n가나다 해외여행보험 목차", "가나다 해외여행보험"),
+    ("가나다 다이렉트치아보험(무배당)(25.01)\n", "가나다 다이렉트치아보험(무배당)(25.01)"),
+    ("우리 회사 「가나 go 여행보험」에 가입하신 계약자님께 감사드립니다.", "가나 go 여행보험"),
+    ("보험상품명 가나다 3400운전자보험 무배당  보험회사명 가나다손해보험", "가나다 3400운전자보험 무배당"),
+    ("가나다주택화재보험\n약관\n", "가나다주택화재보험"),  # ends like a kind of insurance, names no insurer
+    ("운전자보험\n", None),  # a kind of insurance, not a product's name
+    ("가나다손해보험주식회사\n", None),  # an insurer's name
+    ("· 외) 운전자보험\n", None),  # a fragment
+    ("이 보험은 가나다운전자보험\n", None),  # a sentence
+])
+def test_what_the_cover_names_as_the_product(cover: str, want: str | None) -> None:
+    got = product(_doc(cover, "본문", "본문", "본문"))
+    assert (got.value if got else None) == want
+
+
+def test_a_running_footer_and_a_back_cover_name_the_product() -> None:
+    pages = [f"제{i}조(목적)\n본문입니다.\n{i} 가나다 든든운전자보험 무배당" for i in range(1, 9)]
+    got = product(_doc("표지", *pages))
+    assert got is not None and got.value == "가나다 든든운전자보험 무배당" and got.page == 2
+    back = product(_doc("표지", "본문", "본문", "본문", "M E M O\n가나다 해외여행보험"))
+    assert back is not None and back.value == "가나다 해외여행보험" and back.page == 5
+    busy = "\n".join(["법률 조문입니다."] * 9 + ["가나다 해외여행보험"])
+    assert product(_doc("표지", "본문", "본문", "본문", busy)) is None  # a full last page is no back cover
+
+
+@pytest.mark.parametrize("pages, want", [
+    (("표지", "한화손해보험주식회사 고객상담센터 1566-8000"), "한화손해보험"),  # the lexicon's name on the first pages
+    (("표지", "보험의종목 장기손해보험\n보험회사명 가나다손해보험"), "가나다손해보험"),  # a labelled field
+    (("표지", "본문", "본문", "본문", "(주)가나다화재해상보험 고객콜센터"), "가나다화재해상보험"),  # the last page, a legal name
+    (("표지", "본문", "본문", "본문", "가나다손해보험 고객콜센터"), None),  # an unknown name without 주식회사
+    (("표지", "○○손해보험주식회사 고객콜센터"), None),  # a placeholder
+    (("표지", "보험회사는 약관을 드립니다", "손해보험 상품은 예금자보호법에 따라"), None),  # generic words in sentences
+])
+def test_where_else_the_insurer_is_named(pages: tuple[str, ...], want: str | None) -> None:
+    got = insurer(_doc(*pages))
+    assert (got.value if got else None) == want
+
+
+def test_a_running_header_names_the_insurer() -> None:
+    pages = [f"제{i}조(목적)\n본문입니다.\n메리츠화재 {i}" for i in range(1, 9)]
+    got = insurer(_doc("표지", "목차", "목차", *pages))
+    assert got is not None and got.value == "메리츠화재" and got.page == 4
+
+
+@pytest.mark.parametrize("pages, want", [
+    (("가나다운전자보험 약관\n",), "약관"),
+    (("가나다 건강보험\n상품설명서\n",), "상품설명서"),
+    (("사업방법서\n",), "사업방법서"),
+    (("목차\n상품요약서 ··········· 3\n", "가나다 보통약관\n제1조(목적)\n"), "약관"),  # a contents line is no title; the structure says 약관
+    (("자세한 사항은 상품설명서를 확인하세요. 이 문서는 보험 안내입니다\n",), None),  # a sentence
+])
+def test_the_document_type(pages: tuple[str, ...], want: str | None) -> None:
+    got = doc_type(_doc(*pages))
+    assert (got.value if got else None) == want
+
+
+def test_product_type_from_the_product_name_else_the_title() -> None:
+    named = product(_doc("가나다 해외여행자보험 약관"))
+    assert product_type(_doc("x"), named).value == "해외여행보험"  # type: ignore[union-attr]
+    titled = Document("t.pdf", "t.pdf", "가나다 펫보험 약관", "본문", "pdf", "h")
+    assert product_type(titled, None).where() == "title: 가나다 펫보험 약관"  # type: ignore[union-attr]
+    assert product_type(_doc("x"), None) is None  # the title "p" names no kind of insurance
+
+
+@pytest.mark.parametrize("cover, want", [
+    ("개정 2025.04.01", "2025-04-01"),
+    ("2025.01.01 시행", "2025-01-01"),
+    ("판매 2024.10", "2024-10"),
+    ("개정된 2025.04.01", None),  # not a label
+    ("가나다운전자보험 무배당2504", None),  # an unlabelled YYMM suffix is not read
+    ("확인필-제2025-상품-00991(25.03.17~26.03.16)", None),
+])
+def test_bare_version_labels_on_the_cover(cover: str, want: str | None) -> None:
+    got = version(_doc(cover))
+    assert (got.value if got else None) == want
+    assert version(_doc("표지", "본문", "본문", "본문", cover)) is None  # on the last page only a 판매 label with its full name counts
+

@@ -83,3 +83,19 @@ def test_metadata_given_at_ingest_is_checked() -> None:
     for bad, says in (["colour=red"], "unknown key 'colour'"), (["version"], "write KEY=VALUE"), (["version= "], "no value"):
         with pytest.raises(InputError, match=says):
             parse_meta(bad)
+
+
+def test_an_insurer_filter_finds_any_alias_of_the_company() -> None:
+    view = _view()
+    view.data.docs["doc1.md"] = replace(view.data.docs["doc1.md"], printed={"insurer": "삼성화재"})
+    rows = lambda text: matching_rows(view, [Filter.parse(text)]).tolist()  # noqa: E731
+    for value in ("삼성화재", "삼성화재해상보험", "삼성화재해상보험주식회사", "(주) 삼성화재해상보험", "삼성 화재"):
+        assert rows(f"insurer={value}") == [1, 3], value
+    assert rows("insurer=삼성생명") == [] and rows("insurer!=삼성화재해상보험") == [0, 2]
+    assert rows("insurer=가나 손해보험") == [0, 2]  # a name the lexicon does not know: compared without spaces
+    labelled = replace(view.data.docs["doc0.md"], meta={"insurer": "삼성화재해상보험주식회사"})
+    assert Filter.parse("insurer=삼성화재").keeps(view.chunks[0], labelled)
+
+
+def test_product_and_document_types_can_be_set_at_ingest() -> None:
+    assert parse_meta(["product_type=운전자보험", "doc_type=약관"]) == {"product_type": "운전자보험", "doc_type": "약관"}
