@@ -44,7 +44,7 @@ class DocumentOut(BaseModel):
     title: str
     pages: int
     chunks: int
-    labels: dict[str, str] = Field(default_factory=dict, description="insurer, product, version: as set at ingest, else as the document prints them (filters read these)")
+    labels: dict[str, str] = Field(default_factory=dict, description="insurer, product, product_type, doc_type, version: as set at ingest, else as the document prints them (filters read these)")
     printed_from: dict[str, str] = Field(default_factory=dict, description="where the document prints each printed label (page and line)")
 
 

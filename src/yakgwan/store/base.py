@@ -47,7 +47,7 @@ class DocRecord:
     reading: dict[str, object] = field(default_factory=dict)
 
     def label(self, key: str) -> str | None:
-        """The document's ``key`` (insurer, product, version): as set at ingest, else as printed."""
+        """The document's ``key`` (insurer, product, product_type, doc_type, version): as set at ingest, else as printed."""
         return self.meta.get(key) or self.printed.get(key)
 
 
