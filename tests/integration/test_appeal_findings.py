@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from yakgwan.config import Settings
-from yakgwan.services.appeal import appeal
+from yakgwan.appeal.run import AppealOptions, analyse_notice, read_notice
+from yakgwan.services.appeal import open_policy
 
 pytestmark = pytest.mark.integration
 
@@ -20,6 +21,7 @@ NOTICES = Path(__file__).resolve().parents[1] / "data" / "appeal" / "notices"
 def run(kb_policy_pdf: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     settings = Settings.from_env().with_(quiet=True)
     folder = tmp_path_factory.mktemp("notices")
+    policy = open_policy(kb_policy_pdf, settings)  # read once, as a server keeps it
 
     def go(name: str, replace: tuple[str, str] | None = None) -> dict:
         path = next(NOTICES.glob(f"{name}_*.txt"))
@@ -28,7 +30,7 @@ def run(kb_policy_pdf: Path, tmp_path_factory: pytest.TempPathFactory):  # type:
             assert replace[0] in text
             path = folder / path.name
             path.write_text(text.replace(*replace), "utf-8")
-        return appeal(path, kb_policy_pdf, settings).to_json()
+        return analyse_notice(read_notice(path, ()), policy, AppealOptions()).to_json()
 
     return go
 

@@ -22,7 +22,7 @@ comparison (:mod:`yakgwan.answer.compare`).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from yakgwan.answer.anchors import AnchorFinder, bare_term, found_share, missing_anchors, normalise, unknown_terms
@@ -46,6 +46,9 @@ from yakgwan.core.records import Hit
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
+from yakgwan.pipelines.scoping import refusal_note, scope_note, scoped
+from yakgwan.query.scope import labels_of, resolves, scope_of
+from yakgwan.store import keep_docs
 
 MODES = ("auto", "generate", "cot", "extract")
 WRITTEN = ("generate", "cot")  # the modes in which the LLM writes the answer
@@ -80,9 +83,10 @@ class Asker:
     # kept by this asker, and in the machine's embedding cache (``ctx.cache_dir``)
     unit_vectors: CachingEmbedder | None = field(default=None, repr=False)
     _retriever: tuple[Retriever, str | None] | None = field(default=None, repr=False)
-    _sides: Retriever | None = field(default=None, repr=False)
+    _sides: dict[tuple[str, ...], Retriever] = field(default_factory=dict, repr=False)  # by the documents a side names (() : all)
     _units: UnitAnswerer | None = field(default=None, repr=False)
     _units_fit: bool | None = field(default=None, repr=False)  # the bundled model fits this index's embedder (None: not read yet)
+    _scoped: dict[tuple[str, ...], "Asker"] = field(default_factory=dict, repr=False)  # askers over the documents a question named
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -101,11 +105,45 @@ class Asker:
 
     def ask(self, question: str, on_stage: Callable[[str, dict], None] | None = None) -> AskResult:
         """``on_stage(stage, facts)`` hears what the answer is waiting for: ``retrieved``
-        (passages and sentences shown), ``answering`` (by which model or rule), ``checked``."""
-        say = on_stage or (lambda stage, facts: None)
+        (passages and sentences shown), ``answering`` (by which model or rule), ``checked``.
+
+        A question that names insurers, groups or products (:mod:`yakgwan.query.scope`) is
+        answered from the documents it names only; one that names only insurers (or a product
+        of an insurer) the index does not hold is refused, saying which and what it holds. Over
+        documents of several insurers, every citation names its insurer."""
         if not question.strip():
             raise InputError(None, msg("query.empty_question"))
         t0 = time.perf_counter()
+        scope = scope_of(question, labels_of(self.ctx.view.docs))
+        if scope.refuses:
+            why = refusal_note(scope)
+            mode = self.mode if self.mode != "auto" else ("generate" if self.ctx.llm is not None else "extract")
+            return AskResult("refused", f"{REFUSAL} ({why.text('ko')})", [], resolve_pipeline(self.pipeline).name, mode, (time.perf_counter() - t0) * 1000,
+                             "scope", list(scope.absent or scope.absent_types), [why], scope=scope)
+        asker = self._within(scope.docs) if scope.narrows and set(scope.docs or ()) < set(self.ctx.view.docs) else self
+        res = asker._answer(question, on_stage, t0, lambda form: resolves(scope, form))
+        note = scope_note(scope)
+        if note is not None:
+            res.notes.insert(0, note)
+        res.scope = scope
+        companies = {d: lab.company for d, lab in ((lab.doc_id, lab) for lab in labels_of(self.ctx.view.docs))}
+        if len({c for c in companies.values() if c}) > 1:
+            res.citations = [replace(c, insurer=companies.get(c.doc)) for c in res.citations]
+        return res
+
+    def _within(self, docs: tuple[str, ...] | None) -> "Asker":
+        """An asker over the documents ``docs`` only, sharing this one's models (kept per scope)."""
+        key = tuple(sorted(docs or ()))
+        if key not in self._scoped:
+            self._scoped[key] = Asker(self.ctx.within(keep_docs(self.ctx.view, key)), pipeline=self.pipeline, mode=self.mode, k=self.k,
+                                      anchors=self.anchors, rules=self.rules, unit_vectors=self.unit_vectors)
+        return self._scoped[key]
+
+    def _answer(self, question: str, on_stage: Callable[[str, dict], None] | None, t0: float,
+                resolved: Callable[[str], bool] | None = None) -> AskResult:
+        """The answer from this asker's documents; ``resolved(form)``: the question's name ``form``
+        chose those documents (an insurer, group or product word), so it is no missing anchor."""
+        say = on_stage or (lambda stage, facts: None)
         llm = self.ctx.llm
         calls0 = llm.stats.calls if llm else 0
         mode = self.mode if self.mode != "auto" else ("generate" if llm is not None else "extract")
@@ -119,7 +157,8 @@ class Asker:
             if all(quote_is_verbatim(c, by_id.get(c.chunk_id, "")) for c in done.citations):
                 return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, "structure", [],
                                  notes + done.notes, 0, done.claims_text)
-        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())] if self.rules.on("anchors") else []
+        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())
+                   if not (resolved and resolved(a.form))] if self.rules.on("anchors") else []
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
             return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
@@ -214,6 +253,15 @@ class Asker:
                                            nouns=lambda q: [bare_term(a.form) for a in self.anchors.terms(q) if bare_term(a.form)])
         return self._units
 
+    def _side_retriever(self, side: str) -> Retriever:
+        """The default pipeline over the documents one side names (an insurer of a comparison:
+        ``pipelines.scoping``), else over all of this asker's documents; built once each."""
+        ctx, _ = scoped(self.ctx, side)
+        key = tuple(sorted(ctx.view.docs)) if ctx is not self.ctx else ()
+        if key not in self._sides:
+            self._sides[key] = build_pipeline(DEFAULT_PIPELINE, ctx)[0]
+        return self._sides[key]
+
     def _with_sides(self, queries: list[str], hits: list[Hit]) -> tuple[list[Hit], list[tuple[str, list[str]]]]:
         """For a question about two named things, one search per side (:func:`side_queries`):
         each side's best ``SIDE_PASSAGES`` passages by the default pipeline (no model), put first
@@ -221,11 +269,9 @@ class Asker:
         (their best sentences are then always shown)."""
         if not queries:
             return hits, []
-        if self._sides is None:
-            self._sides = build_pipeline(DEFAULT_PIPELINE, self.ctx)[0]
         seen, extra, sides = {h.chunk.chunk_id for h in hits}, [], []
         for q in queries:
-            found = evidence_hits(self._sides.retrieve(q, SIDE_PASSAGES))
+            found = evidence_hits(self._side_retriever(q).retrieve(q, SIDE_PASSAGES))
             extra.extend(h for h in found if h.chunk.chunk_id not in seen)
             seen |= {h.chunk.chunk_id for h in found}
             sides.append((q, [h.chunk.chunk_id for h in found]))

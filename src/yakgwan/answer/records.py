@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from yakgwan.core.records import Chunk
 from yakgwan.messages import Message
+from yakgwan.query.scope import Scope
 
 Outcome = Literal["answered", "partial", "refused"]
 OUTCOMES: tuple[Outcome, ...] = ("answered", "partial", "refused")
@@ -29,6 +30,7 @@ class Citation:
     quote: str  # a verbatim span of the chunk's text
     yakgwan: str | None = None  # 보통약관 or the 특별약관's name: 제2조 alone is ambiguous in a policy
     heading: str | None = None  # 약관 · 조 · 항 or the section's header path, as shown above the quote to the answerer
+    insurer: str | None = None  # the document's insurer, named when the index holds documents of several
 
     @classmethod
     def of(cls, n: int, chunk: Chunk, quote: str, heading: str | None = None) -> "Citation":
@@ -87,6 +89,7 @@ class AskResult:
     llm_calls: int = 0
     claims_text: str = ""  # the answer without the sentence naming what the documents lack
     scratchpad: str = ""  # the model's reasoning before it answered (``--mode cot``), shown only in JSON
+    scope: Scope | None = None  # the documents the question named (``query.scope``), when it was read
 
     def note_texts(self, lang: str = "en") -> list[str]:
         return [n.text(lang) for n in self.notes]
@@ -104,5 +107,6 @@ class AskResult:
             "notes": self.note_texts(lang),
             "llm_calls": self.llm_calls,
             "latency_ms": round(self.latency_ms, 1),
+            "scope": self.scope.to_json() if self.scope is not None else None,
             **({"scratchpad": self.scratchpad} if self.scratchpad else {}),
         }

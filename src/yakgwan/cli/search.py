@@ -19,8 +19,9 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     lang = settings.language
     dense = say(lang, "cli.list_ready") if res.pending is None else say(lang, "cli.list_pending", embedded=res.pending[0], total=res.pending[1])
     print(say(lang, "cli.search_header", pipeline=res.pipeline, bm25=say(lang, "cli.list_ready"), dense=dense, ms=f"{res.latency_ms:.0f}"))
-    if res.note:
-        print(say(settings.language, "cli.note", text=res.note))
+    for note in (res.note, res.scope_note):
+        if note:
+            print(say(settings.language, "cli.note", text=note))
     print_hits(res.hits, lang=settings.language)
     return 0
 
@@ -33,7 +34,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     lang = settings.language
     print(f"[{say(lang, f'cli.outcome.{res.outcome}')}] {res.answer}")
     for c in res.citations:
-        where = " · ".join(str(x) for x in (c.doc, f"p.{c.page}" if c.page else None, c.heading) if x)
+        where = " · ".join(str(x) for x in (c.insurer, c.doc, f"p.{c.page}" if c.page else None, c.heading) if x)
         print(f"  [{c.n}] {where}: “{' '.join(c.quote.split())}”")
     print(say(lang, "cli.ask_sources", pipeline=res.pipeline, mode=res.mode, by=res.by, ms=f"{res.latency_ms:.0f}", calls=res.llm_calls))
     for n in res.notes:

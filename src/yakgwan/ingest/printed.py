@@ -62,12 +62,17 @@ DOC_TYPES = ("상품요약서", "상품설명서", "사업방법서", "약관")
 PRODUCT_TYPES = (
     ("해외여행보험", ("해외여행보험", "해외여행자보험")), ("국내여행보험", ("국내여행보험", "국내여행자보험")),
     ("여행자보험", ("여행자보험", "여행보험")), ("운전자보험", ("운전자보험",)), ("자동차보험", ("자동차보험",)),
-    ("실손의료비보험", ("실손의료비보험", "실손의료보험", "실손보험")), ("치아보험", ("치아보험",)), ("암보험", ("암보험",)),
+    ("실손의료비보험", ("실손의료비보험", "실손의료비보장보험", "실손의료보험", "실손보험")), ("치아보험", ("치아보험",)), ("암보험", ("암보험",)),
     ("어린이보험", ("어린이보험", "자녀보험", "태아보험")), ("펫보험", ("펫보험", "반려동물보험", "반려견보험", "반려묘보험")),
     ("화재보험", ("화재보험",)), ("간병보험", ("간병보험", "치매보험")), ("상해보험", ("상해보험",)),
     ("건강보험", ("건강보험",)), ("종합보험", ("종합보험",)), ("배상책임보험", ("배상책임보험",)), ("골프보험", ("골프보험",)),
     ("종신보험", ("종신보험",)), ("정기보험", ("정기보험",)), ("연금보험", ("연금보험",)), ("저축보험", ("저축보험",)),
 )
+# a type that a narrower one belongs to (a 해외여행보험 is a 여행자보험: a question saying
+# 여행자보험 is about both kinds of travel policy)
+BROADER = {"해외여행보험": "여행자보험", "국내여행보험": "여행자보험"}
+# public programmes whose names hold a product type's word but name no product (general Korean)
+NOT_PRODUCTS = ("국민건강보험", "노인장기요양보험", "고용보험", "산재보험", "산업재해보상보험")
 
 # labels of a 약관's version, most specific first (insurance vocabulary); a sale label also
 # counts on the last page; the bare 판매/개정/시행 only on the first pages
@@ -276,6 +281,26 @@ def product_type(doc: Document, named: Printed | None) -> Printed | None:
             if any(w in squashed for w in words):
                 return Printed("product_type", kind, source.page, source.line)
     return None
+
+
+def types_in(text: str) -> tuple[str, ...]:
+    """The product types ``text`` names (``PRODUCT_TYPES``; spacing ignored), the most specific
+    word first and each span read once: "해외여행자보험" is 해외여행보험 only. Pure."""
+    squashed = "".join(text.split())
+    for public in NOT_PRODUCTS:
+        squashed = squashed.replace(public, " ")
+    found: dict[str, None] = {}
+    for kind, words in PRODUCT_TYPES:
+        for w in sorted(words, key=len, reverse=True):
+            if w in squashed:
+                found.setdefault(kind, None)
+                squashed = squashed.replace(w, " ")
+    return tuple(found)
+
+
+def type_covers(asked: str, held: str) -> bool:
+    """Whether a document of type ``held`` is one of the type ``asked`` (itself or narrower). Pure."""
+    return asked == held or BROADER.get(held) == asked
 
 
 def _insurer_name(name: str, corporate: bool) -> str | None:

@@ -115,6 +115,21 @@ class PipelineContext:
             self._embedder = self.make_embedder()
         return self._embedder
 
+    def within(self, view: IndexView) -> "PipelineContext":
+        """This context over ``view`` (a part of its own view): the same models and thesaurus,
+        the structure of ``view``'s chunks (built on first use)."""
+        return PipelineContext(
+            view=view,
+            make_tokenizer=lambda: self.tokenizer,
+            make_embedder=lambda: self.embedder,
+            make_llm=lambda: self.llm,
+            make_search=lambda: self.search,
+            cache_dir=self.cache_dir,
+            quiet=self.quiet,
+            sink=self.sink,
+            make_thesaurus=lambda: self.thesaurus,
+        )
+
     def bm25(self) -> Retriever:
         return BM25Retriever(self.view, self.tokenizer)
 

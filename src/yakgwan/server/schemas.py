@@ -185,6 +185,8 @@ class SearchOut(BaseModel):
     hits: list[HitOut]
     route: dict | None = Field(default=None, description="on a policy: the 약관 the question was routed to (kind, scopes, thesaurus terms added)")
     filters: list[str] = Field(default_factory=list, description="the filters the search ran under")
+    scope: dict | None = Field(default=None, description="the insurers, groups, product types and words the query named, the documents "
+                               "searched (null: all), the insurers named that the collection lacks, and a note saying so")
 
 
 class AskIn(BaseModel):
@@ -207,6 +209,7 @@ class CitationOut(BaseModel):
     quote: str = Field(description="a verbatim span of the cited chunk")
     yakgwan: str | None = Field(default=None, description="보통약관 or the 특별약관's exact name")
     heading: str | None = Field(default=None, description="약관 · 조 · 항, or the section's header path, shown above the quote")
+    insurer: str | None = Field(default=None, description="the document's insurer, when the collection holds documents of several")
 
 
 class AskOut(BaseModel):
@@ -221,6 +224,8 @@ class AskOut(BaseModel):
     llm_calls: int
     latency_ms: float
     scratchpad: str | None = Field(default=None, description="with mode cot: the model's reasoning before it answered; never the answer")
+    scope: dict | None = Field(default=None, description="the insurers, groups, product types and words the question named, the "
+                               "documents answered from (null: all) and the insurers named that the collection lacks")
 
 
 class ChunkOut(ChunkFields):

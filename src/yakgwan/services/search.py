@@ -11,6 +11,8 @@ from yakgwan.core.errors import InputError
 from yakgwan.messages import Message, msg, said
 from yakgwan.core.records import Chunk, Hit, Route
 from yakgwan.pipelines import PipelineContext, build_pipeline, ran_as, route_of
+from yakgwan.pipelines.scoping import scope_note, scoped
+from yakgwan.query.scope import Scope
 from yakgwan.services.context import open_context
 from yakgwan.store import parse_filters
 
@@ -29,6 +31,8 @@ class SearchResult:
     route: Route | None = None  # where the route step sent the question (a policy's clause stage)
     filters: tuple[str, ...] = ()  # the filters the search ran under (``store.filters``)
     pending: tuple[int, int] | None = None  # while an ingest embeds: (chunks embedded, chunks); None when dense is ready
+    scope: Scope | None = None  # the documents the query named (``query.scope``): searched alone
+    scope_note: Message | None = None  # what the reader is told of it (None: the query named nothing)
 
     @property
     def dense(self) -> str:
@@ -45,6 +49,7 @@ class SearchResult:
             "query": self.query,
             "route": self.route.to_json() if self.route is not None else None,
             "filters": list(self.filters),
+            "scope": None if self.scope is None else {**self.scope.to_json(), "note": said(self.scope_note, lang)},
             "hits": [hit_json(h) for h in self.hits],
         }
 
@@ -67,8 +72,12 @@ def search_index(settings: Settings, query: str, pipeline: str, k: int, filters:
 
 
 def search(ctx: PipelineContext, query: str, pipeline: str, k: int) -> SearchResult:
-    """Run one search over ``ctx``'s index; reuse ``ctx`` to keep models loaded across searches."""
+    """Run one search over ``ctx``'s index; reuse ``ctx`` to keep models loaded across searches.
+    A query naming insurers, groups or products is searched over the documents it names
+    (``pipelines.scoping``); one naming only insurers the index lacks is searched over all of
+    them, and the result's ``scope_note`` says so."""
     check_query(query, k)
+    ctx, scope = scoped(ctx, query)
     retriever, note = build_pipeline(pipeline, ctx)
     t0 = time.perf_counter()
     hits = retriever.retrieve(query, k)
@@ -76,7 +85,7 @@ def search(ctx: PipelineContext, query: str, pipeline: str, k: int) -> SearchRes
     view = ctx.view
     route = route_of(pipeline, query, ctx) if view.dense_ready else None
     pending = None if view.dense_ready else (view.dense_embedded, len(view.chunks))
-    return SearchResult(query, ran_as(pipeline, ctx), tuple(hits), note, ms, route, pending=pending)
+    return SearchResult(query, ran_as(pipeline, ctx), tuple(hits), note, ms, route, pending=pending, scope=scope, scope_note=scope_note(scope))
 
 
 def hit_json(h: Hit) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from yakgwan.core.errors import IndexStoreError
 from yakgwan.messages import msg
 from yakgwan.core.location import is_database_uri
 from yakgwan.store.base import DocRecord, IndexData, IndexView, Store
-from yakgwan.store.filters import Filter, check_meta, parse_filters, parse_meta, restrict
+from yakgwan.store.filters import Filter, check_meta, keep_docs, parse_filters, parse_meta, restrict
 
-__all__ = ["DocRecord", "Filter", "IndexData", "IndexView", "Store", "check_meta", "open_store", "parse_filters", "parse_meta", "restrict",
+__all__ = ["DocRecord", "Filter", "IndexData", "IndexView", "Store", "check_meta", "keep_docs", "open_store", "parse_filters", "parse_meta", "restrict",
            "Records", "open_records", "sibling_collection"]
 
 

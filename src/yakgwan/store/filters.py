@@ -144,6 +144,19 @@ def restrict(view: IndexView, filters: Sequence[Filter]) -> IndexView:
     return FilteredView(view, rows)
 
 
+def keep_docs(view: IndexView, doc_ids: Sequence[str]) -> IndexView:
+    """The view of the chunks of the documents ``doc_ids`` (``view`` itself when they are all of
+    its documents). ``InputError`` when none of them is in ``view``."""
+    wanted = set(doc_ids)
+    if wanted >= set(view.docs):
+        return view
+    rows = np.array([i for i, c in enumerate(view.chunks) if c.doc_id in wanted], dtype=np.int64)
+    if rows.size == 0:
+        raise InputError(None, msg("filter.no_match", filters=" or ".join(f"doc={d}" for d in sorted(wanted)), key="doc",
+                                   values=", ".join(repr(d) for d in sorted(view.docs)[:12]) or msg("filter.none")))
+    return FilteredView(view, rows)
+
+
 class FilteredView:
     """The chunks of ``base`` at ``rows`` (ascending) as an index of their own: row i here is
     ``rows[i]`` there."""

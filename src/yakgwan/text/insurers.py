@@ -14,7 +14,10 @@ letters ("삼성 화재"), the longest first ("처브라이프" is 처브라이�
 letter never continues an alias that starts or ends with one ("KDB생명" is not DB생명), and a
 brand is not read inside a longer Korean word ("음악사" names no one). A group's bare name
 (삼성, 한화, 현대, 흥국, KB, DB …) names no insurer: "KB" or "DB" counts only as part of an
-alias ("KB손보", "DB손해보험", "DB화재"), so "DB 접속" names no one.
+alias ("KB손보", "DB손해보험", "DB화재"), so "DB 접속" names no one. Such a word is a group
+(``groups`` in the data): ``group_mentions`` finds it where no full name stands (a Latin word
+on its own, a Korean one not inside a longer word), and a caller that holds documents of the
+group's insurers may read it as naming them.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
@@ -50,6 +53,8 @@ class Lexicon:
     by_key: Mapping[str, str]
     mentions: re.Pattern[str]  # aliases and brands
     names: re.Pattern[str]  # aliases only: how a document prints its own insurer's name
+    groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # group word → its insurers' canonical names
+    group_words: re.Pattern[str] | None = None
 
 
 def key(name: str) -> str:
@@ -89,8 +94,16 @@ def load_lexicon(path: Path) -> Lexicon:
             if by_key.setdefault(k, ins.name) != ins.name:
                 raise ValueError(f"{path}: {written!r} names both {by_key[k]} and {ins.name}")
         insurers.append(ins)
+    names = {i.name for i in insurers}
+    groups: dict[str, tuple[str, ...]] = {}
+    for word, members in data.get("groups", {}).items():
+        unknown = [m for m in members if m not in names]
+        if unknown or not members:
+            raise ValueError(f"{path}: group {word!r}: {', '.join(unknown) or 'no insurers'} is not an insurer's name")
+        groups[word] = tuple(members)
     full = {w: "alias" for i in insurers for w in (i.name, *i.aliases)}
-    return Lexicon(tuple(insurers), by_key, _pattern({**full, **{b: "brand" for i in insurers for b in i.brands}}), _pattern(full))
+    return Lexicon(tuple(insurers), by_key, _pattern({**full, **{b: "brand" for i in insurers for b in i.brands}}), _pattern(full),
+                   groups, _pattern({w: "brand" for w in groups}) if groups else None)
 
 
 @lru_cache(maxsize=1)
@@ -123,3 +136,23 @@ def insurer_mentions(text: str, brands: bool = True) -> tuple[str, ...]:
         if name is not None:
             out.setdefault(name, None)
     return tuple(out)
+
+
+def group_mentions(text: str) -> tuple[str, ...]:
+    """The group words ``text`` uses where no insurer's full name or brand stands ("한화 다이렉트",
+    "KB주택화재보험", not "한화손해보험"), in order of first mention, each once."""
+    lex = lexicon()
+    if lex.group_words is None:
+        return ()
+    bare = lex.mentions.sub(lambda m: " " * len(m.group(0)), unicodedata.normalize("NFKC", text))
+    out: dict[str, None] = {}
+    for m in lex.group_words.finditer(bare):
+        word = next((w for w in lex.groups if key(w) == key(m.group(0))), None)
+        if word is not None:
+            out.setdefault(word, None)
+    return tuple(out)
+
+
+def group_members(word: str) -> tuple[str, ...]:
+    """The canonical names of the insurers of the group ``word`` (empty for a word that is no group)."""
+    return lexicon().groups.get(word, ())

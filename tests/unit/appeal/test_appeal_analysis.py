@@ -77,10 +77,15 @@ def test_validation_removes_bad_items_and_scores_before_removal() -> None:
 
 @pytest.mark.integration
 def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path: Path) -> None:
-    from yakgwan.services.appeal import appeal
+    from yakgwan.appeal.run import AppealOptions, analyse_notice, read_notice
     from yakgwan.config import Settings
+    from yakgwan.services.appeal import open_policy
 
     settings = Settings.from_env().with_(quiet=True)
+    policy = open_policy(kb_policy_pdf, settings)  # read once: every analysis reads the same index, as a server does
+
+    def appeal(notice: Path, _policy: Path, _settings: Settings):  # noqa: ANN202 - the service's call, its policy opened once
+        return analyse_notice(read_notice(notice, ()), policy, AppealOptions())
     agree = 0
     for sc in SCENARIOS:
         res = appeal(DATA / sc["file"], kb_policy_pdf, settings).to_json()

@@ -144,3 +144,43 @@ def test_appended_laws_are_laws_of_their_statute_never_articles_of_the_last_ride
     assert not any(c.yakgwan == "나 보장 특별약관" and "실종" in c.text for c in _chunks())
     cases = [c for c in _chunks() if "사례1" in c.text]  # an appendix after the laws is not a law
     assert cases and all(c.kind == "text" and c.yakgwan is None for c in cases)
+
+
+def _split(lines: list[str]):
+    doc = Document(doc_id="q.txt", source="q.txt", title="q", text="\n".join(lines), kind="txt", content_hash="1" * 64)
+    return YakgwanChunker(max_chars=200).split(doc)
+
+
+def test_a_title_alone_on_a_divider_page_names_the_articles_after_an_introduction() -> None:
+    chunks = _split([
+        "가입 안내",
+        "제1조(안내의 목적)",  # a guide's own numbering before the policy
+        "이 안내는 가입자를 돕습니다.",
+        "보통약관",  # a divider page
+        "이 상품은 보험회사가 피보험자의 손해를 보상하는 상품입니다.",
+        "상해와 질병을 함께 보장하며 자동으로 갱신됩니다.",
+        "기본형 실손의료보험【갱신계약】",
+        "(【갱신계약】은 자동갱신으로 운영합니다)",
+        "제1관 일반사항",
+        "제1조(보장종목)",
+        "회사가 보상하는 내용은 다음과 같습니다.",
+    ])
+    assert {c.yakgwan for c in chunks if "보상하는 내용" in c.text} == {"보통약관"}
+    assert {c.yakgwan for c in chunks if "가입자를 돕습니다" in c.text} == {None}
+
+
+def test_a_title_above_its_own_contents_names_the_first_article() -> None:
+    lines = ["개인용자동차보험 보통약관", "- 목 차 -", "제1편 용어의 정의"]
+    lines += [f"제{n}조 조문 제목 {n}" for n in range(1, 60)]  # contents entries without leaders
+    lines += ["제1편 용어의 정의", "제1조(용어의 정의) 이 약관에서 사용하는 용어의 뜻은 다음과 같습니다."]
+    chunks = _split(lines)
+    assert {c.yakgwan for c in chunks if "용어의 뜻은" in c.text} == {"보통약관"}
+
+
+def test_a_title_far_above_or_already_followed_names_no_later_first_article() -> None:
+    chunks = _split(["가 보장 특별약관", "제1조(지급사유)", "회사는 지급합니다.", "제2조(준용)", "보통약관을 따릅니다.",
+                     "안내문 본문입니다.", "제1조(안내)", "안내의 본문입니다."])
+    assert not any(c.yakgwan == "가 보장 특별약관" and c.article == "제1조" and "안내의 본문" in c.text for c in chunks)
+    filler = [f"본문 문장 {n}번째 줄은 설명입니다." for n in range(45)]
+    chunks = _split(["보통약관", *filler, "제1조(목적)", "이 안내의 목적입니다."])
+    assert {c.yakgwan for c in chunks if "안내의 목적" in c.text} == {None}  # too far: more than STANDING lines of text

@@ -436,3 +436,20 @@ def test_a_request_whose_version_was_pruned_meanwhile_runs_again_on_the_current_
     assert calls[0] is first and calls[1] is not first  # the second run read a newly opened view
     with pytest.raises(VersionGone):  # gone twice: said, not retried forever
         collections.fresh(col, lambda: (_ for _ in ()).throw(VersionGone("gone")))
+
+
+def test_a_question_naming_an_insurer_is_answered_from_its_documents_and_an_absent_one_refused(client: Client) -> None:
+    assert client.call("POST", "/api/collections", json={"name": "two", "title": "두 보험사"}).status_code == 201
+    policy = "# 벌금 특별약관\n\n제1조(목적) 이 계약은 {insurer} 주식회사(이하 '회사'라 합니다)와 맺습니다.\n\n제2조(보험금의 지급사유) 회사는 벌금을 {amount} 한도로 지급합니다.\n"
+    for name, insurer, amount in (("hanwha.md", "한화손해보험", "2천만원"), ("db.md", "DB손해보험", "3천만원")):
+        job = client.wait(client.upload("two", name, policy.format(insurer=insurer, amount=amount).encode()).json()["id"])
+        assert job["status"] == "succeeded", job
+    res = client.call("POST", "/api/collections/two/search", json={"query": "DB손보 벌금 한도", "k": 5}).json()
+    assert {h["doc_name"] for h in res["hits"]} == {"db.md"} and res["scope"]["insurers"] == ["DB손해보험"] and "db.md" in res["scope"]["note"]
+    assert res["scope"]["doc_names"] == ["db.md"]
+    ans = client.call("POST", "/api/collections/two/ask", json={"question": "한화손해보험 벌금은 얼마까지 나와요?"}).json()
+    assert ans["citations"] and {(c["doc_name"], c["insurer"]) for c in ans["citations"]} == {("hanwha.md", "한화손해보험")}
+    refused = client.call("POST", "/api/collections/two/ask", json={"question": "MG손해보험 벌금 한도는?"}).json()
+    assert refused["outcome"] == "refused" and refused["missing"] == ["MG손해보험"] and refused["scope"]["absent"] == ["MG손해보험"]
+    assert "한화손해보험" in refused["answer"] and "DB손해보험" in refused["answer"]
+    assert any("MG손해보험" in n for n in refused["notes"])

@@ -85,3 +85,32 @@ def test_a_malformed_lexicon_is_an_error(tmp_path: Path) -> None:
     kind.write_text(json.dumps({"_source": "test", "insurers": [{**entry, "kind": "공제"}]}), encoding="utf-8")
     with pytest.raises(ValueError, match="kind '공제'"):
         load_lexicon(kind)
+
+
+@pytest.mark.parametrize("text, groups, insurers", [
+    ("한화 다이렉트 운전자보험 들었는데", ("한화",), ()),
+    ("KB주택화재보험 들었는데", ("KB",), ()),  # a Latin group word before Korean letters
+    ("KB손보 자동차보험", (), ("KB손해보험",)),  # a full name: no group read beside it
+    ("한화손해보험 약관과 삼성 운전자보험", ("삼성",), ("한화손해보험",)),
+    ("KDB생명 종신보험", (), ("KDB생명",)),
+    ("대한화재 사건", (), ()),  # 한화 inside a longer Korean word
+    ("하나도 안 나와요", (), ()),  # 하나 is an everyday word, no group
+])
+def test_group_mentions_are_words_where_no_full_name_stands(text, groups, insurers):
+    from yakgwan.text.insurers import group_mentions
+
+    assert group_mentions(text) == groups
+    assert insurer_mentions(text) == insurers
+
+
+def test_every_group_lists_insurers_of_the_lexicon(tmp_path):
+    from yakgwan.text.insurers import group_members
+
+    assert group_members("KB") == ("KB손해보험", "KB라이프")
+    assert group_members("메리츠") == ()  # a brand, not a group
+    data = json.loads(DEFAULT_LEXICON.read_text("utf-8"))
+    data["groups"]["가나다"] = ["가나다손해보험"]
+    bad = tmp_path / "insurers.json"
+    bad.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    with pytest.raises(ValueError, match="가나다.*가나다손해보험"):
+        load_lexicon(bad)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from yakgwan.ingest.chunkers.headings import division, explicit_title, heading_above, law_heading, repeated_lines, statute_name
+from yakgwan.ingest.chunkers.headings import Heading, division, explicit_title, heading_above, law_heading, repeated_lines, statute_name
 
 # dot leaders and a page number: "제1조(목적) ········ 1"; leaders alone ("성명 ......") are a form
 _LEADER = re.compile(r"(?:[·.…・]{4,}|…{2,})\s*\d{1,4}\s*$")
@@ -32,6 +32,9 @@ _ARTICLE_HEAD_LOOKAHEAD = 3
 _TOC_GAP = 5  # 목차 lines at most this many lines apart belong to one run
 _TOC_MIN_RUN = 3
 _TOC_HEAD_BEFORE = 8  # how far above its first entry a "목 차" heading may stand
+STANDING = 40  # lines of text: how far above a 제1조 a title no 조 has followed yet still names its 약관
+# a contents entry without leaders: "제41조 청약의 철회" (a 조 printed without its bracketed title)
+_CONTENTS_ENTRY = re.compile(r"^\s*제\s*\d+\s*조(?:\s*의\s*\d+)?\s+[^\s(（][^.。]{0,40}$")
 
 
 def looks_like_yakgwan(text: str) -> bool:
@@ -117,13 +120,18 @@ def openings(tags: list[LineTag], lines: list[str]) -> Openings:
     it, begins a 약관 named by the heading above it). In the appended laws only an explicit
     title begins a 약관 (a statute's 제1조 does not), and inside the 보통약관 (after its title,
     or under a division heading that names it, until a 특별약관's title or division) a numbered
-    heading is a part of the 보통약관. 목차 lines are skipped."""
+    heading is a part of the 보통약관. A 제1조 with no heading just above belongs to the last
+    explicit title no 조 has followed, when at most ``STANDING`` lines of text stand between
+    (contents entries and headings aside: a title alone on a divider page, then an
+    introduction; a title above the 약관's own contents). 목차 lines are skipped."""
     starts: dict[int, str | None] = {}
     restarts: set[int] = set()
     laws: dict[int, str | None] = {}
     in_law = in_base = False
     by_division = False  # the 보통약관 was named by a division heading ("제2절 보통약관의 보장")
     statute: str | None = None
+    standing: int | None = None  # the last explicit title no 조 has followed yet
+    standing_text = 0  # lines of text since (contents entries and headings aside)
     repeated = repeated_lines(lines)
     for i, tag in enumerate(tags):
         if tag.kind in ("toc", "toc_head"):
@@ -140,6 +148,9 @@ def openings(tags: list[LineTag], lines: list[str]) -> Openings:
             in_base = False  # a 특별약관's title ends the 보통약관
         if tag.kind in ("article", "part") and tag.number == 1:
             heading = heading_above(lines, i, repeated)
+            if heading is None and standing is not None and standing_text <= STANDING:
+                # a title on a divider page or above an introduction longer than a blurb
+                heading = Heading(tags[standing].label or "", standing, True)
             if heading is not None and (heading.explicit or not (in_law or in_base)):
                 name = yakgwan_name(heading.name)
                 starts.setdefault(heading.line, name)
@@ -147,6 +158,12 @@ def openings(tags: list[LineTag], lines: list[str]) -> Openings:
                 in_base, by_division = name == "보통약관", False  # numbered headings below are its parts
             elif in_base and not in_law and tag.kind == "article" and (heading is not None or by_division):
                 restarts.add(i)  # without a heading, a restart under the 보통약관's title alone opens an unnamed 약관
+        if tag.kind == "title" and not in_law:
+            standing, standing_text = i, 0
+        elif tag.kind == "article":
+            standing = None  # a title that 조 follow has been read (or was a line of the text)
+        elif tag.kind in ("body", "para", "box", "table") and not _CONTENTS_ENTRY.match(lines[i]):
+            standing_text += 1
         if in_law:
             name = statute_name(lines[i]) if tag.kind == "body" else None
             statute = name or statute

@@ -47,8 +47,9 @@ def _search_routes(r: APIRouter, service: Service) -> None:
         fields = HitOut.model_fields
         out = [HitOut(**{k: v for k, v in hit_json(h).items() if k in fields}, doc_name=names.get(h.chunk.doc_id, h.chunk.doc_id)) for h in res.hits]
         route = res.route.to_json() if res.route is not None else None
+        scope = None if res.scope is None else _named_scope({**res.scope.to_json(), "note": said(res.scope_note, lang)}, names)
         return SearchOut(pipeline=res.pipeline, latency_ms=round(res.latency_ms, 2), note=said(res.note, lang), dense=res.dense, hits=out, route=route,
-                         filters=[str(f) for f in parse_filters(body.filters)])
+                         filters=[str(f) for f in parse_filters(body.filters)], scope=scope)
 
     @r.get("/collections/{name}/chunks/{chunk_id}", response_model=ChunkOut, summary="One chunk's full text and provenance")
     def chunk(name: str, chunk_id: str) -> ChunkOut:
@@ -77,7 +78,27 @@ def _answer(service: Service, name: str, body: AskIn, lang: str, on_stage: Calla
     names = col.display_names()
     for c in res["citations"]:
         c["doc_name"] = names.get(c["doc"], c["doc"])
+    if res.get("scope"):
+        res["scope"] = _named_scope(res["scope"], names)
+        res["notes"] = [_as_uploaded(n, names) for n in res["notes"]]
+        if res.get("by") == "scope":  # a refusal that lists the documents the collection holds
+            res["answer"] = _as_uploaded(res["answer"], names)
     return res
+
+
+def _as_uploaded(text: str, names: dict[str, str]) -> str:
+    """``text`` with every document id in it written as the document was uploaded."""
+    for doc_id, name in names.items():
+        text = text.replace(doc_id, name)
+    return text
+
+
+def _named_scope(scope: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """A scope's JSON with the documents' names as uploaded beside their ids, and its note in them."""
+    docs = scope.get("docs")
+    note = scope.get("note")
+    return {**scope, "doc_names": None if docs is None else [names.get(d, d) for d in docs],
+            **({"note": _as_uploaded(note, names)} if isinstance(note, str) else {})}
 
 
 def _ask_routes(r: APIRouter, service: Service) -> None:

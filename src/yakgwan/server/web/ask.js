@@ -49,7 +49,7 @@ export function mountAsk(root, state) {
         else if (kind === "citations") {
           cites.replaceChildren(...data.citations.map((c) => el("li", {},
             el("button", { class: "cite", "data-chunk": c.chunk_id, onclick: () => openClause(collection, c.chunk_id, c.quote) },
-              `[${c.n}] ${c.doc_name}${c.page ? ` · ${t("clause.page_short", { page: c.page })}` : ""}${c.heading ? ` · ${c.heading}` : ""}`),
+              `[${c.n}] ${c.insurer ? `${c.insurer} · ` : ""}${c.doc_name}${c.page ? ` · ${t("clause.page_short", { page: c.page })}` : ""}${c.heading ? ` · ${c.heading}` : ""}`),
             el("div", { class: "meta" }, `“${c.quote.split(/\s+/).join(" ")}”`))));
         } else if (kind === "done") {
           status.textContent = t("ask.done", { by: data.by === "rules" ? t("ask.by_rules") : data.by, ms: Math.round(data.latency_ms), pipeline: data.pipeline });
