@@ -23,8 +23,12 @@
    best citing clause, and ranks right below it on a tie: a question answered by the table
    (a 지급률, a 부상등급, the 교특법 단서 list) usually reads like the clause that sends the reader
    there, not like the table's rows.
+   A chunk of the appended laws gets no title prior (``law_title``): a statute's article title
+   ("청약의 철회") is not the policy's, and the policy's own article should win.
    A prior for the 보통약관 when the route names no 특약 was measured and dropped: with the
-   thesaurus on, it changed no hit@5 on either half of the policy_qa dev set and lowered MRR.
+   thesaurus on, it changed no hit@5 on either half of the policy_qa dev set and lowered MRR;
+   on the eleven other insurers' documents (+0.1/+0.2) it raised the tuning half's q@5 9/15 →
+   10–11/15 and lowered the checking half's 15/30 → 14/30.
 5. grouping (:mod:`yakgwan.retrieval.grouping`): pieces of one 조 and copies of one clause across
    특약 variants become one hit listing every member, so the top k covers distinct clauses.
 """
@@ -67,9 +71,13 @@ class ClauseWeights:
     # policy_qa dev set, tuning half MRR 0.761 -> 0.775 (hit@5 unchanged), checking half hit@5
     # 0.684 -> 0.737, any@5 0.895 -> 0.947 (0.95 and 0.97 gave the same hit@5)
     cited: float = 1.0
+    # the title prior's share for a chunk of the appended laws: a statute's article title is not
+    # the policy's (with 1.0 a law came first for 6 of 66 article-title queries over the eleven
+    # dev documents, "청약의 철회" → 금융소비자보호법 제46조; with 0, none; q@5 unchanged on both halves)
+    law_title: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("title", "scope", "none", "cited"):
+        for name in ("title", "scope", "none", "cited", "law_title"):
             if getattr(self, name) < 0:
                 raise ValueError(f"ClauseWeights.{name} must be >= 0, got {getattr(self, name)}")
 
@@ -123,7 +131,7 @@ class ClauseRetriever:
         w = self.weights
         scored: dict[str, tuple[float, dict[str, float]]] = {}
         for cid, c in chunks.items():
-            parts = {"first": base.get(cid, 0.0), "title": w.title * title.get(cid, 0.0)}
+            parts = {"first": base.get(cid, 0.0), "title": w.title * title.get(cid, 0.0) * (w.law_title if c.kind == "law" else 1.0)}
             owner = c.yakgwan or c.follows  # a 별표 stands outside any 약관, after the one it serves
             if owner:
                 if owner in named:
