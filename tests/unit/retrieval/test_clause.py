@@ -327,3 +327,26 @@ def test_a_cited_table_ranks_right_below_the_clause_that_cites_it() -> None:
     assert [h.chunk.chunk_id for h in off] == ["c", "o", "f"]
     with pytest.raises(ValueError, match="cited"):
         ClauseWeights(cited=-0.1)
+
+
+def test_an_appended_statute_gets_no_title_prior_for_a_title_it_shares_with_the_policy() -> None:
+    from dataclasses import replace
+
+    from yakgwan.retrieval.retrievers.clause import ClauseRetriever, ClauseWeights
+
+    own = chunk("p", "계약자는 보험증권을 받은 날부터 15일 이내에 그 청약을 철회할 수 있습니다", "보통약관", "제18조", title="청약의 철회")
+    law = replace(chunk("l", "일반금융소비자는 계약서류를 제공받은 날부터 15일 이내에 청약을 철회할 수 있다", None, "제46조", title="청약의 철회"),
+                  kind="law", section="금융소비자 보호에 관한 법률")
+
+    class Fixed:
+        name = "fixed"
+
+        def retrieve(self, query: str, k: int) -> list[Hit]:  # the first stage ranks the law a little higher
+            return [Hit(law, 2.0, 1, "fixed"), Hit(own, 1.9, 2, "fixed"), Hit(far, 0.0, 3, "fixed")][:k]
+
+    far = chunk("f", "회사는 보험금을 지급합니다", "보통약관", "제7조", title="보험금의 지급")
+    cmap = ClauseMap.build([own, law, far], WordTokenizer())
+    hits = ClauseRetriever("clause", Fixed(), cmap, WordTokenizer(), ClauseWeights(none=0.0)).retrieve("청약의 철회", 2)
+    assert [h.chunk.chunk_id for h in hits] == ["p", "l"] and hits[1].components["title"] == 0.0
+    both = ClauseRetriever("clause", Fixed(), cmap, WordTokenizer(), ClauseWeights(none=0.0, law_title=1.0)).retrieve("청약의 철회", 2)
+    assert [h.chunk.chunk_id for h in both] == ["l", "p"]  # with the title prior on laws too, the statute wins
