@@ -100,6 +100,7 @@ _LEGAL_NAME = re.compile(r"[가-힣A-Za-z0-9]{1,15}?(?:손해보험|화재해상
 _CORPORATE_NAME = re.compile(r"(?:주식회사|[(（]주[)）]|㈜)[ \t]*([가-힣A-Za-z0-9]{2,24})|([가-힣A-Za-z0-9]{2,24})[ \t]*(?:주식회사|[(（]주[)）]|㈜)")
 _INSURER_FIELD = re.compile(r"(?:보험)?회사명[ \t]*[:：]?[ \t]*([^\s,·]+(?:[ \t]*주식회사)?)")
 _PRODUCT_FIELD = re.compile(r"(?:보험)?상품명[ \t]*[:：]?[ \t]+([^\n\t]+?)(?=[ \t]*(?:보험회사명|회사명|보험의?[ \t]*종목|[ \t]{2}|\t|$))", re.M)
+_WRAPPED = re.compile(r"^\s*[(（\[【<〈]\s*(.+?)\s*[)）\]】>〉]\s*$")  # a line wholly in brackets
 _TITLE = re.compile(r"^(.*?)[ \t]*(" + "|".join(DOC_TYPES) + r")$")
 _JOINED = re.compile(r"「([^「」\n]{2,60})」[ \t]*(?:에|을|를)[ \t]*가입")
 _PRODUCT_END = re.compile(r"보험(?:[ \t]*(?:무배당|유배당|\d{4}|[(\[][^()\[\]\n]{1,20}[)\]]))*$")
@@ -245,6 +246,8 @@ def _cover_product(doc: Document) -> Printed | None:
             line if after in DOC_TYPES else None,
             *(m.group(1) for m in _JOINED.finditer(line)),
             line if pos < first_page_end else None,
+            # a title that is only the kind of document ("보험약관"), the product under it in brackets
+            _WRAPPED.sub(r"\1", after) if title and title.group(1).strip() in ("", "보험") else None,
         ]
         for name in candidates:
             if name and (name := _product_like(name)) is not None:
@@ -395,5 +398,19 @@ def version(doc: Document) -> Printed | None:
 def printed_meta(doc: Document) -> dict[str, Printed]:
     """Every value of the module docstring this document prints, by key."""
     named = product(doc)
-    found = (named, product_type(doc, named), insurer(doc), doc_type(doc), version(doc))
+    found = (named, product_type(doc, named), insurer(doc), doc_type(doc), version(doc) or named_version(named))
     return {p.key: p for p in found if p is not None}
+
+
+# a sale version in a product's name: "(25.01)", "(2025.01)" (the year and month the product
+# went on sale, as insurers print it after the name)
+_NAMED_VERSION = re.compile(r"[(（]\s*(?:20)?(\d{2})\s*[.\-]\s*(\d{1,2})\s*[)）]")
+
+
+def named_version(named: Printed | None) -> Printed | None:
+    """The version the product's name carries in brackets ("…(무배당)(25.01)" → 2025-01), when
+    the document prints no labelled one."""
+    m = _NAMED_VERSION.search(named.value) if named is not None else None
+    if m is None or not 1 <= int(m.group(2)) <= 12:
+        return None
+    return Printed("version", f"20{m.group(1)}-{int(m.group(2)):02d}", named.page if named else None, named.line if named else "")

@@ -173,3 +173,18 @@ def test_an_uploads_warning_names_the_file_as_uploaded_in_each_readers_language(
     assert said["en"]["status"] == "succeeded", said["en"]
     assert said["ko"]["result"]["warnings"] == ["내 약관.pdf: 전체 3쪽 가운데 2쪽은 글자가 나오지 않아(빈 쪽, 스캔 또는 손상) 색인하지 않았습니다"]
     assert said["en"]["result"]["warnings"] == ["내 약관.pdf: page 2 of 3 gave no text (blank, scanned or damaged) and is not indexed"]
+
+
+def test_a_metadata_title_without_words_gives_way_to_the_first_line_of_text() -> None:
+    from yakgwan.ingest.loaders.pdf import _title
+
+    class Meta:
+        def __init__(self, title: str) -> None:
+            self.title = title
+
+        def get_metadata_value(self, key: str) -> str:
+            return self.title if key == "Title" else ""
+
+    assert _title(Meta("`"), "-\n가나 운전자보험 약관\n제1조") == "가나 운전자보험 약관"
+    assert _title(Meta("약관_최종.hwp"), "\n가나 약관") == "가나 약관"
+    assert _title(Meta("가나 운전자보험"), "다른 줄") == "가나 운전자보험"

@@ -225,3 +225,20 @@ def test_bare_version_labels_on_the_cover(cover: str, want: str | None) -> None:
     assert (got.value if got else None) == want
     assert version(_doc("표지", "본문", "본문", "본문", cover)) is None  # on the last page only a 판매 label with its full name counts
 
+
+
+def test_a_cover_titled_only_by_its_kind_names_the_product_in_brackets_under_it() -> None:
+    from yakgwan.ingest.printed import printed_meta
+
+    got = printed_meta(_doc("보험약관\n(가나 프리미엄 해외여행보험)\n목 차\n제1관 목적 및 용어의 정의", "제1조(목적) 이 계약은 …"))
+    assert got["product"].value == "가나 프리미엄 해외여행보험" and got["product_type"].value == "해외여행보험"
+
+
+def test_a_sale_version_in_the_products_name_is_its_version_when_no_label_says_one() -> None:
+    from yakgwan.ingest.printed import printed_meta
+
+    got = printed_meta(_doc("가나손보 간편 실손의료비보장보험(무배당)(25.01)\n약관", "제1조(목적) 이 계약은 …"))
+    assert got["version"].value == "2025-01" and got["version"].page == 1
+    labelled = printed_meta(_doc("가나손보 간편 실손의료비보장보험(무배당)(25.01)\n판매시기: 2025.04\n약관", "제1조(목적)"))
+    assert labelled["version"].value == "2025-04"  # a labelled version wins
+    assert "version" not in printed_meta(_doc("가나 운전자보험(13.40)\n약관", "제1조(목적)"))  # no month 40

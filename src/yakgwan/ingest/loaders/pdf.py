@@ -76,11 +76,16 @@ def _relative_id(path: Path, root: Path) -> str:
 
 
 def _title(pdf, text: str) -> str:
+    """The metadata's title unless it is a file name or holds no two letters or digits in a
+    row ("`", "-"), else the first line of text that does."""
     title = (pdf.get_metadata_value("Title") or "").strip()
-    if title and not re.search(r"\.(hwp|docx?|pdf)$", title, re.IGNORECASE):
+    if _WORDY.search(title) and not re.search(r"\.(hwp|docx?|pdf)$", title, re.IGNORECASE):
         return title
-    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    first = next((ln.strip() for ln in text.splitlines() if _WORDY.search(ln)), "")
     return first[:120]
+
+
+_WORDY = re.compile(r"\w\w")
 
 
 def _mean_confidence(reading: PdfReading) -> float | None:
