@@ -37,6 +37,8 @@ def test_the_outline_of_a_registered_policy_in_both_languages(browser: Any, site
         _check_page(pg, f"15-outline-ko-{viewport['width']}")
         pg.click("#lang")
         pg.wait_for_function("() => document.querySelector('#outline h2')?.textContent === 'Document outline'")
+        # the static labels turn at once; the outline itself is drawn again when its fetch returns
+        pg.wait_for_function("() => document.querySelector('#outline .outline-yakgwan li')?.textContent.includes('article(s)')")
         assert "2 article(s)" in pg.inner_text("#outline .outline-yakgwan li >> nth=0") and "(not found)" in pg.inner_text("#outline .outline-identity")
         _check_page(pg, f"16-outline-en-{viewport['width']}")
         pg.click("#lang")
