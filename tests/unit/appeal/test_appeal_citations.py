@@ -96,10 +96,10 @@ def test_a_law_is_a_law_however_a_notice_writes_it() -> None:
 
 def test_a_long_line_of_citations_is_read_in_linear_time() -> None:
     """A law's name is looked for just before each article, not over the whole line: a line of
-    3,000 words and 40 articles is read in well under a second (a search over the line took minutes)."""
+    3,000 words and 40 articles is read in seconds (a search over the line took minutes)."""
     import time
 
     line = " ".join(["보험금을"] * 3000) + " " + " ".join(f"제{i}조" for i in range(1, 41)) + "에 따라 보험금을 지급하지 않습니다."
     start = time.perf_counter()
     refs = parse_clause_refs(line)
-    assert len(refs) == 40 and time.perf_counter() - start < 2.0
+    assert len(refs) == 40 and time.perf_counter() - start < 10.0  # linear: about 2 s inside the full suite on 2 cores; the search it replaced took minutes

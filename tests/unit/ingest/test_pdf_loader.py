@@ -124,7 +124,7 @@ def test_kb_policy_text_and_speed(kb_policy_pdf: Path):
     started = time.perf_counter()
     [doc] = PdfLoader().load(kb_policy_pdf, kb_policy_pdf.parent)
     seconds = time.perf_counter() - started
-    assert seconds < 5.0  # measured ~1.1 s on 2 cores
+    assert seconds < 12.0  # an order of magnitude, not a figure: 4.4–4.8 s alone on 2 cores (2026-12-05; 3.3 s for the text-layer reader before it, same hour), over 5 s inside the full suite
     assert doc.content_hash.startswith("f935908d") and doc.title == "KB스마트운전자보험"
     assert len(doc.pages) == 168 and doc.pages[-1].end == len(doc.text)
     page11 = doc.text[doc.pages[10].start:doc.pages[10].end]
