@@ -46,7 +46,7 @@ from yakgwan.core.records import Hit
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
-from yakgwan.pipelines.scoping import refusal_note, scope_note, scoped
+from yakgwan.pipelines.scoping import refusal_note, scope_note
 from yakgwan.query.scope import labels_of, resolves, scope_of
 from yakgwan.store import keep_docs
 
@@ -114,7 +114,8 @@ class Asker:
         if not question.strip():
             raise InputError(None, msg("query.empty_question"))
         t0 = time.perf_counter()
-        scope = scope_of(question, labels_of(self.ctx.view.docs))
+        labels = labels_of(self.ctx.view.docs)
+        scope = scope_of(question, labels)
         if scope.refuses:
             why = refusal_note(scope)
             mode = self.mode if self.mode != "auto" else ("generate" if self.ctx.llm is not None else "extract")
@@ -126,7 +127,7 @@ class Asker:
         if note is not None:
             res.notes.insert(0, note)
         res.scope = scope
-        companies = {d: lab.company for d, lab in ((lab.doc_id, lab) for lab in labels_of(self.ctx.view.docs))}
+        companies = {lab.doc_id: lab.company for lab in labels}
         if len({c for c in companies.values() if c}) > 1:
             res.citations = [replace(c, insurer=companies.get(c.doc)) for c in res.citations]
         return res
@@ -256,9 +257,11 @@ class Asker:
     def _side_retriever(self, side: str) -> Retriever:
         """The default pipeline over the documents one side names (an insurer of a comparison:
         ``pipelines.scoping``), else over all of this asker's documents; built once each."""
-        ctx, _ = scoped(self.ctx, side)
-        key = tuple(sorted(ctx.view.docs)) if ctx is not self.ctx else ()
-        if key not in self._sides:
+        scope = scope_of(side, labels_of(self.ctx.view.docs))
+        narrower = scope.narrows and set(scope.docs or ()) < set(self.ctx.view.docs)
+        key = tuple(sorted(scope.docs or ())) if narrower else ()
+        if key not in self._sides:  # the part of the index is cut once per set of documents
+            ctx = self.ctx.within(keep_docs(self.ctx.view, key)) if narrower else self.ctx
             self._sides[key] = build_pipeline(DEFAULT_PIPELINE, ctx)[0]
         return self._sides[key]
 
