@@ -24,7 +24,7 @@ class Plan:
 # how this version reads a document into chunks (its pages' layout, its structure): a document
 # indexed by another reading is read again when it is ingested again, though its bytes are the
 # same (raised whenever the reader or the chunker changes what a document's chunks are)
-READING = 3
+READING = 4
 
 
 def plan_ingest(docs: list[tuple[Document, str]], old: dict[str, DocRecord], sync: bool = False, rechunk: bool = False) -> Plan:

@@ -184,3 +184,33 @@ def test_a_title_far_above_or_already_followed_names_no_later_first_article() ->
     filler = [f"본문 문장 {n}번째 줄은 설명입니다." for n in range(45)]
     chunks = _split(["보통약관", *filler, "제1조(목적)", "이 안내의 목적입니다."])
     assert {c.yakgwan for c in chunks if "안내의 목적" in c.text} == {None}  # too far: more than STANDING lines of text
+
+
+def test_an_article_quoted_in_a_box_inside_an_article_is_not_an_article_of_the_yakgwan() -> None:
+    chunks = _split([
+        "보통약관",
+        "제17조(보험계약의 성립)",
+        "① 계약은 청약과 승낙으로 이루어집니다.",
+        "제18조(청약의 철회)",
+        "① 계약자는 보험증권을 받은 날부터 15일 이내에 그 청약을 철회할 수 있습니다.",
+        "관 련 법 규 금융소비자보호에 관한 법률",  # a box inside the article, quoting a law
+        "제46조(청약의 철회) ① 일반금융소비자는 청약을 철회할 수 있다.",
+        "제2조(정의) 이 법에서 사용하는 용어의 뜻은 다음과 같다.",
+        "② 청약철회는 서면 등을 발송한 때 효력이 발생합니다.",
+        "제19조(약관교부 및 설명의무)",
+        "① 회사는 약관의 중요한 내용을 설명하여야 합니다.",
+        "제46조(소멸시효)",
+        "보험금청구권은 3년간 행사하지 않으면 소멸시효가 완성됩니다.",
+    ])
+    article = {c.text.split("\n")[0][:12]: c.article for c in chunks if c.yakgwan == "보통약관"}
+    assert {c.article for c in chunks if "발송한 때 효력" in c.text} == {"제18조"}
+    assert {c.article for c in chunks if "중요한 내용을 설명" in c.text} == {"제19조"}
+    assert {c.article for c in chunks if "3년간 행사" in c.text} == {"제46조"}  # the same number, later, in sequence
+    assert "제46조" not in {c.article for c in chunks if "일반금융소비자는" in c.text}, article
+
+
+def test_a_gap_in_the_numbering_is_an_article_not_a_quotation() -> None:
+    chunks = _split(["가 보장 특별약관", "제1조(지급사유)", "회사는 지급합니다.", "제2조(삭제)",
+                     "제5조(준용)", "보통약관을 따릅니다.", "제6조(기타)", "그 밖의 사항입니다."])
+    assert {c.article for c in chunks if "보통약관을 따릅니다" in c.text} == {"제5조"}
+    assert {c.article for c in chunks if "그 밖의 사항" in c.text} == {"제6조"}

@@ -92,6 +92,33 @@ def classify_line(line: str) -> LineTag:
     return LineTag("body")
 
 
+QUOTE_REACH = 300  # lines: how far below a heading that jumps ahead the numbering may resume
+
+
+def quoted_ahead(tags: list[LineTag], i: int, last: float) -> bool:
+    """Whether the article heading at ``i`` jumps ahead of ``last`` (the 약관's last article) only
+    to have the numbering go on from ``last`` below it: a later heading numbered between the two,
+    before any heading past it, a 제1조 or a title, within ``QUOTE_REACH`` lines. Such a heading
+    is a quoted article ("관련 법규 금융소비자보호법 제46조(청약의 철회) …" printed in a box
+    inside 제18조), not an article of the 약관. Deleted articles leave gaps that the numbering
+    never goes back into, so a plain gap stays an article (pure)."""
+    number = tags[i].number
+    if last < 1 or number <= last + 1:
+        return False
+    for tag in tags[i + 1:i + 1 + QUOTE_REACH]:
+        if tag.kind in ("title", "law_head", "appendix"):
+            return False
+        if tag.kind != "article" or tag.number <= 1:
+            if tag.kind == "article" and tag.number == 1:
+                return False
+            continue
+        if last < tag.number < number:
+            return True
+        if tag.number > number:
+            return False
+    return False
+
+
 def _normalise_circled(mark: str) -> str:
     if "➀" <= mark <= "➉":
         return chr(ord("①") + ord(mark) - ord("➀"))

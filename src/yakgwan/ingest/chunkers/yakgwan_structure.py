@@ -19,7 +19,9 @@ Guards against false structure:
 * an article heading must stand at the start of a line; text may follow its title (the first
   sentence, "제3조(준용규정) 이 특별약관에 …") but not a particle or a list that makes the line a
   citation ("제3조(…)에 정한", "제3조(…) 에 따른", "제3조(…) 및 제4조"), and its number must grow
-  within a 약관; a 제1조 after a higher number without a title opens an unnamed 약관;
+  within a 약관; a 제1조 after a higher number without a title opens an unnamed 약관; a heading
+  that jumps ahead while a later heading goes on from the last number is a quotation (a law's
+  article in a box inside the 약관), not an article of the 약관;
 * 목차 lines (dot leaders followed by a page number) form "toc" chunks only in runs of three or
   more; before the first 약관 they carry no 약관. In the body a run must name a 조, 관 or 약관,
   a 항 or 조 line is never 목차, and the 약관 and 조 go on after it, so a form ("성명 ......")
@@ -38,6 +40,7 @@ from yakgwan.ingest.chunkers.yakgwan_lines import (
     classify_line,
     looks_like_yakgwan,
     openings,
+    quoted_ahead,
     toc_lines,
 )
 from yakgwan.core.records import Chunk, Document, make_chunk_id
@@ -174,6 +177,8 @@ class _UnitBuilder:
             self.suspended = None
         if tag.number <= self.last_no and tag.number != 1:
             return False
+        if quoted_ahead(self.tags, i, self.last_no):
+            return False  # an article quoted in a box ("관련 법규 … 제46조(…)"): the numbering resumes below it
         if tag.number == 1 and self.last_no >= 1 and self.prefix is None and i not in restarts:
             # numbering restarts without a title: a restated 제1조 stays in its 약관, else unnamed
             self.start_yakgwan(i, self.yakgwan if self.last_no == 1 else None)
