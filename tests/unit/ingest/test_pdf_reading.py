@@ -269,3 +269,85 @@ def test_marks_restart_in_each_article_and_follow_printed_numbers() -> None:
     assert circled(1) == "①" and circled(20) == "⑳"
     with pytest.raises(ValueError, match="n must be between 1 and 20"):
         circled(21)
+
+
+@pytest.mark.unit
+def test_a_column_holding_a_small_table_is_still_a_column(tmp_path: Path) -> None:
+    # the left column carries an example table (rows of cells) on half of its rows; the right
+    # column is text: the page is two columns, not a table set twice side by side
+    runs = []
+    for i in range(8):
+        y = 760 - 14 * i
+        if i % 2:
+            runs += [(40, y, f"예{i}"), (120, y, f"칸{i}")]
+        else:
+            runs.append((40, y, f"왼{i} " + SENTENCES[i][:18]))
+        runs.append((320, y, f"오{i} " + SENTENCES[i][:18]))
+    lines = _load(tmp_path, build_pdf([runs])).text.splitlines()
+    firsts = [ln.split()[0].split("\t")[0] for ln in lines]
+    assert firsts.index("오0") > max(firsts.index(f"예{i}") for i in (1, 3, 5, 7))  # the left column first, whole
+    assert not any("\t오" in ln for ln in lines)  # no row joins the two columns
+
+
+@pytest.mark.unit
+def test_a_left_line_ending_inside_the_gutter_does_not_glue_the_right_columns_heading(tmp_path: Path) -> None:
+    runs = []
+    runs = []
+    for i in range(12):  # two columns of 20-glyph lines: the left ends at x 240, the right starts at 320
+        y = 760 - 14 * i
+        left = f"왼{i:02d} " + SENTENCES[i % 8][:15] + "." if i != 5 else f"왼{i:02d} " + SENTENCES[i % 8][:16] + "."  # 10 pt into the gutter
+        right = "제3조(보상내용)" if i == 5 else f"오{i:02d} " + SENTENCES[(i + 3) % 8][:15] + "."
+        runs += [(40, y, left), (320, y, right)]
+    lines = _load(tmp_path, build_pdf([runs])).text.splitlines()
+    assert "제3조(보상내용)" in lines  # its own line, not glued to the left line beside it
+    order = [ln[:3] for ln in lines]
+    assert order == [f"왼{i:02d}" for i in range(12)] + ["오00", "오01", "오02", "오03", "오04", "제3조"[:3]] + [f"오{i:02d}" for i in range(6, 12)]
+
+
+@pytest.mark.unit
+def test_a_label_cell_beside_a_wrapped_cell_is_read_before_it(tmp_path: Path) -> None:
+    # a term | meaning table: each term is printed halfway down its meaning, which wraps over
+    # two lines; reading by rows would put the term inside the meaning's sentence
+    runs = [(60, 760, "용어"), (200, 760, "정의")]
+    y = 740
+    for term, first, second in [("보험증권", "계약의 성립과 그 내용을 증명하기 위하여", "회사가 드리는 증서를 말합니다."),
+                                ("진단계약", "계약을 체결하기 위하여 건강진단을", "받아야 하는 계약을 말합니다.")]:
+        runs += [(200, y, first), (60, y - 7, term), (200, y - 14, second)]
+        y -= 28
+    text = _load(tmp_path, build_pdf([runs])).text
+    squashed = "".join(text.split())
+    assert "계약의성립과그내용을증명하기위하여회사가드리는증서를말합니다." in squashed
+    assert "계약을체결하기위하여건강진단을받아야하는계약을말합니다." in squashed
+    assert squashed.index("보험증권") < squashed.index("계약의성립") < squashed.index("진단계약") < squashed.index("계약을체결")
+
+
+@pytest.mark.unit
+def test_labels_first_moves_only_a_short_outdented_line_inside_a_sentence() -> None:
+    from yakgwan.ingest.pdf.columns import Line
+    from yakgwan.ingest.pdf.furniture import labels_first
+
+    def ln(text: str, x: float) -> Line:
+        return Line(text, False, False, x, 10.0)
+
+    cell = [ln("계약을 체결하기 위하여 건강진단을", 200), ln("진단계약", 60), ln("받아야 하는 계약을 말합니다.", 200)]
+    assert [x.text for x in labels_first(cell)] == ["진단계약", "계약을 체결하기 위하여 건강진단을", "받아야 하는 계약을 말합니다."]
+    ended = [ln("회사는 보험금을 지급합니다.", 200), ln("제5조(준용)", 60), ln("이 특약에 없는 사항은", 200)]
+    assert labels_first(ended) == ended  # the line before ends its sentence: a heading, not a label
+    item = [ln("다음의 경우에는 보험금을", 200), ln("1. 고의", 60), ln("지급하지 않습니다.", 200)]
+    assert labels_first(item) == item  # an item marker is never a label
+    long = [ln("다음의 경우에는 보험금을", 200), ln("이 줄은 라벨이라기에는 너무나 긴 문장입니다", 60), ln("지급하지 않습니다.", 200)]
+    assert labels_first(long) == long
+
+
+@pytest.mark.unit
+def test_a_top_row_holding_both_columns_text_is_read_with_the_columns(tmp_path: Path) -> None:
+    # a page with no top margin: its first row, set apart by a gap, holds the left column's last
+    # sentence and the right column's title; it is not a running header
+    runs = [(40, 830, "왼0 앞 단에서 이어지는 문장의 끝입니다."), (320, 830, "3. 나 보장 특별약관")]
+    for i in range(8):
+        y = 780 - 14 * i
+        runs += [(40, y, f"왼{i + 1} " + SENTENCES[i][:16] + "."), (320, y, f"오{i + 1} " + SENTENCES[(i + 3) % 8][:16] + ".")]
+    lines = _load(tmp_path, build_pdf([runs])).text.splitlines()
+    assert "3. 나 보장 특별약관" in lines and not any("\t" in ln for ln in lines)
+    assert lines.index("3. 나 보장 특별약관") == lines.index(next(ln for ln in lines if ln.startswith("오1"))) - 1
+    assert lines[0].startswith("왼0")

@@ -13,7 +13,7 @@ from typing import Callable
 from yakgwan.messages import Message, msg
 from yakgwan.core.errors import InputError, NoTextLayer
 from yakgwan.core.records import Document, PageSpan, sha256_hex
-from yakgwan.ingest.pdf.furniture import glue_wrapped_words, strip_furniture
+from yakgwan.ingest.pdf.furniture import glue_wrapped_words, labels_first, strip_furniture
 from yakgwan.ingest.pdf.marks import resolve_marks
 from yakgwan.ingest.pdf.reader import How, PdfReading, read_pdf
 
@@ -41,10 +41,11 @@ def assemble(pages: list[list[str]]) -> tuple[str, tuple[PageSpan, ...]]:
 
 
 def page_texts(reading: PdfReading) -> list[list[str]]:
-    """Each page's lines as they go into the document (pure): furniture stripped, words glued
-    back, private-use marks resolved; a page that is not indexed has none."""
+    """Each page's lines as they go into the document (pure): furniture stripped, a table's label
+    read before the wrapped cell beside it, words glued back, private-use marks resolved; a page
+    that is not indexed has none."""
     kept = [list(p.lines) if reading.indexed(p) else [] for p in reading.pages]
-    glued = [glue_wrapped_words(lines) for lines in strip_furniture(kept)]
+    glued = [glue_wrapped_words(labels_first(lines)) for lines in strip_furniture(kept)]
     flat = resolve_marks([line for lines in glued for line in lines])
     out, pos = [], 0
     for lines in glued:

@@ -25,6 +25,8 @@ import math
 from dataclasses import dataclass
 from statistics import median
 
+import numpy as np
+
 from yakgwan.ingest.pdf.lines import Row
 
 GUTTER_MIN = 1.2
@@ -53,8 +55,21 @@ class Line:
     height: float = 0.0  # its row's height (0: unknown, a line read by OCR)
 
 
-def _crosses(row: Row, g0: float, g1: float) -> bool:
-    return any(g.x0 < g1 and g.x1 > g0 for g in row.ink)
+def crosses(row: Row, g0: float, g1: float) -> bool:
+    """Whether the row's ink runs across the gutter [g0, g1]: no empty stretch of ``GUTTER_MIN``
+    row heights is left inside it (a line of the left column that ends a little into the gutter,
+    or a heading of the right column that starts in it, leaves one; a title over both columns
+    does not)."""
+    spans = sorted((max(g.x0, g0), min(g.x1, g1)) for g in row.ink if g.x0 < g1 and g.x1 > g0)
+    if not spans:
+        return False
+    need = GUTTER_MIN * row.height
+    reach = g0
+    for a, b in spans:
+        if a - reach >= need:
+            return False
+        reach = max(reach, b)
+    return g1 - reach < need
 
 
 def find_gutter(rows: list[Row]) -> tuple[float, float] | None:
@@ -67,14 +82,7 @@ def find_gutter(rows: list[Row]) -> tuple[float, float] | None:
     if width < 10 * h:
         return None
     n = int(width) + 1
-    count = [0] * n
-    for r in rows:
-        covered = bytearray(n)
-        for g in r.ink:
-            a, b = max(int(g.x0 - left), 0), min(int(g.x1 - left), n - 1)
-            covered[a:b + 1] = b"\x01" * (b + 1 - a)
-        for k in range(n):
-            count[k] += covered[k]
+    count = _rows_covering(rows, left, n)
     allowed = int(GUTTER_CROSS * len(rows))
     best: tuple[int, tuple[float, float]] | None = None
     k = 0
@@ -95,13 +103,30 @@ def find_gutter(rows: list[Row]) -> tuple[float, float] | None:
     return best[1] if best else None
 
 
+def _rows_covering(rows: list[Row], left: float, n: int) -> list[int]:
+    """For each whole point x = left + k (k < n), how many rows have ink there (pure)."""
+    diff = np.zeros(n + 1, dtype=np.int64)
+    for r in rows:
+        box = r.boxes  # (x0, x1) of each glyph, by x0
+        a = np.clip((box[:, 0] - left).astype(np.int64), 0, n - 1)
+        b = np.clip((box[:, 1] - left).astype(np.int64), 0, n - 1)
+        reach = np.maximum.accumulate(b)
+        new = np.ones(len(a), dtype=bool)
+        new[1:] = a[1:] > reach[:-1] + 1  # the row's ink as a union of intervals: each point counts once a row
+        starts = a[new]
+        ends = reach[np.append(np.flatnonzero(new)[1:] - 1, len(a) - 1)]
+        np.add.at(diff, starts, 1)
+        np.add.at(diff, ends + 1, -1)
+    return np.cumsum(diff[:n]).tolist()
+
+
 def _two_sided(rows: list[Row], g0: float, g1: float, left: float, right: float) -> int:
     """How many rows hold text on the side of [g0, g1] that has fewer; 0 unless the two sides
     stand side by side (their vertical extents overlap by half of the shorter) and both fill
     like columns. Two columns need not share baselines: a row may hold one side only."""
     sides: list[list[Row]] = [[], []]
     for r in rows:
-        if _crosses(r, g0, g1):
+        if crosses(r, g0, g1):
             continue
         for k, (lo, hi) in enumerate(((left, g0), (g1, right))):
             part = r.part(lo, hi)
@@ -119,8 +144,8 @@ def _two_sided(rows: list[Row], g0: float, g1: float, left: float, right: float)
     for side, width in zip(sides, widths):
         if sum((r.x1 - r.x0) >= COLUMN_FILL * width for r in side) < FILLED_ROWS * len(side):
             return 0
-        if sum(len(r.segments()) > 1 for r in side) > CELL_ROWS * len(side):
-            return 0  # a side whose rows are cells is half of a table
+    if all(sum(len(r.segments()) > 1 for r in side) > CELL_ROWS * len(side) for side in sides):
+        return 0  # both sides' rows are cells: a table set twice side by side
     return min(len(side) for side in sides)
 
 
@@ -152,9 +177,11 @@ def _as_lines(rows: list[Row]) -> list[Line]:
     return [line_of(r, left, right) for r in rows]
 
 
-def reading_order(rows: list[Row], depth: int = 0) -> list[Line]:
-    """The rows of a page's body as lines in reading order (see the module docstring)."""
-    gutter = find_gutter(rows) if depth < MAX_DEPTH else None
+def reading_order(rows: list[Row], depth: int = 0, gutter: tuple[float, float] | None = None) -> list[Line]:
+    """The rows of a page's body as lines in reading order (see the module docstring);
+    ``gutter``: the rows' gutter when the caller has found it already."""
+    if gutter is None:
+        gutter = find_gutter(rows) if depth < MAX_DEPTH else None
     if gutter is None:
         return _as_lines(rows)
     g0, g1 = gutter
@@ -165,7 +192,8 @@ def reading_order(rows: list[Row], depth: int = 0) -> list[Line]:
     zone: list[Row] = []
 
     def flush() -> None:
-        sides = [(r.part(left, g0), r.part(g1, right)) for r in zone]
+        mid = (g0 + g1) / 2  # a glyph a little into the gutter stays with its own side
+        sides = [(r.part(left, mid), r.part(mid, right)) for r in zone]
         if sum(a is not None for a, _ in sides) >= 2 and sum(b is not None for _, b in sides) >= 2:
             out.extend(reading_order([a for a, _ in sides if a is not None], depth + 1))
             out.extend(reading_order([b for _, b in sides if b is not None], depth + 1))
@@ -174,7 +202,7 @@ def reading_order(rows: list[Row], depth: int = 0) -> list[Line]:
         zone.clear()
 
     for r in rows:
-        if _crosses(r, g0, g1):
+        if crosses(r, g0, g1):
             flush()
             out.append(line_of(r, page_left, page_right))
         else:

@@ -78,6 +78,36 @@ def strip_furniture(pages: list[list[Line]]) -> list[list[Line]]:
     return out
 
 
+LABEL_CHARS = 15  # a table's label cell: at most this many characters on its line
+LABEL_OUTDENT = 2.0  # ... standing at least this many row heights left of the cell beside it
+_SENTENCE_END = re.compile(r"[.。:]\s*$")
+
+
+def labels_first(lines: list[Line]) -> list[Line]:
+    """A table's label cell set beside a cell that wraps over several lines is printed halfway
+    down it, so reading by rows puts the label inside the other cell's sentence ("계약의 성립을
+    증명하기 위하여 회사가 계약자" / "보험증권" / "에게 드리는 증서를 말합니다."). Such a label (a
+    short line, not a table row, an item or a heading, standing left of the line before it,
+    which breaks off mid-sentence and goes on in the line after it, at its x) is read before
+    the cell it interrupts. Pure."""
+    out = list(lines)
+    i = 0
+    while i + 2 < len(out):
+        a, b, c = out[i], out[i + 1], out[i + 2]
+        h = max(a.height, b.height)
+        if (h > 0 and not (a.is_row or b.is_row or c.is_row) and len(b.text.strip()) <= LABEL_CHARS
+                and b.x0 <= a.x0 - LABEL_OUTDENT * h and abs(c.x0 - a.x0) <= h
+                and not _SENTENCE_END.search(a.text) and not _ITEM_MARKER.match(b.text.strip())):
+            start = i
+            while start > 0 and abs(out[start - 1].x0 - a.x0) <= h and not out[start - 1].is_row and not _SENTENCE_END.search(out[start - 1].text):
+                start -= 1  # the label goes before the whole cell, from the cell's first line
+            out[start:i + 2] = [b, *out[start:i + 1]]
+            i += 2
+            continue
+        i += 1
+    return out
+
+
 def glue_wrapped_words(lines: list[Line]) -> list[str]:
     """Join a line broken inside a word with its continuation: the line is full, does not end
     in a space, ends in a Hangul syllable or digit, is not a 목차 line (dot leaders), and the

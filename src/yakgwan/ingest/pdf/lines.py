@@ -24,7 +24,10 @@ space where the document draws one or where the gap is a word's. All functions a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from statistics import median
+
+import numpy as np
 
 from yakgwan.ingest.pdf.glyphs import DRAWN, GUESSED, Glyph
 
@@ -64,17 +67,23 @@ class Row:
     def ink(self) -> tuple[Glyph, ...]:
         return self.glyphs
 
-    @property
+    @cached_property
     def x0(self) -> float:
         return min(g.x0 for g in self.ink)
 
-    @property
+    @cached_property
     def x1(self) -> float:
         return max(g.x1 for g in self.ink)
 
-    @property
+    @cached_property
     def height(self) -> float:
         return median(g.height for g in self.ink)
+
+    @cached_property
+    def boxes(self) -> np.ndarray:
+        """Each glyph's (x0, x1), ordered by x0 (float64, one row per glyph)."""
+        out = np.array([(g.x0, g.x1) for g in self.ink], dtype=np.float64).reshape(-1, 2)
+        return out[np.argsort(out[:, 0], kind="stable")]
 
     def part(self, lo: float, hi: float) -> "Row | None":
         """The glyphs of the row that lie within [lo, hi] (None when none do)."""

@@ -17,7 +17,7 @@ from typing import Callable
 
 from yakgwan.core.errors import InputError
 from yakgwan.ingest.pdf.ocr import OcrPage
-from yakgwan.ingest.pdf.columns import Line, line_of, reading_order
+from yakgwan.ingest.pdf.columns import Line, crosses, find_gutter, line_of, reading_order
 from yakgwan.ingest.pdf.edges import TabCut, margins, recurring, tab_cuts, tab_glyphs
 from yakgwan.ingest.pdf.glyphs import Glyph, read_glyphs, upright
 from yakgwan.ingest.pdf.lines import Row, build_rows
@@ -65,7 +65,15 @@ class PdfReading:
 def page_lines(rows: list[Row], height: float) -> list[Line]:
     """A page's rows as lines in reading order: header rows, the body by columns, footer rows."""
     head, body, foot = margins(rows, height)
-    return [line_of(r) for r in head] + reading_order(body) + [line_of(r) for r in foot]
+    gutter = find_gutter(body)
+    if gutter is not None:  # a header row that holds text of the columns (no margin above them) is read with them
+        moved = False
+        while head and not crosses(head[-1], *gutter) and len(head[-1].segments()) > 1:
+            body.insert(0, head.pop())
+            moved = True
+        if moved:
+            gutter = find_gutter(body)
+    return [line_of(r) for r in head] + reading_order(body, gutter=gutter) + [line_of(r) for r in foot]
 
 
 def _has_picture(page) -> bool:
