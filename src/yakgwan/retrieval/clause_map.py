@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from yakgwan.core.records import Chunk
-from yakgwan.retrieval.grouping import shingles
+from yakgwan.retrieval.grouping import clone_articles, shingles
 from yakgwan.retrieval.scoring.bm25 import BM25Index
 from yakgwan.text.token_cache import CachingTokenizer, TokenCache
 from yakgwan.text.tokenizer import Tokenizer
@@ -204,6 +204,8 @@ class ClauseMap:
     cites: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     common: frozenset[str] = frozenset()
     _shingles: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    _clones: dict[float, dict[str, str]] = field(default_factory=dict, repr=False)
+    _articles: dict[tuple[str, str], tuple[Chunk, ...]] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, chunks: Sequence[Chunk], tokenizer: Tokenizer) -> "ClauseMap":
@@ -234,6 +236,25 @@ class ClauseMap:
     def title_scores(self, query_terms: Sequence[str]) -> np.ndarray:
         """BM25 of the query against every chunk's title field."""
         return self.titles.scores(query_terms)
+
+    def articles_of(self, key: tuple[str, str]) -> tuple[Chunk, ...]:
+        """The first piece of each 조 of one 약관 (``key``: document id, 약관 name), in order;
+        the index is built on first use."""
+        if self._articles is None:
+            firsts: dict[tuple[str, str], dict[str, Chunk]] = {}
+            for c in self.chunks:
+                if c.yakgwan and c.article and c.kind != "law":
+                    firsts.setdefault((c.doc_id, c.yakgwan), {}).setdefault(c.article, c)
+            self._articles = {k: tuple(v.values()) for k, v in firsts.items()}
+        return self._articles.get(key, ())
+
+    def clones_at(self, threshold: float) -> dict[str, str]:
+        """The pieces of copied 조 (:func:`~yakgwan.retrieval.grouping.clone_articles` at
+        ``threshold``), found on first use."""
+        got = self._clones.get(threshold)
+        if got is None:
+            got = self._clones[threshold] = clone_articles(self.chunks, threshold)
+        return got
 
     def shingles_of(self, c: Chunk) -> frozenset[str]:
         """The chunk's text shingles for clone grouping, computed once per chunk."""

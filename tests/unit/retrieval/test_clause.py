@@ -350,3 +350,51 @@ def test_an_appended_statute_gets_no_title_prior_for_a_title_it_shares_with_the_
     assert [h.chunk.chunk_id for h in hits] == ["p", "l"] and hits[1].components["title"] == 0.0
     both = ClauseRetriever("clause", Fixed(), cmap, WordTokenizer(), ClauseWeights(none=0.0, law_title=1.0)).retrieve("청약의 철회", 2)
     assert [h.chunk.chunk_id for h in both] == ["l", "p"]  # with the title prior on laws too, the statute wins
+
+
+def test_a_coverage_question_lifts_the_paying_article_of_the_yakgwan_it_found() -> None:
+    from yakgwan.retrieval.retrievers.clause import ClauseRetriever, ClauseWeights
+
+    found = chunk("r7", "회사가 보험금을 지급한 물건의 잔존물은 회사의 것이 됩니다", "휴대품손해 특별약관", "제7조", title="잔존물의 귀속")
+    pays = chunk("r2", "회사는 여행 중 우연한 사고로 휴대품에 생긴 손해를 보상합니다", "휴대품손해 특별약관", "제2조", title="보상하는 손해")
+    other = chunk("o1", "회사는 상해로 입원한 경우 입원일당을 지급합니다", "입원일당 특별약관", "제1조", title="보험금의 지급사유")
+    rule = chunk("b9", "계약자는 주소가 바뀌면 회사에 알려야 합니다", "보통약관", "제9조", title="주소변경통지")
+
+    class Fixed:
+        name = "fixed"
+
+        def retrieve(self, query: str, k: int) -> list[Hit]:  # the paying article is not among the first stage's hits
+            return [Hit(c, s, i + 1, "fixed") for i, (c, s) in enumerate([(found, 3.0), (rule, 2.0), (other, 1.0)])][:k]
+
+    cmap = ClauseMap.build([found, pays, other, rule], WordTokenizer())
+    question = "가방을 도난당했는데 보상받을 수 있나요?"
+    off = ClauseRetriever("clause", Fixed(), cmap, WordTokenizer(), ClauseWeights(title=0.0, none=0.0, role=0.0, role_lift=0.0)).retrieve(question, 4)
+    assert [h.chunk.chunk_id for h in off] == ["r7", "b9", "o1"]
+    on = ClauseRetriever("clause", Fixed(), cmap, WordTokenizer(), ClauseWeights(title=0.0, none=0.0, role=0.3, role_lift=0.8)).retrieve(question, 4)
+    assert [h.chunk.chunk_id for h in on] == ["r7", "r2", "b9", "o1"]
+    assert on[1].score == pytest.approx(0.8) and on[1].components == {"role_lift": pytest.approx(0.8)}  # 0.8 x its 약관's best (1.0)
+    assert on[3].components["role"] == 0.3  # a paying article among the hits gets the role prior
+    neutral = ClauseRetriever("clause", Fixed(), cmap, WordTokenizer(), ClauseWeights(title=0.0, none=0.0)).retrieve("주소가 바뀌었어요", 4)
+    assert [h.chunk.chunk_id for h in neutral] == ["r7", "b9", "o1"]  # a question that asks no kind moves nothing
+    with pytest.raises(ValueError, match="role_lift"):
+        ClauseWeights(role_lift=-1.0)
+
+
+def test_a_clause_the_base_terms_restate_in_a_rider_is_one_hit() -> None:
+    from yakgwan.retrieval.grouping import clone_articles
+
+    base = [chunk("b1", "제18조(청약의 철회) ① 계약자는 보험증권을 받은 날부터 15일 이내에 그 청약을 철회할 수 있습니다.", "보통약관", "제18조", title="청약의 철회"),
+            chunk("b2", "② 제1항에도 불구하고 청약한 날부터 30일이 초과한 계약은 청약을 철회할 수 없습니다.", "보통약관", "제18조", title="청약의 철회")]
+    rider = [chunk("r1", "제17조(청약의 철회) ① 계약자는 보험증권을 받은 날부터 15일 이내에 그 청약을 철회할 수 있습니다.", "실손 특별약관", "제17조", title="청약의 철회"),
+             chunk("r2", "② 제1항에도 불구하고 청약한 날부터 30일이 지나면 청약을 철회할 수 없습니다.", "실손 특별약관", "제17조", title="청약의 철회")]
+    same_title = chunk("x1", "회사는 이 특별약관의 보험료를 돌려드리지 않습니다. 다른 내용입니다.", "운전자 특별약관", "제5조", title="청약의 철회")
+    same_doc_only = chunk("s1", base[0].text, "보통약관", "제40조", title="청약의 철회")  # one 약관: never its own copy
+    clones = clone_articles([*base, *rider, same_title, same_doc_only], threshold=0.7)
+    assert clones["b1"] == clones["b2"] == clones["r1"] == clones["r2"]
+    assert "x1" not in clones
+    assert clone_articles([*base, *rider], threshold=1.0) == {}  # the numbers differ: not exact copies
+    # the rider's piece ranks first; the 보통약관's article piece, lower, joins it as a member
+    hits = [Hit(c, 1.0 - i / 10, i + 1, "first") for i, c in enumerate([rider[1], same_title, base[0]])]
+    grouped = group_hits(hits, k=3, clones=clones)
+    assert [h.chunk.chunk_id for h in grouped] == ["r2", "x1"] and [m.chunk_id for m in grouped[0].members] == ["b1"]
+    assert [h.chunk.chunk_id for h in group_hits(hits, k=3)] == ["r2", "x1", "b1"]  # without: three hits

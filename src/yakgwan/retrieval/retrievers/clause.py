@@ -25,12 +25,18 @@
    there, not like the table's rows.
    A chunk of the appended laws gets no title prior (``law_title``): a statute's article title
    ("청약의 철회") is not the policy's, and the policy's own article should win.
+   The expected answer (``role``, ``role_lift``; :mod:`yakgwan.query.answer_type`): a candidate
+   piece of a 조 whose title gives the kind of answer the question asks (지급사유 for "보상되나요",
+   보험금의 청구 for "서류", 소멸시효 for "몇 년 지나도") gets ``w_role``, and in each 약관 among the
+   candidates every such 조 scores at least ``w_role_lift`` × the 약관's best candidate, so a
+   question that finds the right 특약 by its words but the wrong 조 gets the answering 조 too.
    A prior for the 보통약관 when the route names no 특약 was measured and dropped: with the
    thesaurus on, it changed no hit@5 on either half of the policy_qa dev set and lowered MRR;
    on the eleven other insurers' documents (+0.1/+0.2) it raised the tuning half's q@5 9/15 →
    10–11/15 and lowered the checking half's 15/30 → 14/30.
 5. grouping (:mod:`yakgwan.retrieval.grouping`): pieces of one 조 and copies of one clause across
-   특약 variants become one hit listing every member, so the top k covers distinct clauses.
+   특약 variants (and, with ``clones``, the pieces of a 조 another 약관 restates) become one hit
+   listing every member, so the top k covers distinct clauses.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ from typing import Callable
 
 from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit, Route
+from yakgwan.query.answer_type import answers_kind, asked_kinds
+from yakgwan.query.answer_type import bundled as bundled_answer_types
 from yakgwan.retrieval.clause_map import ClauseMap
 from yakgwan.retrieval.grouping import CLONE_JACCARD, group_hits
 from yakgwan.retrieval.route import route_query
@@ -75,9 +83,22 @@ class ClauseWeights:
     # the policy's (with 1.0 a law came first for 6 of 66 article-title queries over the eleven
     # dev documents, "청약의 철회" → 금융소비자보호법 제46조; with 0, none; q@5 unchanged on both halves)
     law_title: float = 0.0
+    # the expected answer's prior (:mod:`yakgwan.query.answer_type`): an article whose title
+    # answers the kind of question asked (a 지급사유 for "보상되나요", a 청구 for "서류", 소멸시효
+    # for "몇 년 지나도") gets ``role`` added, and scores at least ``role_lift`` times the best
+    # chunk of its own 약관. Chosen on the tuning halves (KB policy_qa dev tune, the multi-insurer
+    # dev tuning insurers): role 0.2-0.3 with lift 0.8-0.9 tie on q@5 (9/12 before the clones);
+    # 0.3/0.8 keeps named@5 3/3. Checking halves in docs/eval.md.
+    role: float = 0.3
+    role_lift: float = 0.8
+    # the pieces of a 조 copied into another 약관 of the document (a 특약 restating the 보통약관's
+    # 청약의 철회) fold into one hit when the two 조's whole texts have a shingle Jaccard of at
+    # least this (0: off); 0.5-0.7 tie on the tuning halves, 0.8 misses a copy whose numbering
+    # and one sentence differ (Jaccard 0.79)
+    clones: float = 0.7
 
     def __post_init__(self) -> None:
-        for name in ("title", "scope", "none", "cited", "law_title"):
+        for name in ("title", "scope", "none", "cited", "law_title", "role", "role_lift"):
             if getattr(self, name) < 0:
                 raise ValueError(f"ClauseWeights.{name} must be >= 0, got {getattr(self, name)}")
 
@@ -106,7 +127,8 @@ class ClauseRetriever:
 
     @k_below_one_finds_nothing
     def retrieve(self, query: str, k: int) -> list[Hit]:
-        return group_hits(self.ranked(query, k), k, self.weights.group, self.cmap.shingles_of)
+        clones = self.cmap.clones_at(self.weights.clones) if self.weights.clones > 0 else None
+        return group_hits(self.ranked(query, k), k, self.weights.group, self.cmap.shingles_of, clones)
 
     def ranked(self, query: str, k: int) -> list[Hit]:
         """Every candidate chunk scored (steps 1–4 of the module docstring), best first, before
@@ -139,9 +161,49 @@ class ClauseRetriever:
             elif c.kind != "table":
                 parts["none"] = -w.none
             scored[cid] = (sum(parts.values()), parts)
+        if w.role > 0 or w.role_lift > 0:
+            self._answer_kind_prior(query, scored, chunks)
         lifted = self._lift_cited_tables(scored, chunks) if w.cited > 0 else set()
         order = sorted(scored, key=lambda cid: (-scored[cid][0], cid in lifted))
         return [Hit(chunks[cid], scored[cid][0], r, self.name, scored[cid][1]) for r, cid in enumerate(order, 1)]
+
+    def _answer_kind_prior(self, query: str, scored: dict[str, tuple[float, dict[str, float]]], chunks: dict[str, Chunk]) -> None:
+        """The expected answer's prior (step 4): for the kinds of answer the question asks
+        (:func:`~yakgwan.query.answer_type.asked_kinds`), each candidate piece of an article whose
+        title gives that kind gets ``w_role``; then, in every 약관 among the candidates, each such
+        article scores at least ``w_role_lift`` times the 약관's best candidate (its best piece,
+        or its first piece when none is a candidate)."""
+        types = bundled_answer_types()
+        kinds = asked_kinds(query, types)
+        if not kinds:
+            return
+        w = self.weights
+        gives = lambda c: c.kind != "law" and bool(c.yakgwan) and answers_kind(c.article_title, kinds, types)  # noqa: E731
+        for cid, (score, parts) in list(scored.items()):
+            if gives(chunks[cid]):
+                scored[cid] = (score + w.role, parts | {"role": w.role})
+        if w.role_lift <= 0:
+            return
+        best: dict[tuple[str, str], float] = {}
+        for cid, (score, _) in scored.items():
+            c = chunks[cid]
+            if c.yakgwan and c.kind != "law":
+                key = (c.doc_id, c.yakgwan)
+                best[key] = max(best.get(key, float("-inf")), score)
+        done: set[tuple[str, str, str]] = set()
+        for cid, (score, parts) in sorted(scored.items(), key=lambda kv: -kv[1][0]):
+            c = chunks[cid]
+            unit = (c.doc_id, c.yakgwan or "", c.article or "")
+            if c.article and unit not in done and gives(c):
+                done.add(unit)
+                value = w.role_lift * best[(c.doc_id, c.yakgwan or "")]
+                if value > score:
+                    scored[cid] = (value, parts | {"role_lift": value - score})
+        for key, top in best.items():
+            for c in self.cmap.articles_of(key):
+                if (key[0], key[1], c.article or "") not in done and gives(c):
+                    chunks[c.chunk_id] = c
+                    scored[c.chunk_id] = (w.role_lift * top, {"role_lift": w.role_lift * top})
 
     def _lift_cited_tables(self, scored: dict[str, tuple[float, dict[str, float]]], chunks: dict[str, Chunk]) -> set[str]:
         """Raises each table a candidate cites to ``w_cited`` × its best citer's score (adding

@@ -1,0 +1,71 @@
+"""The kind of answer a question asks for (whether something is paid, which documents, a period,
+an amount), read from general Korean question forms, and the articles of a 약관 that give that
+kind of answer, read from their titles. The lexicon is data (``data/answer_types.json``, each
+entry's source in its ``_about``); the functions are pure.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+
+PAID = "paid"  # whether something is paid: the kind a question asks when it asks for nothing more exact
+
+
+@dataclass(frozen=True)
+class AnswerTypes:
+    """The lexicon: question cues by kind, title words by article role, the roles each kind wants."""
+
+    asks: dict[str, tuple[str, ...]]
+    roles: dict[str, tuple[str, ...]]
+    answers: dict[str, tuple[str, ...]]
+
+    @classmethod
+    def from_json(cls, data: dict) -> "AnswerTypes":
+        asks = {k: tuple(v) for k, v in data["asks"].items()}
+        roles = {k: tuple(v) for k, v in data["roles"].items()}
+        answers = {k: tuple(v) for k, v in data["answers"].items()}
+        for kind, wanted in answers.items():
+            if kind not in asks:
+                raise ValueError(f"answer_types: '{kind}' answers questions no cue asks")
+            for role in wanted:
+                if role not in roles:
+                    raise ValueError(f"answer_types: '{kind}' wants the unknown role '{role}'")
+        return cls(asks, roles, answers)
+
+
+@lru_cache(maxsize=1)
+def bundled() -> AnswerTypes:
+    """The bundled lexicon (read once)."""
+    text = resources.files("yakgwan.query").joinpath("data/answer_types.json").read_text(encoding="utf-8")
+    return AnswerTypes.from_json(json.loads(text))
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def asked_kinds(question: str, types: AnswerTypes) -> frozenset[str]:
+    """The kinds of answer ``question`` asks for (empty: none recognised)."""
+    q = _squash(question)
+    kinds = frozenset(kind for kind, cues in types.asks.items() if any(cue in q for cue in cues))
+    return kinds - {PAID} if kinds - {PAID} else kinds
+
+
+def title_roles(title: str | None, types: AnswerTypes) -> frozenset[str]:
+    """The roles an article plays by its title ("보험금의 지급사유" → pays)."""
+    t = _squash(title or "")
+    if not t:
+        return frozenset()
+    return frozenset(role for role, words in types.roles.items() if any(w in t for w in words))
+
+
+def answers_kind(title: str | None, kinds: frozenset[str], types: AnswerTypes) -> bool:
+    """Whether an article titled ``title`` gives an answer of one of ``kinds``."""
+    if not kinds:
+        return False
+    roles = title_roles(title, types)
+    return any(role in roles for kind in kinds for role in types.answers.get(kind, ()))

@@ -1,0 +1,62 @@
+"""The kind of answer a question asks for, and the articles whose titles give it (hand-written
+questions in general Korean, none from a test set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from yakgwan.query.answer_type import AnswerTypes, answers_kind, asked_kinds, bundled, title_roles
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize("question, kinds", [
+    ("입원하면 보험금이 나오나요?", {"paid"}),
+    ("골절도 보상받을 수 있나요?", {"paid"}),
+    ("이웃집 유리창을 깼는데 보험에서 물어줄 수 있나요?", {"paid"}),
+    ("보험금 청구할 때 어떤 서류가 필요해요?", {"documents"}),
+    ("청구는 언제까지 해야 하나요?", {"period"}),
+    ("3년 전에 다친 것도 받을 수 있나요?", {"period"}),  # time gone by: the ask is the deadline, not the cover
+    ("수술비 한도가 얼마예요?", {"amount"}),
+    ("얼마나 받을 수 있어요?", {"amount"}),
+    ("이 약관의 목적은 무엇인가요?", set()),
+    ("계약을 해지할 수 있나요?", set()),
+])
+def test_the_kind_of_answer_a_question_asks_for(question: str, kinds: set[str]) -> None:
+    assert asked_kinds(question, bundled()) == frozenset(kinds)
+
+
+def test_cues_match_across_spacing() -> None:
+    assert asked_kinds("보상 받을 수 있 나요", bundled()) == asked_kinds("보상받을수있나요", bundled()) == frozenset({"paid"})
+
+
+@pytest.mark.parametrize("title, roles", [
+    ("보험금의 지급사유", {"pays"}),
+    ("보상하는 손해", {"pays"}),
+    ("보험금을 지급하지 않는 사유", {"excludes"}),
+    ("보상하지 않는 손해", {"excludes"}),
+    ("보험금의 청구", {"claim"}),
+    ("소멸시효", {"timing"}),
+    ("보험금의 지급절차", {"timing"}),
+    ("보상한도", {"sums"}),
+    ("약관교부 및 설명의무 등", set()),
+    (None, set()),
+])
+def test_an_articles_role_comes_from_its_title(title: str | None, roles: set[str]) -> None:
+    assert title_roles(title, bundled()) == frozenset(roles)
+
+
+def test_a_coverage_question_is_answered_by_the_paying_and_the_excluding_articles() -> None:
+    t = bundled()
+    paid = asked_kinds("다쳐서 병원에 갔는데 보험금 나오나요?", t)
+    assert answers_kind("보험금의 지급사유", paid, t) and answers_kind("보험금을 지급하지 않는 사유", paid, t)
+    assert not answers_kind("보험금의 청구", paid, t) and not answers_kind("보험금의 지급사유", frozenset(), t)
+    docs = asked_kinds("무슨 서류를 내야 하나요?", t)
+    assert answers_kind("보험금의 청구", docs, t) and not answers_kind("보험금의 지급사유", docs, t)
+
+
+def test_a_lexicon_that_wants_an_unknown_role_or_answers_an_unasked_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown role 'nope'"):
+        AnswerTypes.from_json({"asks": {"paid": ["나오나"]}, "roles": {"pays": ["지급사유"]}, "answers": {"paid": ["nope"]}})
+    with pytest.raises(ValueError, match="no cue asks"):
+        AnswerTypes.from_json({"asks": {}, "roles": {"pays": ["지급사유"]}, "answers": {"paid": ["pays"]}})
