@@ -7,16 +7,21 @@ A **gutter** is a vertical band of the page's body that (almost) no row crosses,
 ``GUTTER_ROWS`` of the rows each (two columns need not share baselines), the two sides side by
 side (their vertical extents overlapping), and on both sides text set as a column is: on at
 least ``FILLED_ROWS`` of its rows a side's text spans ``COLUMN_FILL`` of that side's width,
-and at most ``CELL_ROWS`` of its rows are cut into cells (a table of term | meaning pairs set
-twice side by side is a table, not two columns), and the narrower side is at least
+and not both sides have more than ``CELL_ROWS`` of their rows cut into cells (a table of term |
+meaning pairs set twice side by side is a table, not two columns; a column that holds a small
+table or an example beside a column of text is still a column), and the narrower side is at least
 ``COLUMN_RATIO`` of the wider (a label column beside its text is a table's). A table's narrow label
 column never fills its side, so a table is read by its rows, each row one line with its cells
 separated by tabs.
 
 The rows are then cut into **zones**: runs of consecutive rows none of which crosses the
-gutter. A zone with text on each side on at least two rows is read left column first, each
-column in turn looked at for a gutter of its own (a landscape sheet of two pages, each in two
-columns); a row that crosses the gutter (a title over both columns) is read where it stands.
+gutter. A row crosses it when its ink leaves no empty stretch of ``GUTTER_MIN`` row heights
+inside it (a title over both columns); a line of the left column that ends a little into the
+gutter beside a heading of the right column that starts in it does not, and each glyph goes
+to the side of the gutter's middle it stands on. A zone with text on each side on at least two
+rows is read left column first, each column in turn looked at for a gutter of its own (a
+landscape sheet of two pages, each in two columns); a row that crosses the gutter is read
+where it stands.
 """
 
 from __future__ import annotations
