@@ -76,8 +76,8 @@ NOT_PRODUCTS = ("국민건강보험", "노인장기요양보험", "고용보험"
 
 # labels of a 약관's version, most specific first (insurance vocabulary); a sale label also
 # counts on the last page; the bare 판매/개정/시행 only on the first pages
-VERSION_LABELS = ("판매시기", "판매개시일", "판매일자", "판매일", "개정일자", "개정일", "시행일자", "시행일", "적용일자", "적용일", "판매", "개정", "시행")
-SALE_LABELS = VERSION_LABELS[:4]
+VERSION_LABELS = ("판매시기", "판매개시일", "판매개시", "판매일자", "판매일", "개정일자", "개정일", "시행일자", "시행일", "적용일자", "적용일", "판매", "개정", "시행")
+SALE_LABELS = VERSION_LABELS[:5]
 BARE_LABELS = VERSION_LABELS[-3:]
 # a word ending in one of these is a sentence's, not a product name's last word (general Korean particles)
 PARTICLE_ENDINGS = ("은", "는", "을", "를", "에", "의", "로", "과", "와", "및", "중", "서", "도")
@@ -101,6 +101,7 @@ _CORPORATE_NAME = re.compile(r"(?:주식회사|[(（]주[)）]|㈜)[ \t]*([가-�
 _INSURER_FIELD = re.compile(r"(?:보험)?회사명[ \t]*[:：]?[ \t]*([^\s,·]+(?:[ \t]*주식회사)?)")
 _PRODUCT_FIELD = re.compile(r"(?:보험)?상품명[ \t]*[:：]?[ \t]+([^\n\t]+?)(?=[ \t]*(?:보험회사명|회사명|보험의?[ \t]*종목|[ \t]{2}|\t|$))", re.M)
 _WRAPPED = re.compile(r"^\s*[(（\[【<〈]\s*(.+?)\s*[)）\]】>〉]\s*$")  # a line wholly in brackets
+_QUALIFIERS = re.compile(r"^(?:\s*[(（][^()（）\n]{1,12}[)）])+\s*$")  # "(무배당)(25.01)": qualifiers of the name above
 _TITLE = re.compile(r"^(.*?)[ \t]*(" + "|".join(DOC_TYPES) + r")$")
 _JOINED = re.compile(r"「([^「」\n]{2,60})」[ \t]*(?:에|을|를)[ \t]*가입")
 _PRODUCT_END = re.compile(r"보험(?:[ \t]*(?:무배당|유배당|\d{4}|[(\[][^()\[\]\n]{1,20}[)\]]))*$")
@@ -242,6 +243,8 @@ def _cover_product(doc: Document) -> Printed | None:
         after = cover[i + 1][1] if i + 1 < len(cover) else ""
         title = _TITLE.match(line)
         candidates = [
+            # a name whose qualifiers wrapped onto the next line ("KB 다이렉트치아보험" / "(무배당)(25.01)")
+            line.rstrip() + after.strip() if _QUALIFIERS.match(after) else None,
             title.group(1) if title and not title.group(1).endswith(("보통", "특별")) else None,
             line if after in DOC_TYPES else None,
             *(m.group(1) for m in _JOINED.finditer(line)),

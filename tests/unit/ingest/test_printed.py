@@ -242,3 +242,19 @@ def test_a_sale_version_in_the_products_name_is_its_version_when_no_label_says_o
     labelled = printed_meta(_doc("가나손보 간편 실손의료비보장보험(무배당)(25.01)\n판매시기: 2025.04\n약관", "제1조(목적)"))
     assert labelled["version"].value == "2025-04"  # a labelled version wins
     assert "version" not in printed_meta(_doc("가나 운전자보험(13.40)\n약관", "제1조(목적)"))  # no month 40
+
+
+def test_a_names_qualifiers_wrapped_onto_the_next_cover_line_belong_to_it() -> None:
+    from yakgwan.ingest.printed import printed_meta
+
+    got = printed_meta(_doc("가나 다이렉트치아보험\n(무배당)(24.07)\n약관\n고객과 함께합니다.", "제1조(목적) 이 계약은 …"))
+    assert got["product"].value == "가나 다이렉트치아보험(무배당)(24.07)" and got["version"].value == "2024-07"
+    plain = printed_meta(_doc("가나 다이렉트치아보험\n약관\n(문의: 1588-0000)", "제1조(목적) 이 계약은 …"))
+    assert plain["product"].value == "가나 다이렉트치아보험"  # a line that is not only qualifiers is not joined
+
+
+def test_a_sale_start_label_dates_the_version() -> None:
+    from yakgwan.ingest.printed import printed_meta
+
+    got = printed_meta(_doc("보험약관\n가나 펫보험\n판매개시 2024. 3. 1\n※ 이 약관은 …", "제1조(목적) 이 계약은 …"))
+    assert got["version"].value == "2024-03-01" and got["version"].line == "판매개시 2024. 3. 1"
