@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Iterator, Mapping
 from typing import Sequence
 
 import numpy as np
@@ -204,7 +205,7 @@ class ClauseMap:
     cites: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     common: frozenset[str] = frozenset()
     _shingles: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
-    _clones: dict[float, dict[str, str]] = field(default_factory=dict, repr=False)
+    _clones: dict[float, "DocClones"] = field(default_factory=dict, repr=False)
     _articles: dict[tuple[str, str], tuple[Chunk, ...]] | None = field(default=None, repr=False)
 
     @classmethod
@@ -248,12 +249,13 @@ class ClauseMap:
             self._articles = {k: tuple(v.values()) for k, v in firsts.items()}
         return self._articles.get(key, ())
 
-    def clones_at(self, threshold: float) -> dict[str, str]:
+    def clones_at(self, threshold: float) -> "DocClones":
         """The pieces of copied 조 (:func:`~yakgwan.retrieval.grouping.clone_articles` at
-        ``threshold``), found on first use."""
+        ``threshold``), found a document at a time, the first time one of its chunks is asked
+        about (a large collection never compares the 조 of documents no question reached)."""
         got = self._clones.get(threshold)
         if got is None:
-            got = self._clones[threshold] = clone_articles(self.chunks, threshold)
+            got = self._clones[threshold] = DocClones(self.chunks, threshold)
         return got
 
     def shingles_of(self, c: Chunk) -> frozenset[str]:
@@ -262,6 +264,38 @@ class ClauseMap:
         if got is None:
             got = self._shingles[c.chunk_id] = shingles(c.text)
         return got
+
+
+class DocClones(Mapping[str, str]):
+    """Chunk id -> its copied 조's key (:func:`~yakgwan.retrieval.grouping.clone_articles`),
+    computed per document on first use of one of its chunks."""
+
+    def __init__(self, chunks: Sequence[Chunk], threshold: float) -> None:
+        self._threshold = threshold
+        self._doc_of: dict[str, str] = {c.chunk_id: c.doc_id for c in chunks}
+        self._by_doc: dict[str, list[Chunk]] = {}
+        for c in chunks:
+            self._by_doc.setdefault(c.doc_id, []).append(c)
+        self._found: dict[str, dict[str, str]] = {}
+
+    def _of(self, doc_id: str) -> dict[str, str]:
+        got = self._found.get(doc_id)
+        if got is None:
+            got = self._found[doc_id] = clone_articles(self._by_doc.get(doc_id, []), self._threshold)
+        return got
+
+    def __getitem__(self, chunk_id: str) -> str:
+        doc = self._doc_of.get(chunk_id)
+        if doc is None:
+            raise KeyError(chunk_id)
+        return self._of(doc)[chunk_id]
+
+    def __iter__(self) -> Iterator[str]:
+        for doc in self._by_doc:
+            yield from self._of(doc)
+
+    def __len__(self) -> int:
+        return sum(len(self._of(doc)) for doc in self._by_doc)
 
 
 def build_clause_map(chunks: Sequence[Chunk], tokenizer: Tokenizer, cache_dir: Path | None) -> ClauseMap:

@@ -115,7 +115,7 @@ def group_hits(hits: list[Hit], k: int, threshold: float = CLONE_JACCARD, shingl
     heads: list[Hit] = []
     folded: list[list[Chunk]] = []
     for h in hits:
-        target = _group_of(h.chunk, heads, folded, threshold, of, clones or {})
+        target = _group_of(h.chunk, heads, folded, threshold, of, clones if clones is not None else {})
         if target is None:
             if len(heads) < k:
                 heads.append(h)

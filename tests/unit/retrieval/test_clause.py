@@ -398,3 +398,15 @@ def test_a_clause_the_base_terms_restate_in_a_rider_is_one_hit() -> None:
     grouped = group_hits(hits, k=3, clones=clones)
     assert [h.chunk.chunk_id for h in grouped] == ["r2", "x1"] and [m.chunk_id for m in grouped[0].members] == ["b1"]
     assert [h.chunk.chunk_id for h in group_hits(hits, k=3)] == ["r2", "x1", "b1"]  # without: three hits
+
+
+def test_copied_articles_are_found_a_document_at_a_time() -> None:
+    from dataclasses import replace
+
+    base = chunk("b1", "제18조(청약의 철회) ① 계약자는 보험증권을 받은 날부터 15일 이내에 청약을 철회할 수 있습니다.", "보통약관", "제18조", title="청약의 철회")
+    rider = chunk("r1", "제17조(청약의 철회) ① 계약자는 보험증권을 받은 날부터 15일 이내에 청약을 철회할 수 있습니다.", "실손 특별약관", "제17조", title="청약의 철회")
+    other = [replace(c, chunk_id=c.chunk_id + "x", doc_id="other.pdf") for c in (base, rider)]
+    cmap = ClauseMap.build([base, rider, *other], WordTokenizer())
+    clones = cmap.clones_at(0.7)
+    assert clones.get("b1") == clones.get("r1") and clones.get("b1x") == clones.get("r1x") and clones.get("b1") != clones.get("b1x")
+    assert clones.get("nope") is None and len(clones) == 4 and cmap.clones_at(0.7) is clones
