@@ -186,10 +186,12 @@ def labels_of(docs: Mapping[str, object]) -> list[DocLabel]:
 
 def resolves(scope: Scope, form: str) -> bool:
     """Whether the name ``form`` (a noun of the question) is one the scope read as naming held
-    documents: a held insurer, a group it read, or a product word that chose documents. Pure."""
-    if not scope.narrows:
+    documents: a held insurer, a group it read, or a product word that chose documents. A name
+    every held document answers to (the one policy of a collection, or all of them) resolves
+    too: the scope kept all documents because the name fits them all. Pure."""
+    if scope.refuses:
         return False
-    named = [n for n in insurer_mentions(form) if n not in scope.absent]
+    named = [n for n in insurer_mentions(form) if n in scope.held]
     if named or set(group_mentions(form)) & set(scope.groups):
         return True
     squashed = _squash(form)

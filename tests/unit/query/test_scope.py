@@ -92,6 +92,20 @@ def test_resolved_names_are_no_missing_anchors():
     assert resolves(s, "한화") and resolves(s, "다이렉트") and not resolves(s, "벌금")
 
 
+def test_a_name_every_held_document_answers_to_is_resolved():
+    """One policy asked about by its insurer's name (the scope keeps every document, so it does
+    not narrow): the name is the policy's, no missing word."""
+    one = scope_of("한화손해보험 운전자보험 들었는데 벌금 나와요?", DOCS[:1])
+    assert one.docs is None and not one.refuses
+    assert resolves(one, "한화손해보험") and not resolves(one, "벌금")
+    # an insurer none of the documents is of never resolves, nor does a refused scope's name
+    assert not resolves(one, "메리츠화재")
+    refused = scope_of("메리츠화재 운전자보험 벌금", DOCS)
+    assert refused.refuses and not resolves(refused, "메리츠화재")
+    general = scope_of("메리츠화재 운전자보험 벌금", [DocLabel("x.pdf"), DocLabel("y.pdf")])
+    assert not general.refuses and not resolves(general, "메리츠화재")
+
+
 @pytest.mark.parametrize("text, want", [
     ("MG손해보험 여행자보험 항공기 지연", ("여행자보험",)),
     ("해외여행자보험 들었는데", ("해외여행보험",)),  # the most specific word, read once
