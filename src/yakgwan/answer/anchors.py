@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol, Sequence
 
-from yakgwan.answer.ko_rules.lexicon import ASPECT, OPERATION, PARTICLE_END, YEAR_SUFFIX
+from yakgwan.answer.ko_rules.lexicon import ASPECT, NOT_SUBJECT, OPERATION, PARTICLE_END, YEAR_SUFFIX
 from yakgwan.text.registry import make_tagger
 from yakgwan.text.tokenizer import Morph, Tagger
 
@@ -59,11 +59,24 @@ def bare_term(form: str) -> str:
     return PARTICLE_END.sub("", form)
 
 
-def found_share(terms: Iterable[Anchor], corpus: str) -> float:
-    """The share of ``terms`` (nouns, without a particle Kiwi left on them) that occur in
-    ``corpus`` (already :func:`normalise`d); 1 when there is none."""
-    forms = list(dict.fromkeys(bare_term(a.form) for a in terms if bare_term(a.form)))
-    return sum(1 for f in forms if normalise(f) in corpus) / len(forms) if forms else 1.0
+def subject_terms(terms: Iterable[Anchor]) -> list[str]:
+    """The nouns of ``terms`` that say what a question is about, without a particle Kiwi left on
+    them, once each: question words and time nouns (며칠, 작년, 지금:
+    :data:`~yakgwan.answer.ko_rules.lexicon.NOT_SUBJECT`) say when or ask, and are left out."""
+    forms = (bare_term(a.form) for a in terms)
+    return list(dict.fromkeys(f for f in forms if f and not NOT_SUBJECT.fullmatch(f)))
+
+
+def found_share(terms: Iterable[Anchor], corpus: str, equivalents: Callable[[str], Sequence[str]] | None = None) -> float:
+    """The share of the question's subject nouns (:func:`subject_terms`) that occur in ``corpus``
+    (already :func:`normalise`d), or one of whose ``equivalents`` does (the clause words a
+    thesaurus maps a lay word to); 1 when there is none."""
+    forms = subject_terms(terms)
+    if not forms:
+        return 1.0
+    found = sum(1 for f in forms if normalise(f) in corpus
+                or (equivalents is not None and any(normalise(t) in corpus for t in equivalents(f))))
+    return found / len(forms)
 
 
 def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:

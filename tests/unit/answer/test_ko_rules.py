@@ -201,3 +201,20 @@ def test_every_rule_is_documented() -> None:
 
     page = (Path(__file__).resolve().parents[3] / "docs" / "answers.md").read_text("utf-8")
     assert [n for n in RULES.names() if f"| `{n}` |" not in page] == [], "add the rule to the table in docs/answers.md"
+
+
+def test_the_found_share_counts_what_a_question_is_about_not_when_it_asks() -> None:
+    """Question words and time nouns (며칠, 작년, 지금, 열흘) say when or ask; a document need not
+    print them. A lay word the thesaurus maps to a clause word counts as found. Hand-written."""
+    from yakgwan.answer.anchors import found_share, normalise, subject_terms
+
+    def a(*forms: str) -> list[Anchor]:
+        return [Anchor(f, "NNG") for f in forms]
+
+    assert subject_terms(a("작년", "보험금", "며칠", "지금", "열흘", "청구서류")) == ["보험금", "청구서류"]
+    corpus = normalise("회사는 보험금 청구서류를 접수한 날부터 3영업일 이내에 보험금을 지급합니다.")
+    assert found_share(a("작년", "보험금", "며칠", "청구서류"), corpus) == 1.0
+    assert found_share(a("보험금", "병원비"), corpus) == 0.5
+    # a thesaurus that maps 병원비 to a clause word the documents print
+    assert found_share(a("보험금", "병원비"), corpus, lambda form: ("보험금",) if form == "병원비" else ()) == 1.0
+    assert found_share(a("며칠", "언제"), corpus) == 1.0  # nothing asked about: nothing missing

@@ -38,6 +38,12 @@ YEAR_SUFFIX = "년"
 QUESTION_WORDS = ("언제", "얼마", "누구", "누가", "어디", "무엇", "뭐", "몇", "어느", "어떤", "어떻게", "왜")
 # question words that ask for a number: a date, an amount, a count
 NUMBER_QUESTION_WORDS = ("언제", "얼마", "몇")
+# nouns that say when or how long, not what (a question's subject is never one of them): the
+# native Korean counts of days (고유어 날수 하루 … 열흘, 보름, and 며칠 asking one: 표준국어대사전),
+# the deictic time nouns (시간 직시어: general grammar) and their question words
+TIME_TERMS = ("하루", "이틀", "사흘", "나흘", "닷새", "엿새", "이레", "여드레", "아흐레", "열흘", "보름", "며칠", "몇일",
+              "그제", "그저께", "어제", "오늘", "내일", "모레", "재작년", "작년", "올해", "내년", "지난달", "이번달", "다음달",
+              "지난주", "이번주", "다음주", "지금", "요즘", "최근", "예전", "옛날", "나중", "이번", "지난번", "당시")
 # the endings of a question (의문형 어미 with 이다: 인가요, 입니까…), with or without its mark
 ASK_ENDINGS = ("인가요", "인지요", "일까요", "입니까", "나요", "까요", "습니까", "니까", "가요", "는지", "죠")
 
@@ -105,6 +111,8 @@ UNITS = {"년": ("개월", 12), "개월": ("개월", 1), "주": ("일", 7), "일
 PARTICLE_END = re.compile(rf"(?<=..)(?:{either(PARTICLES)})$")  # a name Kiwi read with its particle
 LIGHT_END = rf"(?=$|[^가-힣]|(?:{either(LIGHT_PARTICLES)})(?:$|[^가-힣])|[{VERB_SYLLABLES}])"
 ASKING = re.compile(rf"^({either(QUESTION_WORDS)})")
+# a noun that asks or says when, not what: a question word, a count of days, a deictic time noun
+NOT_SUBJECT = re.compile(rf"({either(QUESTION_WORDS)}|{either(TIME_TERMS)})")
 NUMBER_QUESTION = re.compile(either(NUMBER_QUESTION_WORDS))
 ASK_ENDING = re.compile(rf"({either(ASK_ENDINGS)})?[?？]?$")
 OPERATION = re.compile(either(OPERATION_TERMS))
