@@ -92,10 +92,15 @@ def test_the_written_unanswerable_policy_questions_are_refused(asker_of: Callabl
     chunks = re.sub(r"\s+", "", "".join(c.text for c in asker.ctx.view.chunks))
     rows = [json.loads(line) for line in (REPO / "tests" / "data" / "answers" / "unanswerable_policy.jsonl").read_text("utf-8").splitlines()]
     assert len(rows) == 20 and all(re.sub(r"\s+", "", w) not in chunks for r in rows for w in r["absent"] if r["made_by"] != "absent_article")
-    outcomes = {r["id"]: asker.ask(r["question"]).outcome for r in rows}
-    assert all(outcomes[r["id"]] == "refused" for r in rows if r["made_by"] == "absent_article")
-    # measured 2026-12-03: 17/20 refused (16/20 before the refit)
-    assert sum(o == "refused" for o in outcomes.values()) >= 15, outcomes
+    results = {r["id"]: asker.ask(r["question"]) for r in rows}
+    outcomes = {i: (res.outcome, res.reason) for i, res in results.items()}
+    # a 조 the 약관 lacks is answered from the structure: a partial answer, listing the 조 there are
+    assert all(outcomes[r["id"]] == ("partial", "no_such_article") for r in rows if r["made_by"] == "absent_article"), outcomes
+    # every answer that is not "answered" says why
+    assert all(reason for outcome, reason in outcomes.values() if outcome != "answered"), outcomes
+    # measured 2026-12-06: 17/20 refused or partial (2026-12-03: 17/20 refused, when a 조 that does
+    # not exist and an amount left to the certificate were refusals)
+    assert sum(o != "answered" for o, _ in outcomes.values()) >= 16, outcomes
 
 
 def test_a_wiki_question_is_answered_by_units_with_the_heading_it_sits_under(asker_of: Callable[[Path], Asker]) -> None:

@@ -20,7 +20,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "yakgwan"
 WEB = SRC / "server" / "web"
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 # key families the code builds from data (a finding's kind, a check's status, an HTTP status…)
-DYNAMIC = ("problem.title.", "job.status.", "content.", "finding.", "check.", "ask.stage.", "analysis.", "stage.", "band.", "issue.kind.", "result.format.",
+DYNAMIC = ("reason.", "problem.title.", "job.status.", "content.", "finding.", "check.", "ask.stage.", "analysis.", "stage.", "band.", "issue.kind.", "result.format.",
            "cli.outcome.", "pack.date.", "cli.key.", "note.op.", "ingest_step.left.")
 
 

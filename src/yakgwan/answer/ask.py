@@ -2,7 +2,12 @@
 retrieved sentences only (generative or extractive), and check every citation.
 
 Outcomes: ``answered``; ``partial`` (the documents speak to the topic but not to the point
-asked, and the answer says which point); ``refused`` (the documents do not contain it). A
+asked, and the answer says which point); ``refused`` (the documents do not contain it). Every
+refused or partial answer carries its reason (``AskResult.reason``, one of
+:data:`~yakgwan.answer.records.REASONS`): a refusal is only ever for a reason that can be stated
+(an insurer the collection does not hold, a name no document mentions, nothing retrieved on the
+topic, no sentence that answers); a 조 that does not exist and an amount the clauses leave to the
+certificate or do not print are partial answers, quoting what the policy does say. A
 question naming something the documents never mention (a product, company, person or year
 absent from every chunk) is refused before any model runs, and the missing names are returned.
 Over a policy, a question about a 조 that the 약관 it names lacks is answered from the parsed
@@ -54,6 +59,15 @@ MODES = ("auto", "generate", "cot", "extract")
 WRITTEN = ("generate", "cot")  # the modes in which the LLM writes the answer
 PASSAGES = 5
 SIDE_PASSAGES = 3  # per side of a question about two named things
+
+
+def _reason(done: Generated) -> str | None:
+    """Why ``done`` is refused or partial: the answerer's own reason; else, for a refusal, that no
+    sentence shown answered (a model's or the sentence rules' verdict), and for a partial answer,
+    that the quotes may not hold the point asked. None when answered."""
+    if done.outcome == "answered":
+        return None
+    return done.reason or ("not_in_documents" if done.outcome == "refused" else "point_missing")
 
 
 def evidence_hits(hits: list[Hit]) -> list[Hit]:
@@ -120,7 +134,7 @@ class Asker:
             why = refusal_note(scope)
             mode = self.mode if self.mode != "auto" else ("generate" if self.ctx.llm is not None else "extract")
             return AskResult("refused", f"{REFUSAL} ({why.text('ko')})", [], resolve_pipeline(self.pipeline).name, mode, (time.perf_counter() - t0) * 1000,
-                             "scope", list(scope.absent or scope.absent_types), [why], scope=scope)
+                             "scope", list(scope.absent or scope.absent_types), [why], scope=scope, reason="other_insurer")
         asker = self._within(scope.docs) if scope.narrows and set(scope.docs or ()) < set(self.ctx.view.docs) else self
         res = asker._answer(question, on_stage, t0, lambda form: resolves(scope, form))
         note = scope_note(scope)
@@ -157,18 +171,18 @@ class Asker:
             by_id = {c.chunk_id: c.text for c in self.ctx.view.chunks}
             if all(quote_is_verbatim(c, by_id.get(c.chunk_id, "")) for c in done.citations):
                 return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, "structure", [],
-                                 notes + done.notes, 0, done.claims_text)
+                                 notes + done.notes, 0, done.claims_text, reason=done.reason)
         missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())
                    if not (resolved and resolved(a.form))] if self.rules.on("anchors") else []
         if missing:
             text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
-            return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes)
+            return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes, reason="absent_name")
         hits = evidence_hits(retriever.retrieve(question, self.k))
         if (self.ctx.profile == "policy" and asks_which_rider(question) and (units := self._unit_answerer()) is not None
                 and named_yakgwan(question, self._yakgwan_names()) is None):
             listed = rider_list(question, hits, units)
             return AskResult(listed.outcome, listed.answer, listed.citations, name, mode, (time.perf_counter() - t0) * 1000, "units (which 특약)", [],
-                             notes + listed.notes, 0, listed.claims_text)
+                             notes + listed.notes, 0, listed.claims_text, reason=_reason(listed))
         shown = len(hits)
         hits, sides = self._with_sides(side_queries(question, self.anchors.terms, self.rules), hits)
         if sides:
@@ -181,9 +195,10 @@ class Asker:
             gate = units.for_model(question, hits) if units is not None else None
             # the offline answer of the same units, with the policy's "left to the contract" refusal
             offline = self._contract_checked(question, gate.offline) if gate is not None else None
-            if gate is not None and offline is not None and offline.outcome == "refused":
-                # refused offline (the calibrated model, or an amount the clauses leave to the
-                # contract or do not state): the model is not asked, so it never refuses less
+            if gate is not None and offline is not None and (offline.outcome == "refused" or offline is not gate.offline):
+                # refused offline (the calibrated model), or an amount the clauses leave to the
+                # contract or do not state: the model is not asked, so it never refuses less and
+                # never writes a figure the clauses do not print
                 done, by = offline, "units"
                 done.notes = [*done.notes, msg("note.model_not_asked" if offline is gate.offline else "note.contract_model_not_asked")]
             else:
@@ -215,12 +230,12 @@ class Asker:
         bad = [c for c in done.citations if not quote_is_verbatim(c, chunks.get(c.chunk_id, ""))]
         if bad:  # cannot happen by construction; never shown as is if it does
             notes.append(msg("note.citations_not_verbatim", n=len(bad)))
-            done.outcome, done.answer, done.citations = "refused", REFUSAL, []
+            done.outcome, done.answer, done.citations, done.reason = "refused", REFUSAL, [], "unverifiable"
         say("checked", {"citations": len(done.citations), "outcome": done.outcome})
         calls = (llm.stats.calls - calls0) if llm else 0
         claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
         return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims,
-                         done.scratchpad)
+                         done.scratchpad, reason=_reason(done))
 
     def _contract_checked(self, question: str, done: Generated) -> Generated:
         """Over a policy, a unit answer to a question asking an amount that its quotes leave to the
@@ -250,7 +265,7 @@ class Asker:
                 text = self._index_text()
                 vectors = self.unit_vectors or CachingEmbedder(self.ctx.embedder, EmbeddingCache.in_folder(self.ctx.cache_dir) if self.ctx.cache_dir else None)
                 self._units = UnitAnswerer(vectors, self.ctx.tokenizer, model,
-                                           lambda q: found_share(self.anchors.terms(q), text),
+                                           lambda q: found_share(self.anchors.terms(q), text, self._equivalents()),
                                            nouns=lambda q: [bare_term(a.form) for a in self.anchors.terms(q) if bare_term(a.form)])
         return self._units
 

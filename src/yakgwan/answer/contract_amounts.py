@@ -6,7 +6,9 @@ it pays "보험가입금액" (the sum on the certificate) or prints a blank (``(
 placeholder, the honest answer is that the policy leaves it to the certificate, quoting the
 clause. When the quotes state no amount of that kind at all (a premium, a refund, a discount
 rate: figures the printed 약관 computes per contract but never prints), the answer says that the
-quoted clauses do not state it and quotes what they do say. Vocabulary (general Korean and insurance terms, not taken from any
+quoted clauses do not state it and quotes what they do say. Both are ``partial`` answers (the
+clauses are on the topic; the figure is the contract's, or not printed), never refusals, each with
+its reason (``left_to_contract``, ``not_stated``). Vocabulary (general Korean and insurance terms, not taken from any
 test question):
 
 - three kinds of amount (:data:`KINDS`): money (asked by 얼마, 몇 만원, 금액; left as 보험가입금액,
@@ -44,7 +46,7 @@ KINDS = (
                re.compile(r"보험가입금액|가입금액|" + _BLANK + r"(?:만\s*)?원|0{2}\s*만\s*원"),
                re.compile(r"\d[\d,.]*\s*(?:천|백|십)?\s*(?:만|억)?\s*원|\d[\d.]*\s*%")),  # a share of a sum states it too
     AmountKind("percent", re.compile(r"몇\s*(?:프로|퍼센트|%)"), re.compile(_BLANK + r"%"), re.compile(r"\d[\d.]*\s*%")),
-    AmountKind("days", re.compile(r"몇\s*일|며칠"), re.compile(_BLANK + r"일"), re.compile(r"\d+\s*일(?!\s*당)")),  # "1일당" is a rate, not a count
+    AmountKind("days", re.compile(r"몇\s*일|며칠"), re.compile(_BLANK + r"일"), re.compile(r"\d+\s*(?:영업)?일(?!\s*당)")),  # "1일당" is a rate, not a count; "3영업일" a count
 )
 _EXAMPLE = re.compile(r"[【\[<(]\s*예\s*시\s*[】\]>)]")  # a worked example's figures are not the policy's amount
 
@@ -75,10 +77,10 @@ def left_to_contract(question: str, done: Generated) -> Generated | None:
     kinds = [k for k in asked if any(k.left.search(q) for q in quotes)]  # no figure stated: a placeholder leaves it to the contract
     if not kinds:
         marks = " ".join(f"[{c.n}]" for c in done.citations)
-        return Generated("refused", f"{NOT_STATED} {marks}", list(done.citations),
-                         notes=done.notes + [msg("note.no_figure_stated")], claims_text=NOT_STATED)
+        return Generated("partial", f"{NOT_STATED} {marks}", list(done.citations),
+                         notes=done.notes + [msg("note.no_figure_stated")], claims_text=NOT_STATED, reason="not_stated")
     keep = [c for c in done.citations if any(k.left.search(c.quote) for k in kinds)]
     cites = [replace(c, n=n) for n, c in enumerate(keep, 1)]
     marks = " ".join(f"[{c.n}]" for c in cites)
-    return Generated("refused", f"{LEFT_TO_CONTRACT} {marks}", cites, notes=done.notes + [msg("note.left_to_contract")],
-                     claims_text=LEFT_TO_CONTRACT)
+    return Generated("partial", f"{LEFT_TO_CONTRACT} {marks}", cites, notes=done.notes + [msg("note.left_to_contract")],
+                     claims_text=LEFT_TO_CONTRACT, reason="left_to_contract")

@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures
+from yakgwan.answer.ko_rules.lexicon import NOT_SUBJECT
 from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Note, Sentence
 from yakgwan.messages import msg
 from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_units
@@ -35,8 +36,6 @@ NAMED_MISSING = 3  # nouns a partial answer names as missing, at most
 # units an LLM is shown (best-scoring first, then in document order): a 항 with its 호 runs to
 # UNIT_CHARS, so six keep the prompt near the sentence answer's sixteen sentences
 MODEL_UNITS = 6
-# Korean interrogative words (의문사, general grammar): what a question asks with, never what it asks about
-INTERROGATIVES = frozenset({"얼마", "언제", "누구", "무엇", "어디", "어느", "몇", "뭐", "왜", "어떻게"})
 SHOWN_PLACES = 5  # clone 특약 named after a quote; more are counted ("외 3개")
 CACHED_VECTORS = 20_000  # unit vectors kept per answerer (about 30 MB at 384 dimensions)
 
@@ -166,18 +165,22 @@ class UnitAnswerer:
     def _answer(self, question: str, units: list[Unit], scored: Scored, picked: list[int]) -> Generated:
         """The chosen units quoted, with the calibrated model's outcome."""
         if not picked:
-            return Generated("refused", REFUSAL, [], notes=[msg("note.no_quotable_unit")])
+            return Generated("refused", REFUSAL, [], notes=[msg("note.no_quotable_unit")], reason="off_topic")
         x = features(scored, picked, self.found(question))
         p = self.model.probability(x)
         outcome = self.model.outcome(p)
         note = msg("note.answerability", p=f"{p:.2f}", answered=f"{self.model.answered:.2f}", partial=f"{self.model.partial:.2f}", source=self.model.source)
         if outcome == "refused":
-            return Generated("refused", REFUSAL, [], notes=[note])
+            # the reason, with the clause that came closest: the user sees what was searched
+            closest = units[picked[0]].heading() or units[picked[0]].chunk.title
+            why = msg("refusal.off_topic", closest=closest).text("ko")
+            return Generated("refused", f"{REFUSAL} ({why})", [], notes=[note], reason="off_topic")
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
         text = claims if outcome == "answered" else f"{claims} {self._partial_tail(question, claims)}"
-        return Generated(outcome, text, cites, notes=[note, msg("note.units_by_cosine")], claims_text=claims)
+        return Generated(outcome, text, cites, notes=[note, msg("note.units_by_cosine")], claims_text=claims,
+                         reason="point_missing" if outcome == "partial" else None)
 
     def _partial_tail(self, question: str, shown: str) -> str:
         """What a partial answer says is missing: the question's nouns that no quote (nor its
@@ -186,7 +189,7 @@ class UnitAnswerer:
         if self.nouns is None:
             return PARTIAL_TAIL
         flat = "".join(shown.split()).lower()
-        missing = [n for n in dict.fromkeys(self.nouns(question)) if n not in INTERROGATIVES and "".join(n.split()).lower() not in flat]
+        missing = [n for n in dict.fromkeys(self.nouns(question)) if not NOT_SUBJECT.fullmatch(n) and "".join(n.split()).lower() not in flat]
         if not missing:
             return PARTIAL_TAIL
         named = ", ".join(f"‘{n}’" for n in missing[:NAMED_MISSING])

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from yakgwan.core.records import Chunk
-from yakgwan.messages import Message
+from yakgwan.messages import Message, msg
 from yakgwan.query.scope import Scope
 
 Outcome = Literal["answered", "partial", "refused"]
@@ -16,6 +16,21 @@ OUTCOMES: tuple[Outcome, ...] = ("answered", "partial", "refused")
 Note = Message  # how an answer was made (a fallback, a repair, a downgrade): a catalogue message
 
 REFUSAL = "제공된 문서에는 이 질문에 대한 내용이 없습니다."
+
+# Why an answer is refused or partial, stated with it (``AskResult.reason``; the catalogue's
+# ``reason.<code>`` says it to a user). A refusal has one of the first five; a partial answer one
+# of the last four.
+REASONS = (
+    "other_insurer",  # the question names only insurers (or an insurer's product type) the collection does not hold
+    "absent_name",  # it names something (a product, a company, a person, a year) no document mentions
+    "off_topic",  # nothing retrieved is about its topic (the calibrated decision, or no unit to quote)
+    "not_in_documents",  # the answerer (a language model or the sentence rules) found no sentence that answers it
+    "unverifiable",  # a quote could not be verified against its clause
+    "no_such_article",  # it asks for a 조 the named 약관 does not have: the 조 it has are listed
+    "left_to_contract",  # the amount asked is the certificate's: the clause leaves it to the contract
+    "not_stated",  # the quoted clauses are on the topic but state no figure of the kind asked
+    "point_missing",  # the quoted units are on the topic but may not hold the point asked
+)
 # what a partial answer adds when it names no point of its own that the documents lack
 PARTIAL_TAIL = "다만 문서에는 이 질문에 바로 답하는 문장이 없습니다."
 
@@ -70,6 +85,7 @@ class Generated:
     computed: bool = False  # two sides quoted and compared or computed by rule (:mod:`yakgwan.answer.compare`)
     scratchpad: str = ""  # what the model reasoned before answering (``--mode cot``); never part of the answer
     attempted: bool = False  # the model's first answer was no refusal (a refusal now means its claims failed the checks)
+    reason: str | None = None  # why it is refused or partial (:data:`REASONS`), when the answerer knows
 
     def note_texts(self, lang: str = "en") -> list[str]:
         return [n.text(lang) for n in self.notes]
@@ -90,6 +106,11 @@ class AskResult:
     claims_text: str = ""  # the answer without the sentence naming what the documents lack
     scratchpad: str = ""  # the model's reasoning before it answered (``--mode cot``), shown only in JSON
     scope: Scope | None = None  # the documents the question named (``query.scope``), when it was read
+    reason: str | None = None  # why it is refused or partial (:data:`REASONS`); None when answered
+
+    def __post_init__(self) -> None:
+        if self.reason is not None and self.reason not in REASONS:
+            raise ValueError(f"unknown answer reason {self.reason!r} (known: {', '.join(REASONS)})")
 
     def note_texts(self, lang: str = "en") -> list[str]:
         return [n.text(lang) for n in self.notes]
@@ -108,5 +129,7 @@ class AskResult:
             "llm_calls": self.llm_calls,
             "latency_ms": round(self.latency_ms, 1),
             "scope": self.scope.to_json() if self.scope is not None else None,
+            "reason": self.reason,
+            "reason_text": msg(f"reason.{self.reason}").text(lang) if self.reason else None,
             **({"scratchpad": self.scratchpad} if self.scratchpad else {}),
         }

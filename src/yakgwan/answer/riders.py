@@ -78,7 +78,7 @@ def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margi
     it pays: none of them speaks to the question)."""
     units = hit_units(coverage_hits(hits, ranks))
     if not units:
-        return Generated("refused", NONE_FOUND, [], notes=[msg("note.riders_no_coverage", ranks=ranks)])
+        return Generated("refused", NONE_FOUND, [], notes=[msg("note.riders_no_coverage", ranks=ranks)], reason="off_topic")
     scored = score_units(question, units, answerer.embedder, answerer.tokenizer, answerer.weights)
     best: dict[str, int] = {}  # 약관 -> its best unit
     for i, u in enumerate(units):
@@ -92,7 +92,7 @@ def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margi
     outcome = answerer.model.outcome(p)
     note = msg("note.riders_answerability", p=f"{p:.2f}", answered=f"{answerer.model.answered:.2f}", partial=f"{answerer.model.partial:.2f}")
     if outcome == "refused":
-        return Generated("refused", NONE_FOUND, [], notes=[note, msg("note.riders_refused")])
+        return Generated("refused", NONE_FOUND, [], notes=[note, msg("note.riders_refused")], reason="off_topic")
     order = sorted(listed, key=lambda i: (units[i].chunk.pages[0] if units[i].chunk.pages else 0, units[i].start))
     names = [units[i].chunk.yakgwan or "" for i in order]
     cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]

@@ -2,7 +2,8 @@
 
 "벌금 특별약관 제9조에는 어떤 내용이 있나요?" over a 특약 that has 제1조–제3조 is not a search
 question: the structure chunker knows every 약관's articles, so the answer is that there is no
-제9조 and which articles there are, citing the first and last article headings verbatim. A
+제9조 and which articles there are, citing the first and last article headings verbatim (a
+``partial`` answer: what the policy has, and that the asked 조 is not among it). A
 question whose 조 exists goes to retrieval as usual (this module answers nothing then).
 
 Which 약관 the question means: the longest 약관 name printed in the question (spaces ignored;
@@ -112,5 +113,5 @@ def missing_article_answer(question: str, chunks: Sequence[Chunk]) -> Generated 
         for a in ends:
             cites.append(Citation.of(len(cites) + 1, a.chunk, _heading(a)))
     marks = " ".join(f"[{c.n}]" for c in cites)
-    return Generated("refused", f"{text} {marks}", cites, notes=[msg("note.from_structure", missing=", ".join(missing), scope=scopes[0])],
-                     claims_text=text)
+    return Generated("partial", f"{text} {marks}", cites, notes=[msg("note.from_structure", missing=", ".join(missing), scope=scopes[0])],
+                     claims_text=text, reason="no_such_article")

@@ -226,6 +226,10 @@ class AskOut(BaseModel):
     scratchpad: str | None = Field(default=None, description="with mode cot: the model's reasoning before it answered; never the answer")
     scope: dict | None = Field(default=None, description="the insurers, groups, product types and words the question named, the "
                                "documents answered from (null: all) and the insurers named that the collection lacks")
+    reason: str | None = Field(default=None, description="why the answer is refused or partial (null when answered): other_insurer, "
+                               "absent_name, off_topic, not_in_documents, unverifiable (refused); no_such_article, left_to_contract, "
+                               "not_stated, point_missing (partial)")
+    reason_text: str | None = Field(default=None, description="the reason in the response's language")
 
 
 class ChunkOut(ChunkFields):

@@ -508,7 +508,7 @@ def test_a_refused_attempt_is_answered_by_the_sentence_that_holds_the_point(kb_i
     provider = ScriptedProvider(responder=lambda m, s: {"outcome": "refused", "claims": [], "missing": ""})
     asker, _ = _asker(kb_index, provider)
     res = asker.ask("회사 설립일은 언제인가요?")
-    assert res.outcome == "refused" and res.answer == REFUSAL and res.citations == []
+    assert res.outcome == "refused" and res.answer == REFUSAL and res.citations == [] and res.reason == "not_in_documents"
 
 
 @pytest.mark.unit
@@ -912,7 +912,10 @@ def test_with_an_llm_the_answerability_decision_gates_the_model_and_it_reads_ans
     asker, _ = _asker(kb_index, ScriptedProvider(responder=never), mode="generate")
     _fitted(asker, -5.0, monkeypatch)  # p = 0.007: refused
     res = asker.ask("부산 지사 직원 수는 얼마인가요?")
-    assert (res.outcome, res.answer, res.llm_calls, res.by) == ("refused", REFUSAL, 0, "units")
+    assert (res.outcome, res.reason, res.llm_calls, res.by) == ("refused", "off_topic", 0, "units")
+    # the refusal says why, and which clause came closest (the unit the decision refused)
+    assert res.answer.startswith(REFUSAL) and "질문의 주제를 다루는 것이 없습니다. 가장 가까운 조항: " in res.answer
+    assert res.to_json("en")["reason_text"] == "nothing retrieved is about the question's topic"
     assert any("the model was not asked" in n for n in res.note_texts())
 
     shown: list[str] = []
@@ -986,3 +989,17 @@ def test_when_the_models_claims_all_fail_the_units_the_decision_passed_are_quote
     _fitted(refusing, 5.0, monkeypatch)
     res = refusing.ask("부산 지사 직원 수는 얼마인가요?")
     assert res.outcome == "refused" and res.by == "scripted:script" and res.citations == []
+
+
+@pytest.mark.unit
+def test_every_answer_reason_is_said_in_both_languages_and_an_unknown_one_is_refused() -> None:
+    from yakgwan.answer.records import REASONS, AskResult
+    from yakgwan.messages import msg
+
+    assert len(set(REASONS)) == len(REASONS) == 9
+    for reason in REASONS:
+        text = AskResult("refused", REFUSAL, [], "default", "extract", reason=reason).to_json("ko")["reason_text"]
+        assert text == msg(f"reason.{reason}").text("ko") and msg(f"reason.{reason}").text("en") != text
+    assert AskResult("answered", "x", [], "default", "extract").to_json()["reason"] is None
+    with pytest.raises(ValueError, match="unknown answer reason"):
+        AskResult("refused", REFUSAL, [], "default", "extract", reason="because")

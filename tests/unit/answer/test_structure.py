@@ -53,7 +53,7 @@ def test_the_longest_printed_name_wins_and_tukyak_reads_as_tukbyul_yakgwan() -> 
 
 def test_a_missing_article_is_answered_with_the_articles_there_are_cited_verbatim() -> None:
     done = missing_article_answer("벌금 특약 제9조에는 어떤 내용이 있나요?", CHUNKS)
-    assert done is not None and done.outcome == "refused"
+    assert done is not None and (done.outcome, done.reason) == ("partial", "no_such_article")  # an answer, not a refusal
     assert done.claims_text == ("벌금 특별약관에는 제1조~제3조가 있으며 제9조는 없습니다. "
                                 "있는 조: 제1조(보험금의 지급사유), 제2조(보험금을 지급하지 않는 사유), 제3조(준용규정).")
     assert [(c.chunk_id, c.quote) for c in done.citations] == [("f1", "제1조(보험금의 지급사유)"), ("f3", "제3조(준용규정)")]
@@ -76,7 +76,7 @@ def test_ask_over_the_sample_policy_answers_a_missing_article_from_the_structure
     ctx.make_llm = lambda: None
     asker = Asker(ctx)
     res = asker.ask("벌금 특별약관 제9조에는 어떤 내용이 있나요?")
-    assert res.outcome == "refused" and res.by == "structure" and res.llm_calls == 0
+    assert (res.outcome, res.reason, res.by, res.llm_calls) == ("partial", "no_such_article", "structure", 0)
     assert res.answer.startswith("벌금 특별약관에는 제1조~제4조가 있으며 제9조는 없습니다.")
     assert [c.article for c in res.citations] == ["제1조", "제4조"] and {c.yakgwan for c in res.citations} == {"벌금 특별약관"}
     exists = asker.ask("벌금 특별약관 제2조에는 어떤 내용이 있나요?")
@@ -99,7 +99,7 @@ def test_an_amount_the_policy_leaves_to_the_contract_is_said_so_with_the_clause_
     assert [k.name for k in asked_kinds("최대 며칠까지 나와요?")] == ["days"]
     assert asked_kinds("누가 받나요?") == []
     left = left_to_contract("사망보험금이 얼마예요?", done(text_left, "② 사망일이 아닌 상해 발생일을 기준으로 합니다."))
-    assert left is not None and left.outcome == "refused" and [c.quote for c in left.citations] == [text_left]
+    assert left is not None and (left.outcome, left.reason) == ("partial", "left_to_contract") and [c.quote for c in left.citations] == [text_left]
     assert left.answer.startswith("약관은 이 금액을 정하지 않습니다.")
     assert left_to_contract("하루 입원비는 최대 며칠까지예요?", done(text_days)) is not None
     assert left_to_contract("벌금은 얼마까지 나와요?", done(text_left, text_stated)) is None  # a quote states the amount
@@ -107,14 +107,17 @@ def test_an_amount_the_policy_leaves_to_the_contract_is_said_so_with_the_clause_
     assert left_to_contract("얼마예요?", done("【예시】 보험가입금액 : 300만원 일 때 200만원을 지급")) is not None  # an example states none
     rule = "회사는 보험료 산출방법서에 따라 계산한 해지환급금을 계약자에게 돌려드립니다."
     none = left_to_contract("해지환급금은 얼마 받나요?", done(rule))
-    assert none is not None and none.outcome == "refused" and none.answer.startswith("인용한 약관 조항에는 물으신 수치")
+    assert none is not None and (none.outcome, none.reason) == ("partial", "not_stated") and none.answer.startswith("인용한 약관 조항에는 물으신 수치")
+    # a count of business days states a number of days ("3영업일 이내"); "1일당" is a rate, not a count
+    assert left_to_contract("며칠 안에 들어와요?", done("서류를 받은 날부터 3영업일 이내에 지급합니다.")) is None
+    assert left_to_contract("며칠 안에 들어와요?", done("입원 1일당 보험가입금액을 지급합니다.")) is not None
     assert [c.quote for c in none.citations] == [rule]  # what the clause does say stays quoted
     assert left_to_contract("가지급금은 얼마나 먼저 줘요?", done("추정한 보험금의 50% 상당액을 가지급보험금으로 지급합니다.")) is None  # a share states it
     assert left_to_contract("보험료는 몇 프로 할인돼요?", done("할인율은 회사가 정한 기준에 따릅니다.")) is not None
     assert left_to_contract("보험료는 몇 프로 할인돼요?", done("보험료의 5%를 할인합니다.")) is None
 
 
-def test_with_an_llm_an_amount_left_to_the_contract_is_refused_as_offline_without_asking_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_with_an_llm_an_amount_left_to_the_contract_is_answered_as_offline_without_asking_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The LLM path never refuses less than the offline answer: a question asking an amount the
     quoted clauses leave to the contract gets the offline "left to your certificate" answer, and
     the model is not asked."""
@@ -135,7 +138,7 @@ def test_with_an_llm_an_amount_left_to_the_contract_is_refused_as_offline_withou
     monkeypatch.setattr(AnswerabilityModel, "load", classmethod(lambda cls, path=None: fitted))
     question = "형사합의가 필요하면 교통사고처리지원금은 정확히 몇 만원 나오나요?"
     offline = Asker(ctx, mode="extract").ask(question)
-    assert offline.outcome == "refused" and offline.answer.startswith("약관은 이 금액을 정하지 않습니다."), offline.answer
+    assert (offline.outcome, offline.reason) == ("partial", "left_to_contract") and offline.answer.startswith("약관은 이 금액을 정하지 않습니다."), offline.answer
     res = Asker(ctx, mode="generate").ask(question)
-    assert (res.outcome, res.answer, res.by, res.llm_calls) == ("refused", offline.answer, "units", 0)
+    assert (res.outcome, res.reason, res.answer, res.by, res.llm_calls) == ("partial", "left_to_contract", offline.answer, "units", 0)
     assert any("the model was not asked" in n for n in res.note_texts())

@@ -54,8 +54,11 @@ export function mountAsk(root, state) {
         } else if (kind === "done") {
           status.textContent = t("ask.done", { by: data.by === "rules" ? t("ask.by_rules") : data.by, ms: Math.round(data.latency_ms), pipeline: data.pipeline });
           card.dataset.outcome = data.outcome;
-          if (data.outcome === "refused") asked.after(el("div", { class: "refused", id: "refusal" }, t("ask.refused")));
-          if (data.outcome === "partial") asked.after(el("div", { class: "partial" }, t("ask.partial")));
+          // the banner says why (the answer's reason, in the language of the request)
+          const why = data.reason_text ? ` (${data.reason_text})` : "";
+          card.dataset.reason = data.reason || "";
+          if (data.outcome === "refused") asked.after(el("div", { class: "refused", id: "refusal" }, t("ask.refused") + why));
+          if (data.outcome === "partial") asked.after(el("div", { class: "partial" }, t("ask.partial") + why));
         } else if (kind === "error") {
           card.append(errorBox(new Error(data.detail)));
         }
