@@ -142,3 +142,24 @@ def test_with_an_llm_an_amount_left_to_the_contract_is_answered_as_offline_witho
     res = Asker(ctx, mode="generate").ask(question)
     assert (res.outcome, res.reason, res.answer, res.by, res.llm_calls) == ("partial", "left_to_contract", offline.answer, "units", 0)
     assert any("the model was not asked" in n for n in res.note_texts())
+
+
+def test_an_answered_unit_answer_leads_with_what_the_governing_unit_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over the sample 약관 (a question written for this test), with a decision that answers: the
+    answer's first sentence names the 약관, 조 and title of the best unit and quotes its count of
+    days, marked with that unit's citation number; the span is in the cited quote."""
+    from yakgwan.answer.answerability import FEATURES, AnswerabilityModel
+
+    s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    ingest(s, [SAMPLE], embedder=HashingEmbedder())
+    ctx = open_context(s, embedder=HashingEmbedder())
+    ctx.make_llm = lambda: None
+    fitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 5.0, 0.5, 0.1, "test", ctx.view.embedder)
+    monkeypatch.setattr(AnswerabilityModel, "load", classmethod(lambda cls, path=None: fitted))
+    res = Asker(ctx, mode="extract").ask("보험금 서류를 접수하면 며칠 안에 보험금을 지급하나요?")
+    assert res.outcome == "answered" and res.by == "units", res.answer
+    lead = res.answer.split(" [")[0]
+    assert "3영업일 이내" in lead and lead.endswith("라고 적혀 있습니다.") and "제" in lead and "조(" in lead, res.answer
+    n = int(res.answer[len(lead) + 2:].split("]")[0])
+    cited = next(c for c in res.citations if c.n == n)
+    assert "3영업일" in cited.quote and cited.article in lead

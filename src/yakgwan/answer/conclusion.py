@@ -1,0 +1,105 @@
+"""The sentence an offline answer leads with: what the governing unit says to the question asked.
+
+The unit answer (:mod:`yakgwan.answer.extract_units`) quotes the units it chose. Before the
+quotes, a plain Korean sentence names the governing unit — its 약관, 조 and title — and the words
+of it that answer the kind of question asked (:mod:`yakgwan.query.answer_type`):
+
+- a **period** (며칠, 언제까지, 몇 년): the unit's spans that end in a count of time (``15일 이내``,
+  ``3영업일``, ``3년``), each from the start of its clause;
+- an **amount** (얼마, 한도): the spans that end in a sum or a share (``2천만원``, ``50%``);
+- **documents** (서류, 뭘 내야): the names of documents the unit lists (…서, …증명서, …사본);
+- whether something is **paid** (보상되나요): what the 조 is, by its title — the cases the policy
+  pays, or the cases it does not — so that the asker reads the quotes as conditions.
+
+Every span is copied from the unit's text (never a figure that is not there); a kind whose words
+the unit does not hold gives no sentence. The patterns are general Korean and insurance forms of
+writing time, money and document names, not taken from any question. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from yakgwan.query.answer_type import PAID, AnswerTypes, asked_kinds, title_roles
+
+PHRASES = 2  # spans quoted at most
+PHRASE_CHARS = 48  # a span longer than this keeps its end (the figure), cut at a word
+DOCUMENTS = 6  # document names listed at most
+
+# a count of time: N일 (영업일), N개월, N년, N주, N시간, with 이내/이상/까지/간/동안 after it
+_PERIOD = re.compile(r"\d+\s*(?:영업일|일|개월|년|주일|주|시간)(?:\s*(?:이내|이상|이후|전|까지|간|동안))?")
+# a sum of money (2천만원, 300만원, 5,000원) or a share (50%), with 한도/이내/까지 after it
+_AMOUNT = re.compile(r"(?:\d[\d,.]*\s*(?:천|백|십)?\s*(?:만|억)?\s*원|\d[\d.]*\s*(?:%|％))(?:\s*(?:한도|이내|까지))?")
+# a document's name as 약관 print them: a noun ending in 서 (청구서, 진단서, 증명서), 사본, 증 or 확인서
+_DOCUMENT = re.compile(r"[가-힣]{0,12}(?:증명서|진단서|확인서|청구서|신청서|계산서|영수증|사본|서류|등본|초본|신분증)")
+# where a span starts: the start of a clause (after a sentence end, comma, bracket or list mark)
+_CLAUSE_START = re.compile(r"[.,;:。·\n)】]\s*|^\s*(?:\d+\.|[①-⑳]|[가-하]\.)\s*")
+
+
+def _clause_span(text: str, start: int, end: int) -> str:
+    """The words from the start of the clause holding ``text[start:end]`` to its end, verbatim;
+    cut at a word from the left when longer than ``PHRASE_CHARS``."""
+    begin = 0
+    for m in _CLAUSE_START.finditer(text, 0, start):
+        begin = m.end()
+    span = text[begin:end].strip()
+    if len(span) > PHRASE_CHARS:
+        cut = span[-PHRASE_CHARS:]
+        space = cut.find(" ")
+        span = cut[space + 1:] if 0 <= space < len(cut) - 1 else cut
+    return " ".join(span.split())
+
+
+def figure_spans(text: str, pattern: re.Pattern[str]) -> list[str]:
+    """The clause spans of ``text`` that end in a match of ``pattern``, once each, in order, at
+    most ``PHRASES``. Pure."""
+    out: list[str] = []
+    for m in pattern.finditer(text):
+        span = _clause_span(text, m.start(), m.end())
+        if span and span not in out:
+            out.append(span)
+        if len(out) == PHRASES:
+            break
+    return out
+
+
+def document_names(text: str) -> list[str]:
+    """The document names ``text`` lists, once each, in order, at most ``DOCUMENTS``. Pure."""
+    out: list[str] = []
+    for m in _DOCUMENT.finditer(text):
+        name = m.group(0)
+        if name not in out and not any(name in o for o in out):
+            out.append(name)
+    return out[:DOCUMENTS]
+
+
+def where(yakgwan: str | None, article: str | None, title: str | None) -> str:
+    """"보통약관 제35조(소멸시효)": the unit's 약관, 조 and title, as far as known."""
+    art = f"{article}({title})" if article and title else article or ""
+    return " ".join(p for p in (yakgwan or "", art) if p)
+
+
+def conclusion(question: str, text: str, yakgwan: str | None, article: str | None, title: str | None,
+               types: AnswerTypes) -> str | None:
+    """The sentence that leads the answer to ``question`` from the unit ``text`` (of ``article``
+    titled ``title`` in ``yakgwan``); None when the question asks no kind the unit answers. Pure."""
+    place = where(yakgwan, article, title)
+    if not place:
+        return None
+    kinds = asked_kinds(question, types)
+    said: list[str] = []
+    if "period" in kinds and (spans := figure_spans(text, _PERIOD)):
+        said.append(", ".join(f"‘{s}’" for s in spans))
+    if "amount" in kinds and (spans := figure_spans(text, _AMOUNT)):
+        said.append(", ".join(f"‘{s}’" for s in spans))
+    if said:
+        return f"{place}에 {' · '.join(said)}라고 적혀 있습니다."
+    if "documents" in kinds and (names := document_names(text)):
+        return f"{place}에 낼 서류가 적혀 있습니다: {', '.join(names)}."
+    if PAID in kinds:
+        roles = title_roles(title, types)
+        if "excludes" in roles:
+            return f"{place}은(는) 보상하지 않는 경우를 정한 조항입니다. 아래에 해당하면 보험금이 지급되지 않습니다."
+        if "pays" in roles:
+            return f"{place}은(는) 보험금을 지급하는 경우를 정한 조항입니다. 아래 조건에 해당하면 보상됩니다."
+    return None

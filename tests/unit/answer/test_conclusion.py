@@ -1,0 +1,49 @@
+"""The sentence an offline answer leads with: the governing unit's place and its words of the kind
+asked. Clauses and questions are hand-written in the style of 표준약관, not taken from a test set."""
+
+from __future__ import annotations
+
+import pytest
+
+from yakgwan.answer.conclusion import conclusion, document_names, figure_spans, where, _AMOUNT, _PERIOD
+from yakgwan.query.answer_type import bundled
+
+pytestmark = pytest.mark.unit
+T = bundled()
+WITHDRAW = ("① 계약자는 보험증권을 받은 날부터 15일 이내에 그 청약을 철회할 수 있습니다. "
+            "다만, 청약한 날부터 30일이 초과된 계약은 청약을 철회할 수 없습니다.")
+
+
+def test_a_period_question_is_led_by_the_spans_that_end_in_a_count_of_time() -> None:
+    said = conclusion("가입하고 며칠 안에 취소하면 돈 돌려받나요?", WITHDRAW, "보통약관", "제18조", "청약의 철회", T)
+    assert said == "보통약관 제18조(청약의 철회)에 ‘계약자는 보험증권을 받은 날부터 15일 이내’, ‘청약한 날부터 30일’라고 적혀 있습니다."
+    # every quoted span is the unit's own words
+    assert all(" ".join(s.split()) in " ".join(WITHDRAW.split()) for s in figure_spans(WITHDRAW, _PERIOD))
+    assert figure_spans("서류를 받은 날부터 3영업일 이내에 지급합니다.", _PERIOD) == ["서류를 받은 날부터 3영업일 이내"]
+
+
+def test_an_amount_question_keeps_the_limit_word_and_a_unit_without_a_figure_says_nothing() -> None:
+    said = conclusion("벌금은 얼마까지 나와요?", "회사는 벌금액을 2천만원 한도로 지급합니다.", "벌금 특별약관", "제1조", "보험금의 지급사유", T)
+    assert said == "벌금 특별약관 제1조(보험금의 지급사유)에 ‘회사는 벌금액을 2천만원 한도’라고 적혀 있습니다."
+    assert figure_spans("보험가입금액을 지급합니다.", _AMOUNT) == []
+    # the amount is not in the unit, and the title says nothing paid: no sentence rather than an invented one
+    assert conclusion("얼마 받아요?", "보험가입금액을 지급합니다.", "보통약관", "제3조", "준용규정", T) is None
+
+
+def test_a_documents_question_lists_the_documents_the_unit_names() -> None:
+    text = "1. 청구서(회사양식) 2. 사고증명서(진료비계산서, 사망진단서 등) 3. 신분증(본인이 아닌 경우에는 본인의 인감증명서 포함)"
+    assert document_names(text) == ["청구서", "사고증명서", "진료비계산서", "사망진단서", "신분증", "인감증명서"]
+    said = conclusion("보험금 청구할 때 서류 뭐 내야 돼요?", text, "보통약관", "제7조", "보험금 청구서류", T)
+    assert said == "보통약관 제7조(보험금 청구서류)에 낼 서류가 적혀 있습니다: 청구서, 사고증명서, 진료비계산서, 사망진단서, 신분증, 인감증명서."
+
+
+def test_a_coverage_question_is_told_what_the_article_is_by_its_title() -> None:
+    excl = conclusion("음주운전 사고도 보상되나요?", "1. 계약자의 고의", "보통약관", "제5조", "보험금을 지급하지 않는 사유", T)
+    assert excl is not None and excl.startswith("보통약관 제5조(보험금을 지급하지 않는 사유)은(는) 보상하지 않는 경우를 정한 조항입니다.")
+    pays = conclusion("골절되면 보상받을 수 있나요?", "골절로 진단확정된 경우", "골절 특별약관", "제1조", "보험금의 지급사유", T)
+    assert pays is not None and "보험금을 지급하는 경우를 정한 조항" in pays
+    # an article whose title plays no role, a question that asks no kind, or no place: nothing
+    assert conclusion("보상되나요?", "다른 조항을 따릅니다.", "보통약관", "제40조", "준용규정", T) is None
+    assert conclusion("이 조항은 무슨 뜻이에요?", WITHDRAW, "보통약관", "제18조", "청약의 철회", T) is None
+    assert conclusion("며칠 안에 취소해야 해요?", WITHDRAW, None, None, None, T) is None
+    assert where("보통약관", "제18조", None) == "보통약관 제18조" and where(None, None, None) == ""
