@@ -30,19 +30,25 @@ DOCUMENTS = 6  # document names listed at most
 _PERIOD = re.compile(r"\d+\s*(?:영업일|일|개월|년|주일|주|시간)(?:\s*(?:이내|이상|이후|전|까지|간|동안))?")
 # a sum of money (2천만원, 300만원, 5,000원) or a share (50%), with 한도/이내/까지 after it
 _AMOUNT = re.compile(r"(?:\d[\d,.]*\s*(?:천|백|십)?\s*(?:만|억)?\s*원|\d[\d.]*\s*(?:%|％))(?:\s*(?:한도|이내|까지))?")
-# a document's name as 약관 print them: a noun ending in 서 (청구서, 진단서, 증명서), 사본, 증 or 확인서
-_DOCUMENT = re.compile(r"[가-힣]{0,12}(?:증명서|진단서|확인서|청구서|신청서|계산서|영수증|사본|서류|등본|초본|신분증)")
-# where a span starts: the start of a clause (after a sentence end, comma, bracket or list mark)
-_CLAUSE_START = re.compile(r"[.,;:。·\n)】]\s*|^\s*(?:\d+\.|[①-⑳]|[가-하]\.)\s*")
+# a document's name as 약관 print them: a noun ending in 증명서, 진단서, 확인서, 청구서, 사본, 등본 …
+# (서류 alone names none: "다음 서류를")
+_DOCUMENT = re.compile(r"[가-힣]{0,12}(?:증명서|진단서|확인서|청구서|신청서|계산서|영수증|사본|등본|초본|신분증)")
+# where a span starts: the start of a clause (after a sentence end, a comma or a list mark; a
+# closing bracket does not end a clause: "제18조(청약의 철회)를 …")
+_CLAUSE_START = re.compile(r"[.,;:。·\n]\s*|(?:^|\s)(?:\d+\.|[①-⑳]|[가-하]\.)\s*")
 
 
 def _clause_span(text: str, start: int, end: int) -> str:
-    """The words from the start of the clause holding ``text[start:end]`` to its end, verbatim;
-    cut at a word from the left when longer than ``PHRASE_CHARS``."""
+    """The words from the start of the clause holding ``text[start:end]`` to its end, verbatim
+    (from inside the bracket when the figure sits in one); cut at a word from the left when
+    longer than ``PHRASE_CHARS``."""
     begin = 0
     for m in _CLAUSE_START.finditer(text, 0, start):
         begin = m.end()
     span = text[begin:end].strip()
+    opened = max(span.rfind(b) for b in "(（[")
+    if opened >= 0 and not any(c in span[opened:] for c in ")）]"):  # the figure sits inside a bracket: start there
+        span = span[opened + 1:].strip()
     if len(span) > PHRASE_CHARS:
         cut = span[-PHRASE_CHARS:]
         space = cut.find(" ")

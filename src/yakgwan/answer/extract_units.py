@@ -30,6 +30,7 @@ from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_
 from yakgwan.answer.units import Unit, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
 from yakgwan.core.records import Hit, sha256_hex
+from yakgwan.query.answer_type import answers_kind, asked_kinds
 from yakgwan.query.answer_type import bundled as bundled_types
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.tokenizer import Tokenizer
@@ -180,18 +181,26 @@ class UnitAnswerer:
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
-        if outcome == "answered" and (lead := self._lead(question, units[picked[0]], order.index(picked[0]) + 1)):
+        if outcome == "answered" and (lead := self._lead(question, units, picked, order)):
             claims = f"{lead} {claims}"
         text = claims if outcome == "answered" else f"{claims} {self._partial_tail(question, claims)}"
         return Generated(outcome, text, cites, notes=[note, msg("note.units_by_cosine")], claims_text=claims,
                          reason="point_missing" if outcome == "partial" else None)
 
-    def _lead(self, question: str, best: Unit, n: int) -> str | None:
-        """The sentence the answer leads with (:mod:`yakgwan.answer.conclusion`): what the best
-        unit, quoted as [n], says to the kind of question asked; None when it says nothing of that kind."""
-        c = best.chunk
-        said = conclusion(question, best.text, c.yakgwan, c.article, c.article_title, bundled_types())
-        return f"{said} [{n}]" if said else None
+    def _lead(self, question: str, units: list[Unit], picked: list[int], order: list[int]) -> str | None:
+        """The sentence the answer leads with (:mod:`yakgwan.answer.conclusion`): what a chosen
+        unit says to the kind of question asked, with its citation number — the best-scoring one
+        whose 조 gives that kind of answer by its title (소멸시효 for a period, 보험금의 청구 for
+        documents), else the best-scoring one that says anything of that kind; None when none does."""
+        types = bundled_types()
+        kinds = asked_kinds(question, types)
+        ranked = sorted(picked, key=lambda i: not answers_kind(units[i].chunk.article_title, kinds, types))  # stable: best first within each
+        for i in ranked:
+            c = units[i].chunk
+            said = conclusion(question, units[i].text, c.yakgwan, c.article, c.article_title, types)
+            if said:
+                return f"{said} [{order.index(i) + 1}]"
+        return None
 
     def _partial_tail(self, question: str, shown: str) -> str:
         """What a partial answer says is missing: the question's nouns that no quote (nor its

@@ -26,6 +26,9 @@ def test_an_amount_question_keeps_the_limit_word_and_a_unit_without_a_figure_say
     said = conclusion("벌금은 얼마까지 나와요?", "회사는 벌금액을 2천만원 한도로 지급합니다.", "벌금 특별약관", "제1조", "보험금의 지급사유", T)
     assert said == "벌금 특별약관 제1조(보험금의 지급사유)에 ‘회사는 벌금액을 2천만원 한도’라고 적혀 있습니다."
     assert figure_spans("보험가입금액을 지급합니다.", _AMOUNT) == []
+    # a figure inside a bracket is quoted from the bracket on; a closing bracket ends no clause
+    assert figure_spans("도로교통법에 의한 벌금 (2천만원 한도)", _AMOUNT) == ["2천만원 한도"]
+    assert figure_spans("제18조(청약의 철회)를 하지 않은 때에는 3개월 이내", _PERIOD) == ["제18조(청약의 철회)를 하지 않은 때에는 3개월 이내"]
     # the amount is not in the unit, and the title says nothing paid: no sentence rather than an invented one
     assert conclusion("얼마 받아요?", "보험가입금액을 지급합니다.", "보통약관", "제3조", "준용규정", T) is None
 
