@@ -177,14 +177,16 @@ def collect(work: Path, embedders: set[str]) -> list[Row]:
             absent = bool(missing_anchors(anchors.anchors(q), text, equivalents))
             sides = bool(side_queries(q, anchors.terms))
             rows.append(Row(name, half, answerable, _held(r.get("keywords", []), shown, rule), x, absent, sides, q, fixed, res.by,
-                            _extra(q, shown, anchors, text, equivalents)))
+                            {**_extra(q, shown, anchors, text, equivalents), **_drops(q, units, scored, picked, anchors, answerer)}))
     return rows
 
 
 # candidate features recorded with ``--rows`` for study, not in the model: whether the units carry
 # the kind of answer asked (a period, an amount, documents: ``query.answer_type``), the share of the
 # question's subject nouns the documents hold that the units hold too, and how many subject nouns
-# no document holds. Measured 2026-12-06 (leave one set out): none lifted the held-out sets.
+# no document holds; and (``_drops``) how much the best unit's cosine falls when one subject noun
+# is taken out of the question, least and most over the nouns. Measured 2026-12-06 (leave one set
+# out): each moved the trade-off between answers and refusals; none beat the bundled model on both.
 _CARRIES = {"period": re.compile(r"\d+\s*(?:일|년|개월|영업일|시간|주)"), "amount": re.compile(r"\d[\d,.]*\s*(?:원|만원|%|％)|한도|가입금액"),
             "documents": re.compile(r"서류|진단서|증명서|영수증|청구서|확인서")}
 
@@ -197,6 +199,22 @@ def _extra(q: str, shown: str, anchors: AnchorFinder, text: str, equivalents: An
     indoc = [f for f in subj if normalise(f) in text or (equivalents is not None and any(normalise(t) in text for t in equivalents(f)))]
     inunits = sum(1 for f in indoc if normalise(f) in normalise(shown)) / len(indoc) if indoc else 1.0
     return {"carried": carried, "subj_units": inunits, "n_miss": float(len(subj) - len(indoc))}
+
+
+def _drops(q: str, units: list[Any], scored: Any, picked: list[int], anchors: AnchorFinder, answerer: UnitAnswerer) -> dict[str, float]:
+    """How much the best unit's cosine falls when one subject noun is taken out of the question:
+    the least and the most over the nouns (a noun the unit does not speak to barely moves it)."""
+    from yakgwan.answer.select import read_as
+
+    subj = [f for f in subject_terms(anchors.terms(q)) if f in q]
+    if not picked or not subj:
+        return {"drop_min": 0.0, "drop_max": 0.0}
+    best = picked[0]
+    v = np.asarray(answerer.embedder.embed([read_as(units[best])], "passage"), dtype=np.float32)[0]
+    qs = np.asarray(answerer.embedder.embed([" ".join(q.replace(f, " ").split()) for f in subj], "query"), dtype=np.float32)
+    cos = qs @ v / (np.linalg.norm(qs, axis=1) * np.linalg.norm(v))
+    drops = float(scored.cos[best]) - cos
+    return {"drop_min": float(drops.min()), "drop_max": float(drops.max())}
 
 
 def _answerer(ctx: Any) -> tuple[Any, AnchorFinder, str, Callable[[str], tuple[str, ...]] | None, UnitAnswerer, Asker]:
