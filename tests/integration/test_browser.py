@@ -296,6 +296,13 @@ def test_ask_page_refuses_what_the_policy_does_not_say(page: Any, site: str, kb_
     assert page.get_attribute("#ask-result .card >> nth=1", "data-outcome") == "refused"
     first = page.inner_text("#citations li >> nth=0")
     assert ".pdf · " in first and ("특별약관 · 제" in first or "보통약관 · 제" in first)  # 제N조 alone is ambiguous
+    # a quote is printed once: a citation whose quote the answer shows names its place only
+    items = page.locator("#ask-latest #citations li")
+    kinds = [items.nth(i).get_attribute("data-quoted") for i in range(items.count())]
+    assert kinds and all(k in ("answer", "here") for k in kinds)
+    for i, k in enumerate(kinds):
+        assert items.nth(i).locator(".meta").count() == (0 if k == "answer" else 1)
+    assert "answer" in kinds  # the offline answer quotes the units it cites (measured: all three)
     _check_page(page, "3-ask-refused")
     page.click("#lang")
     assert page.inner_text("button[data-page=ask]") == "Ask" and page.inner_text("#ask-go") == "Ask"

@@ -47,10 +47,17 @@ export function mountAsk(root, state) {
         if (kind === "status") status.textContent = stageText(data);
         else if (kind === "answer") answer.append(data.delta);
         else if (kind === "citations") {
-          cites.replaceChildren(...data.citations.map((c) => el("li", {},
-            el("button", { class: "cite", "data-chunk": c.chunk_id, onclick: () => openClause(collection, c.chunk_id, c.quote) },
-              `[${c.n}] ${c.insurer ? `${c.insurer} · ` : ""}${c.doc_name}${c.page ? ` · ${t("clause.page_short", { page: c.page })}` : ""}${c.heading ? ` · ${c.heading}` : ""}`),
-            el("div", { class: "meta" }, `“${c.quote.split(/\s+/).join(" ")}”`))));
+          // a quote the answer already shows word for word is not printed again: the citation
+          // names its place and opens the clause (a model's answer quotes nothing, so its
+          // citations show their quotes)
+          const shown = answer.textContent.split(/\s+/).join("");
+          cites.replaceChildren(...data.citations.map((c) => {
+            const quoted = shown.includes(c.quote.split(/\s+/).join(""));
+            return el("li", { "data-quoted": quoted ? "answer" : "here" },
+              el("button", { class: "cite", "data-chunk": c.chunk_id, onclick: () => openClause(collection, c.chunk_id, c.quote) },
+                `[${c.n}] ${c.insurer ? `${c.insurer} · ` : ""}${c.doc_name}${c.page ? ` · ${t("clause.page_short", { page: c.page })}` : ""}${c.heading ? ` · ${c.heading}` : ""}`),
+              ...(quoted ? [] : [el("div", { class: "meta" }, `“${c.quote.split(/\s+/).join(" ")}”`)]));
+          }));
         } else if (kind === "done") {
           status.textContent = t("ask.done", { by: data.by === "rules" ? t("ask.by_rules") : data.by, ms: Math.round(data.latency_ms), pipeline: data.pipeline });
           card.dataset.outcome = data.outcome;
