@@ -147,6 +147,16 @@ def _collection(site: str, title: str, name: str, data: bytes) -> str:
     return str(made["name"])
 
 
+def _ask_page(pg: Any, site: str, kb_policy_pdf: Path) -> None:
+    """The ask page over the KB policy's collection (made through the API when no test made it)."""
+    collection = _collection(site, "내 운전자보험", "kb.pdf", kb_policy_pdf.read_bytes())
+    pg.reload()
+    pg.wait_for_selector("#page-appeal[data-ready]")
+    pg.click("button[data-page=ask]")
+    pg.wait_for_selector(f"#ask-collection option[value={collection}]", state="attached")
+    pg.select_option("#ask-collection", collection)
+
+
 def test_appeal_page_end_to_end(page: Any, site: str, kb_policy_pdf: Path, tmp_path: Path) -> None:
     assert page.inner_text("nav .tab.active") == "이의신청"
     assert page.inner_text("#policy-hint") == "약관 파일을 먼저 고르세요." and page.is_disabled("#policy-go")
@@ -272,12 +282,7 @@ def test_every_page_at_phone_width(phone: Any, site: str, tmp_path: Path) -> Non
 
 
 def test_ask_page_refuses_what_the_policy_does_not_say(page: Any, site: str, kb_policy_pdf: Path) -> None:
-    collection = _collection(site, "내 운전자보험", "kb.pdf", kb_policy_pdf.read_bytes())
-    page.reload()
-    page.wait_for_selector("#page-appeal[data-ready]")
-    page.click("button[data-page=ask]")
-    page.wait_for_selector(f"#ask-collection option[value={collection}]", state="attached")
-    page.select_option("#ask-collection", collection)
+    _ask_page(page, site, kb_policy_pdf)
     assert page.is_disabled("#ask-go") and page.inner_text("#ask-hint") == "질문을 적어 주세요."
     page.fill("#question", "삼성화재 다이렉트 자동차보험의 보험료는 얼마인가요?")
     page.click("#ask-go")
@@ -294,6 +299,7 @@ def test_ask_page_refuses_what_the_policy_does_not_say(page: Any, site: str, kb_
     page.wait_for_selector("#ask-latest[data-outcome]", timeout=120_000)
     assert page.locator("#ask-result .card").count() == 2 and "음주운전" in page.inner_text("#ask-latest .question")
     assert page.get_attribute("#ask-result .card >> nth=1", "data-outcome") == "refused"
+    assert page.eval_on_selector("#ask-latest #ask-evidence", "d => d.open")  # a wide screen shows the evidence open
     first = page.inner_text("#citations li >> nth=0")
     assert ".pdf · " in first and ("특별약관 · 제" in first or "보통약관 · 제" in first)  # 제N조 alone is ambiguous
     # a quote is printed once: a citation whose quote the answer shows names its place only
@@ -310,6 +316,31 @@ def test_ask_page_refuses_what_the_policy_does_not_say(page: Any, site: str, kb_
     _shot(page, "4-ask-english")
     page.click("#lang")
     assert page.inner_text("button[data-page=ask]") == "질문하기"
+
+
+def test_a_typical_answer_fits_one_phone_screen_with_its_evidence_collapsed(narrow: Any, site: str, kb_policy_pdf: Path) -> None:
+    """At 360×740 a typical answer over the KB policy (a general claim question, written for this
+    test) shows its conclusion first and its evidence (the quotes and the citations) collapsed:
+    the card is no taller than the screen. Opened, the evidence holds the citations, each opening
+    its clause; on a wide screen it starts open."""
+    _ask_page(narrow, site, kb_policy_pdf)
+    narrow.fill("#question", "보험금을 청구하려면 어떤 서류를 내야 하나요?")
+    narrow.click("#ask-go")
+    narrow.wait_for_selector("#ask-latest[data-outcome]", timeout=120_000)
+    assert narrow.get_attribute("#ask-latest", "data-outcome") == "answered"
+    conclusion = narrow.inner_text("#ask-latest #answer")
+    assert narrow.get_attribute("#ask-latest #answer", "class") == "answer conclusion" and "서류" in conclusion, conclusion
+    assert not narrow.eval_on_selector("#ask-evidence", "d => d.open") and narrow.locator("#ask-latest #citations li").count() >= 1
+    height = narrow.eval_on_selector("#ask-latest", "c => c.getBoundingClientRect().height")
+    assert height <= NARROW["height"], f"the answer card is {height:.0f} px tall at 360 px"
+    _check_page(narrow, "15-narrow-answer")
+    narrow.click("#ask-evidence summary")
+    assert narrow.eval_on_selector("#ask-evidence", "d => d.open") and narrow.is_visible("#ask-latest #citations li >> nth=0")
+    assert narrow.inner_text("#answer-quotes").strip()  # the quotes after the conclusion
+    narrow.locator("#ask-latest #citations .cite").first.click()
+    narrow.wait_for_selector("#clause:not([hidden])")
+    narrow.click("#clause-close")
+    _shot(narrow, "16-narrow-answer-open")
 
 
 def test_workbench_runs_an_eval_and_draws_the_charts(page: Any) -> None:

@@ -34,6 +34,7 @@ from yakgwan.answer.anchors import AnchorFinder, bare_term, found_share, missing
 from yakgwan.answer.answerability import AnswerabilityModel
 from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer
 from yakgwan.answer.compare import side_queries
+from yakgwan.answer.contract_amounts import asked_kinds as amount_kinds
 from yakgwan.answer.contract_amounts import left_to_contract
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
@@ -41,7 +42,8 @@ from yakgwan.answer.grounding.quotes import quote_is_verbatim
 from yakgwan.answer.ko_rules.ruleset import RuleSet
 from yakgwan.answer.self_check import SelfCheckingAnswerer
 from yakgwan.answer.riders import asks_which_rider, rider_list
-from yakgwan.answer.structure import missing_article_answer, named_yakgwan
+from yakgwan.answer.route import QuestionFacts, Route, route_of
+from yakgwan.answer.structure import Article, articles_by_yakgwan, missing_articles, named_yakgwan, structure_answer
 from yakgwan.answer.passages import number_sentences
 from yakgwan.answer.records import REFUSAL, AskResult, Generated
 from yakgwan.core.errors import InputError
@@ -52,7 +54,9 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 from yakgwan.pipelines.scoping import refusal_note, scope_note
-from yakgwan.query.scope import labels_of, resolves, scope_of
+from yakgwan.query.answer_type import asked_kinds
+from yakgwan.query.answer_type import bundled as bundled_answer_types
+from yakgwan.query.scope import Scope, labels_of, resolves, scope_of
 from yakgwan.store import keep_docs
 
 MODES = ("auto", "generate", "cot", "extract")
@@ -101,6 +105,7 @@ class Asker:
     _units: UnitAnswerer | None = field(default=None, repr=False)
     _units_fit: bool | None = field(default=None, repr=False)  # the bundled model fits this index's embedder (None: not read yet)
     _scoped: dict[tuple[str, ...], "Asker"] = field(default_factory=dict, repr=False)  # askers over the documents a question named
+    _arts: dict[str, list[Article]] | None = field(default=None, repr=False)  # every 약관's articles, read once
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -124,27 +129,49 @@ class Asker:
         A question that names insurers, groups or products (:mod:`yakgwan.query.scope`) is
         answered from the documents it names only; one that names only insurers (or a product
         of an insurer) the index does not hold is refused, saying which and what it holds. Over
-        documents of several insurers, every citation names its insurer."""
+        documents of several insurers, every citation names its insurer. Which answerer answers
+        is decided once (:func:`route`)."""
         if not question.strip():
             raise InputError(None, msg("query.empty_question"))
         t0 = time.perf_counter()
         labels = labels_of(self.ctx.view.docs)
         scope = scope_of(question, labels)
-        if scope.refuses:
-            why = refusal_note(scope)
-            mode = self.mode if self.mode != "auto" else ("generate" if self.ctx.llm is not None else "extract")
-            return AskResult("refused", f"{REFUSAL} ({why.text('ko')})", [], resolve_pipeline(self.pipeline).name, mode, (time.perf_counter() - t0) * 1000,
-                             "scope", list(scope.absent or scope.absent_types), [why], scope=scope, reason="other_insurer")
-        asker = self._within(scope.docs) if scope.narrows and set(scope.docs or ()) < set(self.ctx.view.docs) else self
-        res = asker._answer(question, on_stage, t0, lambda form: resolves(scope, form))
+        asker = self._within(scope.docs) if not scope.refuses and scope.narrows and set(scope.docs or ()) < set(self.ctx.view.docs) else self
+        route = asker.route(question, scope)
+        res = asker._answer(question, route, scope, on_stage, t0)
+        res.question_kind = route.kind
+        res.scope = scope
+        if route.kind == "other_insurer":
+            return res
         note = scope_note(scope)
         if note is not None:
             res.notes.insert(0, note)
-        res.scope = scope
         companies = {lab.doc_id: lab.company for lab in labels}
         if len({c for c in companies.values() if c}) > 1:
             res.citations = [replace(c, insurer=companies.get(c.doc)) for c in res.citations]
         return res
+
+    def route(self, question: str, scope: Scope | None = None) -> Route:
+        """The one answerer for ``question`` over this asker's documents (:mod:`yakgwan.answer.route`),
+        from what it names and asks; ``scope``: its scope over the whole index (read here when None)."""
+        if scope is None:
+            scope = scope_of(question, labels_of(self.ctx.view.docs))
+        policy = self.ctx.profile == "policy"
+        _, articles = missing_articles(question, self._articles()) if policy else (None, ())
+        absent = tuple(a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())
+                       if not resolves(scope, a.form)) if self.rules.on("anchors") else ()
+        rider = (policy and asks_which_rider(question) and named_yakgwan(question, self._yakgwan_names()) is None
+                 and self._unit_answerer() is not None)
+        facts = QuestionFacts(
+            other_insurer=scope.refuses,
+            missing_articles=articles,
+            absent_names=absent,
+            which_rider=rider,
+            sides=tuple(side_queries(question, self.anchors.terms, self.rules)),
+            amounts=tuple(k.name for k in amount_kinds(question)) if policy else (),
+            answer_types=asked_kinds(question, bundled_answer_types()),
+        )
+        return route_of(facts)
 
     def _within(self, docs: tuple[str, ...] | None) -> "Asker":
         """An asker over the documents ``docs`` only, sharing this one's models (kept per scope)."""
@@ -154,95 +181,112 @@ class Asker:
                                       anchors=self.anchors, rules=self.rules, unit_vectors=self.unit_vectors)
         return self._scoped[key]
 
-    def _answer(self, question: str, on_stage: Callable[[str, dict], None] | None, t0: float,
-                resolved: Callable[[str], bool] | None = None) -> AskResult:
-        """The answer from this asker's documents; ``resolved(form)``: the question's name ``form``
-        chose those documents (an insurer, group or product word), so it is no missing anchor."""
+    def _answer(self, question: str, route: Route, scope: Scope, on_stage: Callable[[str, dict], None] | None, t0: float) -> AskResult:
+        """The answer of the answerer ``route`` picked, from this asker's documents, every citation
+        checked verbatim against the chunk it quotes."""
         say = on_stage or (lambda stage, facts: None)
         llm = self.ctx.llm
         calls0 = llm.stats.calls if llm else 0
         mode = self.mode if self.mode != "auto" else ("generate" if llm is not None else "extract")
+        name = resolve_pipeline(self.pipeline).name
+        ms = lambda: (time.perf_counter() - t0) * 1000  # noqa: E731
+        if route.kind == "other_insurer":
+            why = refusal_note(scope)
+            return AskResult("refused", f"{REFUSAL} ({why.text('ko')})", [], name, mode, ms(), "scope", list(scope.absent or scope.absent_types),
+                             [why], reason="other_insurer")
+        if route.kind == "absent_name":
+            missing = list(route.facts.absent_names)
+            text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
+            return AskResult("refused", text, [], name, mode, ms(), "rules", missing, [], reason="absent_name")
+        if route.kind == "missing_article":
+            done = structure_answer(question, self._articles())
+            assert done is not None  # the route was chosen because an asked 조 is missing
+            by_id = {c.chunk_id: c.text for c in self.ctx.view.chunks}
+            return self._result(done, by_id, name, mode, ms, "structure", 0, [])
         if self._retriever is None:
             self._retriever = build_pipeline(self.pipeline, self.ctx)
         retriever, note = self._retriever
         notes = [note] if note else []
-        name = resolve_pipeline(self.pipeline).name
-        if self.ctx.profile == "policy" and (done := missing_article_answer(question, self.ctx.view.chunks)) is not None:
-            by_id = {c.chunk_id: c.text for c in self.ctx.view.chunks}
-            if all(quote_is_verbatim(c, by_id.get(c.chunk_id, "")) for c in done.citations):
-                return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, "structure", [],
-                                 notes + done.notes, 0, done.claims_text, reason=done.reason)
-        missing = [a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())
-                   if not (resolved and resolved(a.form))] if self.rules.on("anchors") else []
-        if missing:
-            text = f"{REFUSAL} (문서에 나오지 않는 말: {', '.join(missing)})"
-            return AskResult("refused", text, [], name, mode, (time.perf_counter() - t0) * 1000, "rules", missing, notes, reason="absent_name")
         hits = evidence_hits(retriever.retrieve(question, self.k))
-        if (self.ctx.profile == "policy" and asks_which_rider(question) and (units := self._unit_answerer()) is not None
-                and named_yakgwan(question, self._yakgwan_names()) is None):
-            listed = rider_list(question, hits, units)
-            return AskResult(listed.outcome, listed.answer, listed.citations, name, mode, (time.perf_counter() - t0) * 1000, "units (which 특약)", [],
-                             notes + listed.notes, 0, listed.claims_text, reason=_reason(listed))
-        shown = len(hits)
-        hits, sides = self._with_sides(side_queries(question, self.anchors.terms, self.rules), hits)
-        if sides:
+        units = self._unit_answerer()
+        if route.kind == "which_rider" and units is not None:
+            done = rider_list(question, hits, units)
+            chunks = {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
+            return self._result(done, chunks, name, mode, ms, "units (which 특약)", 0, notes)
+        sides: list[tuple[str, list[str]]] = []
+        if route.kind == "comparison":
+            shown = len(hits)
+            hits, sides = self._with_sides(list(route.facts.sides), hits)
             notes.append(msg("note.sides_searched", sides=" / ".join(q for q, _ in sides), n=len(hits) - shown))
+            units = None  # each side's sentence is quoted by the sentence rules or the model
         sentences = number_sentences(question, hits, self.ctx.tokenizer, reserve=sides)
         say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode in WRITTEN or llm.supports_logprobs) else "rules"})
-        units = self._unit_answerer() if not sides else None
+        amount = route.kind == "amount" and self.ctx.profile == "policy"
         if mode in WRITTEN and llm is not None:
-            gate = units.for_model(question, hits) if units is not None else None
-            # the offline answer of the same units, with the policy's "left to the contract" refusal
-            offline = self._contract_checked(question, gate.offline) if gate is not None else None
-            if gate is not None and offline is not None and (offline.outcome == "refused" or offline is not gate.offline):
-                # refused offline (the calibrated model), or an amount the clauses leave to the
-                # contract or do not state: the model is not asked, so it never refuses less and
-                # never writes a figure the clauses do not print
-                done, by = offline, "units"
-                done.notes = [*done.notes, msg("note.model_not_asked" if offline is gate.offline else "note.contract_model_not_asked")]
-            else:
-                if gate is not None:
-                    sentences = gate.sentences
-                    notes.append(gate.note)
-                checked = resolve_pipeline(self.pipeline).has_stage("self_rag")  # Self-RAG also checks its answer
-                unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self._index_text())), self.anchors.terms
-                cot = mode == "cot"
-                answerer = (SelfCheckingAnswerer(llm, unknown, terms, self.rules, cot) if checked
-                            else GenerativeAnswerer(llm, unknown, terms, self.rules, cot))
-                done = answerer.answer(question, sentences)
-                asked_model = llm.stats.calls > calls0
-                by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
-                if offline is not None and done.outcome == "refused" and done.attempted:
-                    # the model tried, but none of its claims passed the checks: the units the
-                    # calibrated decision passed are quoted instead (never over the model's own refusal)
-                    failed, pad = done.notes, done.scratchpad
-                    done = offline
-                    done.notes = [*failed, msg("note.model_claims_failed"), *done.notes]
-                    done.scratchpad = pad
-                    by = f"{llm.name}, units quoted by rule"
+            done, by, sentences = self._written(question, hits, sentences, units, amount, notes, calls0)
         elif not (llm is not None and llm.supports_logprobs) and units is not None:
-            done, by = self._contract_checked(question, units.answer(question, hits)), "units"
+            done, by = units.answer(question, hits), "units"
+            if amount:
+                done = left_to_contract(question, done) or done
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms, rules=self.rules).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"
         chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences} | {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
-        bad = [c for c in done.citations if not quote_is_verbatim(c, chunks.get(c.chunk_id, ""))]
-        if bad:  # cannot happen by construction; never shown as is if it does
-            notes.append(msg("note.citations_not_verbatim", n=len(bad)))
-            done.outcome, done.answer, done.citations, done.reason = "refused", REFUSAL, [], "unverifiable"
-        say("checked", {"citations": len(done.citations), "outcome": done.outcome})
-        calls = (llm.stats.calls - calls0) if llm else 0
-        claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
-        return AskResult(done.outcome, done.answer, done.citations, name, mode, (time.perf_counter() - t0) * 1000, by, [], notes + done.notes, calls, claims,
-                         done.scratchpad, reason=_reason(done))
+        res = self._result(done, chunks, name, mode, ms, by, (llm.stats.calls - calls0) if llm else 0, notes)
+        say("checked", {"citations": len(res.citations), "outcome": res.outcome})
+        return res
 
-    def _contract_checked(self, question: str, done: Generated) -> Generated:
-        """Over a policy, a unit answer to a question asking an amount that its quotes leave to the
-        contract or do not state becomes that refusal (:mod:`yakgwan.answer.contract_amounts`)."""
-        if self.ctx.profile == "policy" and (left := left_to_contract(question, done)) is not None:
-            return left
-        return done
+    def _written(self, question: str, hits: list[Hit], sentences: list, units: UnitAnswerer | None, amount: bool,
+                 notes: list, calls0: int) -> tuple[Generated, str, list]:
+        """The answer an LLM writes (``generate``/``cot``), gated by the calibrated decision over the
+        best answer units: refused there, or (``amount``) a figure the quotes leave to the contract
+        or do not print, and the model is not asked; its claims all failing the checks, the units
+        the decision passed are quoted instead. Returns the answer, who wrote it, and the
+        sentences the model was shown."""
+        llm = self.ctx.llm
+        assert llm is not None
+        gate = units.for_model(question, hits) if units is not None else None
+        offline = None
+        if gate is not None:  # the offline answer of the same units, with the policy's "left to the contract" answer
+            offline = (left_to_contract(question, gate.offline) if amount else None) or gate.offline
+        if gate is not None and offline is not None and (offline.outcome == "refused" or offline is not gate.offline):
+            # never refuses less than the offline decision, never writes a figure the clauses do not print
+            offline.notes = [*offline.notes, msg("note.model_not_asked" if offline is gate.offline else "note.contract_model_not_asked")]
+            return offline, "units", sentences
+        if gate is not None:
+            sentences = gate.sentences
+            notes.append(gate.note)
+        checked = resolve_pipeline(self.pipeline).has_stage("self_rag")  # Self-RAG also checks its answer
+        unknown, terms = (lambda text: unknown_terms(self.anchors.terms(text), self._index_text())), self.anchors.terms
+        cot = self.mode == "cot"
+        answerer = (SelfCheckingAnswerer(llm, unknown, terms, self.rules, cot) if checked
+                    else GenerativeAnswerer(llm, unknown, terms, self.rules, cot))
+        done = answerer.answer(question, sentences)
+        asked_model = llm.stats.calls > calls0
+        by = (f"{llm.name}, quoted by rule" if asked_model else "rules") if done.quoted else llm.name
+        if offline is not None and done.outcome == "refused" and done.attempted:
+            # the model tried, but none of its claims passed the checks: the units the calibrated
+            # decision passed are quoted instead (never over the model's own refusal)
+            failed, pad = done.notes, done.scratchpad
+            done = offline
+            done.notes = [*failed, msg("note.model_claims_failed"), *done.notes]
+            done.scratchpad = pad
+            by = f"{llm.name}, units quoted by rule"
+        return done, by, sentences
+
+    def _result(self, done: Generated, chunks: dict[str, str], name: str, mode: str, ms: Callable[[], float], by: str, calls: int,
+                notes: list) -> AskResult:
+        """``done`` as the asker's result, once every citation is checked verbatim against the chunk
+        it quotes (a failure, impossible by construction, is never shown as is)."""
+        bad = [c for c in done.citations if not quote_is_verbatim(c, chunks.get(c.chunk_id, ""))]
+        if bad:
+            notes = [*notes, msg("note.citations_not_verbatim", n=len(bad))]
+            done.outcome, done.answer, done.citations, done.reason = "refused", REFUSAL, [], "unverifiable"
+        claims = done.claims_text or (done.answer if done.outcome != "refused" else "")
+        lead = done.conclusion if done.outcome != "refused" and done.answer.startswith(done.conclusion) else ""
+        return AskResult(done.outcome, done.answer, done.citations, name, mode, ms(), by, [], notes + done.notes, calls, claims,
+                         done.scratchpad, reason=_reason(done), conclusion=lead)
 
     def _equivalents(self) -> Callable[[str], tuple[str, ...]] | None:
         """Over a policy, the clause terms the insurance thesaurus maps a question's word to: a
@@ -250,6 +294,12 @@ class Asker:
         if self.ctx.profile != "policy":
             return None
         return lambda form: self.ctx.thesaurus.meaning(bare_term(form))
+
+    def _articles(self) -> dict[str, list[Article]]:
+        """Every 약관's articles (:func:`~yakgwan.answer.structure.articles_by_yakgwan`), read once."""
+        if self._arts is None:
+            self._arts = articles_by_yakgwan(self.ctx.view.chunks)
+        return self._arts
 
     def _yakgwan_names(self) -> list[str]:
         """The names of the index's 약관."""

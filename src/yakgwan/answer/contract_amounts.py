@@ -78,9 +78,10 @@ def left_to_contract(question: str, done: Generated) -> Generated | None:
     if not kinds:
         marks = " ".join(f"[{c.n}]" for c in done.citations)
         return Generated("partial", f"{NOT_STATED} {marks}", list(done.citations),
-                         notes=done.notes + [msg("note.no_figure_stated")], claims_text=NOT_STATED, reason="not_stated")
+                         notes=done.notes + [msg("note.no_figure_stated")], claims_text=NOT_STATED, reason="not_stated",
+                         conclusion=f"{NOT_STATED} {marks}")
     keep = [c for c in done.citations if any(k.left.search(c.quote) for k in kinds)]
     cites = [replace(c, n=n) for n, c in enumerate(keep, 1)]
     marks = " ".join(f"[{c.n}]" for c in cites)
     return Generated("partial", f"{LEFT_TO_CONTRACT} {marks}", cites, notes=done.notes + [msg("note.left_to_contract")],
-                     claims_text=LEFT_TO_CONTRACT, reason="left_to_contract")
+                     claims_text=LEFT_TO_CONTRACT, reason="left_to_contract", conclusion=f"{LEFT_TO_CONTRACT} {marks}")

@@ -181,11 +181,12 @@ class UnitAnswerer:
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
-        if outcome == "answered" and (lead := self._lead(question, units, picked, order)):
+        lead = self._lead(question, units, picked, order) if outcome == "answered" else None
+        if lead:
             claims = f"{lead} {claims}"
         text = claims if outcome == "answered" else f"{claims} {self._partial_tail(question, claims)}"
         return Generated(outcome, text, cites, notes=[note, msg("note.units_by_cosine")], claims_text=claims,
-                         reason="point_missing" if outcome == "partial" else None)
+                         reason="point_missing" if outcome == "partial" else None, conclusion=lead or "")
 
     def _lead(self, question: str, units: list[Unit], picked: list[int], order: list[int]) -> str | None:
         """The sentence the answer leads with (:mod:`yakgwan.answer.conclusion`): what a chosen

@@ -86,6 +86,7 @@ class Generated:
     scratchpad: str = ""  # what the model reasoned before answering (``--mode cot``); never part of the answer
     attempted: bool = False  # the model's first answer was no refusal (a refusal now means its claims failed the checks)
     reason: str | None = None  # why it is refused or partial (:data:`REASONS`), when the answerer knows
+    conclusion: str = ""  # the sentence the answer leads with, when it leads with one (its first words)
 
     def note_texts(self, lang: str = "en") -> list[str]:
         return [n.text(lang) for n in self.notes]
@@ -107,6 +108,8 @@ class AskResult:
     scratchpad: str = ""  # the model's reasoning before it answered (``--mode cot``), shown only in JSON
     scope: Scope | None = None  # the documents the question named (``query.scope``), when it was read
     reason: str | None = None  # why it is refused or partial (:data:`REASONS`); None when answered
+    conclusion: str = ""  # the sentence the answer leads with (the answer's first words), when it leads with one
+    question_kind: str | None = None  # the answerer the question's kind picked (:data:`yakgwan.answer.route.KINDS`)
 
     def __post_init__(self) -> None:
         if self.reason is not None and self.reason not in REASONS:
@@ -130,6 +133,8 @@ class AskResult:
             "latency_ms": round(self.latency_ms, 1),
             "scope": self.scope.to_json() if self.scope is not None else None,
             "reason": self.reason,
+            "question_kind": self.question_kind,
+            "conclusion": self.conclusion or None,
             "reason_text": msg(f"reason.{self.reason}").text(lang) if self.reason else None,
             **({"scratchpad": self.scratchpad} if self.scratchpad else {}),
         }

@@ -82,28 +82,32 @@ def _listing(yakgwan: str, arts: list[Article], missing: str) -> str:
     return text
 
 
-def missing_article_answer(question: str, chunks: Sequence[Chunk]) -> Generated | None:
-    """The structure answer when the question asks about a 조 that the 약관 it names (or, naming
-    none, every 약관) lacks; None when every asked 조 exists, or the question asks about none."""
+def missing_articles(question: str, arts: dict[str, list[Article]]) -> tuple[str | None, tuple[str, ...]]:
+    """The 약관 the question names (None: none) and the 조 it asks about that this 약관 lacks, or,
+    naming none, that no 약관 has; no 조 when every asked 조 exists (somewhere, when no 약관 is
+    named: retrieval finds it) or the question asks about none."""
     asked = asked_articles(question)
-    if not asked:
-        return None
-    arts = articles_by_yakgwan(chunks)
-    if not arts:
-        return None
+    if not asked or not arts:
+        return None, ()
     name = named_yakgwan(question, list(arts))
     if name is not None:
         have = {a.number for a in arts[name]}
-        missing = [n for n in asked if n not in have]
-        if not missing:
-            return None
+        return name, tuple(n for n in asked if n not in have)
+    everywhere = {a.number for group in arts.values() for a in group}
+    missing = tuple(n for n in asked if n not in everywhere)
+    return None, (missing if len(missing) == len(asked) else ())
+
+
+def structure_answer(question: str, arts: dict[str, list[Article]]) -> Generated | None:
+    """The structure answer when the question asks about a 조 that the 약관 it names (or, naming
+    none, every 약관) lacks; None when every asked 조 exists, or the question asks about none."""
+    name, missing = missing_articles(question, arts)
+    if not missing:
+        return None
+    if name is not None:
         scopes = [name]
         text = _listing(name, arts[name], ", ".join(missing))
     else:
-        everywhere = {a.number for group in arts.values() for a in group}
-        missing = [n for n in asked if n not in everywhere]
-        if not missing or len(missing) < len(asked):
-            return None  # some asked 조 exists somewhere: retrieval finds it
         longest = max(arts, key=lambda y: len(arts[y]))
         scopes = [longest]
         text = f"이 문서의 어느 약관에도 {', '.join(missing)}는 없습니다. " + _listing(longest, arts[longest], ", ".join(missing))
@@ -114,4 +118,9 @@ def missing_article_answer(question: str, chunks: Sequence[Chunk]) -> Generated 
             cites.append(Citation.of(len(cites) + 1, a.chunk, _heading(a)))
     marks = " ".join(f"[{c.n}]" for c in cites)
     return Generated("partial", f"{text} {marks}", cites, notes=[msg("note.from_structure", missing=", ".join(missing), scope=scopes[0])],
-                     claims_text=text, reason="no_such_article")
+                     claims_text=text, reason="no_such_article", conclusion=f"{text} {marks}")
+
+
+def missing_article_answer(question: str, chunks: Sequence[Chunk]) -> Generated | None:
+    """:func:`structure_answer` over the articles of ``chunks``."""
+    return structure_answer(question, articles_by_yakgwan(chunks))

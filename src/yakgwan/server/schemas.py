@@ -230,6 +230,10 @@ class AskOut(BaseModel):
                                "absent_name, off_topic, not_in_documents, unverifiable (refused); no_such_article, left_to_contract, "
                                "not_stated, point_missing (partial)")
     reason_text: str | None = Field(default=None, description="the reason in the response's language")
+    conclusion: str | None = Field(default=None, description="the sentence the answer leads with (its first words, with its citation "
+                                   "mark), when it leads with one; null otherwise")
+    question_kind: str | None = Field(default=None, description="the answerer the question's kind picked: other_insurer, missing_article, "
+                                      "absent_name, which_rider, comparison, amount, ordinary")
 
 
 class ChunkOut(ChunkFields):

@@ -144,18 +144,12 @@ def test_with_an_llm_an_amount_left_to_the_contract_is_answered_as_offline_witho
     assert any("the model was not asked" in n for n in res.note_texts())
 
 
-def test_an_answered_unit_answer_leads_with_what_the_governing_unit_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_answered_unit_answer_leads_with_what_the_governing_unit_says(answering_sample) -> None:  # type: ignore[no-untyped-def]
     """Over the sample 약관 (a question written for this test), with a decision that answers: the
     answer's first sentence names the 약관, 조 and title of the best unit and quotes its count of
-    days, marked with that unit's citation number; the span is in the cited quote."""
-    from yakgwan.answer.answerability import FEATURES, AnswerabilityModel
-
-    s = Settings(index_dir=tmp_path / "i", cache_dir=tmp_path / "c", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
-    ingest(s, [SAMPLE], embedder=HashingEmbedder())
-    ctx = open_context(s, embedder=HashingEmbedder())
-    ctx.make_llm = lambda: None
-    fitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 5.0, 0.5, 0.1, "test", ctx.view.embedder)
-    monkeypatch.setattr(AnswerabilityModel, "load", classmethod(lambda cls, path=None: fitted))
+    days, marked with that unit's citation number; the span is in the cited quote. The sentence
+    is the result's ``conclusion`` (and the answer's first words)."""
+    ctx = answering_sample
     res = Asker(ctx, mode="extract").ask("보험금 서류를 접수하면 며칠 안에 보험금을 지급하나요?")
     assert res.outcome == "answered" and res.by == "units", res.answer
     lead = res.answer.split(" [")[0]
@@ -163,3 +157,5 @@ def test_an_answered_unit_answer_leads_with_what_the_governing_unit_says(tmp_pat
     n = int(res.answer[len(lead) + 2:].split("]")[0])
     cited = next(c for c in res.citations if c.n == n)
     assert "3영업일" in cited.quote and cited.article in lead
+    assert res.conclusion == f"{lead} [{n}]" and res.answer.startswith(res.conclusion) and res.to_json()["conclusion"] == res.conclusion
+    assert res.question_kind == "amount"  # 며칠: a number of days, stated here (so no "left to the certificate")

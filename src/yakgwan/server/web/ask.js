@@ -38,8 +38,15 @@ export function mountAsk(root, state) {
     const answer = el("div", { class: "answer", id: "answer" });
     const status = el("p", { class: "meta", id: "ask-status" }, t("ask.working"));
     const cites = el("ol", { id: "citations" });
+    // the evidence (the quotes after the conclusion, and the citations) in one box: open on a wide
+    // screen, collapsed on a phone so that a typical answer's card fits one screen
+    const quotes = el("div", { class: "answer quotes", id: "answer-quotes" });
+    const evidenceCount = el("span", {}, "");
+    const evidence = el("details", { class: "evidence", id: "ask-evidence" },
+      el("summary", {}, el("span", { i18n: "ask.evidence" }), " ", evidenceCount), quotes, cites);
+    evidence.open = !window.matchMedia(NARROW).matches;
     const asked = el("p", { class: "question" }, el("span", { class: "meta" }, `${t("ask.question")}: `), q);
-    const card = el("div", { class: "card", id: "ask-latest" }, asked, status, answer, cites);
+    const card = el("div", { class: "card", id: "ask-latest" }, asked, status, answer, evidence);
     out.prepend(card);
     const collection = select.value;
     try {
@@ -59,6 +66,15 @@ export function mountAsk(root, state) {
               ...(quoted ? [] : [el("div", { class: "meta" }, `“${c.quote.split(/\s+/).join(" ")}”`)]));
           }));
         } else if (kind === "done") {
+          // an answer that leads with its conclusion shows it first; its quotes go with the evidence
+          const text = answer.textContent;
+          if (data.conclusion && text.startsWith(data.conclusion) && text.length > data.conclusion.length) {
+            answer.textContent = data.conclusion;
+            answer.classList.add("conclusion");
+            quotes.textContent = text.slice(data.conclusion.length).trim();
+          }
+          evidenceCount.textContent = `(${cites.children.length})`;
+          evidence.hidden = !cites.children.length && !quotes.textContent;
           status.textContent = t("ask.done", { by: data.by === "rules" ? t("ask.by_rules") : data.by, ms: Math.round(data.latency_ms), pipeline: data.pipeline });
           card.dataset.outcome = data.outcome;
           // the banner says why (the answer's reason, in the language of the request)
@@ -84,6 +100,8 @@ export function mountAsk(root, state) {
     el("div", { class: "actions" }, go, hint)), out);
   state.onCollections();
 }
+
+const NARROW = "(max-width: 640px)"; // the phone layout of app.css
 
 function stageText(d) {
   const tpl = t(d.stage === "answering" && d.by === "rules" ? "ask.stage.quoting" : `ask.stage.${d.stage}`);
