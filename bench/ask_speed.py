@@ -10,7 +10,7 @@ Not a test. Indexes the 168-page policy into a temporary folder (or uses ``--ind
 
 The machine (cores, load) is printed first: a shared 2-core machine moves these by ±15%.
 
-    .venv/bin/python bench/ask_speed.py [--runs 9] [--index DIR] [--fresh-cache]
+    .venv/bin/python bench/ask_speed.py [--runs 9] [--index DIR] [--fresh-cache] [--warm-units]
 """
 
 from __future__ import annotations
@@ -49,14 +49,25 @@ def cold(index: Path, runs: int, env: dict[str, str]) -> list[float]:
     return out
 
 
-def warm(index: Path, questions: Path) -> list[float]:
+def warm(index: Path, questions: Path, units: bool = False) -> list[float]:
+    """The warm process's latencies; ``units``: first embed every answer unit of the index, as the
+    server does after an upload (:mod:`yakgwan.answer.unit_warm`), and say how long that took."""
     from yakgwan.answer.ask import Asker
+    from yakgwan.answer.extract_units import CachingEmbedder
+    from yakgwan.answer.unit_warm import warm_units
     from yakgwan.config import Settings
+    from yakgwan.embedders.cache import EmbeddingCache
     from yakgwan.services.context import open_context
 
-    ctx = open_context(Settings.from_env().with_(index_dir=index, quiet=True))
+    settings = Settings.from_env().with_(index_dir=index, quiet=True)
+    ctx = open_context(settings)
     ctx.make_llm = lambda: None
-    asker = Asker(ctx)
+    vectors = CachingEmbedder(ctx.embedder, EmbeddingCache.in_folder(settings.cache_dir))
+    if units:
+        t = time.perf_counter()
+        n = warm_units(ctx.view.chunks, vectors)
+        print(f"answer units embedded ahead (as the server does after an upload): {n} in {time.perf_counter() - t:.1f} s")
+    asker = Asker(ctx, unit_vectors=vectors)
     asker.ask(QUESTION)
     rows = [json.loads(line) for line in questions.read_text("utf-8").splitlines() if line.strip()]
     return [asker.ask(r["question"]).latency_ms for r in rows]
@@ -67,6 +78,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--index", type=Path, help="an index of the policy (default: built in a temporary folder)")
     ap.add_argument("--questions", type=Path, default=QUESTIONS)
+    ap.add_argument("--warm-units", action="store_true", help="embed every answer unit before the warm questions (what the server does after an upload)")
     ap.add_argument("--fresh-cache", action="store_true", help="start from an empty cache folder: the first cold run builds the graph")
     args = ap.parse_args()
     if args.runs < 1:
@@ -90,7 +102,7 @@ def main() -> None:
             print(f"cold CLI ask, first run (builds and keeps the graph): {times[0]:.0f} ms")
             times = times[1:] or times
         print(f"cold CLI ask ({QUESTION!r}): {spread(times)}")
-        print(f"warm ask over {args.questions.name}: {spread(warm(index, args.questions))}")
+        print(f"warm ask over {args.questions.name}: {spread(warm(index, args.questions, args.warm_units))}")
 
 
 if __name__ == "__main__":

@@ -85,6 +85,7 @@ def filled(client: Client) -> Client:
         assert res.status_code == 202 and res.json()["kind"] == "ingest"
         job = client.wait(res.json()["id"])
         assert job["status"] == "succeeded", job
+        assert job["result"]["answer_units"] >= 1, job  # the document's answer units are embedded before the first question
     return client
 
 

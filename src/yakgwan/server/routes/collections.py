@@ -6,6 +6,7 @@ from typing import Annotated, Any, Callable
 
 from fastapi import APIRouter, File, UploadFile
 
+from yakgwan.answer.unit_warm import warm_units
 from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, JobOut, OutlineOut
@@ -149,14 +150,27 @@ def _ingest_job(service: Service, col: Collection, sniffed: Sniffed) -> Callable
             failed = report.failed[0]
             reason = failed.given_reason if isinstance(failed, InputError) else str(failed)
             raise Problem(422, msg("error.at_file", file=sniffed.display_name, reason=reason), "unreadable")
+        units = _warm_units(service, col, set(report.added) | set(report.replaced), sink) if report.dense_ready else 0
         return {"document": sniffed.stored_name, "name": sniffed.display_name, "kind": sniffed.kind, "added": len(report.added),
                 "replaced": len(report.replaced), "unchanged": len(report.unchanged), "chunks": report.new_chunks,
                 "pages": report.new_pages, "seconds": round(report.seconds_total, 2), "dense_ready": report.dense_ready,
+                "answer_units": units,
                 # kept as messages, said in each reader's language; the file by the name the client gave it
                 "warnings": [renamed(said(w, None), str(path), sniffed.display_name) for w in report.warnings],
                 "already_uploaded": sniffed.stored_name in known and not report.added and not report.replaced}
 
     return work
+
+
+def _warm_units(service: Service, col: Collection, docs: set[str], sink: ProgressSink) -> int:
+    """The answer units of the documents just indexed, embedded now (:mod:`yakgwan.answer.unit_warm`)
+    so that the first questions about them do not wait for it; how many there are (0 when the
+    index was made by another embedder than the one that answers)."""
+    view = service.collections.view(col)
+    embedder = service.models.embedder()
+    if not docs or view.embedder != embedder.model_id:
+        return 0
+    return warm_units([c for c in view.chunks if c.doc_id in docs], service.models.unit_vectors(embedder), sink=sink)
 
 
 def _job_routes(r: APIRouter, service: Service) -> None:
