@@ -206,6 +206,7 @@ def test_appeal_page_end_to_end(page: Any, site: str, kb_policy_pdf: Path, tmp_p
     assert page.is_hidden("#clause")
     # English on the toggle: the analysis on screen is drawn again with English labels
     page.click("#lang")
+    page.wait_for_function("() => document.querySelector('#band-words').textContent === 'low'")  # drawn again, not at once
     assert page.inner_text("#analysis h3 >> nth=0") == "Chance of success" and page.inner_text("#band-words") == "low"
     assert page.inner_text("nav .tab.active") == "Appeal" and page.inner_text("#analysis-by") == "Analysed by rules."
     page.click("#lang")

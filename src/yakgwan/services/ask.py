@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from yakgwan.answer.extract_units import CachingEmbedder
+from yakgwan.answer.unit_warm import warm_units
+from yakgwan.core.protocols import ProgressSink
+from yakgwan.core.records import Chunk
+
 from typing import Sequence
 
 from yakgwan.answer.anchors import AnchorFinder, normalise
@@ -23,3 +28,8 @@ def ask_index(settings: Settings, question: str, pipeline: str, mode: str, k: in
     the index they keep (``store.filters``)."""
     ctx = open_context(settings, filters=parse_filters(filters))
     return Asker(ctx, pipeline=pipeline, mode=mode, k=k, rules=rules or RuleSet.all()).ask(question)
+
+
+def warm_answer_units(chunks: Sequence[Chunk], vectors: CachingEmbedder, sink: ProgressSink | None = None) -> int:
+    """The answer units of ``chunks`` embedded ahead of the first question (:mod:`yakgwan.answer.unit_warm`)."""
+    return warm_units(chunks, vectors, sink=sink)

@@ -6,7 +6,6 @@ from typing import Annotated, Any, Callable
 
 from fastapi import APIRouter, File, UploadFile
 
-from yakgwan.answer.unit_warm import warm_units
 from yakgwan.core.errors import InputError, YakgwanError
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.schemas import CollectionIn, CollectionOut, DocumentOut, JobOut, OutlineOut
@@ -18,6 +17,7 @@ from yakgwan.server.runtime.service import Service
 from yakgwan.server.runtime.uploads import PICTURES, Sniffed, display_name, sniff
 from yakgwan.services.context import open_store
 from yakgwan.services.outline import outline_of
+from yakgwan.services.ask import warm_answer_units
 from yakgwan.services.ingest import ingest
 
 
@@ -170,7 +170,7 @@ def _warm_units(service: Service, col: Collection, docs: set[str], sink: Progres
     embedder = service.models.embedder()
     if not docs or view.embedder != embedder.model_id:
         return 0
-    return warm_units([c for c in view.chunks if c.doc_id in docs], service.models.unit_vectors(embedder), sink=sink)
+    return warm_answer_units([c for c in view.chunks if c.doc_id in docs], service.models.unit_vectors(embedder), sink=sink)
 
 
 def _job_routes(r: APIRouter, service: Service) -> None:
