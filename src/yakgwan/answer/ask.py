@@ -156,6 +156,8 @@ class Asker:
         from what it names and asks; ``scope``: its scope over the whole index (read here when None)."""
         if scope is None:
             scope = scope_of(question, labels_of(self.ctx.view.docs))
+        if scope.refuses:  # the first kind: nothing else about the question is read
+            return route_of(QuestionFacts(other_insurer=True))
         policy = self.ctx.profile == "policy"
         _, articles = missing_articles(question, self._articles()) if policy else (None, ())
         absent = tuple(a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())
@@ -163,7 +165,6 @@ class Asker:
         rider = (policy and asks_which_rider(question) and named_yakgwan(question, self._yakgwan_names()) is None
                  and self._unit_answerer() is not None)
         facts = QuestionFacts(
-            other_insurer=scope.refuses,
             missing_articles=articles,
             absent_names=absent,
             which_rider=rider,
@@ -222,7 +223,7 @@ class Asker:
         sentences = number_sentences(question, hits, self.ctx.tokenizer, reserve=sides)
         say("retrieved", {"pipeline": name, "passages": len(hits), "sentences": len(sentences)})
         say("answering", {"mode": mode, "by": llm.name if llm is not None and (mode in WRITTEN or llm.supports_logprobs) else "rules"})
-        amount = route.kind == "amount" and self.ctx.profile == "policy"
+        amount = route.kind == "amount"  # read over a policy only
         if mode in WRITTEN and llm is not None:
             done, by, sentences = self._written(question, hits, sentences, units, amount, notes, calls0)
         elif not (llm is not None and llm.supports_logprobs) and units is not None:
