@@ -104,6 +104,10 @@ class AnchorFinder:
             self.tagger = make_tagger()
         return self.tagger.tagged(text)
 
+    def tagged(self, text: str) -> list[Morph]:
+        """``text``'s morphemes with their tags."""
+        return self._tokens(text)
+
     def anchors(self, question: str) -> list[Anchor]:
         toks = self._tokens(question)
         out = []

@@ -35,6 +35,7 @@ from yakgwan.answer.answerability import AnswerabilityModel
 from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer
 from yakgwan.answer.compare import side_queries
 from yakgwan.answer.contract_amounts import asked_kinds as amount_kinds
+from yakgwan.answer.payments import capped, payment_nouns, unnamed_payments
 from yakgwan.answer.contract_amounts import left_to_contract
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
@@ -54,13 +55,14 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 from yakgwan.pipelines.scoping import refusal_note, scope_note
-from yakgwan.query.answer_type import asked_kinds
+from yakgwan.query.answer_type import AMOUNT, PAID, asked_kinds
 from yakgwan.query.answer_type import bundled as bundled_answer_types
 from yakgwan.query.scope import Scope, labels_of, resolves, scope_of
 from yakgwan.store import keep_docs
 
 MODES = ("auto", "generate", "cot", "extract")
 WRITTEN = ("generate", "cot")  # the modes in which the LLM writes the answer
+PAYMENT_KINDS = frozenset({PAID, AMOUNT})  # the answer types of a question about what is paid: its payments are checked
 PASSAGES = 5
 SIDE_PASSAGES = 3  # per side of a question about two named things
 
@@ -162,15 +164,19 @@ class Asker:
         _, articles = missing_articles(question, self._articles()) if policy else (None, ())
         absent = tuple(a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())
                        if not resolves(scope, a.form)) if self.rules.on("anchors") else ()
+        kinds = asked_kinds(question, bundled_answer_types())
+        unnamed = (tuple(unnamed_payments(payment_nouns(self.anchors.tagged(question)), self._index_text(), self._equivalents()))
+                   if policy and kinds & PAYMENT_KINDS and self.rules.on("payments") else ())
         rider = (policy and asks_which_rider(question) and named_yakgwan(question, self._yakgwan_names()) is None
                  and self._unit_answerer() is not None)
         facts = QuestionFacts(
             missing_articles=articles,
             absent_names=absent,
+            unnamed_payments=unnamed,
             which_rider=rider,
             sides=tuple(side_queries(question, self.anchors.terms, self.rules)),
             amounts=tuple(k.name for k in amount_kinds(question)) if policy else (),
-            answer_types=asked_kinds(question, bundled_answer_types()),
+            answer_types=kinds,
         )
         return route_of(facts)
 
@@ -233,6 +239,8 @@ class Asker:
         else:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms, rules=self.rules).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"
+        if route.kind == "unnamed_payment":
+            done = capped(done, route.facts.unnamed_payments)
         chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences} | {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
         res = self._result(done, chunks, name, mode, ms, by, (llm.stats.calls - calls0) if llm else 0, notes)
         say("checked", {"citations": len(res.citations), "outcome": res.outcome})

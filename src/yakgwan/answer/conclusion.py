@@ -9,7 +9,9 @@ of it that answer the kind of question asked (:mod:`yakgwan.query.answer_type`):
 - an **amount** (얼마, 한도): the spans that end in a sum or a share (``2천만원``, ``50%``);
 - **documents** (서류, 뭘 내야): the names of documents the unit lists (…서, …증명서, …사본);
 - whether something is **paid** (보상되나요): what the 조 is, by its title — the cases the policy
-  pays, or the cases it does not — so that the asker reads the quotes as conditions.
+  pays, or the cases it does not — and, when the 조 is a list, the item that holds the question's
+  own nouns (those that do not sit in most items: :func:`matching_item`), so that "음주운전도
+  보상되나요" is answered by the exclusion's item on drunk driving, quoted.
 
 Every span is copied from the unit's text (never a figure that is not there); a kind whose words
 the unit does not hold gives no sentence. The patterns are general Korean and insurance forms of
@@ -79,6 +81,46 @@ def document_names(text: str) -> list[str]:
     return out[:DOCUMENTS]
 
 
+# where a list item starts: "1." "①" "가." at the start of a line or after a space
+_ITEM = re.compile(r"(?:^|(?<=\s))(\d{1,2}\.|[①-⑳]|[가-하]\.)(?=\s)")
+ITEM_CHARS = 90  # an item longer than this is cut at a word
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def list_items(text: str) -> list[tuple[str, str]]:
+    """The list items of ``text`` as (mark, words), in order, the words verbatim with their
+    whitespace collapsed. Pure."""
+    marks = list(_ITEM.finditer(text))
+    return [(m.group(1), " ".join(text[m.end():(marks[k + 1].start() if k + 1 < len(marks) else len(text))].split()))
+            for k, m in enumerate(marks)]
+
+
+def matching_item(text: str, terms: list[str] | tuple[str, ...]) -> tuple[str, str] | None:
+    """The one item of the list in ``text`` that holds the most of ``terms`` (spaces ignored),
+    counting only the terms that sit in at most half the items (a word every item shares says
+    nothing about which one); None when the text lists fewer than two items, no item holds one,
+    or two items tie. Pure."""
+    items = list_items(text)
+    if len(items) < 2:
+        return None
+    flat = [_squash(words) for _, words in items]
+    wanted = [t for t in dict.fromkeys(_squash(t) for t in terms) if t]
+    telling = [t for t in wanted if 0 < sum(t in f for f in flat) <= len(items) / 2]
+    scores = [sum(t in f for t in telling) for f in flat]
+    best = max(scores, default=0)
+    if best == 0 or scores.count(best) > 1:
+        return None
+    mark, words = items[scores.index(best)]
+    if len(words) > ITEM_CHARS:
+        cut = words[:ITEM_CHARS]
+        words = cut[:cut.rfind(" ")] if " " in cut else cut
+        words += " …"
+    return mark, words
+
+
 def where(yakgwan: str | None, article: str | None, title: str | None) -> str:
     """"보통약관 제35조(소멸시효)": the unit's 약관, 조 and title, as far as known."""
     art = f"{article}({title})" if article and title else article or ""
@@ -86,9 +128,10 @@ def where(yakgwan: str | None, article: str | None, title: str | None) -> str:
 
 
 def conclusion(question: str, text: str, yakgwan: str | None, article: str | None, title: str | None,
-               types: AnswerTypes) -> str | None:
+               types: AnswerTypes, terms: list[str] | tuple[str, ...] = ()) -> str | None:
     """The sentence that leads the answer to ``question`` from the unit ``text`` (of ``article``
-    titled ``title`` in ``yakgwan``); None when the question asks no kind the unit answers. Pure."""
+    titled ``title`` in ``yakgwan``); None when the question asks no kind the unit answers.
+    ``terms``: the question's nouns (the list item that holds them is quoted). Pure."""
     place = where(yakgwan, article, title)
     if not place:
         return None
@@ -104,6 +147,11 @@ def conclusion(question: str, text: str, yakgwan: str | None, article: str | Non
         return f"{place}에 낼 서류가 적혀 있습니다: {', '.join(names)}."
     if PAID in kinds:
         roles = title_roles(title, types)
+        item = matching_item(text, terms) if roles & {"excludes", "pays"} else None
+        if item is not None and "excludes" in roles:
+            return f"{place}의 {item[0]} ‘{item[1]}’에 해당하면 보험금이 지급되지 않습니다."
+        if item is not None:
+            return f"{place}은(는) 보험금을 지급하는 경우를 정한 조항이며, 질문에 닿는 부분은 {item[0]} ‘{item[1]}’입니다."
         if "excludes" in roles:
             return f"{place}은(는) 보상하지 않는 경우를 정한 조항입니다. 아래에 해당하면 보험금이 지급되지 않습니다."
         if "pays" in roles:

@@ -196,9 +196,10 @@ class UnitAnswerer:
         types = bundled_types()
         kinds = asked_kinds(question, types)
         ranked = sorted(picked, key=lambda i: not answers_kind(units[i].chunk.article_title, kinds, types))  # stable: best first within each
+        terms = tuple(self.nouns(question)) if self.nouns is not None else ()
         for i in ranked:
             c = units[i].chunk
-            said = conclusion(question, units[i].text, c.yakgwan, c.article, c.article_title, types)
+            said = conclusion(question, units[i].text, c.yakgwan, c.article, c.article_title, types, terms)
             if said:
                 return f"{said} [{order.index(i) + 1}]"
         return None

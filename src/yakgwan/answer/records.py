@@ -29,6 +29,7 @@ REASONS = (
     "no_such_article",  # it asks for a 조 the named 약관 does not have: the 조 it has are listed
     "left_to_contract",  # the amount asked is the certificate's: the clause leaves it to the contract
     "not_stated",  # the quoted clauses are on the topic but state no figure of the kind asked
+    "unnamed_payment",  # it asks whether a payment is made that no document names: the nearest clauses, as partial
     "point_missing",  # the quoted units are on the topic but may not hold the point asked
 )
 # what a partial answer adds when it names no point of its own that the documents lack

@@ -11,15 +11,18 @@ else:
    lacks: answered from the parsed structure (:mod:`yakgwan.answer.structure`);
 3. ``absent_name``: it names something no document mentions (:mod:`yakgwan.answer.anchors`):
    refused, naming the words;
-4. ``which_rider``: over a policy, it asks which 특약 pays and names none
+4. ``unnamed_payment``: over a policy, it asks whether a payment is made (or how much) that no
+   document names (:mod:`yakgwan.answer.payments`): the ordinary answer, at most ``partial``, led
+   by the sentence that says so;
+5. ``which_rider``: over a policy, it asks which 특약 pays and names none
    (:mod:`yakgwan.answer.riders`): the list of them;
-5. ``comparison``: it asks about two named things and one quantity
+6. ``comparison``: it asks about two named things and one quantity
    (:mod:`yakgwan.answer.compare`): one search per side, answered by the sentence rules or the
    model;
-6. ``amount``: over a policy, it asks for an amount, a percentage or a number of days
+7. ``amount``: over a policy, it asks for an amount, a percentage or a number of days
    (:mod:`yakgwan.answer.contract_amounts`): the ordinary answer, then said to be left to the
    certificate (or not printed) when no quote states one;
-7. ``ordinary``: everything else, answered from the retrieved units with the kind of answer it
+8. ``ordinary``: everything else, answered from the retrieved units with the kind of answer it
    asks for (:mod:`yakgwan.query.answer_type`).
 
 :func:`route_of` is pure; it is tested on facts alone.
@@ -30,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-KINDS = ("other_insurer", "missing_article", "absent_name", "which_rider", "comparison", "amount", "ordinary")
+KINDS = ("other_insurer", "missing_article", "absent_name", "unnamed_payment", "which_rider", "comparison", "amount", "ordinary")
 REFUSED_KINDS = ("other_insurer", "absent_name")  # kinds answered by a refusal without a search
 
 
@@ -41,6 +44,7 @@ class QuestionFacts:
     ``other_insurer``: the question's scope refuses (it names only insurers the index lacks).
     ``missing_articles``: the 조 it asks about that the 약관 it names (or every 약관) lacks.
     ``absent_names``: names it carries that no document mentions.
+    ``unnamed_payments``: over a policy, the payments it asks about that no document names.
     ``which_rider``: it asks which 특약 pays and names none (and the unit model can list them).
     ``sides``: the two searches of a question about two named things (empty: not such a question).
     ``amounts``: the kinds of figure it asks for (money, percent, days) over a policy.
@@ -50,6 +54,7 @@ class QuestionFacts:
     other_insurer: bool = False
     missing_articles: tuple[str, ...] = ()
     absent_names: tuple[str, ...] = ()
+    unnamed_payments: tuple[str, ...] = ()
     which_rider: bool = False
     sides: tuple[str, ...] = ()
     amounts: tuple[str, ...] = ()
@@ -79,6 +84,7 @@ _PICKS: dict[str, Callable[[QuestionFacts], bool]] = {
     "other_insurer": lambda f: f.other_insurer,
     "missing_article": lambda f: bool(f.missing_articles),
     "absent_name": lambda f: bool(f.absent_names),
+    "unnamed_payment": lambda f: bool(f.unnamed_payments),
     "which_rider": lambda f: f.which_rider,
     "comparison": lambda f: bool(f.sides),
     "amount": lambda f: bool(f.amounts),

@@ -7,12 +7,14 @@ entry's source in its ``_about``); the functions are pure.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 
 PAID = "paid"  # whether something is paid: the kind a question asks when it asks for nothing more exact
+AMOUNT = "amount"  # how much is paid
 
 
 @dataclass(frozen=True)
@@ -22,19 +24,23 @@ class AnswerTypes:
     asks: dict[str, tuple[str, ...]]
     roles: dict[str, tuple[str, ...]]
     answers: dict[str, tuple[str, ...]]
+    last_clause: frozenset[str] = frozenset()  # kinds whose cues ask only in the question's last clause
 
     @classmethod
     def from_json(cls, data: dict) -> "AnswerTypes":
         asks = {k: tuple(v) for k, v in data["asks"].items()}
         roles = {k: tuple(v) for k, v in data["roles"].items()}
         answers = {k: tuple(v) for k, v in data["answers"].items()}
+        last = frozenset(data.get("last_clause", ()))
+        if last - set(asks):
+            raise ValueError(f"answer_types: last_clause names kinds no cue asks: {', '.join(sorted(last - set(asks)))}")
         for kind, wanted in answers.items():
             if kind not in asks:
                 raise ValueError(f"answer_types: '{kind}' answers questions no cue asks")
             for role in wanted:
                 if role not in roles:
                     raise ValueError(f"answer_types: '{kind}' wants the unknown role '{role}'")
-        return cls(asks, roles, answers)
+        return cls(asks, roles, answers, last)
 
 
 @lru_cache(maxsize=1)
@@ -48,10 +54,23 @@ def _squash(text: str) -> str:
     return "".join(text.split())
 
 
+# a word that ends a clause the question goes on from: a connective ending (-는데, -지만, -니까,
+# -아서/-어서, -면서, -면) or a comma (general Korean grammar)
+_CLAUSE_END = re.compile(r"(?:는데|은데|인데|던데|ㄴ데|지만|니까|아서|어서|해서|면서|면|,)(?=\s|$)")
+
+
+def last_clause(question: str) -> str:
+    """The words of ``question`` after its last clause-ending word (the whole question when there
+    is none): where a question word asks rather than says "someone"."""
+    ends = list(_CLAUSE_END.finditer(question.rstrip()))
+    return question[ends[-1].end():] if ends else question
+
+
 def asked_kinds(question: str, types: AnswerTypes) -> frozenset[str]:
-    """The kinds of answer ``question`` asks for (empty: none recognised)."""
-    q = _squash(question)
-    kinds = frozenset(kind for kind, cues in types.asks.items() if any(cue in q for cue in cues))
+    """The kinds of answer ``question`` asks for (empty: none recognised); the kinds of
+    ``types.last_clause`` only by a cue in its last clause (:func:`last_clause`)."""
+    q, tail = _squash(question), _squash(last_clause(question))
+    kinds = frozenset(kind for kind, cues in types.asks.items() if any(cue in (tail if kind in types.last_clause else q) for cue in cues))
     return kinds - {PAID} if kinds - {PAID} else kinds
 
 

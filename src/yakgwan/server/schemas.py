@@ -228,7 +228,7 @@ class AskOut(BaseModel):
                                "documents answered from (null: all) and the insurers named that the collection lacks")
     reason: str | None = Field(default=None, description="why the answer is refused or partial (null when answered): other_insurer, "
                                "absent_name, off_topic, not_in_documents, unverifiable (refused); no_such_article, left_to_contract, "
-                               "not_stated, point_missing (partial)")
+                               "not_stated, unnamed_payment, point_missing (partial)")
     reason_text: str | None = Field(default=None, description="the reason in the response's language")
     conclusion: str | None = Field(default=None, description="the sentence the answer leads with (its first words, with its citation "
                                    "mark), when it leads with one; null otherwise")

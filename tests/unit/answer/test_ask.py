@@ -996,7 +996,7 @@ def test_every_answer_reason_is_said_in_both_languages_and_an_unknown_one_is_ref
     from yakgwan.answer.records import REASONS, AskResult
     from yakgwan.messages import msg
 
-    assert len(set(REASONS)) == len(REASONS) == 9
+    assert len(set(REASONS)) == len(REASONS) == 10
     for reason in REASONS:
         text = AskResult("refused", REFUSAL, [], "default", "extract", reason=reason).to_json("ko")["reason_text"]
         assert text == msg(f"reason.{reason}").text("ko") and msg(f"reason.{reason}").text("en") != text

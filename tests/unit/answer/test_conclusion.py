@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from yakgwan.answer.conclusion import conclusion, document_names, figure_spans, where, _AMOUNT, _PERIOD
+from yakgwan.answer.conclusion import conclusion, document_names, figure_spans, list_items, matching_item, where, _AMOUNT, _PERIOD
 from yakgwan.query.answer_type import bundled
 
 pytestmark = pytest.mark.unit
@@ -50,3 +50,29 @@ def test_a_coverage_question_is_told_what_the_article_is_by_its_title() -> None:
     assert conclusion("이 조항은 무슨 뜻이에요?", WITHDRAW, "보통약관", "제18조", "청약의 철회", T) is None
     assert conclusion("며칠 안에 취소해야 해요?", WITHDRAW, None, None, None, T) is None
     assert where("보통약관", "제18조", None) == "보통약관 제18조" and where(None, None, None) == ""
+
+
+EXCLUSIONS = ("회사는 아래의 사유로 생긴 손해는 보상하지 않습니다. 1. 피보험자의 고의 2. 피보험자가 사고를 내고 도주하였을 때 "
+              "3. 피보험자가 경기용으로 운전하던 중 사고를 일으킨 때 4. 피보험자가 음주 상태에서 운전하던 중 사고를 일으킨 때 "
+              "5. 자가용의 경우 영업목적으로 운전하던 중 생긴 사고")
+
+
+def test_a_coverage_question_over_a_list_quotes_the_item_that_holds_its_own_words() -> None:
+    # 음주 sits in one item; 운전 and 사고 sit in most of them and do not decide
+    excl = conclusion("음주운전 사고도 보상되나요?", EXCLUSIONS, "벌금 특별약관", "제2조", "보험금을 지급하지 않는 사유", T, ("음주", "운전", "사고"))
+    assert excl == ("벌금 특별약관 제2조(보험금을 지급하지 않는 사유)의 4. ‘피보험자가 음주 상태에서 운전하던 중 사고를 일으킨 때’에 "
+                    "해당하면 보험금이 지급되지 않습니다.")
+    pays = conclusion("뼈가 부러지면 보상되나요?", "① 회사는 다음의 보험금을 지급합니다. 1. 골절진단비: 골절로 진단확정된 때 2. 입원일당: 입원한 때",
+                      "보통약관", "제3조", "보험금의 지급사유", T, ("골절", "진단"))
+    assert pays == "보통약관 제3조(보험금의 지급사유)은(는) 보험금을 지급하는 경우를 정한 조항이며, 질문에 닿는 부분은 1. ‘골절진단비: 골절로 진단확정된 때’입니다."
+
+
+def test_no_item_is_quoted_when_the_words_sit_in_none_or_in_two_items_alike() -> None:
+    general = "보상하지 않는 경우를 정한 조항입니다."
+    for terms in ((), ("태풍",), ("운전",), ("도주", "경기용")):  # none; none holds it; most hold it; two items tie
+        said = conclusion("이것도 보상되나요?", EXCLUSIONS, "보통약관", "제5조", "보험금을 지급하지 않는 사유", T, terms)
+        assert said is not None and general in said, terms
+    assert list_items("1. 가 2. 나 ① 다") == [("1.", "가"), ("2.", "나"), ("①", "다")]
+    assert list_items("조항 1.5배") == [] and matching_item("1. 고의", ("고의",)) is None  # a decimal is no mark; one item is no list
+    long = matching_item("1. " + "가나다 " * 40 + "음주 2. 고의", ("가나다라", "가나다"))
+    assert long is not None and long[1].endswith(" …") and len(long[1]) <= 92

@@ -15,6 +15,7 @@ ALONE = {
     "other_insurer": QuestionFacts(other_insurer=True),
     "missing_article": QuestionFacts(missing_articles=("제9조",)),
     "absent_name": QuestionFacts(absent_names=("2031",)),
+    "unnamed_payment": QuestionFacts(unnamed_payments=("수리비",)),
     "which_rider": QuestionFacts(which_rider=True),
     "comparison": QuestionFacts(sides=("가 금액", "나 금액")),
     "amount": QuestionFacts(amounts=("money",)),
@@ -30,10 +31,10 @@ def test_each_fact_alone_picks_its_answerer_and_every_kind_is_reachable() -> Non
 def test_the_precedence_is_the_written_order() -> None:
     """With every fact true, the first kind of KINDS wins; taking each winning fact away in turn
     gives the next kind, down to ordinary."""
-    facts = dict(other_insurer=True, missing_articles=("제9조",), absent_names=("2031",), which_rider=True,
+    facts = dict(other_insurer=True, missing_articles=("제9조",), absent_names=("2031",), unnamed_payments=("수리비",), which_rider=True,
                  sides=("가 금액", "나 금액"), amounts=("money",))
     field_of = {"other_insurer": ("other_insurer", False), "missing_article": ("missing_articles", ()),
-                "absent_name": ("absent_names", ()), "which_rider": ("which_rider", False), "comparison": ("sides", ()),
+                "absent_name": ("absent_names", ()), "unnamed_payment": ("unnamed_payments", ()), "which_rider": ("which_rider", False), "comparison": ("sides", ()),
                 "amount": ("amounts", ())}
     seen = []
     while True:
@@ -49,7 +50,7 @@ def test_the_precedence_is_the_written_order() -> None:
 def test_an_unknown_kind_is_refused_and_only_answerers_that_read_passages_search() -> None:
     with pytest.raises(ValueError, match="unknown route kind"):
         Route("guess", QuestionFacts())
-    assert [k for k in KINDS if Route(k, QuestionFacts()).searches] == ["which_rider", "comparison", "amount", "ordinary"]
+    assert [k for k in KINDS if Route(k, QuestionFacts()).searches] == ["unnamed_payment", "which_rider", "comparison", "amount", "ordinary"]
 
 
 def test_ask_over_the_sample_policy_routes_each_kind_of_question_once(answering_sample) -> None:  # type: ignore[no-untyped-def]
@@ -61,6 +62,7 @@ def test_ask_over_the_sample_policy_routes_each_kind_of_question_once(answering_
     questions = {
         "missing_article": "벌금 특별약관 제9조에는 어떤 내용이 있나요?",
         "absent_name": "2031년에 바뀐 보장은 무엇인가요?",
+        "unnamed_payment": "사고로 망가진 차 수리비도 보험에서 나오나요?",
         "which_rider": "어떤 특약이 벌금을 보장하나요?",
         "amount": "교통사고처리지원금은 얼마 나오나요?",
         "ordinary": "보험금을 청구할 때 무엇을 준비해야 하나요?",
@@ -69,6 +71,8 @@ def test_ask_over_the_sample_policy_routes_each_kind_of_question_once(answering_
     assert {kind: r.kind for kind, r in routes.items()} == {k: k for k in questions}
     assert routes["absent_name"].facts.absent_names == ("2031",)
     assert routes["missing_article"].facts.missing_articles == ("제9조",)
+    assert routes["unnamed_payment"].facts.unnamed_payments == ("수리비",)
+    assert routes["ordinary"].facts.unnamed_payments == () and routes["amount"].facts.unnamed_payments == ()
     assert routes["ordinary"].facts.answer_types == frozenset({"documents"}) and routes["amount"].facts.amounts == ("money",)
     by = {kind: asker.ask(q) for kind, q in questions.items()}
     assert {k: r.question_kind for k, r in by.items()} == {k: k for k in questions}
@@ -76,4 +80,8 @@ def test_ask_over_the_sample_policy_routes_each_kind_of_question_once(answering_
     assert (by["missing_article"].by, by["missing_article"].reason) == ("structure", "no_such_article")
     assert (by["absent_name"].outcome, by["absent_name"].reason, by["absent_name"].missing) == ("refused", "absent_name", ["2031"])
     assert by["which_rider"].by == "units (which 특약)"
+    paid = by["unnamed_payment"]  # the sample's model answers everything: the unnamed payment makes it partial, said first
+    assert (paid.outcome, paid.reason, paid.by) == ("partial", "unnamed_payment", "units")
+    assert paid.answer.startswith("문서에는 ‘수리비’을(를) 지급한다는 내용이 없습니다.") and paid.conclusion == paid.answer[:len(paid.conclusion)]
+    assert paid.citations and "수리비" in " ".join(n.text("ko") for n in paid.notes)
     assert by["amount"].by == "units" and by["ordinary"].by == "units"

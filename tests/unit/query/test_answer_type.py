@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from yakgwan.query.answer_type import AnswerTypes, answers_kind, asked_kinds, bundled, title_roles
+from yakgwan.query.answer_type import AnswerTypes, answers_kind, asked_kinds, bundled, last_clause, title_roles
 
 pytestmark = pytest.mark.unit
 
@@ -21,6 +21,12 @@ pytestmark = pytest.mark.unit
     ("얼마나 받을 수 있어요?", {"amount"}),
     ("이 약관의 목적은 무엇인가요?", set()),
     ("계약을 해지할 수 있나요?", set()),
+    ("사고가 나면 보험금은 누가 받아요?", {"who"}),
+    ("보험금 청구는 어떻게 해야 하나요?", {"how"}),
+    ("계약 해지 방법 좀 알려주세요", {"how"}),
+    ("'중대한 과실'이 무슨 뜻이에요?", {"term"}),
+    ("누가 내 자전거를 가져갔는데 보상받을 수 있나요?", {"paid"}),  # 누가 before -는데 says "someone"
+    ("친구가 운전하면, 누가 보상받아요?", {"who"}),  # the last clause asks
 ])
 def test_the_kind_of_answer_a_question_asks_for(question: str, kinds: set[str]) -> None:
     assert asked_kinds(question, bundled()) == frozenset(kinds)
@@ -35,9 +41,11 @@ def test_cues_match_across_spacing() -> None:
     ("보상하는 손해", {"pays"}),
     ("보험금을 지급하지 않는 사유", {"excludes"}),
     ("보상하지 않는 손해", {"excludes"}),
-    ("보험금의 청구", {"claim"}),
+    ("보험금의 청구", {"claim", "procedure"}),
     ("소멸시효", {"timing"}),
-    ("보험금의 지급절차", {"timing"}),
+    ("보험금의 지급절차", {"timing", "procedure"}),
+    ("보험수익자의 지정", {"persons"}),
+    ("용어의 정의", {"definitions"}),
     ("보상한도", {"sums"}),
     ("약관교부 및 설명의무 등", set()),
     (None, set()),
@@ -55,8 +63,20 @@ def test_a_coverage_question_is_answered_by_the_paying_and_the_excluding_article
     assert answers_kind("보험금의 청구", docs, t) and not answers_kind("보험금의 지급사유", docs, t)
 
 
+@pytest.mark.parametrize("question, tail", [
+    ("누가 훔쳐 갔는데 보상되나요?", " 보상되나요?"),
+    ("운전하다 다쳤어요, 누가 받나요?", " 누가 받나요?"),
+    ("사고 나면 누가 받나요?", " 누가 받나요?"),
+    ("누가 받나요?", "누가 받나요?"),
+])
+def test_the_last_clause_starts_after_the_last_connective_ending_or_comma(question: str, tail: str) -> None:
+    assert last_clause(question) == tail
+
+
 def test_a_lexicon_that_wants_an_unknown_role_or_answers_an_unasked_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown role 'nope'"):
         AnswerTypes.from_json({"asks": {"paid": ["나오나"]}, "roles": {"pays": ["지급사유"]}, "answers": {"paid": ["nope"]}})
     with pytest.raises(ValueError, match="no cue asks"):
         AnswerTypes.from_json({"asks": {}, "roles": {"pays": ["지급사유"]}, "answers": {"paid": ["pays"]}})
+    with pytest.raises(ValueError, match="last_clause names kinds no cue asks: who"):
+        AnswerTypes.from_json({"asks": {}, "roles": {}, "answers": {}, "last_clause": ["who"]})

@@ -63,6 +63,9 @@ COMPUTING_WORDS = ("총", "모든", "전체", "지났", "경과")
 PERCENT_SIGNS = ("%", "％", "퍼센트")
 # the noun a percentage states (one of the operation words)
 RATIO_NOUN = "비율"
+# the heads of Korean nouns that name a payment: the Sino-Korean suffixes 비(費), 금(金), 료(料),
+# the native 값, and the nouns 비용, 수수료 (표준국어대사전): 입원비, 벌금, 보험료, 약값, 수리 비용
+PAYMENT_HEADS = ("비용", "수수료", "비", "금", "료", "값")
 # verbal nouns of a question asking whether something is possible, needed or allowed: the answer may say it is not
 WHETHER_TERMS = ("가능", "불가능", "필요", "불필요", "허용", "허락")
 # verbal nouns that only say that the noun before them is done ("리뷰 작성 시" asks about a review;

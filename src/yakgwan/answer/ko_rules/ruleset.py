@@ -33,6 +33,8 @@ RULES: Registry[Rule] = Registry("answer rule")
 for _rule in (
     Rule("anchors", "refuse, before retrieval, a question naming a proper noun, foreign word or year that no document contains",
          "yakgwan.answer.ask.Asker.ask"),
+    Rule("payments", "over a policy, a question whether a payment is made that no document names (벌금, 입원비) is answered at most partial",
+         "yakgwan.answer.payments.unnamed_payments"),
     Rule("side_search", "search each side of a question about two named things on its own, and show each side's best sentence",
          "yakgwan.answer.compare.side_queries"),
     Rule("compare", "answer a choice, difference, sum or percentage change of two named things by rule, from two quoted sentences",

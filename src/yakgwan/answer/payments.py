@@ -1,0 +1,80 @@
+"""Payments a question asks about that the documents never name.
+
+"교통사고로 벌금이 나왔는데 자동차보험에서 대신 내주나요?" asked of a motor policy that has no
+벌금 cover retrieves the policy's nearest clauses, and they look close. What settles it is the
+payment itself: a question asking whether something is paid names the payment (벌금, 입원비,
+약값, 취소 수수료 — nouns with a payment head, :data:`~yakgwan.answer.ko_rules.lexicon.PAYMENT_HEADS`),
+and a policy that pays it names it. A payment named nowhere in the documents (spaces ignored), nor
+any clause word the insurance thesaurus maps it to, is one the documents do not promise: the
+answer is at most ``partial``, saying so first, and then shows what the policy's nearest clauses
+do say. It is not refused: a lay word (약값) may stand for a clause word the thesaurus lacks
+(처방조제비), and the clauses shown let the reader judge.
+
+The functions are pure: the caller tags the question and supplies the documents' text.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from yakgwan.answer.anchors import normalise
+from yakgwan.answer.ko_rules.lexicon import NOT_SUBJECT, PAYMENT_HEADS
+from yakgwan.answer.records import Generated
+from yakgwan.messages import msg
+from yakgwan.text.tokenizer import Morph
+
+_NOUN = "NNG"
+_VERBAL = ("XSV", "XSA")  # a verbal noun's suffix: 준비(하다) names an act, not a payment
+
+
+def payment_nouns(morphs: Sequence[Morph]) -> list[str]:
+    """The payments a tagged question names, once each, in order: a noun ending in a payment head
+    (입원비, 벌금), or a noun followed by a head Kiwi tagged apart (진단 + 금 → 진단금, 차 + 값 →
+    차값, 숙소 + 비용 → 숙소비용). A verbal noun (준비하다) and a time or question noun (지금) are
+    not payments."""
+    out: list[str] = []
+    for i, m in enumerate(morphs):
+        if m.tag != _NOUN:
+            continue
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if nxt is not None and nxt.tag in (_NOUN, "XSN") and nxt.form in PAYMENT_HEADS:
+            continue  # the head that follows makes the compound
+        if nxt is not None and nxt.tag in _VERBAL:
+            continue
+        prev = morphs[i - 1] if i > 0 else None
+        if m.form in PAYMENT_HEADS:
+            if prev is not None and prev.tag == _NOUN:
+                out.append(prev.form + m.form)
+        elif len(m.form) >= 2 and m.form.endswith(PAYMENT_HEADS) and not NOT_SUBJECT.fullmatch(m.form):
+            out.append(m.form)
+    return list(dict.fromkeys(out))
+
+
+def unnamed_payments(payments: Iterable[str], corpus: str, equivalents: Callable[[str], Sequence[str]] | None = None) -> list[str]:
+    """The ``payments`` whose characters occur nowhere in ``corpus`` (already
+    :func:`~yakgwan.answer.anchors.normalise`\\ d), nor any of their ``equivalents`` (the clause
+    words a thesaurus maps the word to)."""
+    return [p for p in payments if normalise(p) not in corpus
+            and not (equivalents is not None and any(normalise(t) in corpus for t in equivalents(p)))]
+
+
+def not_promised(missing: Sequence[str]) -> str:
+    """The sentence an answer about payments the documents never name leads with."""
+    names = ", ".join(f"‘{p}’" for p in missing)
+    return f"문서에는 {names}을(를) 지급한다는 내용이 없습니다. 아래는 질문과 가장 가까운 조항입니다."
+
+
+def capped(done: Generated, missing: Sequence[str]) -> Generated:
+    """``done`` as the answer to a question about payments (``missing``) the documents never name:
+    an answer becomes ``partial``, led by :func:`not_promised`; a refusal or a partial answer is
+    kept, noting the words."""
+    if not missing:
+        return done
+    note = msg("note.payment_not_named", words=", ".join(missing))
+    if done.outcome != "answered":
+        done.notes = [*done.notes, note]
+        return done
+    lead = not_promised(missing)
+    return Generated("partial", f"{lead} {done.answer}", list(done.citations), notes=[*done.notes, note],
+                     claims_text=f"{lead} {done.claims_text or done.answer}", quoted=done.quoted, scratchpad=done.scratchpad,
+                     attempted=done.attempted, reason="unnamed_payment", conclusion=lead)

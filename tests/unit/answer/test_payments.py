@@ -1,0 +1,56 @@
+"""Payments a question asks about that no document names (:mod:`yakgwan.answer.payments`): read
+from the question's tags, checked against the documents' text and the thesaurus, and an answer
+about one capped at ``partial``, saying so first."""
+
+from __future__ import annotations
+
+import pytest
+
+from yakgwan.answer.anchors import normalise
+from yakgwan.answer.payments import capped, not_promised, payment_nouns, unnamed_payments
+from yakgwan.answer.records import Citation, Generated
+from yakgwan.text.tokenizer import Morph
+
+pytestmark = pytest.mark.unit
+
+
+def tags(*pairs: tuple[str, str]) -> list[Morph]:
+    return [Morph(form, tag, 0, 0) for form, tag in pairs]
+
+
+def test_a_noun_with_a_payment_head_is_a_payment_whether_or_not_the_tagger_split_it() -> None:
+    # "입원비는 얼마씩 나와요": one noun; "진단 금 일시 금": a head tagged apart makes a compound with the noun before it
+    assert payment_nouns(tags(("입원비", "NNG"), ("는", "JX"), ("얼마", "NNG"), ("나오", "VV"))) == ["입원비"]
+    assert payment_nouns(tags(("진단", "NNG"), ("금", "NNG"), ("일시", "NNG"), ("금", "NNG"), ("으로", "JKB"))) == ["진단금", "일시금"]
+    assert payment_nouns(tags(("차", "NNG"), ("값", "NNG"), ("보상", "NNG"))) == ["차값"]
+    assert payment_nouns(tags(("숙소", "NNG"), ("비용", "NNG"), ("도", "JX"))) == ["숙소비용"]
+    assert payment_nouns(tags(("취소", "NNG"), ("수수료", "NNG"), ("도", "JX"))) == ["취소수수료"]
+
+
+def test_verbal_nouns_time_words_and_nouns_without_a_head_are_not_payments() -> None:
+    assert payment_nouns(tags(("준비", "NNG"), ("하", "XSV"), ("어서", "EC"))) == []  # 준비해서: an act
+    assert payment_nouns(tags(("지금", "NNG"), ("받", "VV"))) == []  # a time word
+    assert payment_nouns(tags(("사고", "NNG"), ("보상", "NNG"), ("금", "MAG"))) == []  # a head that is not a noun
+    assert payment_nouns(tags(("금", "NNG"), ("받", "VV"))) == []  # a head with no noun before it
+    assert payment_nouns(tags(("벌금", "NNG"), ("벌금", "NNG"))) == ["벌금"]  # once each
+
+
+def test_a_payment_is_named_when_its_characters_or_a_thesaurus_equivalent_occur_in_the_documents() -> None:
+    corpus = normalise("회사는 피보험자가 부담하는 벌 금을 보상합니다. 처방조제비는 보상합니다.")
+    assert unnamed_payments(["벌금", "수리비", "약값"], corpus) == ["수리비", "약값"]  # spaces ignored
+    assert unnamed_payments(["약값"], corpus, lambda w: ("처방조제비",) if w == "약값" else ()) == []
+    assert unnamed_payments([], corpus) == []
+
+
+def test_an_answer_about_an_unnamed_payment_becomes_partial_led_by_the_sentence_that_says_so() -> None:
+    cite = Citation(1, "c1", "a.txt", "제3조", 3, "회사는 상해 의료비를 보상합니다.", "보통약관")
+    done = Generated("answered", "제3조는 상해 의료비를 보상합니다. [1]", [cite], conclusion="제3조는 상해 의료비를 보상합니다. [1]")
+    out = capped(done, ["수리비", "숙박비"])
+    assert out.outcome == "partial" and out.reason == "unnamed_payment"
+    assert out.conclusion == not_promised(["수리비", "숙박비"]) == "문서에는 ‘수리비’, ‘숙박비’을(를) 지급한다는 내용이 없습니다. 아래는 질문과 가장 가까운 조항입니다."
+    assert out.answer == f"{out.conclusion} 제3조는 상해 의료비를 보상합니다. [1]" and out.citations == [cite]
+    assert "수리비, 숙박비" in out.notes[-1].text("ko")
+    refused = Generated("refused", "없습니다", [], reason="off_topic")
+    kept = capped(refused, ["수리비"])
+    assert (kept.outcome, kept.reason) == ("refused", "off_topic") and "수리비" in kept.notes[-1].text("ko")
+    assert capped(done, []) is done
