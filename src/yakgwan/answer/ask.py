@@ -45,7 +45,7 @@ from yakgwan.answer.self_check import SelfCheckingAnswerer
 from yakgwan.answer.riders import asks_which_rider, rider_list
 from yakgwan.answer.route import QuestionFacts, Route, route_of
 from yakgwan.answer.structure import Article, articles_by_yakgwan, missing_articles, named_yakgwan, structure_answer
-from yakgwan.answer.passages import number_sentences
+from yakgwan.answer.passages import number_sentences, with_asked_kind
 from yakgwan.answer.records import REFUSAL, AskResult, Generated
 from yakgwan.core.errors import InputError
 from yakgwan.messages import msg
@@ -55,7 +55,7 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 from yakgwan.pipelines.scoping import refusal_note, scope_note
-from yakgwan.query.answer_type import AMOUNT, PAID, asked_kinds
+from yakgwan.query.answer_type import AMOUNT, PAID, answers_kind, asked_kinds
 from yakgwan.query.answer_type import bundled as bundled_answer_types
 from yakgwan.query.scope import Scope, labels_of, resolves, scope_of
 from yakgwan.store import keep_docs
@@ -64,6 +64,7 @@ MODES = ("auto", "generate", "cot", "extract")
 WRITTEN = ("generate", "cot")  # the modes in which the LLM writes the answer
 PAYMENT_KINDS = frozenset({PAID, AMOUNT})  # the answer types of a question about what is paid: its payments are checked
 PASSAGES = 5
+KIND_DEPTH = 10  # how deep a passage of the asked kind of answer is looked for when the first PASSAGES hold none
 SIDE_PASSAGES = 3  # per side of a question about two named things
 
 
@@ -214,7 +215,13 @@ class Asker:
             self._retriever = build_pipeline(self.pipeline, self.ctx)
         retriever, note = self._retriever
         notes = [note] if note else []
-        hits = evidence_hits(retriever.retrieve(question, self.k))
+        specific = route.facts.answer_types - {PAID} if self.ctx.profile == "policy" else frozenset()
+        if specific:  # the asked kind of answer (a period, documents, who …) gets a passage when the first k hold none
+            types = bundled_answer_types()
+            gives = lambda h: any(c.kind != "law" and answers_kind(c.article_title, specific, types) for c in (h.chunk, *h.members))  # noqa: E731
+            hits = with_asked_kind(evidence_hits(retriever.retrieve(question, max(KIND_DEPTH, 2 * self.k))), self.k, gives)
+        else:
+            hits = evidence_hits(retriever.retrieve(question, self.k))
         units = self._unit_answerer()
         if route.kind == "which_rider" and units is not None:
             done = rider_list(question, hits, units)

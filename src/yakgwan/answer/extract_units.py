@@ -30,7 +30,7 @@ from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_
 from yakgwan.answer.units import Unit, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
 from yakgwan.core.records import Hit, sha256_hex
-from yakgwan.query.answer_type import answers_kind, asked_kinds
+from yakgwan.query.answer_type import PAID, answers_kind, asked_kinds
 from yakgwan.query.answer_type import bundled as bundled_types
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.tokenizer import Tokenizer
@@ -121,6 +121,21 @@ class Gate:
     note: Note
 
 
+def with_kind_unit(question: str, units: Sequence[Unit], score: Sequence[float], picked: list[int]) -> list[int]:
+    """``picked`` and, when the question asks an exact kind of answer (a period, documents, who,
+    how, a term, an amount: :mod:`yakgwan.query.answer_type`) that no picked unit's 조 gives by
+    its title, the best-scoring candidate unit whose 조 does (not a quoted law): "4년 전 사고인데
+    지금 청구해도 되나요?" then quotes the 소멸시효 beside the claim clauses it matched by its
+    words. The answerability decision is made on ``picked`` before. Pure."""
+    types = bundled_types()
+    kinds = asked_kinds(question, types) - {PAID}
+    gives = lambda i: units[i].chunk.kind != "law" and answers_kind(units[i].chunk.article_title, kinds, types)  # noqa: E731
+    if not kinds or not picked or any(gives(i) for i in picked):
+        return picked
+    others = [i for i in range(len(units)) if i not in picked and gives(i)]
+    return [*picked, max(others, key=lambda i: (score[i], -i))] if others else picked
+
+
 def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
     """The answerability features of a choice of units (see :mod:`yakgwan.answer.answerability`)."""
     best = int(picked[0])
@@ -178,6 +193,7 @@ class UnitAnswerer:
             closest = units[picked[0]].heading() or units[picked[0]].chunk.title
             why = msg("refusal.off_topic", closest=closest).text("ko")
             return Generated("refused", f"{REFUSAL} ({why})", [], notes=[note], reason="off_topic")
+        picked = with_kind_unit(question, units, scored.score, picked)
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))

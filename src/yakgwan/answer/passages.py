@@ -8,7 +8,7 @@ sentence cut from the chunk. Only the sentences that share most words with the q
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from yakgwan.answer.records import Sentence
 from yakgwan.core.records import Hit
@@ -140,3 +140,15 @@ def header_row(sentence: Sentence) -> str | None:
 def row_cells(row: str) -> list[str]:
     """The cells of a Markdown table row, stripped ("| 2020 | 85,000,000원 |" → ["2020", "85,000,000원"])."""
     return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def with_asked_kind(hits: Sequence[Hit], k: int, gives: Callable[[Hit], bool]) -> list[Hit]:
+    """The first ``k`` of ``hits`` (ranked deeper than ``k``); when none of them ``gives`` the kind
+    of answer the question asks (a period, documents, who …: an article whose title gives it) and
+    a later hit does, the first such later hit takes the ``k``-th place — the answer then has one
+    passage of the asked kind to quote, and the search's own order is kept otherwise. Pure."""
+    top = list(hits[:k])
+    if not top or any(gives(h) for h in top):
+        return top
+    later = next((h for h in hits[k:] if gives(h)), None)
+    return top if later is None else [*top[:-1], later]

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, AnswerFeatures, reliability
-from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features, shown_unit
+from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features, shown_unit, with_kind_unit
+from yakgwan.answer.passages import with_asked_kind
 from yakgwan.answer.select import SelectWeights, chosen, covered, idf_weights, score_units, unit_scores
 from yakgwan.answer.units import Unit, chunk_units, hit_units
 from yakgwan.answer.records import PARTIAL_TAIL
@@ -249,3 +251,25 @@ def test_a_quote_names_the_clone_tokyakgwan_that_print_the_same_words_and_only_t
     assert "같은 문장" not in shown_unit(by_text["②"])
     many = Unit(head, 0, 1, "①", 1, also=tuple(f"특약{i} 제1조" for i in range(7)))
     assert shown_unit(many).endswith("(같은 문장: 특약0 제1조, 특약1 제1조, 특약2 제1조, 특약3 제1조, 특약4 제1조 외 2개)")
+
+
+def test_an_exact_kind_no_picked_unit_gives_adds_the_best_unit_whose_article_gives_it() -> None:
+    claim = _chunk("c", "① 보험수익자는 다음의 서류를 제출하고 보험금을 청구하여야 합니다.")
+    limit = _chunk("l", "보험금청구권은 3년간 행사하지 않으면 소멸시효가 완성됩니다.", article="제35조", title="소멸시효")
+    timing = _chunk("t", "서류를 접수한 날부터 3영업일 이내에 지급합니다.", article="제8조", title="보험금의 지급절차")
+    law = replace(_chunk("x", "권리는 3년간 행사하지 아니하면 시효의 완성으로 소멸한다.", article="제662조", yakgwan=None, title="소멸시효"), kind="law")
+    units = [Unit(c, 0, len(c.text), c.text, r) for r, c in enumerate((claim, timing, limit, law), 1)]
+    score = [0.9, 0.2, 0.5, 0.8]
+    period = "3년 전 사고인데 지금 청구해도 되나요?"  # asks a period: 지급절차 and 소멸시효 give one by their titles
+    assert with_kind_unit(period, units, score, [0]) == [0, 2]  # the better-scoring of the two; the quoted law never
+    assert with_kind_unit(period, units, score, [0, 1]) == [0, 1]  # a picked unit already gives it
+    assert with_kind_unit("사고 나면 보상되나요?", units, score, [0]) == [0]  # "paid" is no exact kind
+    assert with_kind_unit(period, units[:1], score, [0]) == [0] and with_kind_unit(period, units, score, []) == []
+
+
+def test_a_passage_of_the_asked_kind_takes_the_last_place_only_when_the_first_k_hold_none() -> None:
+    gives = lambda h: h.startswith("시효")  # noqa: E731
+    assert with_asked_kind(["청구1", "청구2", "청구3", "시효", "시효2"], 3, gives) == ["청구1", "청구2", "시효"]  # type: ignore[arg-type]
+    assert with_asked_kind(["시효", "청구1", "청구2", "청구3"], 2, gives) == ["시효", "청구1"]  # type: ignore[arg-type]
+    assert with_asked_kind(["청구1", "청구2", "청구3"], 2, gives) == ["청구1", "청구2"]  # type: ignore[arg-type]
+    assert with_asked_kind([], 2, gives) == []
