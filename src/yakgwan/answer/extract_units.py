@@ -180,6 +180,17 @@ class UnitAnswerer:
         shown = [Sentence(str(n), units[i].chunk, units[i].text, units[i].start, model_view(units[i])) for n, i in enumerate(order, 1)]
         return Gate(offline, shown, msg("note.model_read_units", offline=offline.notes[0], n=len(shown)))
 
+    def nearest(self, question: str, hits: Sequence[Hit]) -> Generated | None:
+        """The chosen units quoted as they are, whatever the calibrated decision (``partial``; its
+        caller says what the documents lack); None when no unit can be quoted."""
+        units, _, picked = self.choose(question, hits)
+        if not picked:
+            return None
+        order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
+        cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
+        claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))
+        return Generated("partial", claims, cites, notes=[msg("note.units_by_cosine")], claims_text=claims)
+
     def _answer(self, question: str, units: list[Unit], scored: Scored, picked: list[int]) -> Generated:
         """The chosen units quoted, with the calibrated model's outcome."""
         if not picked:

@@ -6,15 +6,17 @@ payment itself: a question asking whether something is paid names the payment (�
 약값, 취소 수수료 — nouns with a payment head, :data:`~yakgwan.answer.ko_rules.lexicon.PAYMENT_HEADS`),
 and a policy that pays it names it. A payment named nowhere in the documents (spaces ignored), nor
 any clause word the insurance thesaurus maps it to, is one the documents do not promise: the
-answer is at most ``partial``, saying so first, and then shows what the policy's nearest clauses
-do say. It is not refused: a lay word (약값) may stand for a clause word the thesaurus lacks
-(처방조제비), and the clauses shown let the reader judge.
+answer is ``partial``, saying so first, and then shows what the policy's nearest clauses do say
+(even when the calibrated decision found none of them on topic). It is not refused: a lay word
+(약값) may stand for a clause word the thesaurus lacks (처방조제비), and the clauses shown let the
+reader judge.
 
 The functions are pure: the caller tags the question and supplies the documents' text.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Iterable, Sequence
 
 from yakgwan.answer.anchors import normalise
@@ -58,23 +60,32 @@ def unnamed_payments(payments: Iterable[str], corpus: str, equivalents: Callable
             and not (equivalents is not None and any(normalise(t) in corpus for t in equivalents(p)))]
 
 
-def not_promised(missing: Sequence[str]) -> str:
-    """The sentence an answer about payments the documents never name leads with."""
+def not_promised(missing: Sequence[str], on_topic: bool = True) -> str:
+    """The sentence an answer about payments the documents never name leads with; ``on_topic``
+    False: the calibrated decision found no retrieved clause on the question's topic either."""
     names = ", ".join(f"‘{p}’" for p in missing)
+    if not on_topic:
+        return f"문서에는 {names}을(를) 지급한다는 내용이 없고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다. 가장 가까운 조항은 아래와 같습니다."
     return f"문서에는 {names}을(를) 지급한다는 내용이 없습니다. 아래는 질문과 가장 가까운 조항입니다."
 
 
-def capped(done: Generated, missing: Sequence[str]) -> Generated:
+def capped(done: Generated, missing: Sequence[str], nearest: Generated | None = None) -> Generated:
     """``done`` as the answer to a question about payments (``missing``) the documents never name:
-    an answer becomes ``partial``, led by :func:`not_promised`; a refusal or a partial answer is
+    ``partial``, led by :func:`not_promised` — an answer, or, for a refusal because nothing
+    retrieved looked on topic, the ``nearest`` units quoted (the refusal's reason is the missing
+    payment, and the reader sees what the policy does say); any other refusal or partial answer is
     kept, noting the words."""
     if not missing:
         return done
     note = msg("note.payment_not_named", words=", ".join(missing))
+    on_topic = True
+    if done.outcome == "refused" and done.reason == "off_topic" and nearest is not None and nearest.citations:
+        nearest.notes = [*done.notes, *nearest.notes]
+        done, on_topic = replace(nearest, outcome="answered"), False
     if done.outcome != "answered":
         done.notes = [*done.notes, note]
         return done
-    lead = not_promised(missing)
+    lead = not_promised(missing, on_topic)
     return Generated("partial", f"{lead} {done.answer}", list(done.citations), notes=[*done.notes, note],
                      claims_text=f"{lead} {done.claims_text or done.answer}", quoted=done.quoted, scratchpad=done.scratchpad,
                      attempted=done.attempted, reason="unnamed_payment", conclusion=lead)

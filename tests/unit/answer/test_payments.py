@@ -51,6 +51,13 @@ def test_an_answer_about_an_unnamed_payment_becomes_partial_led_by_the_sentence_
     assert out.answer == f"{out.conclusion} 제3조는 상해 의료비를 보상합니다. [1]" and out.citations == [cite]
     assert "수리비, 숙박비" in out.notes[-1].text("ko")
     refused = Generated("refused", "없습니다", [], reason="off_topic")
-    kept = capped(refused, ["수리비"])
+    kept = capped(refused, ["수리비"])  # nothing near to quote: the refusal stands, noting the word
     assert (kept.outcome, kept.reason) == ("refused", "off_topic") and "수리비" in kept.notes[-1].text("ko")
+    near = Generated("partial", "보통약관 · 제3조 — 회사는 상해 의료비를 보상합니다. [1]", [cite])
+    shown = capped(Generated("refused", "없습니다", [], reason="off_topic"), ["수리비"], near)
+    assert (shown.outcome, shown.reason, shown.citations) == ("partial", "unnamed_payment", [cite])
+    assert shown.answer == f"{not_promised(['수리비'], on_topic=False)} 보통약관 · 제3조 — 회사는 상해 의료비를 보상합니다. [1]"
+    assert shown.conclusion.startswith("문서에는 ‘수리비’을(를) 지급한다는 내용이 없고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다.")
+    other = Generated("refused", "없습니다", [], reason="unverifiable")  # a refusal for another reason is kept
+    assert capped(other, ["수리비"], near).outcome == "refused"
     assert capped(done, []) is done

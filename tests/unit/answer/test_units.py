@@ -221,6 +221,9 @@ def test_the_unit_answer_quotes_the_best_units_verbatim_and_the_model_decides() 
     no = UnitAnswerer(emb, tok, _model((-10.0, 0.0, 0.0, 0.0), answered=0.9, partial=0.5), lambda q: 1.0)
     refused = no.answer("사고증명서 병원", hits)
     assert refused.outcome == "refused" and refused.citations == []
+    near = no.nearest("사고증명서 병원", hits)  # the same units, quoted whatever the decision
+    assert near is not None and near.outcome == "partial" and [c.chunk_id for c in near.citations] == ["h"]
+    assert near.citations[0].quote in ARTICLE and near.answer.endswith("[1]") and no.nearest("사고증명서", []) is None
     units, scored, picked = yes.choose("사고증명서 병원", hits)
     x = features(scored, picked, 0.5)
     assert x.cos == pytest.approx(float(scored.cos.max())) and x.found == 0.5 and x.cos_margin == pytest.approx(x.cos - float(scored.cos.mean()))
