@@ -172,6 +172,9 @@ def test_a_computed_number_is_supported_only_when_the_claim_computes() -> None:
     assert unsupported_numbers("김하늘 대표의 연봉은 박민수 COO보다 33% 많습니다.", cited) == []  # (240 − 180) / 180 = 33.3 %
     assert unsupported_numbers("김하늘 대표의 연봉은 60,000,000원입니다.", cited) == ["60,000,000"]  # no computing word: must be cited
     assert unsupported_numbers("연봉 차이는 70,000,000원입니다.", cited) == ["70,000,000"]  # no pair gives it
+    # a date written with dots is no decimal: never an arithmetic result, and no error
+    assert unsupported_numbers("두 날짜의 차이는 2024.1.2입니다.", ["2023.12.1에 가입", "1.5일"]) == ["2024.1.2"]
+    assert unsupported_numbers("합계는 3.5일입니다.", ["2024.1.2에 2일", "1.5일"]) == []  # 2 + 1.5; the date is no operand
     assert {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.5, 1.5, 50.0, 100.0, 200.0, 300.0} <= derivable([1.0, 2.0, 3.0])  # by hand
     assert 7.0 not in derivable([1.0, 2.0, 3.0]) and 12.0 not in derivable([1.0, 2.0, 3.0])
     d = derivable([2008.0, 2024.0])

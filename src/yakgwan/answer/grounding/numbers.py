@@ -26,9 +26,16 @@ def unsupported_numbers(claim: str, cited: Sequence[str], headings: Sequence[str
     missing = [n for n, unit in _NUMBER_UNIT.findall(claim) if n.replace(",", "") not in have and (n.replace(",", ""), unit) not in titled]
     if not missing or not arithmetic or not COMPUTES.search(claim):
         return missing
-    values = sorted({float(h) for h in have if h.replace(".", "", 1).isdigit()})[:MAX_OPERANDS]
+    values = sorted({v for h in have if (v := _value(h)) is not None})[:MAX_OPERANDS]
     derived = derivable(values)
-    return [n for n in missing if not any(abs(float(n.replace(",", "")) - d) <= 0.01 * max(abs(d), 1.0) for d in derived)]
+    # a number that is no plain decimal (a date "2024.1.2", a version) is never an arithmetic result
+    return [n for n in missing if (v := _value(n)) is None or not any(abs(v - d) <= 0.01 * max(abs(d), 1.0) for d in derived)]
+
+
+def _value(number: str) -> float | None:
+    """A number as written ("1,500", "2.5") as a float; None when it is no plain decimal ("2024.1.2")."""
+    digits = number.replace(",", "")
+    return float(digits) if digits.replace(".", "", 1).isdigit() else None
 
 
 def derivable(values: Sequence[float]) -> set[float]:
