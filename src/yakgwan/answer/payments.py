@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Callable, Iterable, Sequence
 
 from yakgwan.answer.anchors import normalise
-from yakgwan.answer.ko_rules.lexicon import NOT_SUBJECT, PAYMENT_HEADS
+from yakgwan.answer.ko_rules.lexicon import NOT_PAYMENTS, NOT_SUBJECT, PAYMENT_HEADS
 from yakgwan.answer.records import Generated
 from yakgwan.messages import msg
 from yakgwan.text.tokenizer import Morph
@@ -32,8 +32,9 @@ _VERBAL = ("XSV", "XSA")  # a verbal noun's suffix: 준비(하다) names an act,
 def payment_nouns(morphs: Sequence[Morph]) -> list[str]:
     """The payments a tagged question names, once each, in order: a noun ending in a payment head
     (입원비, 벌금), or a noun followed by a head Kiwi tagged apart (진단 + 금 → 진단금, 차 + 값 →
-    차값, 숙소 + 비용 → 숙소비용). A verbal noun (준비하다) and a time or question noun (지금) are
-    not payments."""
+    차값, 숙소 + 비용 → 숙소비용). A verbal noun (준비하다), a time or question noun (지금) and a
+    noun whose last syllable only looks like a head (치료, 동료, 장비:
+    :data:`~yakgwan.answer.ko_rules.lexicon.NOT_PAYMENTS`) are not payments."""
     out: list[str] = []
     for i, m in enumerate(morphs):
         if m.tag != _NOUN:
@@ -47,7 +48,7 @@ def payment_nouns(morphs: Sequence[Morph]) -> list[str]:
         if m.form in PAYMENT_HEADS:
             if prev is not None and prev.tag == _NOUN:
                 out.append(prev.form + m.form)
-        elif len(m.form) >= 2 and m.form.endswith(PAYMENT_HEADS) and not NOT_SUBJECT.fullmatch(m.form):
+        elif len(m.form) >= 2 and m.form.endswith(PAYMENT_HEADS) and m.form not in NOT_PAYMENTS and not NOT_SUBJECT.fullmatch(m.form):
             out.append(m.form)
     return list(dict.fromkeys(out))
 

@@ -33,6 +33,8 @@ def test_verbal_nouns_time_words_and_nouns_without_a_head_are_not_payments() -> 
     assert payment_nouns(tags(("사고", "NNG"), ("보상", "NNG"), ("금", "MAG"))) == []  # a head that is not a noun
     assert payment_nouns(tags(("금", "NNG"), ("받", "VV"))) == []  # a head with no noun before it
     assert payment_nouns(tags(("벌금", "NNG"), ("벌금", "NNG"))) == ["벌금"]  # once each
+    # a last syllable that only looks like a head: 療, 僚, 料 as material, 備
+    assert payment_nouns(tags(("동료", "NNG"), ("가", "JKS"), ("치료", "NNG"), ("장비", "NNG"), ("사료", "NNG"))) == []
 
 
 def test_a_payment_is_named_when_its_characters_or_a_thesaurus_equivalent_occur_in_the_documents() -> None:
