@@ -247,10 +247,12 @@ class Asker:
             done = ExtractiveAnswerer(llm, self.ctx.tokenizer, terms=self.anchors.terms, rules=self.rules).answer(question, sentences)
             by = llm.name if llm is not None and llm.supports_logprobs else "rules"
         if route.kind == "unnamed_payment":
-            near = units.nearest(question, hits) if units is not None and done.outcome == "refused" else None
+            near = units.nearest(question, hits) if units is not None and done.reason == "off_topic" else None
             done = capped(done, route.facts.unnamed_payments, near)
         chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences} | {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
         res = self._result(done, chunks, name, mode, ms, by, (llm.stats.calls - calls0) if llm else 0, notes)
+        if route.kind == "unnamed_payment":
+            res.missing = list(route.facts.unnamed_payments)  # the words the documents lack, as for a name
         say("checked", {"citations": len(res.citations), "outcome": res.outcome})
         return res
 

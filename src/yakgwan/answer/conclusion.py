@@ -82,7 +82,7 @@ def document_names(text: str) -> list[str]:
 
 
 # where a list item starts: "1." "①" "가." at the start of a line or after a space
-_ITEM = re.compile(r"(?:^|(?<=\s))(\d{1,2}\.|[①-⑳]|[가-하]\.)(?=\s)")
+_ITEM = re.compile(r"(?:^|(?<=\s))(\d{1,2}\.|[①-⑳]|[가나다라마바사아자차카타파하]\.)(?=\s)")
 ITEM_CHARS = 90  # an item longer than this is cut at a word
 
 

@@ -142,13 +142,19 @@ def row_cells(row: str) -> list[str]:
     return [c.strip() for c in row.strip().strip("|").split("|")]
 
 
+KEEP_WHOLE = 3  # fewer hits than this are all kept, the passage of the asked kind added after them
+
+
 def with_asked_kind(hits: Sequence[Hit], k: int, gives: Callable[[Hit], bool]) -> list[Hit]:
     """The first ``k`` of ``hits`` (ranked deeper than ``k``); when none of them ``gives`` the kind
     of answer the question asks (a period, documents, who …: an article whose title gives it) and
-    a later hit does, the first such later hit takes the ``k``-th place — the answer then has one
-    passage of the asked kind to quote, and the search's own order is kept otherwise. Pure."""
+    a later hit does, the first such later hit takes the ``k``-th place (with ``k`` below
+    :data:`KEEP_WHOLE`, it is added) — the answer then has one passage of the asked kind to quote,
+    and the search's own order is kept otherwise. Pure."""
     top = list(hits[:k])
     if not top or any(gives(h) for h in top):
         return top
     later = next((h for h in hits[k:] if gives(h)), None)
-    return top if later is None else [*top[:-1], later]
+    if later is None:
+        return top
+    return [*top[:-1], later] if len(top) >= KEEP_WHOLE else [*top, later]  # a short list keeps all its hits

@@ -26,6 +26,7 @@ from yakgwan.messages import msg
 from yakgwan.text.tokenizer import Morph
 
 _NOUN = "NNG"
+_NOUNISH = (_NOUN, "XSN")  # a head may come tagged as a noun or as a suffix (입원 + 비)
 _VERBAL = ("XSV", "XSA")  # a verbal noun's suffix: 준비(하다) names an act, not a payment
 
 
@@ -37,37 +38,60 @@ def payment_nouns(morphs: Sequence[Morph]) -> list[str]:
     :data:`~yakgwan.answer.ko_rules.lexicon.NOT_PAYMENTS`) are not payments."""
     out: list[str] = []
     for i, m in enumerate(morphs):
-        if m.tag != _NOUN:
+        if m.tag not in _NOUNISH:
             continue
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-        if nxt is not None and nxt.tag in (_NOUN, "XSN") and nxt.form in PAYMENT_HEADS:
+        if nxt is not None and nxt.tag in _NOUNISH and nxt.form in PAYMENT_HEADS:
             continue  # the head that follows makes the compound
         if nxt is not None and nxt.tag in _VERBAL:
             continue
-        prev = morphs[i - 1] if i > 0 else None
         if m.form in PAYMENT_HEADS:
-            if prev is not None and prev.tag == _NOUN:
-                out.append(prev.form + m.form)
-        elif len(m.form) >= 2 and m.form.endswith(PAYMENT_HEADS) and m.form not in NOT_PAYMENTS and not NOT_SUBJECT.fullmatch(m.form):
+            stem = _stem_before(morphs, i)
+            if stem:
+                out.append(stem + m.form)
+        elif m.tag == _NOUN and len(m.form) >= 2 and m.form.endswith(PAYMENT_HEADS) and m.form not in NOT_PAYMENTS \
+                and not NOT_SUBJECT.fullmatch(m.form):
             out.append(m.form)
     return list(dict.fromkeys(out))
 
 
+def _stem_before(morphs: Sequence[Morph], i: int) -> str:
+    """The noun a head at ``i`` was tagged apart from, with the suffixes between (항공 + 권 → 항공권);
+    empty when no noun comes right before it."""
+    j, parts = i - 1, []
+    while j >= 0 and morphs[j].tag == "XSN":
+        parts.insert(0, morphs[j].form)
+        j -= 1
+    return morphs[j].form + "".join(parts) if j >= 0 and morphs[j].tag == _NOUN else ""
+
+
+def head_variants(payment: str) -> list[str]:
+    """``payment`` and the same stem with each other payment head (치료비용 → 치료비, 치료금 …): a
+    payment the documents name with another head is named. A one-syllable stem keeps its own head
+    only (약 + 금 is inside 계약금). Pure."""
+    head = next((h for h in PAYMENT_HEADS if payment.endswith(h) and len(payment) > len(h)), None)
+    if head is None or len(payment) - len(head) < 2:
+        return [payment]
+    stem = payment[: -len(head)]
+    return [payment, *(stem + h for h in PAYMENT_HEADS if h != head)]
+
+
 def unnamed_payments(payments: Iterable[str], corpus: str, equivalents: Callable[[str], Sequence[str]] | None = None) -> list[str]:
     """The ``payments`` whose characters occur nowhere in ``corpus`` (already
-    :func:`~yakgwan.answer.anchors.normalise`\\ d), nor any of their ``equivalents`` (the clause
-    words a thesaurus maps the word to)."""
-    return [p for p in payments if normalise(p) not in corpus
+    :func:`~yakgwan.answer.anchors.normalise`\\ d), with any payment head (:func:`head_variants`),
+    nor any of their ``equivalents`` (the clause words a thesaurus maps the word to)."""
+    return [p for p in payments if not any(normalise(v) in corpus for v in head_variants(p))
             and not (equivalents is not None and any(normalise(t) in corpus for t in equivalents(p)))]
 
 
 def not_promised(missing: Sequence[str], on_topic: bool = True) -> str:
-    """The sentence an answer about payments the documents never name leads with; ``on_topic``
-    False: the calibrated decision found no retrieved clause on the question's topic either."""
+    """The sentence an answer about payments the documents never name leads with (what is known:
+    the word is nowhere in them); ``on_topic`` False: the calibrated decision found no retrieved
+    clause on the question's topic either."""
     names = ", ".join(f"‘{p}’" for p in missing)
     if not on_topic:
-        return f"문서에는 {names}을(를) 지급한다는 내용이 없고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다. 가장 가까운 조항은 아래와 같습니다."
-    return f"문서에는 {names}을(를) 지급한다는 내용이 없습니다. 아래는 질문과 가장 가까운 조항입니다."
+        return f"문서에는 {names}(이)라는 지급 항목이 나오지 않고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다. 가장 가까운 조항은 아래와 같습니다."
+    return f"문서에는 {names}(이)라는 지급 항목이 나오지 않습니다. 아래는 질문과 가장 가까운 조항입니다."
 
 
 def capped(done: Generated, missing: Sequence[str], nearest: Generated | None = None) -> Generated:
@@ -75,18 +99,17 @@ def capped(done: Generated, missing: Sequence[str], nearest: Generated | None = 
     ``partial``, led by :func:`not_promised` — an answer, or, for a refusal because nothing
     retrieved looked on topic, the ``nearest`` units quoted (the refusal's reason is the missing
     payment, and the reader sees what the policy does say); any other refusal or partial answer is
-    kept, noting the words."""
+    kept, noting the words. Neither argument is changed."""
     if not missing:
         return done
     note = msg("note.payment_not_named", words=", ".join(missing))
     on_topic = True
     if done.outcome == "refused" and done.reason == "off_topic" and nearest is not None and nearest.citations:
-        nearest.notes = [*done.notes, *nearest.notes]
-        done, on_topic = replace(nearest, outcome="answered"), False
+        done, on_topic = replace(nearest, outcome="answered", notes=[*done.notes, *nearest.notes]), False
     if done.outcome != "answered":
-        done.notes = [*done.notes, note]
-        return done
+        return replace(done, notes=[*done.notes, note])
     lead = not_promised(missing, on_topic)
+    # claims_text keeps the answer's own statements only: the lead names what is missing
     return Generated("partial", f"{lead} {done.answer}", list(done.citations), notes=[*done.notes, note],
-                     claims_text=f"{lead} {done.claims_text or done.answer}", quoted=done.quoted, scratchpad=done.scratchpad,
+                     claims_text=done.claims_text or done.answer, quoted=done.quoted, scratchpad=done.scratchpad,
                      attempted=done.attempted, reason="unnamed_payment", conclusion=lead)

@@ -19,7 +19,7 @@ REFUSAL = "제공된 문서에는 이 질문에 대한 내용이 없습니다."
 
 # Why an answer is refused or partial, stated with it (``AskResult.reason``; the catalogue's
 # ``reason.<code>`` says it to a user). A refusal has one of the first five; a partial answer one
-# of the last four.
+# of the last five.
 REASONS = (
     "other_insurer",  # the question names only insurers (or an insurer's product type) the collection does not hold
     "absent_name",  # it names something (a product, a company, a person, a year) no document mentions

@@ -12,8 +12,9 @@ else:
 3. ``absent_name``: it names something no document mentions (:mod:`yakgwan.answer.anchors`):
    refused, naming the words;
 4. ``unnamed_payment``: over a policy, it asks whether a payment is made (or how much) that no
-   document names (:mod:`yakgwan.answer.payments`): ``partial``, led by the sentence that says so,
-   then the nearest clauses the ordinary answer quotes;
+   document names (:mod:`yakgwan.answer.payments`): the ordinary answer made ``partial`` (when it
+   was answered, or refused as off topic: then the nearest units), led by the sentence that says
+   so; a partial answer or another refusal is kept, noting the words;
 5. ``which_rider``: over a policy, it asks which 특약 pays and names none
    (:mod:`yakgwan.answer.riders`): the list of them;
 6. ``comparison``: it asks about two named things and one quantity

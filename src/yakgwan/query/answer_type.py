@@ -54,16 +54,22 @@ def _squash(text: str) -> str:
     return "".join(text.split())
 
 
-# a word that ends a clause the question goes on from: a connective ending (-는데, -지만, -니까,
-# -아서/-어서, -면서, -면) or a comma (general Korean grammar)
-_CLAUSE_END = re.compile(r"(?:는데|은데|인데|던데|ㄴ데|지만|니까|아서|어서|해서|면서|면|,)(?=\s|$)")
+# a syllable whose final consonant is ㄴ (간, 건, 한 …): with 데 after it, the ending -ㄴ데
+_N_FINAL = "".join(chr(0xAC00 + 28 * i + 4) for i in range(399))
+# a word that ends a clause the question goes on from (general Korean grammar): a connective ending
+# (-는데, -ㄴ데, -지만, -니까, -아서/-어서, -면서), -면 unless 되다 follows ("어떻게 하면 되나요"
+# asks in its -면 clause), a comma, or the end of a sentence before another
+_CLAUSE_END = re.compile(rf"(?:(?:는데|[{_N_FINAL}]데|지만|니까|아서|어서|해서|면서|[,.?!？])(?=\s)|면(?=\s+[^\s되돼]))")
+_TRAILING = re.compile(r"[\s.?!？]+$")
 
 
 def last_clause(question: str) -> str:
-    """The words of ``question`` after its last clause-ending word (the whole question when there
-    is none): where a question word asks rather than says "someone"."""
-    ends = list(_CLAUSE_END.finditer(question.rstrip()))
-    return question[ends[-1].end():] if ends else question
+    """The words of ``question`` after its last clause-ending word, its closing marks left off
+    (the whole question when there is none): where a question word asks rather than says
+    "someone"."""
+    q = _TRAILING.sub("", question)
+    ends = list(_CLAUSE_END.finditer(q))
+    return q[ends[-1].end():] if ends else q
 
 
 def asked_kinds(question: str, types: AnswerTypes) -> frozenset[str]:

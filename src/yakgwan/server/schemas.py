@@ -233,7 +233,7 @@ class AskOut(BaseModel):
     conclusion: str | None = Field(default=None, description="the sentence the answer leads with (its first words, with its citation "
                                    "mark), when it leads with one; null otherwise")
     question_kind: str | None = Field(default=None, description="the answerer the question's kind picked: other_insurer, missing_article, "
-                                      "absent_name, which_rider, comparison, amount, ordinary")
+                                      "absent_name, unnamed_payment, which_rider, comparison, amount, ordinary")
 
 
 class ChunkOut(ChunkFields):

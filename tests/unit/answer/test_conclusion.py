@@ -74,5 +74,7 @@ def test_no_item_is_quoted_when_the_words_sit_in_none_or_in_two_items_alike() ->
         assert said is not None and general in said, terms
     assert list_items("1. 가 2. 나 ① 다") == [("1.", "가"), ("2.", "나"), ("①", "다")]
     assert list_items("조항 1.5배") == [] and matching_item("1. 고의", ("고의",)) is None  # a decimal is no mark; one item is no list
+    # only 가. 나. 다. … are marks: a word with a full stop ("등.", "때.") is not
+    assert list_items("1. 전쟁, 혁명 등. 때. 2. 고의 가. 음주") == [("1.", "전쟁, 혁명 등. 때."), ("2.", "고의"), ("가.", "음주")]
     long = matching_item("1. " + "가나다 " * 40 + "음주 2. 고의", ("가나다라", "가나다"))
     assert long is not None and long[1].endswith(" …") and len(long[1]) <= 92

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from yakgwan.answer.anchors import normalise
-from yakgwan.answer.payments import capped, not_promised, payment_nouns, unnamed_payments
+from yakgwan.answer.payments import capped, head_variants, not_promised, payment_nouns, unnamed_payments
 from yakgwan.answer.records import Citation, Generated
 from yakgwan.text.tokenizer import Morph
 
@@ -25,6 +25,10 @@ def test_a_noun_with_a_payment_head_is_a_payment_whether_or_not_the_tagger_split
     assert payment_nouns(tags(("차", "NNG"), ("값", "NNG"), ("보상", "NNG"))) == ["차값"]
     assert payment_nouns(tags(("숙소", "NNG"), ("비용", "NNG"), ("도", "JX"))) == ["숙소비용"]
     assert payment_nouns(tags(("취소", "NNG"), ("수수료", "NNG"), ("도", "JX"))) == ["취소수수료"]
+    # a head tagged as a suffix, and suffixes between the noun and the head
+    assert payment_nouns(tags(("입원", "NNG"), ("비", "XSN"), ("는", "JX"))) == ["입원비"]
+    assert payment_nouns(tags(("항공", "NNG"), ("권", "XSN"), ("값", "NNG"), ("도", "JX"))) == ["항공권값"]
+    assert payment_nouns(tags(("권", "XSN"), ("값", "NNG"))) == []  # no noun before the suffix
 
 
 def test_verbal_nouns_time_words_and_nouns_without_a_head_are_not_payments() -> None:
@@ -42,6 +46,10 @@ def test_a_payment_is_named_when_its_characters_or_a_thesaurus_equivalent_occur_
     assert unnamed_payments(["벌금", "수리비", "약값"], corpus) == ["수리비", "약값"]  # spaces ignored
     assert unnamed_payments(["약값"], corpus, lambda w: ("처방조제비",) if w == "약값" else ()) == []
     assert unnamed_payments([], corpus) == []
+    # the same stem with another payment head is the same payment: "치료 비용" when the policy says 치료비
+    assert unnamed_payments(["치료비용", "수색비용"], normalise("치료비는 실제 부담액을 보상합니다.")) == ["수색비용"]
+    assert head_variants("치료비용")[:3] == ["치료비용", "치료수수료", "치료비"] and head_variants("비용") == ["비용"]
+    assert head_variants("약값") == ["약값"] and unnamed_payments(["약값"], normalise("계약금을 돌려드립니다")) == ["약값"]
 
 
 def test_an_answer_about_an_unnamed_payment_becomes_partial_led_by_the_sentence_that_says_so() -> None:
@@ -49,17 +57,21 @@ def test_an_answer_about_an_unnamed_payment_becomes_partial_led_by_the_sentence_
     done = Generated("answered", "제3조는 상해 의료비를 보상합니다. [1]", [cite], conclusion="제3조는 상해 의료비를 보상합니다. [1]")
     out = capped(done, ["수리비", "숙박비"])
     assert out.outcome == "partial" and out.reason == "unnamed_payment"
-    assert out.conclusion == not_promised(["수리비", "숙박비"]) == "문서에는 ‘수리비’, ‘숙박비’을(를) 지급한다는 내용이 없습니다. 아래는 질문과 가장 가까운 조항입니다."
+    assert out.conclusion == not_promised(["수리비", "숙박비"]) == "문서에는 ‘수리비’, ‘숙박비’(이)라는 지급 항목이 나오지 않습니다. 아래는 질문과 가장 가까운 조항입니다."
     assert out.answer == f"{out.conclusion} 제3조는 상해 의료비를 보상합니다. [1]" and out.citations == [cite]
+    assert out.claims_text == "제3조는 상해 의료비를 보상합니다. [1]"  # the answer's own statements: the lead names what is missing
+    assert done.outcome == "answered" and done.notes == []  # the argument is not changed
     assert "수리비, 숙박비" in out.notes[-1].text("ko")
     refused = Generated("refused", "없습니다", [], reason="off_topic")
     kept = capped(refused, ["수리비"])  # nothing near to quote: the refusal stands, noting the word
+    assert refused.notes == []
     assert (kept.outcome, kept.reason) == ("refused", "off_topic") and "수리비" in kept.notes[-1].text("ko")
     near = Generated("partial", "보통약관 · 제3조 — 회사는 상해 의료비를 보상합니다. [1]", [cite])
     shown = capped(Generated("refused", "없습니다", [], reason="off_topic"), ["수리비"], near)
     assert (shown.outcome, shown.reason, shown.citations) == ("partial", "unnamed_payment", [cite])
     assert shown.answer == f"{not_promised(['수리비'], on_topic=False)} 보통약관 · 제3조 — 회사는 상해 의료비를 보상합니다. [1]"
-    assert shown.conclusion.startswith("문서에는 ‘수리비’을(를) 지급한다는 내용이 없고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다.")
+    assert shown.conclusion.startswith("문서에는 ‘수리비’(이)라는 지급 항목이 나오지 않고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다.")
+    assert near.outcome == "partial" and near.notes == [] and refused.notes == []  # neither argument is changed
     other = Generated("refused", "없습니다", [], reason="unverifiable")  # a refusal for another reason is kept
     assert capped(other, ["수리비"], near).outcome == "refused"
     assert capped(done, []) is done

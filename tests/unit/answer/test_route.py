@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from yakgwan.answer.ask import Asker
+from yakgwan.answer.payments import not_promised
 from yakgwan.answer.route import KINDS, QuestionFacts, Route, route_of
 
 pytestmark = pytest.mark.unit
@@ -82,6 +83,6 @@ def test_ask_over_the_sample_policy_routes_each_kind_of_question_once(answering_
     assert by["which_rider"].by == "units (which 특약)"
     paid = by["unnamed_payment"]  # the sample's model answers everything: the unnamed payment makes it partial, said first
     assert (paid.outcome, paid.reason, paid.by) == ("partial", "unnamed_payment", "units")
-    assert paid.answer.startswith("문서에는 ‘수리비’을(를) 지급한다는 내용이 없습니다.") and paid.conclusion == paid.answer[:len(paid.conclusion)]
+    assert paid.conclusion == not_promised(["수리비"]) and paid.answer.startswith(paid.conclusion) and paid.missing == ["수리비"]
     assert paid.citations and "수리비" in " ".join(n.text("ko") for n in paid.notes)
     assert by["amount"].by == "units" and by["ordinary"].by == "units"

@@ -273,6 +273,7 @@ def test_an_exact_kind_no_picked_unit_gives_adds_the_best_unit_whose_article_giv
 def test_a_passage_of_the_asked_kind_takes_the_last_place_only_when_the_first_k_hold_none() -> None:
     gives = lambda h: h.startswith("시효")  # noqa: E731
     assert with_asked_kind(["청구1", "청구2", "청구3", "시효", "시효2"], 3, gives) == ["청구1", "청구2", "시효"]  # type: ignore[arg-type]
-    assert with_asked_kind(["시효", "청구1", "청구2", "청구3"], 2, gives) == ["시효", "청구1"]  # type: ignore[arg-type]
-    assert with_asked_kind(["청구1", "청구2", "청구3"], 2, gives) == ["청구1", "청구2"]  # type: ignore[arg-type]
+    assert with_asked_kind(["시효", "청구1", "청구2", "청구3"], 3, gives) == ["시효", "청구1", "청구2"]  # type: ignore[arg-type]
+    assert with_asked_kind(["청구1", "청구2", "청구3", "청구4"], 3, gives) == ["청구1", "청구2", "청구3"]  # type: ignore[arg-type]
     assert with_asked_kind([], 2, gives) == []
+    assert with_asked_kind(["청구1", "청구2", "시효"], 1, gives) == ["청구1", "시효"]  # type: ignore[arg-type]  # a short list keeps its hits

@@ -27,6 +27,11 @@ pytestmark = pytest.mark.unit
     ("'중대한 과실'이 무슨 뜻이에요?", {"term"}),
     ("누가 내 자전거를 가져갔는데 보상받을 수 있나요?", {"paid"}),  # 누가 before -는데 says "someone"
     ("친구가 운전하면, 누가 보상받아요?", {"who"}),  # the last clause asks
+    ("보험금 청구는 어떻게 하면 되나요?", {"how"}),
+    ("사고가 나면 누구에게 연락하면 되나요?", {"who"}),
+    ("누가 제 차를 긁고 갔어요. 보상되나요?", {"paid"}),
+    ("보험금의 미지급분은 언제 받나요?", set()),  # "의 미…" across words is no 의미
+    ("뜻밖의 사고로 다쳤어요 보상되나요?", {"paid"}),  # 뜻밖 is no 뜻
 ])
 def test_the_kind_of_answer_a_question_asks_for(question: str, kinds: set[str]) -> None:
     assert asked_kinds(question, bundled()) == frozenset(kinds)
@@ -64,10 +69,13 @@ def test_a_coverage_question_is_answered_by_the_paying_and_the_excluding_article
 
 
 @pytest.mark.parametrize("question, tail", [
-    ("누가 훔쳐 갔는데 보상되나요?", " 보상되나요?"),
-    ("운전하다 다쳤어요, 누가 받나요?", " 누가 받나요?"),
-    ("사고 나면 누가 받나요?", " 누가 받나요?"),
-    ("누가 받나요?", "누가 받나요?"),
+    ("누가 훔쳐 갔는데 보상되나요?", " 보상되나요"),
+    ("누가 훔쳐간 건데 보상되나요?", " 보상되나요"),  # -ㄴ데 on any syllable with a final ㄴ
+    ("운전하다 다쳤어요, 누가 받나요?", " 누가 받나요"),
+    ("누가 제 차를 긁고 갔어요. 보상되나요?", " 보상되나요"),  # a sentence ends a clause
+    ("사고 나면 누가 받나요?", " 누가 받나요"),
+    ("어떻게 하면 되나요?", "어떻게 하면 되나요"),  # -면 되다 asks in its -면 clause
+    ("누가 받나요?", "누가 받나요"),
 ])
 def test_the_last_clause_starts_after_the_last_connective_ending_or_comma(question: str, tail: str) -> None:
     assert last_clause(question) == tail

@@ -68,9 +68,10 @@ RATIO_NOUN = "비율"
 PAYMENT_HEADS = ("비용", "수수료", "비", "금", "료", "값")
 # nouns whose last syllable only looks like a payment head (표준국어대사전): 療 치료·의료·진료,
 # 僚 동료, 料 as a material 자료·재료·원료·연료·사료·음료, 料 in 무료·유료 (free, charged), 了
-# 종료·완료·수료, 備 장비·설비·준비·예비·구비·대비, and the adverbs and nouns 지금·조금·방금·소금
+# 종료·완료·수료, 備 장비·설비·정비·준비·예비·구비·대비, 禁 감금, the savings 예금·적금, and the
+# adverbs and nouns 지금·조금·방금·소금
 NOT_PAYMENTS = ("치료", "의료", "진료", "동료", "자료", "재료", "원료", "연료", "사료", "음료", "무료", "유료", "종료", "완료",
-                "수료", "장비", "설비", "준비", "예비", "구비", "대비", "지금", "조금", "방금", "소금")
+                "수료", "장비", "설비", "정비", "준비", "예비", "구비", "대비", "감금", "예금", "적금", "지금", "조금", "방금", "소금")
 # verbal nouns of a question asking whether something is possible, needed or allowed: the answer may say it is not
 WHETHER_TERMS = ("가능", "불가능", "필요", "불필요", "허용", "허락")
 # verbal nouns that only say that the noun before them is done ("리뷰 작성 시" asks about a review;
