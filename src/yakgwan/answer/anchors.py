@@ -46,12 +46,17 @@ def normalise(text: str) -> str:
     return "".join(text.split()).lower()
 
 
+def mentioned(form: str, corpus: str, equivalents: Callable[[str], Sequence[str]] | None = None) -> bool:
+    """Whether ``form``'s characters occur in ``corpus`` (already :func:`normalise`\\ d), or those
+    of one of its ``equivalents`` (the document words a thesaurus maps it to)."""
+    return normalise(form) in corpus or (equivalents is not None and any(normalise(t) in corpus for t in equivalents(form)))
+
+
 def missing_anchors(anchors: Iterable[Anchor], corpus: str, equivalents: Callable[[str], Sequence[str]] | None = None) -> list[Anchor]:
     """The anchors whose characters do not occur in ``corpus`` (already :func:`normalise`d), nor
     any of their ``equivalents`` (the document words a thesaurus maps the form to: 서킷 is
     mentioned when 경기 is)."""
-    return [a for a in anchors if normalise(a.form) not in corpus
-            and not (equivalents is not None and any(normalise(t) in corpus for t in equivalents(a.form)))]
+    return [a for a in anchors if not mentioned(a.form, corpus, equivalents)]
 
 
 def bare_term(form: str) -> str:
@@ -74,8 +79,7 @@ def found_share(terms: Iterable[Anchor], corpus: str, equivalents: Callable[[str
     forms = subject_terms(terms)
     if not forms:
         return 1.0
-    found = sum(1 for f in forms if normalise(f) in corpus
-                or (equivalents is not None and any(normalise(t) in corpus for t in equivalents(f))))
+    found = sum(1 for f in forms if mentioned(f, corpus, equivalents))
     return found / len(forms)
 
 

@@ -55,7 +55,7 @@ from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
 from yakgwan.pipelines.scoping import refusal_note, scope_note
-from yakgwan.query.answer_type import AMOUNT, PAID, answers_kind, asked_kinds
+from yakgwan.query.answer_type import AMOUNT, PAID, asked_kinds, piece_gives
 from yakgwan.query.answer_type import bundled as bundled_answer_types
 from yakgwan.query.scope import Scope, labels_of, resolves, scope_of
 from yakgwan.store import keep_docs
@@ -218,7 +218,7 @@ class Asker:
         specific = route.facts.answer_types - {PAID} if self.ctx.profile == "policy" else frozenset()
         if specific:  # the asked kind of answer (a period, documents, who …) gets a passage when the first k hold none
             types = bundled_answer_types()
-            gives = lambda h: any(c.kind != "law" and answers_kind(c.article_title, specific, types) for c in (h.chunk, *h.members))  # noqa: E731
+            gives = lambda h: any(piece_gives(c, specific, types) for c in (h.chunk, *h.members))  # noqa: E731
             hits = with_asked_kind(evidence_hits(retriever.retrieve(question, max(KIND_DEPTH, 2 * self.k))), self.k, gives)
         else:
             hits = evidence_hits(retriever.retrieve(question, self.k))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from yakgwan.answer.anchors import normalise
 from yakgwan.query.answer_type import PAID, AnswerTypes, asked_kinds, title_roles
 
 PHRASES = 2  # spans quoted at most
@@ -86,10 +87,6 @@ _ITEM = re.compile(r"(?:^|(?<=\s))(\d{1,2}\.|[①-⑳]|[가나다라마바사아
 ITEM_CHARS = 90  # an item longer than this is cut at a word
 
 
-def _squash(text: str) -> str:
-    return "".join(text.split())
-
-
 def list_items(text: str) -> list[tuple[str, str]]:
     """The list items of ``text`` as (mark, words), in order, the words verbatim with their
     whitespace collapsed. Pure."""
@@ -106,8 +103,8 @@ def matching_item(text: str, terms: list[str] | tuple[str, ...]) -> tuple[str, s
     items = list_items(text)
     if len(items) < 2:
         return None
-    flat = [_squash(words) for _, words in items]
-    wanted = [t for t in dict.fromkeys(_squash(t) for t in terms) if t]
+    flat = [normalise(words) for _, words in items]
+    wanted = [t for t in dict.fromkeys(normalise(t) for t in terms) if t]
     telling = [t for t in wanted if 0 < sum(t in f for f in flat) <= len(items) / 2]
     scores = [sum(t in f for t in telling) for f in flat]
     best = max(scores, default=0)

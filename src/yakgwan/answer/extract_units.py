@@ -30,7 +30,7 @@ from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_
 from yakgwan.answer.units import Unit, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
 from yakgwan.core.records import Hit, sha256_hex
-from yakgwan.query.answer_type import PAID, answers_kind, asked_kinds
+from yakgwan.query.answer_type import PAID, answers_kind, asked_kinds, piece_gives
 from yakgwan.query.answer_type import bundled as bundled_types
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.tokenizer import Tokenizer
@@ -129,7 +129,7 @@ def with_kind_unit(question: str, units: Sequence[Unit], score: Sequence[float],
     words. The answerability decision is made on ``picked`` before. Pure."""
     types = bundled_types()
     kinds = asked_kinds(question, types) - {PAID}
-    gives = lambda i: units[i].chunk.kind != "law" and answers_kind(units[i].chunk.article_title, kinds, types)  # noqa: E731
+    gives = lambda i: piece_gives(units[i].chunk, kinds, types)  # noqa: E731
     if not kinds or not picked or any(gives(i) for i in picked):
         return picked
     others = [i for i in range(len(units)) if i not in picked and gives(i)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Iterable, Sequence
 
-from yakgwan.answer.anchors import normalise
+from yakgwan.answer.anchors import mentioned, normalise
 from yakgwan.answer.ko_rules.lexicon import NOT_PAYMENTS, NOT_SUBJECT, PAYMENT_HEADS
 from yakgwan.answer.records import Generated
 from yakgwan.messages import msg
@@ -80,8 +80,7 @@ def unnamed_payments(payments: Iterable[str], corpus: str, equivalents: Callable
     """The ``payments`` whose characters occur nowhere in ``corpus`` (already
     :func:`~yakgwan.answer.anchors.normalise`\\ d), with any payment head (:func:`head_variants`),
     nor any of their ``equivalents`` (the clause words a thesaurus maps the word to)."""
-    return [p for p in payments if not any(normalise(v) in corpus for v in head_variants(p))
-            and not (equivalents is not None and any(normalise(t) in corpus for t in equivalents(p)))]
+    return [p for p in payments if not mentioned(p, corpus, equivalents) and not any(normalise(v) in corpus for v in head_variants(p)[1:])]
 
 
 def not_promised(missing: Sequence[str], on_topic: bool = True) -> str:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from yakgwan.core.records import Chunk
+
 
 PAID = "paid"  # whether something is paid: the kind a question asks when it asks for nothing more exact
 AMOUNT = "amount"  # how much is paid
@@ -94,3 +96,9 @@ def answers_kind(title: str | None, kinds: frozenset[str], types: AnswerTypes) -
         return False
     roles = title_roles(title, types)
     return any(role in roles for kind in kinds for role in types.answers.get(kind, ()))
+
+
+def piece_gives(chunk: Chunk, kinds: frozenset[str], types: AnswerTypes) -> bool:
+    """Whether ``chunk`` is a piece of an article whose title gives one of ``kinds`` — never a
+    quoted law, whose 조 are not the policy's."""
+    return chunk.kind != "law" and answers_kind(chunk.article_title, kinds, types)

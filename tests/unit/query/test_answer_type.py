@@ -88,3 +88,14 @@ def test_a_lexicon_that_wants_an_unknown_role_or_answers_an_unasked_kind_is_refu
         AnswerTypes.from_json({"asks": {}, "roles": {"pays": ["지급사유"]}, "answers": {"paid": ["pays"]}})
     with pytest.raises(ValueError, match="last_clause names kinds no cue asks: who"):
         AnswerTypes.from_json({"asks": {}, "roles": {}, "answers": {}, "last_clause": ["who"]})
+
+
+def test_a_piece_gives_the_kind_of_its_articles_title_unless_it_is_a_quoted_law() -> None:
+    from yakgwan.core.records import Chunk
+    from yakgwan.query.answer_type import piece_gives
+
+    t = bundled()
+    period = asked_kinds("언제까지 청구해야 하나요?", t)
+    own = Chunk("a", "p.pdf", "p.pdf", "p", "3년간 행사하지 않으면 …", 0, 10, (25,), yakgwan="보통약관", article="제35조", article_title="소멸시효")
+    law = Chunk("b", "p.pdf", "p.pdf", "p", "3년간 행사하지 아니하면 …", 0, 10, (90,), article="제662조", article_title="소멸시효", kind="law")
+    assert piece_gives(own, period, t) and not piece_gives(law, period, t) and not piece_gives(own, frozenset({"documents"}), t)

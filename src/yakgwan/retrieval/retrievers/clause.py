@@ -46,7 +46,7 @@ from typing import Callable
 
 from yakgwan.core.protocols import Retriever, k_below_one_finds_nothing
 from yakgwan.core.records import Chunk, Hit, Route
-from yakgwan.query.answer_type import answers_kind, asked_kinds
+from yakgwan.query.answer_type import asked_kinds, piece_gives
 from yakgwan.query.answer_type import bundled as bundled_answer_types
 from yakgwan.retrieval.clause_map import ClauseMap
 from yakgwan.retrieval.grouping import CLONE_JACCARD, group_hits
@@ -178,7 +178,7 @@ class ClauseRetriever:
         if not kinds:
             return
         w = self.weights
-        gives = lambda c: c.kind != "law" and bool(c.yakgwan) and answers_kind(c.article_title, kinds, types)  # noqa: E731
+        gives = lambda c: bool(c.yakgwan) and piece_gives(c, kinds, types)  # noqa: E731
         for cid, (score, parts) in list(scored.items()):
             if gives(chunks[cid]):
                 scored[cid] = (score + w.role, parts | {"role": w.role})
