@@ -35,7 +35,8 @@ from yakgwan.answer.answerability import AnswerabilityModel
 from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer
 from yakgwan.answer.compare import side_queries
 from yakgwan.answer.contract_amounts import asked_kinds as amount_kinds
-from yakgwan.answer.payments import capped, payment_nouns, unnamed_payments
+from yakgwan.answer.named import kept_for_named, named_hits
+from yakgwan.answer.payments import capped, payment_nouns, promise_text, unnamed_payments
 from yakgwan.answer.contract_amounts import left_to_contract
 from yakgwan.answer.extract import ExtractiveAnswerer
 from yakgwan.answer.generate import GenerativeAnswerer
@@ -50,7 +51,8 @@ from yakgwan.answer.records import REFUSAL, AskResult, Generated
 from yakgwan.core.errors import InputError
 from yakgwan.messages import msg
 from yakgwan.core.protocols import Retriever
-from yakgwan.core.records import Hit
+from yakgwan.answer.units import ArticleKey, article_key, with_article_pieces
+from yakgwan.core.records import Chunk, Hit
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
@@ -100,6 +102,7 @@ class Asker:
     anchors: AnchorFinder = field(default_factory=AnchorFinder)
     rules: RuleSet = RuleSet.all()
     corpus: str | None = field(default=None, repr=False)
+    promises: str | None = field(default=None, repr=False)  # the text of the 약관 and their 별표 (payments.promise_text)
     # the answer units' vectors, kept by a caller across askers of one index (the server); None:
     # kept by this asker, and in the machine's embedding cache (``ctx.cache_dir``)
     unit_vectors: CachingEmbedder | None = field(default=None, repr=False)
@@ -109,6 +112,7 @@ class Asker:
     _units_fit: bool | None = field(default=None, repr=False)  # the bundled model fits this index's embedder (None: not read yet)
     _scoped: dict[tuple[str, ...], "Asker"] = field(default_factory=dict, repr=False)  # askers over the documents a question named
     _arts: dict[str, list[Article]] | None = field(default=None, repr=False)  # every 약관's articles, read once
+    _by_article: dict[ArticleKey, list[Chunk]] | None = field(default=None, repr=False)  # every 조's pieces, read once
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -124,6 +128,11 @@ class Asker:
         if self.corpus is None:
             self.corpus = normalise("\n".join(c.text for c in self.ctx.view.chunks))
         return self.corpus
+
+    def _promise_text(self) -> str:
+        if self.promises is None:
+            self.promises = promise_text(self.ctx.view.chunks)
+        return self.promises
 
     def ask(self, question: str, on_stage: Callable[[str, dict], None] | None = None) -> AskResult:
         """``on_stage(stage, facts)`` hears what the answer is waiting for: ``retrieved``
@@ -166,7 +175,7 @@ class Asker:
         absent = tuple(a.form for a in missing_anchors(self.anchors.anchors(question), self._index_text(), self._equivalents())
                        if not resolves(scope, a.form)) if self.rules.on("anchors") else ()
         kinds = asked_kinds(question, bundled_answer_types())
-        unnamed = (tuple(unnamed_payments(payment_nouns(self.anchors.tagged(question)), self._index_text(), self._equivalents()))
+        unnamed = (tuple(unnamed_payments(payment_nouns(self.anchors.tagged(question)), self._promise_text(), self._equivalents()))
                    if policy and kinds & PAYMENT_KINDS and self.rules.on("payments") else ())
         rider = (policy and asks_which_rider(question) and named_yakgwan(question, self._yakgwan_names()) is None
                  and self._unit_answerer() is not None)
@@ -220,9 +229,11 @@ class Asker:
             types = bundled_answer_types()
             gives = lambda h: any(piece_gives(c, specific, types) for c in (h.chunk, *h.members))  # noqa: E731
             hits = with_asked_kind(evidence_hits(retriever.retrieve(question, max(KIND_DEPTH, 2 * self.k))), self.k, gives)
+            hits = with_article_pieces(hits, self._article_pieces())
         else:
             hits = evidence_hits(retriever.retrieve(question, self.k))
         units = self._unit_answerer()
+        policy_named = named_yakgwan(question, self._yakgwan_names()) if self.ctx.profile == "policy" else None
         if route.kind == "which_rider" and units is not None:
             done = rider_list(question, hits, units)
             chunks = {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
@@ -249,6 +260,9 @@ class Asker:
         if route.kind == "unnamed_payment":
             near = units.nearest(question, hits) if units is not None and done.reason == "off_topic" else None
             done = capped(done, route.facts.unnamed_payments, near)
+        elif done.reason == "off_topic" and units is not None and policy_named is not None:
+            own = named_hits(hits, policy_named)
+            done = kept_for_named(done, units.nearest(question, own) if own else None, policy_named)
         chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences} | {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
         res = self._result(done, chunks, name, mode, ms, by, (llm.stats.calls - calls0) if llm else 0, notes)
         if route.kind == "unnamed_payment":
@@ -319,6 +333,16 @@ class Asker:
         if self._arts is None:
             self._arts = articles_by_yakgwan(self.ctx.view.chunks)
         return self._arts
+
+    def _article_pieces(self) -> dict[ArticleKey, list[Chunk]]:
+        """Every 조's pieces, by document, 약관 and 조, in document order (read once)."""
+        if self._by_article is None:
+            by: dict[ArticleKey, list[Chunk]] = {}
+            for c in self.ctx.view.chunks:
+                if (key := article_key(c)) is not None:
+                    by.setdefault(key, []).append(c)
+            self._by_article = {k: sorted(v, key=lambda c: (c.pages[0] if c.pages else 0, c.start)) for k, v in by.items()}
+        return self._by_article
 
     def _yakgwan_names(self) -> list[str]:
         """The names of the index's 약관."""

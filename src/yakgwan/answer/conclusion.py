@@ -72,6 +72,17 @@ def figure_spans(text: str, pattern: re.Pattern[str]) -> list[str]:
     return out
 
 
+VALUE_KINDS = ("period", "amount", "documents")  # the kinds a unit carries in its own words
+
+
+def carries(text: str, kinds: frozenset[str]) -> bool:
+    """Whether ``text`` holds words of one of the asked ``kinds`` that a unit can carry: a count
+    of time for a period, a sum or share for an amount, a document's name for documents. Pure."""
+    return (("period" in kinds and _PERIOD.search(text) is not None)
+            or ("amount" in kinds and _AMOUNT.search(text) is not None)
+            or ("documents" in kinds and _DOCUMENT.search(text) is not None))
+
+
 def document_names(text: str) -> list[str]:
     """The document names ``text`` lists, once each, in order, at most ``DOCUMENTS``. Pure."""
     out: list[str] = []

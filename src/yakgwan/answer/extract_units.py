@@ -22,12 +22,12 @@ from typing import Callable, Sequence
 import numpy as np
 
 from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures
-from yakgwan.answer.conclusion import conclusion
+from yakgwan.answer.conclusion import VALUE_KINDS, carries, conclusion
 from yakgwan.answer.ko_rules.lexicon import NOT_SUBJECT
 from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Note, Sentence
 from yakgwan.messages import msg
 from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_units
-from yakgwan.answer.units import Unit, hit_units
+from yakgwan.answer.units import Unit, article_key, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
 from yakgwan.core.records import Hit, sha256_hex
 from yakgwan.query.answer_type import PAID, answers_kind, asked_kinds, piece_gives
@@ -121,6 +121,26 @@ class Gate:
     note: Note
 
 
+def with_kind_siblings(question: str, units: Sequence[Unit], score: Sequence[float], picked: list[int]) -> list[int]:
+    """``picked``, where the question asks a kind of answer a unit carries in its words (a period,
+    an amount, documents: :func:`~yakgwan.answer.conclusion.carries`), with each picked unit that
+    carries none replaced, in its place, by the best-scoring unit of the same 조 that does and is
+    not picked: the 조 matched the question, and within it the question asks for the figure
+    (제18조⑥ on a disputed date gives way to ① with its 15 days). Pure."""
+    kinds = asked_kinds(question, bundled_types()) & frozenset(VALUE_KINDS)
+    if not kinds:
+        return picked
+    out = list(picked)
+    for n, i in enumerate(out):
+        key = article_key(units[i].chunk)
+        if key is None or carries(units[i].text, kinds):
+            continue
+        others = [j for j in range(len(units)) if j not in out and article_key(units[j].chunk) == key and carries(units[j].text, kinds)]
+        if others:
+            out[n] = max(others, key=lambda j: (score[j], -j))
+    return out
+
+
 def with_kind_unit(question: str, units: Sequence[Unit], score: Sequence[float], picked: list[int]) -> list[int]:
     """``picked`` and, when the question asks an exact kind of answer (a period, documents, who,
     how, a term, an amount: :mod:`yakgwan.query.answer_type`) that no picked unit's 조 gives by
@@ -204,7 +224,7 @@ class UnitAnswerer:
             closest = units[picked[0]].heading() or units[picked[0]].chunk.title
             why = msg("refusal.off_topic", closest=closest).text("ko")
             return Generated("refused", f"{REFUSAL} ({why})", [], notes=[note], reason="off_topic")
-        picked = with_kind_unit(question, units, scored.score, picked)
+        picked = with_kind_unit(question, units, scored.score, with_kind_siblings(question, units, scored.score, picked))
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))

@@ -11,6 +11,11 @@ answer is ``partial``, saying so first, and then shows what the policy's nearest
 (약값) may stand for a clause word the thesaurus lacks (처방조제비), and the clauses shown let the
 reader judge.
 
+A payment counts as named only where a policy promises things: in its 약관 and the 별표 that
+follow them (:func:`promise_text`). The guides and laws printed after the 약관 — a table of the
+documents each kind of claim needs, whatever the product; a statute quoted whole — name payments
+the policy does not make (a dental policy's claim guide lists 입원일당 forms).
+
 The functions are pure: the caller tags the question and supplies the documents' text.
 """
 
@@ -22,6 +27,7 @@ from typing import Callable, Iterable, Sequence
 from yakgwan.answer.anchors import mentioned, normalise
 from yakgwan.answer.ko_rules.lexicon import NOT_PAYMENTS, NOT_SUBJECT, PAYMENT_HEADS
 from yakgwan.answer.records import Generated
+from yakgwan.core.records import Chunk
 from yakgwan.messages import msg
 from yakgwan.text.tokenizer import Morph
 
@@ -76,11 +82,29 @@ def head_variants(payment: str) -> list[str]:
     return [payment, *(stem + h for h in PAYMENT_HEADS if h != head)]
 
 
+def promise_text(chunks: Iterable[Chunk]) -> str:
+    """The :func:`~yakgwan.answer.anchors.normalise`\\ d text in which ``chunks``' documents
+    promise payments: each chunk filed under a 약관 or under a 별표 that follows one; a document
+    with no 약관 at all (a guide, a wiki page) counts whole. Pure."""
+    chunks = list(chunks)
+    structured = {c.doc_id for c in chunks if c.yakgwan}
+    return normalise("\n".join(c.text for c in chunks if c.doc_id not in structured or c.yakgwan or c.follows))
+
+
 def unnamed_payments(payments: Iterable[str], corpus: str, equivalents: Callable[[str], Sequence[str]] | None = None) -> list[str]:
     """The ``payments`` whose characters occur nowhere in ``corpus`` (already
     :func:`~yakgwan.answer.anchors.normalise`\\ d), with any payment head (:func:`head_variants`),
-    nor any of their ``equivalents`` (the clause words a thesaurus maps the word to)."""
-    return [p for p in payments if not mentioned(p, corpus, equivalents) and not any(normalise(v) in corpus for v in head_variants(p)[1:])]
+    nor any of their ``equivalents`` (the clause words a thesaurus maps the word to) other than
+    its own stem."""
+    return [p for p in payments if not mentioned(p, corpus, _paying(equivalents)) and not any(normalise(v) in corpus for v in head_variants(p)[1:])]
+
+
+def _paying(equivalents: Callable[[str], Sequence[str]] | None) -> Callable[[str], Sequence[str]] | None:
+    """``equivalents`` without the words a payment itself contains: 입원 for 입원비 names the
+    event, not the payment (입원치료확인서 names no 입원비)."""
+    if equivalents is None:
+        return None
+    return lambda form: [e for e in equivalents(form) if normalise(e) not in normalise(form)]
 
 
 def not_promised(missing: Sequence[str], on_topic: bool = True) -> str:
@@ -89,8 +113,8 @@ def not_promised(missing: Sequence[str], on_topic: bool = True) -> str:
     clause on the question's topic either."""
     names = ", ".join(f"‘{p}’" for p in missing)
     if not on_topic:
-        return f"문서에는 {names}(이)라는 지급 항목이 나오지 않고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다. 가장 가까운 조항은 아래와 같습니다."
-    return f"문서에는 {names}(이)라는 지급 항목이 나오지 않습니다. 아래는 질문과 가장 가까운 조항입니다."
+        return f"약관에는 {names}(이)라는 지급 항목이 나오지 않고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다. 가장 가까운 조항은 아래와 같습니다."
+    return f"약관에는 {names}(이)라는 지급 항목이 나오지 않습니다. 아래는 질문과 가장 가까운 조항입니다."
 
 
 def capped(done: Generated, missing: Sequence[str], nearest: Generated | None = None) -> Generated:

@@ -11,14 +11,17 @@ under), shown beside it. Nor is a Markdown table's header row or its ``|---|`` r
 with its header ("연도: 2020, 연봉: 85,000,000원"), and quoted verbatim. Every unit is a verbatim span of its chunk.
 
 A grouped hit (:mod:`yakgwan.retrieval.grouping`) brings the other pieces of its 조 as members:
-their units count too, since one 조 is often indexed as several chunks.
+their units count too, since one 조 is often indexed as several chunks. A question that asks an
+exact kind of answer (a period, an amount, documents) reads the whole 조 of each hit
+(:func:`with_article_pieces`): the hit that matched its words is often the 항 beside the one that
+holds the figure (제18조⑥ on a disputed date, where ① gives the 15 days).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
 
 from yakgwan.answer.grounding.quotes import readable
 from yakgwan.answer.passages import labels_only
@@ -106,6 +109,31 @@ def _path_at(paths: list[tuple[int, str]], start: int) -> str:
             break
         now = path
     return now
+
+
+ARTICLE_CHARS = 2000  # a 조 longer than this (a long list, a table) is not read whole
+
+ArticleKey = tuple[str, str, str]  # document, 약관, 조
+
+
+def article_key(c: Chunk) -> ArticleKey | None:
+    """The 조 a chunk is a piece of; None outside a 약관's 조."""
+    return (c.doc_id, c.yakgwan, c.article) if c.yakgwan and c.article else None
+
+
+def with_article_pieces(hits: Sequence[Hit], pieces: Mapping[ArticleKey, Sequence[Chunk]], limit: int = ARTICLE_CHARS) -> list[Hit]:
+    """``hits``, each whose 조 holds at most ``limit`` characters (``pieces``: every piece of each
+    조 of the index) carrying the pieces no hit holds yet as members; the ranks and chunks are
+    kept. Pure."""
+    seen = {c.chunk_id for h in hits for c in (h.chunk, *h.members)}
+    out: list[Hit] = []
+    for h in hits:
+        key = article_key(h.chunk)
+        whole = pieces.get(key, ()) if key is not None else ()
+        more = tuple(c for c in whole if c.chunk_id not in seen) if sum(len(c.text) for c in whole) <= limit else ()
+        seen.update(c.chunk_id for c in more)
+        out.append(replace(h, members=(*h.members, *more)) if more else h)
+    return out
 
 
 def _pieces(h: Hit) -> list[Chunk]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from yakgwan.answer.conclusion import conclusion, document_names, figure_spans, list_items, matching_item, where, _AMOUNT, _PERIOD
+from yakgwan.answer.conclusion import carries, conclusion, document_names, figure_spans, list_items, matching_item, where, _AMOUNT, _PERIOD
 from yakgwan.query.answer_type import bundled
 
 pytestmark = pytest.mark.unit
@@ -78,3 +78,12 @@ def test_no_item_is_quoted_when_the_words_sit_in_none_or_in_two_items_alike() ->
     assert list_items("1. 전쟁, 혁명 등. 때. 2. 고의 가. 음주") == [("1.", "전쟁, 혁명 등. 때."), ("2.", "고의"), ("가.", "음주")]
     long = matching_item("1. " + "가나다 " * 40 + "음주 2. 고의", ("가나다라", "가나다"))
     assert long is not None and long[1].endswith(" …") and len(long[1]) <= 92
+
+
+def test_a_unit_carries_a_kind_when_it_holds_that_kinds_words() -> None:
+    assert carries("청약을 받은 날부터 15일 이내에 철회할 수 있습니다.", frozenset({"period"}))
+    assert carries("1사고당 2천만원 한도로 지급합니다.", frozenset({"amount"}))
+    assert carries("진단서와 사고증명서를 내야 합니다.", frozenset({"documents"}))
+    assert not carries("다툼이 있으면 회사가 증명합니다.", frozenset({"period", "amount", "documents"}))
+    assert not carries("15일 이내에 철회할 수 있습니다.", frozenset({"amount"}))  # a period is no amount
+    assert not carries("15일 이내에 철회할 수 있습니다.", frozenset({"paid", "who"}))  # kinds no words carry

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from yakgwan.answer.anchors import normalise
-from yakgwan.answer.payments import capped, head_variants, not_promised, payment_nouns, unnamed_payments
+from yakgwan.answer.payments import capped, head_variants, not_promised, payment_nouns, promise_text, unnamed_payments
 from yakgwan.answer.records import Citation, Generated
+from yakgwan.core.records import Chunk
 from yakgwan.text.tokenizer import Morph
 
 pytestmark = pytest.mark.unit
@@ -52,12 +53,36 @@ def test_a_payment_is_named_when_its_characters_or_a_thesaurus_equivalent_occur_
     assert head_variants("약값") == ["약값"] and unnamed_payments(["약값"], normalise("계약금을 돌려드립니다")) == ["약값"]
 
 
+def test_a_thesaurus_equivalent_that_is_only_the_payments_stem_does_not_name_it() -> None:
+    # 입원비 → 입원일당 | 입원: a claim clause asking for an 입원치료확인서 names the event, not the payment
+    corpus = normalise("보험금 청구 서류: 진단서, 입원치료확인서")
+    eq = lambda w: ("입원일당", "입원") if w == "입원비" else ()
+    assert unnamed_payments(["입원비"], corpus, eq) == ["입원비"]
+    assert unnamed_payments(["입원비"], normalise("입원일당 특별약관 제1조 입원 1일당 보상"), eq) == []
+
+
+def chunk(doc: str, text: str, yakgwan: str | None = None, follows: str | None = None) -> Chunk:
+    return Chunk(f"{doc}:{text[:4]}", doc, f"{doc}.pdf", doc, text, 0, len(text), yakgwan=yakgwan, follows=follows)
+
+
+def test_payments_are_promised_in_the_yakgwan_and_their_tables_not_in_the_guides_and_laws_after_them() -> None:
+    chunks = [chunk("a", "치료비를 보상합니다", yakgwan="치아치료 특별약관"),
+              chunk("a", "별표 보철치료비 지급기준", follows="치아치료 특별약관"),
+              chunk("a", "보험금 청구서류 안내: 입원일당 청구 시 입퇴원확인서"),  # a claim guide after the 약관
+              chunk("b", "위키: 입원비는 하루 단위로 계산합니다")]  # a document with no 약관 counts whole
+    text = promise_text(chunks)
+    assert "치료비" in text and "보철치료비" in text and "입원비는하루" in text
+    assert "입원일당" not in text
+    assert unnamed_payments(["입원일당"], promise_text(chunks[:3])) == ["입원일당"]
+    assert promise_text([]) == ""
+
+
 def test_an_answer_about_an_unnamed_payment_becomes_partial_led_by_the_sentence_that_says_so() -> None:
     cite = Citation(1, "c1", "a.txt", "제3조", 3, "회사는 상해 의료비를 보상합니다.", "보통약관")
     done = Generated("answered", "제3조는 상해 의료비를 보상합니다. [1]", [cite], conclusion="제3조는 상해 의료비를 보상합니다. [1]")
     out = capped(done, ["수리비", "숙박비"])
     assert out.outcome == "partial" and out.reason == "unnamed_payment"
-    assert out.conclusion == not_promised(["수리비", "숙박비"]) == "문서에는 ‘수리비’, ‘숙박비’(이)라는 지급 항목이 나오지 않습니다. 아래는 질문과 가장 가까운 조항입니다."
+    assert out.conclusion == not_promised(["수리비", "숙박비"]) == "약관에는 ‘수리비’, ‘숙박비’(이)라는 지급 항목이 나오지 않습니다. 아래는 질문과 가장 가까운 조항입니다."
     assert out.answer == f"{out.conclusion} 제3조는 상해 의료비를 보상합니다. [1]" and out.citations == [cite]
     assert out.claims_text == "제3조는 상해 의료비를 보상합니다. [1]"  # the answer's own statements: the lead names what is missing
     assert done.outcome == "answered" and done.notes == []  # the argument is not changed
@@ -70,7 +95,7 @@ def test_an_answer_about_an_unnamed_payment_becomes_partial_led_by_the_sentence_
     shown = capped(Generated("refused", "없습니다", [], reason="off_topic"), ["수리비"], near)
     assert (shown.outcome, shown.reason, shown.citations) == ("partial", "unnamed_payment", [cite])
     assert shown.answer == f"{not_promised(['수리비'], on_topic=False)} 보통약관 · 제3조 — 회사는 상해 의료비를 보상합니다. [1]"
-    assert shown.conclusion.startswith("문서에는 ‘수리비’(이)라는 지급 항목이 나오지 않고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다.")
+    assert shown.conclusion.startswith("약관에는 ‘수리비’(이)라는 지급 항목이 나오지 않고, 찾은 조항도 질문의 주제를 바로 다루지 않습니다.")
     assert near.outcome == "partial" and near.notes == [] and refused.notes == []  # neither argument is changed
     other = Generated("refused", "없습니다", [], reason="unverifiable")  # a refusal for another reason is kept
     assert capped(other, ["수리비"], near).outcome == "refused"

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, AnswerFeatures, reliability
-from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features, shown_unit, with_kind_unit
+from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features, shown_unit, with_kind_siblings, with_kind_unit
 from yakgwan.answer.passages import with_asked_kind
 from yakgwan.answer.select import SelectWeights, chosen, covered, idf_weights, score_units, unit_scores
-from yakgwan.answer.units import Unit, chunk_units, hit_units
+from yakgwan.answer.units import Unit, article_key, chunk_units, hit_units, with_article_pieces
 from yakgwan.answer.records import PARTIAL_TAIL
 from yakgwan.core.records import Chunk, Hit
 
@@ -268,6 +268,39 @@ def test_an_exact_kind_no_picked_unit_gives_adds_the_best_unit_whose_article_giv
     assert with_kind_unit(period, units, score, [0, 1]) == [0, 1]  # a picked unit already gives it
     assert with_kind_unit("사고 나면 보상되나요?", units, score, [0]) == [0]  # "paid" is no exact kind
     assert with_kind_unit(period, units[:1], score, [0]) == [0] and with_kind_unit(period, units, score, []) == []
+
+
+def test_a_picked_unit_without_the_asked_figure_gives_way_to_the_best_unit_of_its_article_that_has_one() -> None:
+    dispute = _chunk("d", "⑥ 증권을 받은 날에 대한 다툼이 있으면 회사가 증명합니다.", article="제18조", title="청약의 철회")
+    days = _chunk("a", "① 계약자는 증권을 받은 날부터 15일 이내에 철회할 수 있습니다.", article="제18조", title="청약의 철회")
+    refund = _chunk("r", "④ 회사는 3영업일 이내에 보험료를 돌려드립니다.", article="제18조", title="청약의 철회")
+    other = _chunk("o", "② 회사는 30일 이내에 승낙합니다.", article="제17조", title="계약의 성립")
+    plain = _chunk("p", "① 보험료는 돌려드립니다.", article="제32조", title="보험료의 환급")
+    units = [Unit(c, 0, len(c.text), c.text, r) for r, c in enumerate((dispute, days, refund, other, plain), 1)]
+    score = [0.9, 0.7, 0.8, 0.85, 0.6]
+    period = "가입하고 며칠 안에 취소하면 돈 다 돌려받나요?"
+    # ⑥ carries no count of time: the best-scoring of its 조 that does takes its place; 제32조 has no sibling with one
+    assert with_kind_siblings(period, units, score, [0, 3, 4]) == [2, 3, 4]
+    assert with_kind_siblings(period, units, score, [0, 2]) == [1, 2]  # a sibling already picked is not taken twice
+    assert with_kind_siblings("철회하면 보상되나요?", units, score, [0]) == [0]  # "paid": no figure is asked
+    assert with_kind_siblings("누가 받나요?", units, score, [0]) == [0]  # who: a kind no figure carries
+    assert with_kind_siblings(period, units, score, []) == []
+
+
+def test_a_hit_reads_its_whole_article_when_the_article_is_short() -> None:
+    a1 = _chunk("a1", "① 15일 이내에 철회할 수 있습니다.", article="제18조")
+    a2 = replace(_chunk("a2", "② 30일이 지나면 철회할 수 없습니다.", article="제18조"), start=100)
+    a6 = replace(_chunk("a6", "⑥ 다툼은 회사가 증명합니다.", article="제18조"), start=500)
+    long = [_chunk(f"l{i}", "가" * 900, article="제5조") for i in range(3)]
+    pieces = {article_key(a1): [a1, a2, a6], article_key(long[0]): long}
+    hits = [Hit(a6, 1.0, 1, "clause"), Hit(long[0], 0.5, 2, "clause"), Hit(a2, 0.4, 3, "clause")]
+    out = with_article_pieces(hits, pieces)
+    assert [h.chunk.chunk_id for h in out] == ["a6", "l0", "a2"] and [h.rank for h in out] == [1, 2, 3]
+    assert [m.chunk_id for m in out[0].members] == ["a1"]  # a2 is a hit already; a6 is the hit itself
+    assert out[1].members == () and out[2].members == ()  # a 조 over the limit is not read whole
+    assert [u.text[:1] for u in hit_units(out[:1])] == ["①", "⑥"]  # in document order
+    assert article_key(_chunk("n", "x", article=None)) is None
+    assert with_article_pieces(hits, {}) == hits
 
 
 def test_a_passage_of_the_asked_kind_takes_the_last_place_only_when_the_first_k_hold_none() -> None:
