@@ -105,7 +105,7 @@ def document_lines(d: DocOutline, lang: str) -> list[str]:
     warnings = d.warnings_in(lang)
     said = [f"  {say(lang, 'outline.warnings', n=len(warnings))}", *(f"    - {one_line(w)}" for w in warnings)] if warnings else [
         f"  {say(lang, 'outline.no_warnings')}"]
-    return [say(lang, "outline.doc", name=d.name, kind=d.kind, pages=d.pages.total, chunks=d.chunks), *identity,
+    return [say(lang, "outline.doc", name=one_line(d.name), kind=d.kind, pages=d.pages.total, chunks=d.chunks), *identity,
             *yakgwan_lines(d.yakgwan, lang), *appendix_lines(d, lang), *reading_lines(d.pages, lang), *said]
 
 

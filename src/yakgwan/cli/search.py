@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from yakgwan.core.errors import one_line
 from yakgwan.cli.output import err, print_hits, say
 from yakgwan.config import Settings
 from yakgwan.services.ask import RuleSet, ask_index
@@ -34,7 +35,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     lang = settings.language
     print(f"[{say(lang, f'cli.outcome.{res.outcome}')}] {res.answer}")
     for c in res.citations:
-        where = " · ".join(str(x) for x in (c.insurer, c.doc, f"p.{c.page}" if c.page else None, c.heading) if x)
+        where = " · ".join(one_line(str(x)) for x in (c.insurer, c.doc, f"p.{c.page}" if c.page else None, c.heading) if x)
         print(f"  [{c.n}] {where}: “{' '.join(c.quote.split())}”")
     print(say(lang, "cli.ask_sources", pipeline=res.pipeline, mode=res.mode, by=res.by, ms=f"{res.latency_ms:.0f}", calls=res.llm_calls))
     for n in res.notes:

@@ -25,12 +25,18 @@ class YakgwanError(Exception):
         return (type(self), (self.message if self.message is not None else str(self),))
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# the characters that change the direction text is shown in (Unicode's bidirectional formatting
+# characters, UAX #9: embeddings, overrides, isolates and marks): "\u202eevil.pdf" shows as a
+# name it is not
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]")
 
 
 def one_line(name: str) -> str:
-    """``name`` (a file name, a path) with every control character written as an escape
-    (``\\n``, ``\\t``, ``\\x1b``…), so that a line that shows it stays one line. Pure."""
+    """``name`` (a file name, a path) with every control character and every character that
+    changes the text's direction (:data:`BIDI_CONTROLS`) written as an escape (``\\n``, ``\\t``,
+    ``\\x1b``, ``\\u202e``…), so that a line that shows it stays one line and shows the name as it
+    is. Pure."""
     return _CONTROL.sub(lambda m: _escape(m.group(0)), name)
 
 

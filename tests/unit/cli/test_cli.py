@@ -361,3 +361,21 @@ def test_a_notice_whose_reason_is_not_recognised_lists_its_sentences_and_takes_t
     done = _run(["appeal", str(notice), "--policy", str(policy), "--analysis", "rules", "--reason", given], tmp_path)
     assert done.returncode == 0, done.stderr
     assert f"reason 1: {given}" in done.stdout and "cited: 보통약관 제2조 (found)" in done.stdout
+
+
+@pytest.mark.unit
+def test_a_name_that_changes_the_texts_direction_is_shown_escaped_by_search_ask_and_outline(tmp_path: Path) -> None:
+    # "\u202efdp.txt" would show as "txt.pdf"; every line that names the file shows the character as an escape
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "\u202efdp.txt").write_text("제1조(목적) 이 약관은 보험금 지급을 정합니다.", "utf-8")
+    (kb / "\u2066a\nb.md").write_text("# 보험금\n\n보험금은 청구한 날부터 3영업일 이내에 지급합니다.", "utf-8")
+    assert _run(["ingest", str(kb)], tmp_path).returncode == 0
+    env = dict(os.environ, YAKGWAN_INDEX=str(tmp_path / "index"), YAKGWAN_CACHE_DIR=str(tmp_path / "cache"), YAKGWAN_EMBEDDER="hashing")
+    outline = subprocess.run([sys.executable, "-m", "yakgwan.cli", "outline"], capture_output=True, text=True, env=env, timeout=300)
+    for args, p in ((["search", "보험금 지급"], None), (["ask", "보험금은 언제 지급하나요?"], None), (["outline"], outline)):
+        p = p or _run(args, tmp_path)
+        assert p.returncode == 0, p.stderr
+        shown = p.stdout + p.stderr
+        assert not any(ch in shown for ch in "\u202e\u2066"), (args, shown)
+        assert "\\u202efdp.txt" in shown or "\\u2066a\\nb.md" in shown, (args, shown)

@@ -176,6 +176,7 @@ def test_a_control_character_in_a_file_name_is_escaped_in_errors_and_provenance(
     from yakgwan.core.records import Chunk
 
     assert one_line("a\nb\tc\x1bd\u2028e 제1조") == "a\\nb\\tc\\x1bd\\u2028e 제1조"
+    assert one_line("\u202eevil\u2066.pdf") == "\\u202eevil\\u2066.pdf"  # a direction change shows as what it is
     bad = tmp_path / "청구\n서류.md"
     bad.write_bytes(b"")
     with pytest.raises(InputError) as err:
@@ -227,8 +228,31 @@ def test_docx_zip_without_document(tmp_path: Path) -> None:
     f = tmp_path / "x.docx"
     with zipfile.ZipFile(f, "w") as z:
         z.writestr("hello.txt", "hi")
-    with pytest.raises(InputError, match="cannot read .docx"):
+    with pytest.raises(InputError, match=r"not a Word \(.docx\) document"):
         _load(f)
+
+
+def test_docx_archive_bombs_are_refused_before_anything_is_expanded(tmp_path: Path) -> None:
+    # the command line's reader has the server's bounds: the central directory is read, nothing expanded
+    bomb = tmp_path / "bomb.docx"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("word/document.xml", b"0" * (20 * 1024 * 1024))  # 20 MB of zeros in ~20 KB: over 100 times its size
+    assert bomb.stat().st_size < 200 * 1024
+    with pytest.raises(InputError, match="would expand to 20,971,520 bytes") as err:
+        _load(bomb)
+    assert "bomb.docx" in str(err.value)
+    many = tmp_path / "many.docx"
+    with zipfile.ZipFile(many, "w") as z:
+        z.writestr("word/document.xml", "<w:document/>")
+        for i in range(5001):
+            z.writestr(f"x/{i}", b"")
+    with pytest.raises(InputError, match="5,002 entries"):
+        _load(many)
+    damaged = tmp_path / "damaged.docx"
+    data = bomb.read_bytes()
+    damaged.write_bytes(data[:-30])  # the end of the central directory cut off
+    with pytest.raises(InputError):
+        _load(damaged)
 
 
 def test_beir_corpus(tmp_path: Path) -> None:

@@ -108,6 +108,9 @@ def test_collections_lifecycle(client: Client) -> None:
     _problem(client.call("POST", "/api/collections", json={"name": "kb-driver"}), 409, "already exists")
     _problem(client.call("POST", "/api/collections", json={"name": "../etc"}), 422, "collection id")
     _problem(client.call("POST", "/api/collections", json={"name": "정책"}), 422, "lowercase")
+    for hidden in ("faq\n", "faq\r\n", "faq\t"):  # the whole id is checked: no folder is made with a newline in its name
+        _problem(client.call("POST", "/api/collections", json={"name": hidden}), 422, "collection id")
+    assert [c["name"] for c in client.call("GET", "/api/collections").json()] == ["kb-driver"]
     _problem(client.call("POST", "/api/collections", json={}), 422, "title")
     _problem(client.call("POST", "/api/collections", json={"title": " \t "}), 422, "title")
     for hidden in ("a\x00b", "a\nb", "\u202eevil"):

@@ -53,7 +53,7 @@ def test_another_collection_of_the_same_database() -> None:
 @pytest.mark.unit
 @pytest.mark.parametrize("query, named", [
     ("collection=내 운전자보험", "collection"), ("collection=Upper", "collection"), ("collection=", "collection"),
-    ("collection=" + "a" * 61, "collection"), ("collection=-a", "collection"), ("ef_search=0", "ef_search"), ("ef_search=abc", "ef_search"),
+    ("collection=" + "a" * 61, "collection"), ("collection=-a", "collection"), ("collection=faq%0A", "collection"), ("ef_search=0", "ef_search"), ("ef_search=abc", "ef_search"),
     ("exact_rows=-1", "exact_rows"),
 ])
 def test_a_bad_parameter_is_refused_naming_it(query: str, named: str) -> None:

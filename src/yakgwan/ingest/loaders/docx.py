@@ -7,6 +7,7 @@ from pathlib import Path
 
 from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
+from yakgwan.ingest.archive import docx_verdict
 from yakgwan.ingest.loaders.text import doc_type_of, relative_id
 from yakgwan.core.records import Document, sha256_hex
 
@@ -18,6 +19,9 @@ class DocxLoader:
             raise InputError(str(path), msg("load.empty"))
         if not zipfile.is_zipfile(path):
             raise InputError(str(path), msg("load.not_docx"))
+        verdict = docx_verdict(path, len(data), path.name)  # the same bounds as an upload's, before python-docx expands it
+        if verdict is not None:
+            raise InputError(str(path), verdict.message)
         try:
             import docx  # python-docx
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from yakgwan.core.errors import IndexStoreError, VersionGone
+from yakgwan.core.errors import BIDI_CONTROLS, IndexStoreError, VersionGone
 from yakgwan.core.location import IndexLocation
 from yakgwan.messages import msg
 from yakgwan.server.problems import Problem
@@ -32,9 +32,8 @@ from yakgwan.services.models import SharedModels, shared_context
 
 T = TypeVar("T")
 
-NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,47}")  # matched whole (fullmatch): "$" would let a trailing newline in
 # characters that reorder the text around them (a title "\u202eevil" shows reversed): never in a title
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 MAX_VIEWS = 8  # collections whose index is kept in memory
 
 
@@ -93,7 +92,7 @@ class Collections:
                 raise Problem(422, msg("error.collection_title"), "bad-title")
             with self._lock:
                 name = new_id(shown, lambda candidate: (self.root / candidate).exists())
-        if not NAME.match(name):
+        if not NAME.fullmatch(name):
             raise Problem(422, msg("error.collection_id", name=repr(name)), "bad-name")
         title = shown
         with self._lock:
@@ -108,14 +107,14 @@ class Collections:
 
     def get(self, name: str) -> Collection:
         root = self.root / name
-        if not NAME.match(name) or not (root / "collection.json").is_file():
+        if not NAME.fullmatch(name) or not (root / "collection.json").is_file():
             raise Problem(404, msg("error.no_collection", name=repr(name)), "unknown-collection")
         return Collection(name, root, self.database)
 
     def list(self) -> list[Collection]:
         if not self.root.is_dir():
             return []
-        return [Collection(p.name, p, self.database) for p in sorted(self.root.iterdir()) if NAME.match(p.name) and (p / "collection.json").is_file()]
+        return [Collection(p.name, p, self.database) for p in sorted(self.root.iterdir()) if NAME.fullmatch(p.name) and (p / "collection.json").is_file()]
 
     def delete(self, name: str) -> None:
         col = self.get(name)

@@ -9,21 +9,16 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-import zipfile
 from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from yakgwan.ingest.archive import docx_verdict
 from yakgwan.services.ingest import DecodeFailure, decode_prefix, looks_binary
 from yakgwan.core.records import sha256_hex
 from yakgwan.messages import Message as Text, msg, negotiate
 from yakgwan.server.problems import Problem, problem_response
 
-# a .docx is a zip: what it may expand to, in all and relative to its size on the wire
-MAX_UNZIPPED_BYTES = 200 * 1024 * 1024
-MAX_ZIP_RATIO = 100
-MAX_ZIP_ENTRIES = 5000
-MAX_DOCUMENT_XML = 50 * 1024 * 1024
 BODY_OVERHEAD = 64 * 1024  # multipart boundaries and form fields around the file
 
 KINDS = {"pdf": ".pdf", "docx": ".docx", "html": ".html", "markdown": ".md", "text": ".txt", "png": ".png", "jpeg": ".jpg"}
@@ -102,23 +97,11 @@ def _kind(data: bytes, shown: str) -> str:
 
 
 def _check_zip(data: bytes, shown: str) -> None:
-    """A Word document, not an archive bomb: the central directory's sizes are read before
-    anything is expanded."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            infos = z.infolist()
-    except zipfile.BadZipFile:
-        raise Problem(415, msg("error.zip_damaged", file=shown), "unsupported-type") from None
-    if len(infos) > MAX_ZIP_ENTRIES:
-        raise Problem(413, msg("error.zip_entries", file=shown, count=f"{len(infos):,}", limit=f"{MAX_ZIP_ENTRIES:,}"), "archive-bomb")
-    total = sum(i.file_size for i in infos)
-    if total > MAX_UNZIPPED_BYTES or total > MAX_ZIP_RATIO * max(len(data), 1):
-        raise Problem(413, msg("error.zip_bomb", file=shown, expanded=f"{total:,}", size=f"{len(data):,}"), "archive-bomb")
-    body = next((i for i in infos if i.filename == "word/document.xml"), None)
-    if body is None:
-        raise Problem(415, msg("error.zip_not_docx", file=shown), "unsupported-type")
-    if body.file_size > MAX_DOCUMENT_XML:
-        raise Problem(413, msg("error.docx_too_large", file=shown, size=f"{body.file_size:,}", limit=f"{MAX_DOCUMENT_XML:,}"), "archive-bomb")
+    """A Word document, not an archive bomb (:func:`~yakgwan.ingest.archive.docx_verdict`: the
+    central directory's sizes are read before anything is expanded)."""
+    verdict = docx_verdict(io.BytesIO(data), len(data), shown)
+    if verdict is not None:
+        raise Problem(413 if verdict.bomb else 415, verdict.message, "archive-bomb" if verdict.bomb else "unsupported-type")
 
 
 class BodyLimit:

@@ -42,8 +42,8 @@ from yakgwan.store.local.view import LocalView
 
 FORMAT = 1
 MANIFEST = "manifest.json"
-_GENERATION = re.compile(r"^g(\d{8})$")
-_TEMPORARY = re.compile(r"^\.g\d{8}\.[0-9a-f]{6}\.tmp$")
+_GENERATION = re.compile(r"g(\d{8})")  # matched whole (fullmatch)
+_TEMPORARY = re.compile(r"\.g\d{8}\.[0-9a-f]{6}\.tmp")
 
 
 class LocalStore:
@@ -179,10 +179,10 @@ class LocalStore:
             if generation is None:  # as before the first commit: no manifest, no generation
                 (self.root / MANIFEST).unlink(missing_ok=True)
                 for p in self.root.iterdir():
-                    if p.is_dir() and (_GENERATION.match(p.name) or _TEMPORARY.match(p.name)):
+                    if p.is_dir() and (_GENERATION.fullmatch(p.name) or _TEMPORARY.fullmatch(p.name)):
                         shutil.rmtree(p, ignore_errors=True)
                 return
-            if not _GENERATION.match(generation) or not (self.root / generation).is_dir():
+            if not _GENERATION.fullmatch(generation) or not (self.root / generation).is_dir():
                 raise IndexStoreError(msg("index.gone", where=one_line(str(self.root)), generation=repr(generation)))
             # the sequence goes on: the next commit gets a name no reader has seen
             atomic_write_text(self.root / MANIFEST, json.dumps({"format": FORMAT, "generation": generation, "seq": self._current_seq()}))
@@ -204,8 +204,8 @@ class LocalStore:
         moment ago) and temporary folders of failed commits. Only names this store writes are
         touched."""
         for p in self.root.iterdir():
-            m = _GENERATION.match(p.name)
-            if p.is_dir() and ((m and int(m.group(1)) < seq - 1) or _TEMPORARY.match(p.name)):
+            m = _GENERATION.fullmatch(p.name)
+            if p.is_dir() and ((m and int(m.group(1)) < seq - 1) or _TEMPORARY.fullmatch(p.name)):
                 shutil.rmtree(p, ignore_errors=True)
 
 

@@ -20,7 +20,7 @@ from yakgwan.messages import msg
 from yakgwan.core.location import display_location, is_database_uri
 
 MAX_COLLECTION = 60  # a PostgreSQL name is at most 63 bytes, and the schema is yk_<collection>
-COLLECTION = re.compile(rf"^[a-z0-9][a-z0-9_-]{{0,{MAX_COLLECTION - 1}}}$")
+COLLECTION = re.compile(rf"[a-z0-9][a-z0-9_-]{{0,{MAX_COLLECTION - 1}}}")  # matched whole: "$" lets a trailing newline in
 DEFAULT_COLLECTION = "default"
 EF_SEARCH = 200
 EXACT_ROWS = 20_000
@@ -46,7 +46,7 @@ class PgLocation:
         ours = {k: v for k, v in params if k in OURS}
         rest = [(k, v) for k, v in params if k not in ours]
         collection = ours.get("collection", DEFAULT_COLLECTION)
-        if not COLLECTION.match(collection):
+        if not COLLECTION.fullmatch(collection):
             raise InputError(display_location(uri), msg("pg.collection", name=repr(collection), max=MAX_COLLECTION))
         ef = _whole(uri, ours, "ef_search", EF_SEARCH, 1, 1000)
         exact = _whole(uri, ours, "exact_rows", EXACT_ROWS, 0, 10**9)
