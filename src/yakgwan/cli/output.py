@@ -25,7 +25,8 @@ def say(lang: str, key: str, /, **params: Param) -> str:
     return msg(key, **params).text(lang)
 
 
-def print_ingest_report(r: IngestReport, index_dir: IndexLocation, lang: str = "en") -> None:
+def print_ingest_report(r: IngestReport, index_dir: IndexLocation, lang: str = "en", warnings: bool = True) -> None:
+    """The ingest's summary; ``warnings`` False: its warnings were printed when found."""
     from yakgwan.services.ingest import index_summary
 
     s = index_summary(r.index) if r.index is not None else None
@@ -49,7 +50,7 @@ def print_ingest_report(r: IngestReport, index_dir: IndexLocation, lang: str = "
         print(say(lang, "cli.hybrid_ready", seconds=f"{r.seconds_total:.1f}"))
     else:
         print(say(lang, "cli.hybrid_not_ready", why=r.dense_error or say(lang, "cli.incomplete"), seconds=f"{r.seconds_total:.1f}"))
-    for w in r.warnings:
+    for w in r.warnings if warnings else ():
         err(say(lang, "cli.warning", text=w))
     if r.failed:
         err(say(lang, "cli.failed", n=len(r.failed)))
