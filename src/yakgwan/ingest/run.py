@@ -2,12 +2,12 @@
 
 Nothing touches the index until every file has been loaded and chunked, so a bad file can only
 cost itself (or, with ``strict``, the whole ingest) and never a half-written index; when the
-second commit fails (a full disk), the index is restored to what it was before the ingest.
+second commit fails (a full disk), the index is restored to what it was before the ingest; when
+the disk takes that restore too, the error says what stands: the words committed, the vectors not.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import sys
 import time
@@ -20,7 +20,7 @@ import numpy as np
 from yakgwan.ingest.chunkers.registry import chunker_for
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.embedders.preload import Preload
-from yakgwan.core.errors import InputError, ProviderError, YakgwanError, as_message, one_line
+from yakgwan.core.errors import IndexStoreError, InputError, ProviderError, YakgwanError, as_message, one_line, storage_problem
 from yakgwan.ingest.indexing import index_text
 from yakgwan.ingest.plan import READING, Plan, plan_ingest
 from yakgwan.ingest.printed import printed_meta
@@ -60,6 +60,15 @@ class IngestReport:
     # per ingest step: documents or chunks it left as they were (no LLM, unusable answer)
     step_fallbacks: dict[str, int] = field(default_factory=dict)
     step_reasons: dict[str, list[Message]] = field(default_factory=dict)  # which, and why
+
+
+def _said(exc: BaseException) -> Param:
+    """An error in words: yakgwan's own message, the disk's problem, or its type and text."""
+    if isinstance(exc, YakgwanError) and exc.message is not None:
+        return exc.message
+    if isinstance(exc, OSError) and (said := storage_problem(exc)) is not None:
+        return said
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _listed(pages: tuple[int, ...], shown: int = 12) -> Param:
@@ -206,7 +215,8 @@ class Ingestor:
     def _dense_phase(self, data: IndexData, report: IngestReport, before: str | None) -> None:
         """Embed what has no vector and commit again. An embedder failure leaves the words'
         commit (the documents BM25-searchable, ``dense_error`` says why); a failure of the
-        second commit itself (a full disk) restores the index as it was before this ingest."""
+        second commit itself (a full disk) restores the index as it was before this ingest, and a
+        failed restore raises an error saying the words are committed and the vectors pending."""
         t1 = time.perf_counter()
         if data.dense_mask.all():
             return  # every vector came from the old index or the cache: the first commit was complete
@@ -222,9 +232,11 @@ class Ingestor:
             report.dense_error = as_message(exc) if isinstance(exc, YakgwanError) else f"{type(exc).__name__}: {exc}"
         try:
             self._commit_partial(data)
-        except Exception:
-            with contextlib.suppress(Exception):  # the commit's own error is the one to report
+        except Exception as exc:
+            try:
                 self.store.restore(before)
+            except Exception:  # the disk took the restore too: the words' commit stands, and the error says so
+                raise IndexStoreError(msg("ingest.dense_not_saved", why=_said(exc))) from exc
             raise
         report.seconds_dense = time.perf_counter() - t1
 

@@ -89,6 +89,44 @@ def test_a_full_disk_at_the_second_commit_leaves_the_index_as_it_was(tmp_path: P
     assert report.dense_ready and set(store.read().docs) == docs | {"b.md"}
 
 
+def test_a_full_disk_that_also_takes_the_restore_says_the_words_were_committed_and_the_vectors_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from yakgwan.core.errors import IndexStoreError
+    from yakgwan.services.context import open_store
+    from yakgwan.services.ingest import ingest
+    from yakgwan.store.local.store import LocalStore
+
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+    first, second = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
+    second.write_text("# 청약 철회\n\n증권을 받은 날부터 15일 이내에 철회할 수 있습니다.\n", "utf-8")
+    assert ingest(settings, [first]).dense_ready
+    store = open_store(settings.index_dir)
+    before = store.generation()
+    real, calls = LocalStore._commit, []
+
+    def full_on_second(self: LocalStore, data) -> None:  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "g3" / "vectors.npy"))
+        real(self, data)
+
+    def no_restore(self: LocalStore, generation) -> None:  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "manifest.json"))
+
+    monkeypatch.setattr(LocalStore, "_commit", full_on_second)
+    monkeypatch.setattr(LocalStore, "restore", no_restore)
+    with pytest.raises(IndexStoreError) as info:
+        ingest(settings, [second])
+    said = info.value.localized("en")
+    assert "words of this ingest are committed (BM25-searchable)" in said and "disk full" in said and "run ingest again" in said
+    # and it is so: the new document is in the index, keyword-searchable, its vectors pending
+    assert store.generation() != before and "b.md" in store.read().docs and not store.read().dense_ready
+    monkeypatch.setattr(LocalStore, "_commit", real)
+    assert ingest(settings, [second]).dense_ready  # space again: the vectors are finished
+
+
 def test_an_ingest_that_needs_no_new_vector_still_joins_the_load_it_started(tmp_path: Path) -> None:
     """Every vector from the cache or the old index: the dense phase never waits for the model, so
     the ingest joins the load itself before returning (a process that exits while a native library
