@@ -4,6 +4,8 @@ failure and the BM25 index stays usable."""
 
 from __future__ import annotations
 
+import errno
+
 import threading
 from pathlib import Path
 
@@ -57,74 +59,74 @@ def test_a_model_that_cannot_load_leaves_a_bm25_index_and_says_why(tmp_path: Pat
     assert not report.dense_ready and "weights missing" in str(report.dense_error or "") and report.index is not None and report.index.chunks
 
 
+class _FullDisk:
+    """An index of one document, and a second document whose ingest meets a full disk at its
+    second commit (the words landed; the vectors do not)."""
+
+    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        from yakgwan.services.context import open_store
+        from yakgwan.services.ingest import ingest
+        from yakgwan.store.local.store import LocalStore
+
+        self.settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
+        first, self.second = tmp_path / "a.md", tmp_path / "b.md"
+        first.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
+        self.second.write_text("# 청약 철회\n\n증권을 받은 날부터 15일 이내에 철회할 수 있습니다.\n", "utf-8")
+        assert ingest(self.settings, [first]).dense_ready
+        self.store = open_store(self.settings.index_dir)
+        self.before, self.docs = self.store.generation(), set(self.store.read().docs)
+        self.real, self.calls, self.monkeypatch = LocalStore._commit, [], monkeypatch
+        real, calls = self.real, self.calls
+
+        def full_on_second(store: LocalStore, data) -> None:  # type: ignore[no-untyped-def]
+            calls.append(1)
+            if len(calls) == 2:  # the words landed; the vectors meet a full disk
+                raise OSError(errno.ENOSPC, "No space left on device", str(store.root / "g3" / "vectors.npy"))
+            real(store, data)
+
+        monkeypatch.setattr(LocalStore, "_commit", full_on_second)
+
+    def ingest_second(self):  # type: ignore[no-untyped-def]
+        from yakgwan.services.ingest import ingest
+
+        return ingest(self.settings, [self.second])
+
+    def space_again(self) -> None:
+        from yakgwan.store.local.store import LocalStore
+
+        self.monkeypatch.setattr(LocalStore, "_commit", self.real)
+
+
 def test_a_full_disk_at_the_second_commit_leaves_the_index_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import errno
-
-    from yakgwan.services.context import open_store
-    from yakgwan.services.ingest import ingest
-    from yakgwan.store.local.store import LocalStore
-
-    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
-    first, second = tmp_path / "a.md", tmp_path / "b.md"
-    first.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
-    second.write_text("# 청약 철회\n\n증권을 받은 날부터 15일 이내에 철회할 수 있습니다.\n", "utf-8")
-    assert ingest(settings, [first]).dense_ready
-    store = open_store(settings.index_dir)
-    before, docs = store.generation(), set(store.read().docs)
-    real, calls = LocalStore._commit, []
-
-    def full_on_second(self: LocalStore, data) -> None:  # type: ignore[no-untyped-def]
-        calls.append(1)
-        if len(calls) == 2:  # the words landed; the vectors meet a full disk
-            raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "g3" / "vectors.npy"))
-        real(self, data)
-
-    monkeypatch.setattr(LocalStore, "_commit", full_on_second)
+    disk = _FullDisk(tmp_path, monkeypatch)
     with pytest.raises(OSError, match="No space left"):
-        ingest(settings, [second])
-    assert len(calls) == 2
-    assert store.generation() == before and set(store.read().docs) == docs  # not the new document keyword-only
-    monkeypatch.setattr(LocalStore, "_commit", real)
-    report = ingest(settings, [second])  # space again: the ingest goes through
-    assert report.dense_ready and set(store.read().docs) == docs | {"b.md"}
+        disk.ingest_second()
+    assert len(disk.calls) == 2
+    assert disk.store.generation() == disk.before and set(disk.store.read().docs) == disk.docs  # not the new document keyword-only
+    disk.space_again()
+    report = disk.ingest_second()  # space again: the ingest goes through
+    assert report.dense_ready and set(disk.store.read().docs) == disk.docs | {"b.md"}
 
 
 def test_a_full_disk_that_also_takes_the_restore_says_the_words_were_committed_and_the_vectors_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import errno
-
     from yakgwan.core.errors import IndexStoreError
-    from yakgwan.services.context import open_store
-    from yakgwan.services.ingest import ingest
     from yakgwan.store.local.store import LocalStore
 
-    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
-    first, second = tmp_path / "a.md", tmp_path / "b.md"
-    first.write_text("# 벌금\n\n벌금은 2천만원 한도로 보상합니다.\n", "utf-8")
-    second.write_text("# 청약 철회\n\n증권을 받은 날부터 15일 이내에 철회할 수 있습니다.\n", "utf-8")
-    assert ingest(settings, [first]).dense_ready
-    store = open_store(settings.index_dir)
-    before = store.generation()
-    real, calls = LocalStore._commit, []
+    disk = _FullDisk(tmp_path, monkeypatch)
 
-    def full_on_second(self: LocalStore, data) -> None:  # type: ignore[no-untyped-def]
-        calls.append(1)
-        if len(calls) == 2:
-            raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "g3" / "vectors.npy"))
-        real(self, data)
+    def no_restore(store: LocalStore, generation) -> None:  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, "No space left on device", str(store.root / "manifest.json"))
 
-    def no_restore(self: LocalStore, generation) -> None:  # type: ignore[no-untyped-def]
-        raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "manifest.json"))
-
-    monkeypatch.setattr(LocalStore, "_commit", full_on_second)
     monkeypatch.setattr(LocalStore, "restore", no_restore)
     with pytest.raises(IndexStoreError) as info:
-        ingest(settings, [second])
+        disk.ingest_second()
     said = info.value.localized("en")
     assert "words of this ingest are committed (BM25-searchable)" in said and "disk full" in said and "run ingest again" in said
     # and it is so: the new document is in the index, keyword-searchable, its vectors pending
-    assert store.generation() != before and "b.md" in store.read().docs and not store.read().dense_ready
-    monkeypatch.setattr(LocalStore, "_commit", real)
-    assert ingest(settings, [second]).dense_ready  # space again: the vectors are finished
+    data = disk.store.read()
+    assert disk.store.generation() != disk.before and "b.md" in data.docs and not data.dense_ready
+    disk.space_again()
+    assert disk.ingest_second().dense_ready  # space again: the vectors are finished
 
 
 def test_an_ingest_that_needs_no_new_vector_still_joins_the_load_it_started(tmp_path: Path) -> None:
