@@ -94,3 +94,10 @@ def test_the_document_says_what_it_is(read) -> None:  # type: ignore[no-untyped-
     if gold.get("insurer_printed", True) and gold.get("insurer"):
         assert meta.get("insurer") == gold["insurer"]
     assert _squash(meta.get("product")) == _squash(gold["product"])
+
+
+def test_no_sentence_of_a_policy_is_taken_for_an_instruction_to_a_model(read) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.text.instructions import instructions
+
+    gold, doc, _ = read
+    assert [i.text for i in instructions(doc.text)] == [], gold["file"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from yakgwan.answer.anchors import AnchorFinder, bare_term, found_share, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.answerability import AnswerabilityModel
@@ -47,12 +47,13 @@ from yakgwan.answer.riders import asks_which_rider, rider_list
 from yakgwan.answer.route import QuestionFacts, Route, route_of
 from yakgwan.answer.structure import Article, articles_by_yakgwan, missing_articles, named_yakgwan, structure_answer
 from yakgwan.answer.passages import number_sentences, with_asked_kind
-from yakgwan.answer.records import REFUSAL, AskResult, Generated
+from yakgwan.answer.records import REFUSAL, AskResult, Generated, SeenInstruction
 from yakgwan.core.errors import InputError
 from yakgwan.messages import msg
 from yakgwan.core.protocols import Retriever
 from yakgwan.answer.units import ArticleKey, article_key, with_article_pieces
 from yakgwan.core.records import Chunk, Hit
+from yakgwan.text.instructions import instructions
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.registry import tagger_of
 from yakgwan.pipelines import DEFAULT_PIPELINE, PipelineContext, build_pipeline, resolve_pipeline
@@ -77,6 +78,20 @@ def _reason(done: Generated) -> str | None:
     if done.outcome == "answered":
         return None
     return done.reason or ("not_in_documents" if done.outcome == "refused" else "point_missing")
+
+
+def seen_instructions(hits: Sequence[Hit]) -> list[SeenInstruction]:
+    """The instructions to the reader (:func:`~yakgwan.text.instructions.instructions`) in the
+    hits' passages, each chunk read once, in rank order."""
+    seen: set[str] = set()
+    out: list[SeenInstruction] = []
+    for h in hits:
+        for c in (h.chunk, *h.members):
+            if c.chunk_id in seen:
+                continue
+            seen.add(c.chunk_id)
+            out.extend(SeenInstruction(c.doc_id, c.pages[0] if c.pages else None, " ".join(i.text.split()), i.pattern) for i in instructions(c.text))
+    return out
 
 
 def evidence_hits(hits: list[Hit]) -> list[Hit]:
@@ -265,6 +280,9 @@ class Asker:
             done = kept_for_named(done, units.nearest(question, own) if own else None, policy_named)
         chunks = {s.chunk.chunk_id: s.chunk.text for s in sentences} | {c.chunk_id: c.text for h in hits for c in (h.chunk, *h.members)}
         res = self._result(done, chunks, name, mode, ms, by, (llm.stats.calls - calls0) if llm else 0, notes)
+        res.instructions = seen_instructions(hits)
+        if res.instructions:
+            res.notes.append(msg("note.instructions_left_out", n=len(res.instructions)))
         if route.kind == "unnamed_payment":
             res.missing = list(route.facts.unnamed_payments)  # the words the documents lack, as for a name
         say("checked", {"citations": len(res.citations), "outcome": res.outcome})

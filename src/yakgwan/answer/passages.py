@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from yakgwan.text.instructions import without_instructions
 from yakgwan.answer.records import Sentence
 from yakgwan.core.records import Hit
 from yakgwan.text.tokenizer import Tokenizer
@@ -34,7 +35,8 @@ def number_sentences(
     row or its rule (:func:`labels_only`)."""
     cands: list[tuple[int, int, str, Hit]] = []  # (hit index, start, text, hit)
     for i, h in enumerate(hits):
-        for s, e in clause_spans(h.chunk.text):
+        # a sentence that addresses the reader or a model is cut out: never shown to answer from
+        for s, e in (span for cs, ce in clause_spans(h.chunk.text) for span in without_instructions(h.chunk.text, cs, ce)):
             text = h.chunk.text[s : min(e, s + SENTENCE_CHARS)]
             if _CONTENT.search(text):
                 cands.append((i, s, text, h))

@@ -93,6 +93,17 @@ class Generated:
         return [n.text(lang) for n in self.notes]
 
 
+@dataclass(frozen=True)
+class SeenInstruction:
+    """A sentence of a retrieved passage that addresses its reader or a model
+    (:mod:`yakgwan.text.instructions`): shown as a warning, never as an answer."""
+
+    doc: str
+    page: int | None
+    text: str
+    pattern: str
+
+
 @dataclass
 class AskResult:
     outcome: Outcome
@@ -111,6 +122,8 @@ class AskResult:
     reason: str | None = None  # why it is refused or partial (:data:`REASONS`); None when answered
     conclusion: str = ""  # the sentence the answer leads with (the answer's first words), when it leads with one
     question_kind: str | None = None  # the answerer the question's kind picked (:data:`yakgwan.answer.route.KINDS`)
+    # instructions to the reader found in the retrieved passages: left out of the answer, shown as a warning
+    instructions: list[SeenInstruction] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.reason is not None and self.reason not in REASONS:
@@ -137,5 +150,6 @@ class AskResult:
             "question_kind": self.question_kind,
             "conclusion": self.conclusion or None,
             "reason_text": msg(f"reason.{self.reason}").text(lang) if self.reason else None,
+            "instructions": [asdict(i) for i in self.instructions],
             **({"scratchpad": self.scratchpad} if self.scratchpad else {}),
         }

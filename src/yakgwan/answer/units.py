@@ -27,6 +27,7 @@ from yakgwan.answer.grounding.quotes import readable
 from yakgwan.answer.passages import labels_only
 from yakgwan.answer.records import Sentence
 from yakgwan.core.records import Chunk, Hit
+from yakgwan.text.instructions import without_instructions
 from yakgwan.text.sentences import clause_spans
 
 UNIT_CHARS = 600  # a 항 with its 호 longer than this is cut at the sentence that passes it
@@ -159,7 +160,9 @@ def clone_places(text: str, h: Hit) -> tuple[str, ...]:
 
 def hit_units(hits: Sequence[Hit]) -> list[Unit]:
     """Every unit of the hits (each hit's 조 pieces included), by hit rank then document order;
-    a chunk that two hits carry is read once."""
+    a chunk that two hits carry is read once. A sentence that addresses its reader or a model
+    (:mod:`yakgwan.text.instructions`) is cut out of its unit (:func:`~yakgwan.text.instructions.without_instructions`): it
+    is never quoted as an answer."""
     seen: set[str] = set()
     out: list[Unit] = []
     for rank, h in enumerate(hits, 1):
@@ -168,5 +171,6 @@ def hit_units(hits: Sequence[Hit]) -> list[Unit]:
                 continue
             seen.add(c.chunk_id)
             paths = heading_paths(c)
-            out.extend(Unit(c, s, e, c.text[s:e], rank, _path_at(paths, s), clone_places(c.text[s:e], h)) for s, e in chunk_units(c))
+            out.extend(Unit(c, s, e, c.text[s:e], rank, _path_at(paths, s), clone_places(c.text[s:e], h))
+                       for us, ue in chunk_units(c) for s, e in without_instructions(c.text, us, ue))
     return out

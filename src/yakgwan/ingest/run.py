@@ -32,6 +32,7 @@ from yakgwan.progress import Bar, ProgressSink, progress
 from yakgwan.core.protocols import ChunkStep, Embedder
 from yakgwan.core.records import Chunk, Document, sha256_hex
 from yakgwan.store import DocRecord, IndexData, Store
+from yakgwan.text.instructions import instructions
 from yakgwan.text.tokenizer import Tokenizer
 
 EMBED_BATCH = 32
@@ -89,9 +90,26 @@ def textless_warning(path: Path, doc: Document, shown: int = 12) -> Message:
     return msg(key, file=one_line(str(path)), pages=_listed(pages, shown), total=_total(doc))
 
 
+EXAMPLE_CHARS = 60  # an instruction quoted in a warning, at most
+
+
+def instruction_warning(path: Path, doc: Document) -> Message | None:
+    """One line when ``doc`` holds sentences that address the reader or a model
+    (:mod:`yakgwan.text.instructions`): how many, on which pages, the first of them; None when none."""
+    found = instructions(doc.text)
+    if not found:
+        return None
+    pages = tuple(sorted({p for i in found for p in doc.pages_for(i.start, i.end)}))
+    where = msg("ingest.instructions_pages", pages=_listed(pages)) if pages else ""
+    first = " ".join(found[0].text.split())
+    example = first if len(first) <= EXAMPLE_CHARS else first[:EXAMPLE_CHARS] + "…"
+    return msg("ingest.instructions", file=one_line(str(path)), n=len(found), where=where, example=one_line(example))
+
+
 def page_warnings(path: Path, doc: Document) -> list[Message]:
-    """What a user should know of how ``doc``'s pages were read: pages with nothing on them,
-    pages read by OCR (with the engine and its confidence), pages OCR could not read (and why)."""
+    """What a user should know of how ``doc`` was read: pages with nothing on them, pages read by
+    OCR (with the engine and its confidence), pages OCR could not read (and why), and sentences
+    that address the reader or a model (:func:`instruction_warning`)."""
     out = []
     if doc.textless_pages:
         out.append(textless_warning(path, doc))
@@ -102,6 +120,8 @@ def page_warnings(path: Path, doc: Document) -> list[Message]:
     if doc.unread_pages:
         reason = doc.unread_reason if isinstance(doc.unread_reason, Message) else msg("ingest.ocr_illegible")
         out.append(msg("ingest.unread", file=one_line(str(path)), pages=_listed(doc.unread_pages), total=_total(doc), reason=reason))
+    if (planted := instruction_warning(path, doc)) is not None:
+        out.append(planted)
     return out
 
 

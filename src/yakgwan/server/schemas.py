@@ -234,6 +234,8 @@ class AskOut(BaseModel):
                                    "mark), when it leads with one; null otherwise")
     question_kind: str | None = Field(default=None, description="the answerer the question's kind picked: other_insurer, missing_article, "
                                       "absent_name, unnamed_payment, which_rider, comparison, amount, ordinary")
+    instructions: list[dict] = Field(default_factory=list, description="sentences of the retrieved passages that address the reader or a "
+                                     "model (doc, doc_name, page, text, pattern): left out of the answer; show them as a warning")
 
 
 class ChunkOut(ChunkFields):

@@ -76,7 +76,7 @@ def _answer(service: Service, name: str, body: AskIn, lang: str, on_stage: Calla
 
     res = service.collections.fresh(col, run)
     names = col.display_names()
-    for c in res["citations"]:
+    for c in [*res["citations"], *res.get("instructions", [])]:
         c["doc_name"] = names.get(c["doc"], c["doc"])
     if res.get("scope"):
         res["scope"] = _named_scope(res["scope"], names)

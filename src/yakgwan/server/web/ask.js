@@ -82,6 +82,12 @@ export function mountAsk(root, state) {
           card.dataset.reason = data.reason || "";
           if (data.outcome === "refused") asked.after(el("div", { class: "refused", id: "refusal" }, t("ask.refused") + why));
           if (data.outcome === "partial") asked.after(el("div", { class: "partial" }, t("ask.partial") + why));
+          // sentences of the passages that address the reader or a model: named, never part of the answer
+          if (data.instructions && data.instructions.length) {
+            card.append(el("div", { class: "refused", id: "instructions-warning", role: "note" },
+              t("ask.instructions", { n: data.instructions.length }),
+              el("ul", {}, ...data.instructions.map((i) => el("li", { class: "meta" }, `${i.doc_name || i.doc}${i.page ? ` · ${t("clause.page_short", { page: i.page })}` : ""}: “${i.text}”`)))));
+          }
         } else if (kind === "error") {
           card.append(errorBox(new Error(data.detail)));
         }
