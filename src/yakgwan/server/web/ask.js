@@ -1,7 +1,7 @@
 // The ask page: a question over a collection, the answer streamed, citations that open the
 // clause, and an explicit "the documents do not say" state.
 import { stream } from "./api.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { el, errorBox, openClause, setHint } from "./ui.js";
 
 export function mountAsk(root, state) {
@@ -75,7 +75,7 @@ export function mountAsk(root, state) {
           }
           evidenceCount.textContent = `(${cites.children.length})`;
           evidence.hidden = !cites.children.length && !quotes.textContent;
-          status.textContent = t("ask.done", { by: data.by === "rules" ? t("ask.by_rules") : data.by, ms: Math.round(data.latency_ms), pipeline: data.pipeline });
+          status.textContent = t("ask.done", { by: byText(data.by), ms: Math.round(data.latency_ms), pipeline: has(`ask.pipeline.${data.pipeline}`) ? t(`ask.pipeline.${data.pipeline}`) : data.pipeline });
           card.dataset.outcome = data.outcome;
           // the banner says why (the answer's reason, in the language of the request)
           const why = data.reason_text ? ` (${data.reason_text})` : "";
@@ -108,6 +108,15 @@ export function mountAsk(root, state) {
 }
 
 const NARROW = "(max-width: 640px)"; // the phone layout of app.css
+
+// who answered, in words: the rules' own names are internal ("units", "structure"); a model keeps its name
+const BY = { rules: "ask.by_rules", units: "ask.by.units", "units (which 특약)": "ask.by.which_rider", structure: "ask.by.structure", scope: "ask.by.scope" };
+
+function byText(by) {
+  if (BY[by]) return t(BY[by]);
+  const quoted = /^(.*), (?:units )?quoted by rule$/.exec(by || "");
+  return quoted ? t("ask.by.quoted", { model: quoted[1] }) : by;
+}
 
 function stageText(d) {
   const tpl = t(d.stage === "answering" && d.by === "rules" ? "ask.stage.quoting" : `ask.stage.${d.stage}`);
