@@ -74,7 +74,10 @@ export function mountAppeal(root, state) {
       const job = await postForm(`/api/collections/${encodeURIComponent(collection)}/documents`, form);
       const done = await waitJob(job.id, (j) => policyProgress.show(j));
       const r = done.result;
-      const said = r.pages ? t("policy.ingested", { name: r.name, pages: r.pages, chunks: r.chunks, seconds: r.seconds }) : t("policy.ingested_text", { name: r.name, chunks: r.chunks, seconds: r.seconds });
+      // the same file again: nothing was indexed, and the message says so (not "0 pieces indexed")
+      const said = r.unchanged && !r.added && !r.replaced ? t("policy.unchanged", { name: r.name })
+        : r.pages ? t("policy.ingested", { name: r.name, pages: r.pages, chunks: r.chunks, seconds: r.seconds })
+        : t("policy.ingested_text", { name: r.name, chunks: r.chunks, seconds: r.seconds });
       policyMsg.append(el("p", { class: "meta", role: "status" }, said));
       (r.warnings || []).forEach((w) => policyMsg.append(el("p", { class: "meta warn" }, w)));
       name.value = "";
