@@ -182,7 +182,7 @@ def test_appeal_page_end_to_end(page: Any, site: str, kb_policy_pdf: Path, tmp_p
     page.set_input_files("#notice-file", str(NOTICE))
     page.click("#notice-go")
     page.wait_for_selector("#appeal-result #analysis", timeout=600_000)
-    assert page.inner_text("#band") == "LOW" and page.inner_text("#band-words") == "낮음"
+    assert page.inner_text("#band-words") == "낮음" and page.inner_text("#band .band-code") == "LOW"  # Korean, the code small
     assert "혈중알코올농도" in page.inner_text("#analysis .tree")
     analysis = page.inner_text("#analysis")
     # plain words: no internal names, no raw kinds, no metrics, the base rate from its source
@@ -212,6 +212,7 @@ def test_appeal_page_end_to_end(page: Any, site: str, kb_policy_pdf: Path, tmp_p
     page.click("#lang")
     page.wait_for_function("() => document.querySelector('#band-words').textContent === 'low'")  # drawn again, not at once
     assert page.inner_text("#analysis h3 >> nth=0") == "Chance of success" and page.inner_text("#band-words") == "low"
+    assert page.locator("#band .band-code").count() == 0
     assert page.inner_text("nav .tab.active") == "Appeal" and page.inner_text("#analysis-by") == "Analysed by rules."
     page.click("#lang")
     assert page.inner_text("#analysis h3 >> nth=0") == "성공 가능성"

@@ -240,7 +240,9 @@ export function renderAnalysis(root, r, jobId) {
       el("h2", { i18n: "result.title" }),
       el("p", { class: "meta" }, `${t("result.denial")}: ${r.notice_name}${facts ? ` · ${facts}` : ""}`),
       el("h3", { i18n: "result.band" }),
-      el("p", {}, el("span", { class: `band ${sp.band}`, id: "band" }, sp.band), " ", el("span", { id: "band-words" }, t(`band.${sp.band}`)), ` · ${t("result.estimate", { p: percent(sp.probability) })}`),
+      // the band in the reader's words, its code (LOW/MEDIUM/HIGH) small beside them for a Korean reader
+      el("p", {}, el("span", { class: `band ${sp.band}`, id: "band" }, el("span", { id: "band-words" }, t(`band.${sp.band}`)),
+        currentLang() === "en" ? null : el("small", { class: "band-code", lang: "en" }, sp.band)), ` · ${t("result.estimate", { p: percent(sp.probability) })}`),
       el("p", { class: "rationale" }, sp.rationale),
       findings.length ? [el("h3", { i18n: "result.findings" }), el("ul", { class: "findings" }, ...findings)] : null,
       checks.length ? [el("h3", { i18n: "result.checks" }), el("ul", { class: "checks", id: "checks" }, ...checks)] : null,
