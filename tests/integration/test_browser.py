@@ -397,6 +397,15 @@ def test_workbench_runs_an_eval_and_draws_the_charts(page: Any) -> None:
     # what LLM work cost as recorded: no LLM step in these pipelines, so no figure
     assert "질문당 LLM ms (기록된 시간)" in page.inner_text("#wb-table thead")
     assert [rows.nth(i).locator("td").last.inner_text() for i in range(4)] == ["—"] * 4
+    # each figure has a Korean name, what it means and that higher is better (a header's title, and in words under the table)
+    head = page.inner_text("#wb-table thead")
+    assert "첫 정답 순위 점수 (MRR@10)" in head and "mrr@" not in head and "keyword_coverage" not in head
+    assert "높을수록 좋음" in page.get_attribute("#wb-table th[data-metric=mrr]", "title")
+    page.click("#wb-metrics summary")
+    about = page.inner_text("#wb-metrics")
+    assert about.count("높을수록 좋음") == page.locator("#wb-table th[data-metric]").count() >= 4 and "역수 평균" in about
+    source = page.inner_text("#wb-source")
+    assert source.startswith("출처: 질문 세트 workbench/tests.jsonl") and "/api/evals" not in source and "{" not in source, source
     assert page.locator("#wb-overall svg rect").count() >= 4 * 5  # a bar per pipeline and metric (+ the grid)
     assert page.locator("#wb-bycat svg rect").count() >= 4
     page.wait_for_selector("#wb-map svg circle")

@@ -21,7 +21,7 @@ WEB = SRC / "server" / "web"
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 # key families the code builds from data (a finding's kind, a check's status, an HTTP status…)
 DYNAMIC = ("reason.", "problem.title.", "job.status.", "content.", "finding.", "check.", "ask.stage.", "analysis.", "stage.", "band.", "issue.kind.", "result.format.",
-           "cli.outcome.", "pack.date.", "cli.key.", "note.op.", "ingest_step.left.")
+           "cli.outcome.", "pack.date.", "cli.key.", "note.op.", "ingest_step.left.", "ask.pipeline.", "wb.metric.", "wb.help.", "wb.short.")
 
 
 def test_every_key_has_both_languages_with_the_same_parameters() -> None:

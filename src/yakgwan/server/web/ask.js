@@ -110,10 +110,11 @@ export function mountAsk(root, state) {
 const NARROW = "(max-width: 640px)"; // the phone layout of app.css
 
 // who answered, in words: the rules' own names are internal ("units", "structure"); a model keeps its name
-const BY = { rules: "ask.by_rules", units: "ask.by.units", "units (which 특약)": "ask.by.which_rider", structure: "ask.by.structure", scope: "ask.by.scope" };
+const BY = { rules: "ask.by_rules", units: "ask.by.units", structure: "ask.by.structure", scope: "ask.by.scope" };
 
 function byText(by) {
   if (BY[by]) return t(BY[by]);
+  if (/^units \(/.test(by || "")) return t("ask.by.which_rider"); // the list of riders the question's case falls under
   const quoted = /^(.*), (?:units )?quoted by rule$/.exec(by || "");
   return quoted ? t("ask.by.quoted", { model: quoted[1] }) : by;
 }

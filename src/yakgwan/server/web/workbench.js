@@ -84,6 +84,10 @@ function recordedCost(llm) {
   return `${fmt(llm.ms_per_q_as_recorded, 0)}${untimed}`;
 }
 
+// a metric's short name and what it means, in the reader's language (every metric here: higher is better)
+function metricName(m, k) { return t(`wb.metric.${m}`, { k }); }
+function metricHelp(m, k) { return `${t(`wb.help.${m}`, { k })} · ${t("wb.higher_better")}`; }
+
 function fmt(v, digits = 4) { return v === null || v === undefined ? "—" : Number(v).toFixed(digits); }
 
 async function renderResults(root, job) {
@@ -92,7 +96,7 @@ async function renderResults(root, job) {
   const metrics = METRICS.filter((m) => results.some((r) => r.metrics[m] !== undefined));
   const k = results[0].k;
   const table = el("table", { id: "wb-table" },
-    el("thead", {}, el("tr", {}, el("th", { i18n: "wb.pipeline" }), ...metrics.map((m) => el("th", { class: "num" }, m === "keyword_coverage" ? t("wb.keyword_coverage") : `${m}@${k}`)),
+    el("thead", {}, el("tr", {}, el("th", { i18n: "wb.pipeline" }), ...metrics.map((m) => el("th", { class: "num", title: metricHelp(m, k), "data-metric": m }, metricName(m, k), el("small", { class: "higher" }, ` ↑`))),
       el("th", { class: "num" }, "p50 ms"), el("th", { class: "num" }, "p95 ms"), el("th", { class: "num", i18n: "wb.calls" }),
       el("th", { class: "num", i18n: "wb.recorded" }))),
     el("tbody", {}, ...results.map((r) => el("tr", {}, el("td", {}, r.pipeline, r.note ? el("div", { class: "meta" }, r.note) : null),
@@ -100,21 +104,26 @@ async function renderResults(root, job) {
       el("td", { class: "num" }, fmt(r.latency_ms.p50, 1)), el("td", { class: "num" }, fmt(r.latency_ms.p95, 1)),
       el("td", { class: "num" }, r.llm ? t("wb.calls_cached", { calls: r.llm.calls, cached: r.llm.cache_hits }) : "0"),
       el("td", { class: "num" }, recordedCost(r.llm))))));
-  const overall = barChart(metrics.map((m) => ({ label: m, values: results.map((r) => r.metrics[m] ?? null) })), names, { max: 1, label: t("wb.overall") });
-  const metricPick = el("select", { id: "wb-metric", i18nLabel: "wb.bycat_metric" }, ...metrics.map((m) => el("option", { value: m }, m)));
+  const overall = barChart(metrics.map((m) => ({ label: t(`wb.short.${m}`, { k }), values: results.map((r) => r.metrics[m] ?? null) })), names, { max: 1, label: t("wb.overall") });
+  const metricPick = el("select", { id: "wb-metric", i18nLabel: "wb.bycat_metric" }, ...metrics.map((m) => el("option", { value: m }, metricName(m, k))));
+  // what each figure means, shown under the table (a header's title shows only on hover)
+  const explained = el("details", { class: "about-box", id: "wb-metrics" }, el("summary", { i18n: "wb.metrics_about" }),
+    el("dl", { class: "about" }, ...metrics.flatMap((m) => [el("dt", {}, metricName(m, k)), el("dd", {}, metricHelp(m, k))])));
   const catBox = el("div", { class: "chart", id: "wb-bycat" });
   const drawCats = () => {
     const cats = [...new Set(results.flatMap((r) => Object.keys(r.by_category || {})))].sort();
-    catBox.replaceChildren(cats.length ? barChart(cats.map((c) => ({ label: c, values: results.map((r) => r.by_category?.[c]?.[metricPick.value] ?? null) })), names, { max: 1, label: `${t("wb.bycat")} · ${metricPick.value}` }) : el("p", { class: "meta" }, "—"));
+    catBox.replaceChildren(cats.length ? barChart(cats.map((c) => ({ label: c, values: results.map((r) => r.by_category?.[c]?.[metricPick.value] ?? null) })), names, { max: 1, label: `${t("wb.bycat")} · ${metricName(metricPick.value, k)}` }) : el("p", { class: "meta" }, "—"));
   };
   metricPick.addEventListener("change", drawCats);
   drawCats();
   const stages = [...new Set(results.flatMap((r) => Object.keys(r.stage_ms || {}).filter((s) => s !== "total")))];
   const latency = barChart(stages.map((s) => ({ label: s, values: results.map((r) => r.stage_ms?.[s] ?? null) })), names, { digits: 1, label: t("wb.latency") });
   const mapBox = el("div", { class: "chart", id: "wb-map" });
-  const source = `${t("wb.source")}: ${results[0].dataset} · ${results[0].command || ""} · ${results[0].machine || ""}`;
+  // where the figures come from, in words (the request itself is in the full report)
+  const when = results[0].measured_at ? new Date(results[0].measured_at).toLocaleDateString(currentLang() === "en" ? "en-GB" : "ko-KR") : "—";
+  const source = t("wb.source_line", { dataset: results[0].dataset, when, machine: results[0].machine || "—" });
   root.replaceChildren(el("div", { class: "card" },
-    el("h2", { i18n: "wb.results" }), el("div", { class: "scroll" }, table), el("p", { class: "meta" }, source),
+    el("h2", { i18n: "wb.results" }), el("div", { class: "scroll" }, table), explained, el("p", { class: "meta", id: "wb-source" }, source),
     el("p", {}, el("button", { class: "link", id: "wb-report", i18n: "wb.report", onclick: () => openReport(job.id) })),
     el("div", { class: "charts" },
       el("div", { class: "chart", id: "wb-overall" }, el("h3", { i18n: "wb.overall" }), overall, legend(names)),
