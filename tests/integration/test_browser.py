@@ -129,10 +129,15 @@ def _api(site: str, method: str, path: str, body: bytes | None = None, headers: 
         return json.loads(res.read())
 
 
-def _upload(site: str, collection: str, name: str, data: bytes) -> None:
+def _start_upload(site: str, collection: str, name: str, data: bytes) -> str:
+    """The id of the ingest job an upload starts (not waited for)."""
     body = f'--b\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n\r\n'.encode() + data + b"\r\n--b--\r\n"
-    job = _api(site, "POST", f"/api/collections/{collection}/documents", body, {"Content-Type": "multipart/form-data; boundary=b"})
-    while _api(site, "GET", f"/api/jobs/{job['id']}")["status"] not in ("succeeded", "failed", "cancelled"):
+    return str(_api(site, "POST", f"/api/collections/{collection}/documents", body, {"Content-Type": "multipart/form-data; boundary=b"})["id"])
+
+
+def _upload(site: str, collection: str, name: str, data: bytes) -> None:
+    job = _start_upload(site, collection, name, data)
+    while _api(site, "GET", f"/api/jobs/{job}")["status"] not in ("succeeded", "failed", "cancelled"):
         time.sleep(0.2)
 
 
@@ -322,6 +327,23 @@ def test_ask_page_refuses_what_the_policy_does_not_say(page: Any, site: str, kb_
     _shot(page, "4-ask-english")
     page.click("#lang")
     assert page.inner_text("button[data-page=ask]") == "질문하기"
+
+
+@pytest.mark.parametrize("width", ["page", "narrow"])
+def test_a_page_refreshed_during_an_ingest_shows_its_progress_and_cancel(width: str, request: pytest.FixtureRequest, site: str,
+                                                                        kb_policy_pdf: Path) -> None:
+    pg = request.getfixturevalue(width)
+    made = _api(site, "POST", "/api/collections", json.dumps({"title": f"새로고침 {width}"}).encode(), {"Content-Type": "application/json"})
+    job = _start_upload(site, made["name"], "kb.pdf", kb_policy_pdf.read_bytes())  # 168 pages: still running when the page opens
+    pg.reload()
+    pg.wait_for_selector("#policy-resumed", timeout=30_000)
+    assert pg.input_value("#policy-select") == made["name"]  # the collection being filled is the one chosen
+    assert pg.is_visible("#page-appeal .progress .cancel") and pg.is_disabled("#policy-go")
+    assert "색인 중" in pg.inner_text(f"#policy-select option[value={made['name']}]") or _api(site, "GET", f"/api/jobs/{job}")["status"] != "running"
+    _shot(pg, f"1-policy-resumed-{width}")
+    pg.wait_for_selector("#policy-msg p[role=status]", timeout=600_000)
+    assert "168쪽" in pg.inner_text("#policy-msg")
+    assert "문서 1개" in pg.inner_text(f"#policy-select option[value={made['name']}]")
 
 
 @pytest.mark.parametrize("width", ["page", "narrow"])

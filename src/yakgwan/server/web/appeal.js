@@ -33,7 +33,7 @@ export function mountAppeal(root, state) {
     const cols = state.collections;
     const keep = selected ?? select.value;
     select.replaceChildren(...(cols.length
-      ? cols.map((c) => el("option", { value: c.name }, `${c.title} · ${t(c.documents === 1 ? "policy.docs_one" : "policy.docs", { n: c.documents })}`))
+      ? cols.map((c) => el("option", { value: c.name }, `${c.title} · ${c.busy && !c.documents ? t("policy.indexing") : t(c.documents === 1 ? "policy.docs_one" : "policy.docs", { n: c.documents })}`))
       : [el("option", { value: "", i18n: "policy.none" })]));
     if (keep && cols.some((c) => c.name === keep)) select.value = keep;
   }
@@ -43,6 +43,39 @@ export function mountAppeal(root, state) {
     drawSelect(selected);
     state.onCollections?.();
     updateButtons();
+  }
+
+  // an ingest job followed to its end: its progress (and cancel), then what it did, in words
+  async function followIngest(jobId) {
+    const done = await waitJob(jobId, (j) => policyProgress.show(j));
+    const r = done.result;
+    // the same file again: nothing was indexed, and the message says so (not "0 pieces indexed")
+    const said = r.unchanged && !r.added && !r.replaced ? t("policy.unchanged", { name: r.name })
+      : r.pages ? t("policy.ingested", { name: r.name, pages: r.pages, chunks: r.chunks, seconds: r.seconds })
+      : t("policy.ingested_text", { name: r.name, chunks: r.chunks, seconds: r.seconds });
+    policyMsg.append(el("p", { class: "meta", role: "status" }, said));
+    (r.warnings || []).forEach((w) => policyMsg.append(el("p", { class: "meta warn" }, w)));
+  }
+
+  // a page opened (or refreshed) while an ingest runs: its progress and cancel come back, and the
+  // collection it fills is chosen (not shown as an empty one to upload into again)
+  async function resumeIngest() {
+    const jobs = await getJson("/api/jobs").catch(() => []);
+    const live = jobs.find((j) => j.kind === "ingest" && (j.status === "queued" || j.status === "running"));
+    if (!live || busy.policy) return;
+    busy.policy = true;
+    drawSelect(live.collection);
+    updateButtons();
+    policyMsg.replaceChildren(el("p", { class: "meta", id: "policy-resumed" }, t("policy.resumed")));
+    try {
+      await followIngest(live.id);
+    } catch (err) {
+      policyMsg.append(errorBox(err));
+    } finally {
+      busy.policy = false;
+      await refresh(live.collection).catch((err) => policyMsg.append(errorBox(err)));
+      outline.refresh();
+    }
   }
 
   function updateButtons() {
@@ -72,14 +105,7 @@ export function mountAppeal(root, state) {
       const form = new FormData();
       form.append("file", f);
       const job = await postForm(`/api/collections/${encodeURIComponent(collection)}/documents`, form);
-      const done = await waitJob(job.id, (j) => policyProgress.show(j));
-      const r = done.result;
-      // the same file again: nothing was indexed, and the message says so (not "0 pieces indexed")
-      const said = r.unchanged && !r.added && !r.replaced ? t("policy.unchanged", { name: r.name })
-        : r.pages ? t("policy.ingested", { name: r.name, pages: r.pages, chunks: r.chunks, seconds: r.seconds })
-        : t("policy.ingested_text", { name: r.name, chunks: r.chunks, seconds: r.seconds });
-      policyMsg.append(el("p", { class: "meta", role: "status" }, said));
-      (r.warnings || []).forEach((w) => policyMsg.append(el("p", { class: "meta warn" }, w)));
+      await followIngest(job.id);
       name.value = "";
       made = null;
     } catch (err) {
@@ -149,7 +175,7 @@ export function mountAppeal(root, state) {
       el("div", { class: "actions" }, noticeBtn, noticeHint), noticeProgress.node),
     result,
   );
-  return refresh();
+  return refresh().then(() => { resumeIngest(); });
 }
 
 // The notice's sentences, to mark the reason among them, and a box to type it.
