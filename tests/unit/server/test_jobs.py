@@ -199,3 +199,30 @@ def test_a_results_notes_are_said_in_each_readers_language_also_after_a_restart(
     assert again.snapshot(job.id, lang="en")["result"] == en and again.snapshot(job.id, lang="ko")["result"] == ko
     assert log.rows[job.id]["result"]["notes"] == [{"$message": {"key": "note.dense_not_ready", "params": {"name": "hybrid"}}}]  # stored once, as a message
     again.shutdown()
+
+
+def test_a_runner_on_a_folder_log_takes_over_the_jobs_of_the_process_before(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from yakgwan.store.local.records import FileRecords
+
+    log = FileRecords(tmp_path / "jobs")
+    first = JobRunner(workers=1, log=log, shared=False)
+    gate = threading.Event()
+    running = first.submit("eval", lambda sink: gate.wait(10) and {})
+    queued = first.submit("ingest", lambda sink: {"never": True}, "faq")
+    end = time.time() + 5
+    while first.get(running.id).status != "running" and time.time() < end:
+        time.sleep(0.01)
+    first.shutdown()  # the process stops: the queued job never runs
+    log.put("cancel:" + running.id, {"requested": time.time()})  # a cancel request the process never read
+    second = JobRunner(workers=1, log=log, shared=False)
+    left = second.take_over()
+    assert [j.id for j in left] == [running.id, queued.id] and {j.status for j in left} == {"running", "queued"}
+    assert "cancel:" + running.id not in log.all()
+    second.interrupted(left[0], msg("error.job_restarted", status="running"))
+    again = second.submit("ingest", lambda sink: {"resumed": True}, "faq", job_id=queued.id)  # resumed under its id
+    assert second.wait(again.id, 5).status == "succeeded" and second.get(queued.id).result == {"resumed": True}
+    failed = second.get(running.id)
+    assert failed.status == "failed" and "server restarted" in (failed.error or "")
+    third = JobRunner(workers=1, log=log, shared=False)  # and it is all in the log
+    assert third.take_over() == [] and third.get(running.id).status == "failed" and third.get(queued.id).status == "succeeded"
+    gate.set()

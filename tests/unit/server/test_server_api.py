@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 import re
 import zipfile
 from pathlib import Path
@@ -282,22 +283,51 @@ def test_a_search_that_races_a_delete_is_told_the_collection_is_gone(filled: Cli
     assert err.value.status == 404 and "no such collection" in str(err.value)
 
 
-def test_a_restart_forgets_uploads_whose_ingest_never_ran(filled: Client, tmp_path: Path) -> None:
+def test_a_restart_resumes_an_upload_whose_ingest_never_ran_under_the_same_job_id(filled: Client, tmp_path: Path) -> None:
     import threading
 
     gate = threading.Event()
     jobs = filled.app.state.service.jobs
-    jobs.submit("eval", lambda sink: gate.wait(10) and {})  # the worker is busy: the upload's ingest waits
+    busy = jobs.submit("eval", lambda sink: gate.wait(30) and {})  # the worker is busy: the upload's ingest waits
     res = filled.upload("faq", "later.md", "# 나중\n\n여행자 보험 약관의 면책 조항입니다.\n".encode())
-    assert res.status_code == 202
+    assert res.status_code == 202 and res.json()["status"] == "queued"
+    waiting = res.json()["id"]
     files = tmp_path / "data" / "collections" / "faq"
-    assert len(json.loads((files / "files.json").read_text("utf-8"))) == 3  # the queued upload is listed
-    again = Client(create_app(ServerConfig(_settings(tmp_path), tmp_path / "data")))  # the server stopped; a new one starts
+    assert len(json.loads((files / "files.json").read_text("utf-8"))) == 3  # the queued upload is kept
+    jobs.shutdown()  # the server stops: its queued job never runs
+    again = Client(create_app(ServerConfig(_settings(tmp_path), tmp_path / "data")))  # a new one starts
+    job = again.wait(waiting)  # the id the client was given keeps answering, and the ingest ends
+    assert job["status"] == "succeeded" and job["result"]["resumed"] and job["result"]["name"] == "later.md", job
     names = {d["name"] for d in again.call("GET", "/api/collections/faq/documents").json()}
-    assert names == {"branch.md", "refund.md"}
-    assert len(json.loads((files / "files.json").read_text("utf-8"))) == 2 and len(list((files / "files").iterdir())) == 2
+    assert names == {"branch.md", "refund.md", "later.md"}
+    hits = again.call("POST", "/api/collections/faq/search", json={"query": "여행자 보험 면책", "k": 3}).json()["hits"]
+    assert hits and hits[0]["doc_name"] == "later.md"
+    stopped = again.call("GET", f"/api/jobs/{busy.id}").json()  # the job that was running is failed, saying why
+    assert stopped["status"] == "failed" and "server restarted" in stopped["error"], stopped
+    listed = {j["id"]: j["status"] for j in again.call("GET", "/api/jobs").json()}
+    assert listed[waiting] == "succeeded" and listed[busy.id] == "failed"
     gate.set()
-    jobs.shutdown()
+
+
+def test_a_restart_finishes_the_vectors_an_ingest_left_pending(filled: Client, tmp_path: Path) -> None:
+    from yakgwan.services.context import open_store
+
+    index = tmp_path / "data" / "collections" / "faq" / "index"
+    store = open_store(index)
+    data = store.read()
+    assert data.dense_ready
+    pending = replace(data, dense_mask=data.dense_mask & False)  # as a server stopped while embedding leaves it
+    with store.writer():
+        store.commit(pending)
+    assert not store.read().dense_ready
+    before = {j["id"] for j in filled.call("GET", "/api/jobs").json()}
+    filled.app.state.service.jobs.shutdown()
+    again = Client(create_app(ServerConfig(_settings(tmp_path), tmp_path / "data")))
+    resumed = [j["id"] for j in again.call("GET", "/api/jobs").json() if j["kind"] == "ingest" and j["id"] not in before]
+    assert len(resumed) == 1  # one job finishes the collection
+    job = again.wait(resumed[0])
+    assert job["status"] == "succeeded" and job["result"]["resumed"] and job["result"]["dense_ready"], job
+    assert open_store(index).read().dense_ready
 
 
 def test_a_job_is_cancelled_through_the_api(client: Client) -> None:

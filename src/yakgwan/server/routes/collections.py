@@ -14,7 +14,7 @@ from yakgwan.server.runtime.jobs import Cancelled
 from yakgwan.messages import msg, said
 from yakgwan.server.problems import Lang, Problem
 from yakgwan.server.runtime.service import Service
-from yakgwan.server.runtime.uploads import PICTURES, Sniffed, display_name, sniff
+from yakgwan.server.runtime.uploads import PICTURES, Sniffed, display_name, renamed, sniff
 from yakgwan.services.context import open_store
 from yakgwan.services.outline import outline_of
 from yakgwan.services.ask import warm_answer_units
@@ -192,15 +192,3 @@ def _job_routes(r: APIRouter, service: Service) -> None:
 def _indexed(col: Collection, doc_id: str) -> bool:
     store = open_store(col.index_dir)
     return store.exists() and doc_id in store.read().docs
-
-
-def renamed(value: Any, old: str, new: str) -> Any:
-    """``value`` (JSON) with ``old`` replaced by ``new`` in every string it holds: where the server
-    stored a file, in what a client reads, becomes the name the client gave it. Pure."""
-    if isinstance(value, str):
-        return value.replace(old, new)
-    if isinstance(value, dict):
-        return {k: renamed(v, old, new) for k, v in value.items()}
-    if isinstance(value, list):
-        return [renamed(v, old, new) for v in value]
-    return value

@@ -6,9 +6,13 @@ raises on purpose becomes the job's ``error`` message, anything else is logged a
 internal error. A job can be cancelled: a queued one never starts, a running one stops at its next
 progress report (the sink raises :class:`Cancelled`), so work that reports progress (ingest,
 evaluation, appeal) stops within one step; what it had committed stays, as after any failure.
-Jobs live in memory; with a ``Records`` log (a server on PostgreSQL) every change of a job is
-written there too, so a restarted server lists the jobs of the one before: a job whose server
-stopped (no heartbeat for ``stale_s``) is marked failed with that reason, never forgotten."""
+Jobs live in memory, and every change of a job is written to a ``Records`` log too: a server on
+PostgreSQL writes to the database (``shared``: every server process sharing it reads the log, and
+a job whose server stopped — no heartbeat for ``stale_s`` — is marked failed with that reason); a
+server on a data folder writes to its ``jobs/`` folder and, being the only process there, takes
+the jobs of the one before over at start (:meth:`JobRunner.take_over`: its caller resumes each
+interrupted ingest under the same id, or fails the job saying the server restarted). A job id
+keeps answering across restarts."""
 
 from __future__ import annotations
 
@@ -121,7 +125,10 @@ def error_message(exc: BaseException) -> Message | None:
 
 
 class JobRunner:
-    def __init__(self, workers: int = 1, log: Records | None = None, stale_s: float = 30.0) -> None:
+    def __init__(self, workers: int = 1, log: Records | None = None, stale_s: float = 30.0, shared: bool = True) -> None:
+        """``shared``: other server processes write to ``log`` too (a database): it is read again
+        on every look at the jobs, and running jobs say they are alive; else (a data folder's own
+        log) it is only written, and read once at start (:meth:`take_over`)."""
         if workers < 1:
             raise ValueError(f"workers must be >= 1, got {workers}")
         if stale_s <= 0:
@@ -134,7 +141,8 @@ class JobRunner:
         self._mine: set[str] = set()  # jobs this process runs (the others came from the log)
         self._saved: dict[str, float] = {}  # when each job was last written to the log
         self._stop = threading.Event()
-        if log is not None:
+        self._shared = log is not None and shared
+        if self._shared:
             threading.Thread(target=self._beat, name="yakgwan-job-heartbeat", daemon=True).start()
 
     # ---- the log ---------------------------------------------------------------------------
@@ -152,6 +160,32 @@ class JobRunner:
                 if key not in self._mine:  # this process's own jobs are current in memory
                     self._jobs[key] = Job.from_record(record)
         return self._expire()
+
+    def take_over(self) -> list[Job]:
+        """At the start of the only server on a data folder: every job of the log is listed again
+        (its id keeps answering), and those the process before left queued or running are
+        returned — none of them runs any more; the caller resumes each (:meth:`submit` with its
+        id) or fails it (:meth:`interrupted`). Cancel requests left in the log are dropped."""
+        if self._log is None:
+            return []
+        left: list[Job] = []
+        for key, record in self._log.all().items():
+            if key.startswith(CANCEL):
+                self._log.delete(key)
+                continue
+            job = Job.from_record(record)
+            with self._lock:
+                self._jobs[key] = job
+            if not job.finished_yet:
+                left.append(job)
+        return sorted(left, key=lambda j: j.created)
+
+    def interrupted(self, job: Job, said: Message) -> None:
+        """Fail a job the process before left unfinished, saying why (``said``)."""
+        with self._lock:
+            job.status, job.finished = "failed", time.time()
+            job.error, job.error_message = str(said), said.to_json()
+        self._save(job, force=True)
 
     def _expire(self) -> list[Job]:
         """Fail the jobs of other servers that stopped saying they are alive."""
@@ -179,7 +213,7 @@ class JobRunner:
             if not force and now - self._saved.get(job.id, 0.0) < 1.0:
                 return
             self._saved[job.id] = now
-            if job.id in self._mine and not job.finished_yet:
+            if self._shared and job.id in self._mine and not job.finished_yet:
                 job.heartbeat = now
             record = asdict(job)
         try:
@@ -219,7 +253,7 @@ class JobRunner:
         asked = [time.monotonic()]
 
         def sink(stage: Message, done: int, total: int) -> None:
-            if self._log is not None and time.monotonic() - asked[0] >= 1.0:  # a cancel sent to another process
+            if self._shared and self._log is not None and time.monotonic() - asked[0] >= 1.0:  # a cancel sent to another process
                 asked[0] = time.monotonic()
                 if self._log.get(CANCEL + job.id) is not None:
                     with self._lock:
@@ -272,7 +306,7 @@ class JobRunner:
             if job.finished_yet:
                 raise Problem(409, msg("error.job_finished", job=job_id, status=status_words(job.status)), "finished")
             elsewhere = job.id not in self._mine
-        if elsewhere and self._log is not None:  # its process reads the request at its next progress step
+        if elsewhere and self._shared and self._log is not None:  # its process reads the request at its next progress step
             self._log.put(CANCEL + job.id, {"requested": time.time()})
             return job
         with self._lock:
@@ -284,7 +318,7 @@ class JobRunner:
         return job
 
     def get(self, job_id: str) -> Job:
-        if self._log is not None:
+        if self._shared:
             self.recover()
         with self._lock:
             job = self._jobs.get(job_id)
@@ -303,13 +337,13 @@ class JobRunner:
             return job.view(with_result, lang)
 
     def snapshots(self, lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
-        if self._log is not None:
+        if self._shared:
             self.recover()
         with self._lock:
             return [j.view(with_result=False, lang=lang) for j in sorted(self._jobs.values(), key=lambda j: -j.created)]
 
     def busy(self, collection: str) -> bool:
-        if self._log is not None:
+        if self._shared:
             self.recover()
         with self._lock:
             return any(j.collection == collection and j.status in ("queued", "running") for j in self._jobs.values())

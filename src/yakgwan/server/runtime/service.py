@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from yakgwan.server.runtime.collections import Collections
 from yakgwan.config import ServerConfig
 from yakgwan.server.runtime.jobs import JobRunner
+from yakgwan.server.runtime.resume import resume
+from yakgwan.store.local.records import FileRecords
 from yakgwan.services.models import SharedModels
 from yakgwan.services.context import open_records
 
@@ -25,7 +27,11 @@ class Service:
     def build(cls, config: ServerConfig, workers: int = 1) -> "Service":
         models = SharedModels(config.settings)
         collections = Collections(config.data_dir, models, config.database)
-        jobs = JobRunner(workers, open_records(config.database, "jobs") if config.database else None, config.job_stale_s)
+        if config.database is None:  # the only server on this data folder: what the one before left goes on
+            jobs = JobRunner(workers, FileRecords(config.data_dir / "jobs"), config.job_stale_s, shared=False)
+            resume(jobs, collections, models, config.settings)
+            return cls(config, models, collections, jobs)
+        jobs = JobRunner(workers, open_records(config.database, "jobs"), config.job_stale_s)
         for job in jobs.recover():  # on PostgreSQL: the jobs of the server before, those it left unfinished failed
             log.warning("job %s (%s of %s) failed: %s", job.id, job.kind, job.collection, job.error)
         for name, stored in collections.forget_unindexed(jobs.busy):  # their jobs died with the last process

@@ -10,6 +10,7 @@ import io
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -153,3 +154,15 @@ class BodyLimit:
 
 class _TooLarge(Exception):
     pass
+
+
+def renamed(value: Any, old: str, new: str) -> Any:
+    """``value`` (JSON) with ``old`` replaced by ``new`` in every string it holds: where the server
+    stored a file, in what a client reads, becomes the name the client gave it. Pure."""
+    if isinstance(value, str):
+        return value.replace(old, new)
+    if isinstance(value, dict):
+        return {k: renamed(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v, old, new) for v in value]
+    return value

@@ -1,0 +1,92 @@
+"""A server on a data folder killed (SIGKILL) in the middle of an ingest and started again: the
+upload is kept, the job id the client was given keeps answering, and the ingest goes on to the
+end — killed before the first commit (while the files are read) and while embedding (the words
+committed, the vectors not). The real bundled embedder, with an embedding cache of the test's own,
+so that embedding the KB policy takes long enough to be caught."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from live_server import free_port
+
+from yakgwan.store import open_store
+
+pytestmark = pytest.mark.integration
+
+
+def _serve(tmp: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "YAKGWAN_CACHE_DIR": str(tmp / "cache")}
+    env.pop("YAKGWAN_EMBEDDER", None)
+    server = subprocess.Popen([sys.executable, "-m", "yakgwan.cli", "serve", "--data", str(tmp / "data"), "--port", str(port), "--quiet"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    os.killpg(server.pid, signal.SIGKILL)
+    raise AssertionError("the server did not start")
+
+
+def _kill(server: subprocess.Popen[bytes]) -> None:
+    os.killpg(server.pid, signal.SIGKILL)
+    server.wait(10)
+
+
+def _job(url: str, job: str) -> dict[str, Any]:
+    return httpx.get(f"{url}/api/jobs/{job}", timeout=10).json()
+
+
+def _until(url: str, job: str, done: Any, timeout_s: float) -> dict[str, Any]:
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        state = _job(url, job)
+        if done(state):
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"job {job}: {state}")
+
+
+@pytest.mark.parametrize("phase", ["reading", "embedding"])
+def test_a_server_killed_mid_ingest_goes_on_with_the_same_job_after_a_restart(phase: str, tmp_path: Path, kb_policy_pdf: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = _serve(tmp_path, port)
+    try:
+        name = httpx.post(f"{url}/api/collections", json={"title": "내 운전자보험"}, timeout=10).json()["name"]
+        job = httpx.post(f"{url}/api/collections/{name}/documents", files={"file": ("kb.pdf", kb_policy_pdf.read_bytes())}, timeout=60).json()["id"]
+        if phase == "reading":  # before the first commit: nothing of the document is in the index yet
+            _until(url, job, lambda j: j["status"] == "running", 60)
+        else:  # the words committed, the vectors being made
+            _until(url, job, lambda j: j["stage_key"] == "stage.embedding" and j["done"] > 0, 300)
+    finally:
+        _kill(server)
+    index = tmp_path / "data" / "collections" / name / "index"
+    store = open_store(index)
+    if phase == "reading":
+        assert not store.exists() or not store.read().docs
+    else:
+        assert store.read().docs and not store.read().dense_ready
+    server = _serve(tmp_path, port)
+    try:
+        done = _until(url, job, lambda j: j["status"] in ("succeeded", "failed", "cancelled"), 600)
+        assert done["status"] == "succeeded" and done["result"]["resumed"] and done["result"]["dense_ready"], done
+        docs = httpx.get(f"{url}/api/collections/{name}/documents", timeout=10).json()
+        assert [d["name"] for d in docs] == ["kb.pdf"]
+        hits = httpx.post(f"{url}/api/collections/{name}/search", json={"query": "청약의 철회", "k": 3}, timeout=60).json()["hits"]
+        assert hits and hits[0]["doc_name"] == "kb.pdf"
+    finally:
+        _kill(server)
+    assert open_store(index).read().dense_ready
