@@ -17,14 +17,16 @@ from yakgwan.ingest.steps.fallbacks import fallback_lines
 from yakgwan.ingest.steps.registry import make_steps
 from yakgwan.llm import LLM, make_llm
 from yakgwan.ingest.workers import RayWorkers, WorkerSpec
+from yakgwan.ingest.loaders.archive import ArchiveVerdict, docx_verdict
 from yakgwan.ingest.loaders.textdecode import DecodeFailure, decode_prefix, decode_text, looks_binary
 from yakgwan.progress import ProgressSink
 from yakgwan.store import IndexData, check_meta, open_store, parse_meta
 from yakgwan.text.registry import make_tokenizer
 
 # what the CLI and the server print about an ingest comes with it
-# (and how an upload's text is told from binary content)
-__all__ = ["DecodeFailure", "IndexSummary", "IngestReport", "decode_prefix", "decode_text", "embedding_cache", "fallback_lines", "index_summary", "ingest", "looks_binary"]
+# (and how an upload's text is told from binary content, and a Word archive from a bomb)
+__all__ = ["ArchiveVerdict", "DecodeFailure", "IndexSummary", "IngestReport", "decode_prefix", "decode_text", "docx_verdict", "embedding_cache", "fallback_lines",
+           "index_summary", "ingest", "looks_binary"]
 
 
 def embedding_cache(settings: Settings) -> EmbeddingCache:

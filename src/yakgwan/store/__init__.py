@@ -45,9 +45,14 @@ class Records(Protocol):
     def delete(self, key: str) -> None: ...
 
 
-def open_records(uri: str, table: str) -> Records:
-    """The table ``table`` of JSON records in the collection a ``postgresql://`` URI names."""
-    where, postgres = _postgres(uri, "records")
+def open_records(location: str | Path, table: str) -> Records:
+    """The table ``table`` of JSON records: in the collection a ``postgresql://`` URI names, or,
+    for a folder, its subfolder ``table`` (a file a record)."""
+    if not is_database_uri(str(location)):
+        from yakgwan.store.local.records import FileRecords
+
+        return FileRecords(Path(location) / table)
+    where, postgres = _postgres(str(location), "records")
     return postgres.PgRecords(where, table)  # type: ignore[no-any-return]
 
 

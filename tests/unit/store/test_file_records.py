@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from yakgwan.store import open_records
 from yakgwan.store.local.records import FileRecords
 
 pytestmark = pytest.mark.unit
@@ -34,3 +35,9 @@ def test_a_bad_key_is_refused_and_a_damaged_file_skipped(tmp_path: Path) -> None
     (tmp_path / "cut.json").write_text('{"status": "runn', "utf-8")  # a file a crash cut short
     (tmp_path / "list.json").write_text("[1, 2]", "utf-8")  # not a record
     assert log.all() == {"good": {"ok": True}} and log.get("cut") is None
+
+
+def test_open_records_on_a_folder_keeps_them_in_its_subfolder(tmp_path: Path) -> None:
+    log = open_records(tmp_path, "jobs")
+    log.put("abc", {"status": "queued"})
+    assert (tmp_path / "jobs" / "abc.json").is_file() and open_records(str(tmp_path), "jobs").get("abc") == {"status": "queued"}

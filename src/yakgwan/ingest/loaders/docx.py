@@ -7,7 +7,7 @@ from pathlib import Path
 
 from yakgwan.messages import msg
 from yakgwan.core.errors import InputError
-from yakgwan.ingest.archive import docx_verdict
+from yakgwan.ingest.loaders.archive import docx_verdict
 from yakgwan.ingest.loaders.text import doc_type_of, relative_id
 from yakgwan.core.records import Document, sha256_hex
 

@@ -9,7 +9,6 @@ from yakgwan.server.runtime.collections import Collections
 from yakgwan.config import ServerConfig
 from yakgwan.server.runtime.jobs import JobRunner
 from yakgwan.server.runtime.resume import resume
-from yakgwan.store.local.records import FileRecords
 from yakgwan.services.models import SharedModels
 from yakgwan.services.context import open_records
 
@@ -28,7 +27,7 @@ class Service:
         models = SharedModels(config.settings)
         collections = Collections(config.data_dir, models, config.database)
         if config.database is None:  # the only server on this data folder: what the one before left goes on
-            jobs = JobRunner(workers, FileRecords(config.data_dir / "jobs"), config.job_stale_s, shared=False)
+            jobs = JobRunner(workers, open_records(config.data_dir, "jobs"), config.job_stale_s, shared=False)
             resume(jobs, collections, models, config.settings)
             return cls(config, models, collections, jobs)
         jobs = JobRunner(workers, open_records(config.database, "jobs"), config.job_stale_s)

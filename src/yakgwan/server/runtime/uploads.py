@@ -14,8 +14,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yakgwan.ingest.archive import docx_verdict
-from yakgwan.services.ingest import DecodeFailure, decode_prefix, looks_binary
+from yakgwan.services.ingest import DecodeFailure, decode_prefix, docx_verdict, looks_binary
 from yakgwan.core.records import sha256_hex
 from yakgwan.messages import Message as Text, msg, negotiate
 from yakgwan.server.problems import Problem, problem_response
@@ -98,7 +97,7 @@ def _kind(data: bytes, shown: str) -> str:
 
 
 def _check_zip(data: bytes, shown: str) -> None:
-    """A Word document, not an archive bomb (:func:`~yakgwan.ingest.archive.docx_verdict`: the
+    """A Word document, not an archive bomb (:func:`~yakgwan.ingest.loaders.archive.docx_verdict`: the
     central directory's sizes are read before anything is expanded)."""
     verdict = docx_verdict(io.BytesIO(data), len(data), shown)
     if verdict is not None:
