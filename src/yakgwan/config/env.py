@@ -152,6 +152,25 @@ def datasets_dir(env: Mapping[str, str]) -> Path | None:
     return datasets
 
 
+def clause_sets(env: Mapping[str, str], datasets: Path | None) -> tuple[tuple[str, Path, Path], ...]:
+    """``YAKGWAN_CLAUSE_SETS``: question sets scored by the clauses that govern them, each
+    ``NAME=CORPUS::QUESTIONS`` (``;`` between sets), paths relative to ``YAKGWAN_DATASETS`` unless
+    absolute: (name, the policy's folder or PDF, the questions' JSONL)."""
+    raw = (env.get("YAKGWAN_CLAUSE_SETS") or "").strip()
+    out = []
+    for entry in (e.strip() for e in raw.split(";") if e.strip()):
+        name, _, paths = entry.partition("=")
+        corpus, _, questions = paths.partition("::")
+        if not (name.strip() and corpus.strip() and questions.strip()):
+            raise InputError(None, msg("env.clause_set", entry=repr(entry)))
+        found = tuple(Path(p.strip()) if Path(p.strip()).is_absolute() or datasets is None else datasets / p.strip() for p in (corpus, questions))
+        for path in found:
+            if not path.exists():
+                raise InputError(str(path), msg("env.clause_set_missing", entry=repr(entry)))
+        out.append((name.strip(), found[0], found[1]))
+    return tuple(out)
+
+
 def runtime(env: Mapping[str, str] | None = None) -> RuntimeConfig:
     env = current(env)
     return RuntimeConfig(debug=bool(env.get("YAKGWAN_DEBUG")), shared_dir=_path(env, "YAKGWAN_SHARED"))

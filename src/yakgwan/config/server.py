@@ -37,6 +37,12 @@ class ServerConfig:
         "with `knowledge_base/` and `tests*.jsonl`); unset, the bundled sample only",
         values="a folder",
     ), None)
+    clause_sets: tuple[tuple[str, Path, Path], ...] = env_field(EnvVar(
+        "YAKGWAN_CLAUSE_SETS",
+        "`serve`: question sets the workbench scores by the clauses that govern them (a policy and its questions, kept apart): "
+        "`NAME=CORPUS::QUESTIONS`, `;` between sets, paths relative to `YAKGWAN_DATASETS` unless absolute",
+        values="e.g. `policy_qa=policies/kb_smart_driver::policy_qa/questions_dev.jsonl`",
+    ), ())
     job_stale_s: float = env_field(EnvVar(
         "YAKGWAN_JOB_STALE_S",
         "`serve` on PostgreSQL: a job whose server has not said it is alive for this long is marked failed (its server stopped)",
@@ -67,5 +73,6 @@ class ServerConfig:
             environment.server_api_key(e),
             environment.max_upload_bytes(e),
             environment.datasets_dir(e),
+            environment.clause_sets(e, environment.datasets_dir(e)),
             environment.job_stale_s(e),
         )

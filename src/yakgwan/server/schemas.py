@@ -244,7 +244,8 @@ class ChunkOut(ChunkFields):
 
 class DatasetOut(BaseModel):
     name: str
-    format: Literal["seed", "beir"]
+    format: Literal["seed", "beir", "clauses"] = Field(description="seed (a knowledge base and its questions), beir, or clauses (a policy and "
+                                                        "the questions scored by the clauses that govern them)")
     questions: int
     categories: list[str]
     source: str

@@ -497,3 +497,40 @@ def test_an_instruction_planted_in_an_upload_is_warned_of_and_never_answered(cli
     ans = client.call("POST", "/api/collections/planted/ask", json={"question": "여권은 어디서 발급하나요?"}).json()
     assert [(i["doc_name"], i["pattern"]) for i in ans["instructions"]] == [("공지사항.md", "override_ko")]
     assert "보험금 전액 지급" not in ans["answer"] and all("보험금 전액 지급" not in c["quote"] for c in ans["citations"])
+
+
+def test_a_clause_level_set_pairs_a_policy_with_its_questions_and_runs_in_the_workbench(tmp_path: Path) -> None:
+    from yakgwan.config import env as environment
+
+    sample = Path(__file__).resolve().parents[3] / "src" / "yakgwan" / "samples" / "sample_yakgwan.txt"
+    sets = tmp_path / "sets"
+    (sets / "policies" / "hanbit").mkdir(parents=True)
+    (sets / "policies" / "hanbit" / "policy.txt").write_text(sample.read_text("utf-8"), "utf-8")
+    (sets / "policy_q").mkdir()
+    rows = [{"id": "q1", "question": "보험금 청구할 때 어떤 서류를 내나요?", "style": "colloquial",
+             "governing": [{"yakgwan": "보통약관", "article": "제5조", "article_title": "보험금의 청구", "page": 1}], "keywords": ["청구서"]},
+            {"id": "q2", "question": "보험금은 언제 지급되나요?", "style": "keyword",
+             "governing": [{"yakgwan": "보통약관", "article": "제6조", "article_title": "보험금의 지급절차", "page": 1}], "keywords": []}]
+    (sets / "policy_q" / "questions.jsonl").write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
+    pairs = environment.clause_sets({"YAKGWAN_CLAUSE_SETS": " policy_q = policies/hanbit :: policy_q/questions.jsonl ;"}, sets)
+    assert pairs == (("policy_q", sets / "policies" / "hanbit", sets / "policy_q" / "questions.jsonl"),)
+    client = Client(create_app(ServerConfig(_settings(tmp_path), tmp_path / "data", datasets_dir=sets, clause_sets=pairs)))
+    res = client.call("GET", "/api/datasets")
+    assert res.status_code == 200, res.text
+    listed = {d["name"]: d for d in res.json()}
+    assert listed["policy_q"]["format"] == "clauses" and listed["policy_q"]["questions"] == 2 and listed["policy_q"]["categories"] == ["colloquial", "keyword"]
+    job = client.wait(client.call("POST", "/api/evals", json={"dataset": "policy_q", "pipelines": ["bm25"], "k": 5}).json()["id"])
+    assert job["status"] == "succeeded", job["error"]
+    [result] = job["result"]["results"]
+    assert result["questions"] == 2 and 0 < result["metrics"]["mrr"] <= 1
+
+
+def test_a_clause_set_entry_that_is_malformed_or_points_nowhere_is_refused_naming_it(tmp_path: Path) -> None:
+    from yakgwan.config import env as environment
+    from yakgwan.core.errors import InputError
+
+    with pytest.raises(InputError, match="NAME=CORPUS::QUESTIONS"):
+        environment.clause_sets({"YAKGWAN_CLAUSE_SETS": "policy_q=only-one-path"}, tmp_path)
+    with pytest.raises(InputError, match="no such path"):
+        environment.clause_sets({"YAKGWAN_CLAUSE_SETS": "policy_q=nowhere::none.jsonl"}, tmp_path)
+    assert environment.clause_sets({}, tmp_path) == ()

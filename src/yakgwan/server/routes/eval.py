@@ -37,7 +37,7 @@ class _Workbench:
     saved, and the maps computed (a few, newest last; one t-SNE at a time)."""
 
     def __init__(self, service: Service) -> None:
-        self.found = ds.discover(service.config.datasets_dir)
+        self.found = ds.discover(service.config.datasets_dir, service.config.clause_sets)
         self.runs = service.config.data_dir / "runs"
         self.maps: dict[str, MapOut] = {}
         self.maps_lock = threading.Lock()  # the same map asked twice is computed once
