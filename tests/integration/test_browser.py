@@ -446,6 +446,19 @@ def test_workbench_runs_an_eval_and_draws_the_charts(page: Any) -> None:
     page.wait_for_function(f"() => document.querySelector('{first}').title.startsWith('형태소')")
 
 
+def test_the_workbench_results_read_on_the_narrowest_phone(narrow: Any) -> None:
+    narrow.click("button[data-page=workbench]")
+    narrow.wait_for_selector("#page-workbench[data-ready]")
+    narrow.select_option("#wb-dataset", "sample")
+    narrow.click("#wb-go")
+    narrow.wait_for_selector("#wb-table", timeout=300_000)
+    # the table scrolls sideways in its box; no header or cell is squeezed to a letter a line
+    tall = narrow.evaluate("""() => [...document.querySelectorAll('#wb-table th, #wb-table td')]
+        .filter(c => c.getBoundingClientRect().height > 5 * 1.6 * parseFloat(getComputedStyle(c).fontSize)).map(c => c.textContent)""")
+    assert tall == [], tall
+    _check_page(narrow, "14-narrow-workbench-results")
+
+
 def test_the_narrowest_phone_in_both_languages(narrow: Any) -> None:
     """360 px, the narrowest width the app is made for, in Korean and in English (longer words):
     every page fits, its tabs on one line, and axe finds nothing serious."""

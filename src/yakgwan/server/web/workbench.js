@@ -123,7 +123,7 @@ async function renderResults(root, job) {
   const when = results[0].measured_at ? new Date(results[0].measured_at).toLocaleDateString(currentLang() === "en" ? "en-GB" : "ko-KR") : "—";
   const source = t("wb.source_line", { dataset: results[0].dataset, when, machine: results[0].machine || "—" });
   root.replaceChildren(el("div", { class: "card" },
-    el("h2", { i18n: "wb.results" }), el("div", { class: "scroll" }, table), explained, el("p", { class: "meta", id: "wb-source" }, source),
+    el("h2", { i18n: "wb.results" }), el("div", { class: "scroll", tabindex: "0", role: "region", i18nLabel: "wb.results" }, table), explained, el("p", { class: "meta", id: "wb-source" }, source),
     el("p", {}, el("button", { class: "link", id: "wb-report", i18n: "wb.report", onclick: () => openReport(job.id) })),
     el("div", { class: "charts" },
       el("div", { class: "chart", id: "wb-overall" }, el("h3", { i18n: "wb.overall" }), overall, legend(names)),
