@@ -408,12 +408,17 @@ def test_a_typical_answer_fits_one_phone_screen_with_its_evidence_collapsed(narr
     _shot(narrow, "16-narrow-answer-open")
 
 
+def _run_sample(pg: Any) -> None:
+    """The workbench's evaluation of the bundled sample, run from the page, its table drawn."""
+    pg.click("button[data-page=workbench]")
+    pg.wait_for_selector("#page-workbench[data-ready]")
+    pg.select_option("#wb-dataset", "sample")
+    pg.click("#wb-go")
+    pg.wait_for_selector("#wb-table", timeout=300_000)
+
+
 def test_workbench_runs_an_eval_and_draws_the_charts(page: Any) -> None:
-    page.click("button[data-page=workbench]")
-    page.wait_for_selector("#page-workbench[data-ready]")
-    page.select_option("#wb-dataset", "sample")
-    page.click("#wb-go")
-    page.wait_for_selector("#wb-table", timeout=300_000)
+    _run_sample(page)
     rows = page.locator("#wb-table tbody tr")
     assert rows.count() == 4 and "hybrid_cc" in page.inner_text("#wb-table")
     # what LLM work cost as recorded: no LLM step in these pipelines, so no figure
@@ -447,11 +452,7 @@ def test_workbench_runs_an_eval_and_draws_the_charts(page: Any) -> None:
 
 
 def test_the_workbench_results_read_on_the_narrowest_phone(narrow: Any) -> None:
-    narrow.click("button[data-page=workbench]")
-    narrow.wait_for_selector("#page-workbench[data-ready]")
-    narrow.select_option("#wb-dataset", "sample")
-    narrow.click("#wb-go")
-    narrow.wait_for_selector("#wb-table", timeout=300_000)
+    _run_sample(narrow)
     # the table scrolls sideways in its box; no header or cell is squeezed to a letter a line
     tall = narrow.evaluate("""() => [...document.querySelectorAll('#wb-table th, #wb-table td')]
         .filter(c => c.getBoundingClientRect().height > 5 * 1.6 * parseFloat(getComputedStyle(c).fontSize)).map(c => c.textContent)""")
