@@ -249,6 +249,8 @@ class DatasetOut(BaseModel):
     questions: int
     categories: list[str]
     source: str
+    problem: str | None = Field(default=None, description="why the set cannot be read (a malformed line, a missing file), in the request's "
+                                "language; null when it can. The other sets are listed all the same")
 
 
 class EvalIn(BaseModel):

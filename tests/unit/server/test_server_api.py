@@ -534,3 +534,17 @@ def test_a_clause_set_entry_that_is_malformed_or_points_nowhere_is_refused_namin
     with pytest.raises(InputError, match="no such path"):
         environment.clause_sets({"YAKGWAN_CLAUSE_SETS": "policy_q=nowhere::none.jsonl"}, tmp_path)
     assert environment.clause_sets({}, tmp_path) == ()
+
+
+def test_a_dataset_that_cannot_be_read_is_listed_with_why_and_the_others_still_are(tmp_path: Path) -> None:
+    sets = tmp_path / "sets"
+    for name, line in (("good", {"question": "환불은?", "keywords": ["전액"], "source_docs": ["a.md"]}), ("broken", {"question": ""})):
+        (sets / name / "knowledge_base").mkdir(parents=True)
+        (sets / name / "knowledge_base" / "a.md").write_text(REFUND, "utf-8")
+        (sets / name / "tests.jsonl").write_text(json.dumps(line, ensure_ascii=False), "utf-8")
+    client = Client(create_app(ServerConfig(_settings(tmp_path), tmp_path / "data", datasets_dir=sets)))
+    res = client.call("GET", "/api/datasets")
+    assert res.status_code == 200, res.text
+    listed = {d["name"]: d for d in res.json()}
+    assert listed["good"]["questions"] == 1 and listed["good"]["problem"] is None and listed["sample"]["problem"] is None
+    assert listed["broken"]["questions"] == 0 and "line 1" in listed["broken"]["problem"] and "tests.jsonl" in listed["broken"]["source"]

@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
+from yakgwan.core.errors import InputError
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.server.runtime import datasets as ds
 from yakgwan.server.schemas import DatasetOut, EvalIn, JobOut, MapOut, MapPoint
@@ -67,10 +68,15 @@ def router(service: Service) -> APIRouter:
 
 def _eval_routes(r: APIRouter, service: Service, wb: _Workbench) -> None:
     @r.get("/datasets", response_model=list[DatasetOut], summary="Evaluation sets the workbench can run")
-    def datasets() -> list[DatasetOut]:
+    def datasets(lang: Lang) -> list[DatasetOut]:
         out = []
         for ref in wb.found.values():
-            es = wb.load(ref)
+            try:
+                es = wb.load(ref)
+            except InputError as exc:  # one set that cannot be read is listed with why, the others still are
+                out.append(DatasetOut(name=ref.name, format=ref.format, questions=0, categories=[], source=str(ref.tests or ref.folder),  # type: ignore[arg-type]
+                                      problem=exc.localized(lang)))
+                continue
             cats = sorted({q.category for q in es.queries if q.category})
             out.append(DatasetOut(name=ref.name, format=ref.format, questions=len(es.queries), categories=cats, source=es.source))  # type: ignore[arg-type]
         return out

@@ -10,7 +10,10 @@ const DEFAULT_ON = new Set(["bm25", "dense", "hybrid", "hybrid_cc"]);
 
 export async function mountWorkbench(root, state) {
   const [datasets, pipelines] = await Promise.all([getJson("/api/datasets"), getJson("/api/pipelines")]);
-  const dataset = el("select", { id: "wb-dataset" }, ...datasets.map((d) => el("option", { value: d.name }, `${d.name} (${d.format}, ${d.questions})`)));
+  // a set that cannot be read is listed, greyed out, with why (its file's problem)
+  const dataset = el("select", { id: "wb-dataset" }, ...datasets.map((d) => d.problem
+    ? el("option", { value: d.name, disabled: true, title: d.problem }, `${d.name} (${t("wb.unreadable")})`)
+    : el("option", { value: d.name }, `${d.name} (${d.format}, ${d.questions})`)));
   // a pipeline that needs an LLM runs its labelled fallback when none is connected: said beside it
   const llmOn = state?.health && state.health.llm_provider !== "none";
   const boxes = pipelines.map((p) => el("label", { title: p.description },
