@@ -64,12 +64,10 @@ class IngestReport:
 
 
 def _said(exc: BaseException) -> Param:
-    """An error in words: yakgwan's own message, the disk's problem, or its type and text."""
-    if isinstance(exc, YakgwanError) and exc.message is not None:
-        return exc.message
+    """An error in words: the disk's problem (full, read-only), else as :func:`as_message` says it."""
     if isinstance(exc, OSError) and (said := storage_problem(exc)) is not None:
         return said
-    return f"{type(exc).__name__}: {exc}"
+    return as_message(exc)
 
 
 def _listed(pages: tuple[int, ...], shown: int = 12) -> Param:
