@@ -269,3 +269,18 @@ def test_a_view_of_a_version_no_longer_kept_says_so(postgres_uri: str) -> None:
         old.lexical_search(["가"], 3)
     with pytest.raises(IndexStoreError, match="no longer kept"):
         _ = old.vectors
+
+
+def test_records_put_if_writes_only_over_what_it_expects_and_one_of_many_writers_wins(postgres_uri: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from yakgwan.store import open_records
+
+    log = open_records(_uri(postgres_uri, "recs_cas"), "jobs")
+    assert log.put_if("resume:faq", {"owner": "a", "at": 1.5}, None)
+    assert not log.put_if("resume:faq", {"owner": "b"}, None)  # one there now
+    assert not log.put_if("resume:faq", {"owner": "b"}, {"owner": "a"})  # not the whole record that is there
+    assert log.put_if("resume:faq", {"owner": "b"}, {"at": 1.5, "owner": "a"})  # the same JSON value, keys in another order
+    with ThreadPoolExecutor(8) as pool:
+        won = list(pool.map(lambda i: log.put_if("resume:faq", {"owner": f"w{i}"}, {"owner": "b"}), range(8)))
+    assert sum(won) == 1 and log.get("resume:faq") == {"owner": f"w{won.index(True)}"}

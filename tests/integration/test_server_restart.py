@@ -1,7 +1,9 @@
 """A server on a data folder killed (SIGKILL) in the middle of an ingest and started again: the
 upload is kept, the job id the client was given keeps answering, and the ingest goes on to the
 end — killed before the first commit (while the files are read) and while embedding (the words
-committed, the vectors not). The real bundled embedder, with an embedding cache of the test's own,
+committed, the vectors not) and during the second commit (the vectors' generation written, the
+manifest not yet moved: the server it runs has the store's generation writer wrapped so that it
+pauses there, a marker file saying so). The real bundled embedder, with an embedding cache of the test's own,
 so that embedding the KB policy takes long enough to be caught."""
 
 from __future__ import annotations
@@ -23,10 +25,29 @@ from yakgwan.store import open_store
 pytestmark = pytest.mark.integration
 
 
-def _serve(tmp: Path, port: int) -> subprocess.Popen[bytes]:
+# the server, its last commit held between writing the generation and moving the manifest
+_PAUSED_COMMIT = """
+import sys, time
+from pathlib import Path
+import yakgwan.store.local.store as store
+from yakgwan.cli import main
+write, marker = store._write_generation, Path(sys.argv[1])
+def paused(gen, data):
+    write(gen, data)
+    if data.dense_ready:
+        marker.write_text(str(gen))
+        time.sleep(600)
+store._write_generation = paused
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def _serve(tmp: Path, port: int, pause_last_commit: bool = False) -> subprocess.Popen[bytes]:
     env = {**os.environ, "YAKGWAN_CACHE_DIR": str(tmp / "cache")}
     env.pop("YAKGWAN_EMBEDDER", None)
-    server = subprocess.Popen([sys.executable, "-m", "yakgwan.cli", "serve", "--data", str(tmp / "data"), "--port", str(port), "--quiet"],
+    args = ["serve", "--data", str(tmp / "data"), "--port", str(port), "--quiet"]
+    launch = [sys.executable, "-c", _PAUSED_COMMIT, str(tmp / "committing")] if pause_last_commit else [sys.executable, "-m", "yakgwan.cli"]
+    server = subprocess.Popen(launch + args,
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     end = time.monotonic() + 120
     while time.monotonic() < end:
@@ -59,18 +80,25 @@ def _until(url: str, job: str, done: Any, timeout_s: float) -> dict[str, Any]:
     raise AssertionError(f"job {job}: {state}")
 
 
-@pytest.mark.parametrize("phase", ["reading", "embedding"])
+@pytest.mark.parametrize("phase", ["reading", "embedding", "second commit"])
 def test_a_server_killed_mid_ingest_goes_on_with_the_same_job_after_a_restart(phase: str, tmp_path: Path, kb_policy_pdf: Path) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = _serve(tmp_path, port)
+    server = _serve(tmp_path, port, pause_last_commit=phase == "second commit")
     try:
         name = httpx.post(f"{url}/api/collections", json={"title": "내 운전자보험"}, timeout=10).json()["name"]
         job = httpx.post(f"{url}/api/collections/{name}/documents", files={"file": ("kb.pdf", kb_policy_pdf.read_bytes())}, timeout=60).json()["id"]
         if phase == "reading":  # before the first commit: nothing of the document is in the index yet
             _until(url, job, lambda j: j["status"] == "running", 60)
-        else:  # the words committed, the vectors being made
+        elif phase == "embedding":  # the words committed, the vectors being made
             _until(url, job, lambda j: j["stage_key"] == "stage.embedding" and j["done"] > 0, 300)
+        else:  # every vector made, their generation written, the manifest not moved yet
+            marker = tmp_path / "committing"
+            end = time.monotonic() + 600
+            while not marker.exists() and time.monotonic() < end:
+                time.sleep(0.1)
+            assert marker.exists(), _job(url, job)
+            assert Path(marker.read_text()).is_dir()  # the written generation, not yet the index's
     finally:
         _kill(server)
     index = tmp_path / "data" / "collections" / name / "index"

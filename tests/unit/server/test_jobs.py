@@ -77,6 +77,12 @@ class _Log:
     def put(self, key: str, record: dict) -> None:
         self.rows[key] = json.loads(json.dumps(record))
 
+    def put_if(self, key: str, record: dict, expect: dict | None) -> bool:
+        if self.rows.get(key) != (None if expect is None else json.loads(json.dumps(expect))):
+            return False
+        self.put(key, record)
+        return True
+
     def all(self) -> dict[str, dict]:
         return {k: dict(v) for k, v in self.rows.items()}
 
@@ -226,3 +232,58 @@ def test_a_runner_on_a_folder_log_takes_over_the_jobs_of_the_process_before(tmp_
     third = JobRunner(workers=1, log=log, shared=False)  # and it is all in the log
     assert third.take_over() == [] and third.get(running.id).status == "failed" and third.get(queued.id).status == "succeeded"
     gate.set()
+
+
+def _gone_owner() -> str:
+    """The owner string of a process of this host that has ended."""
+    import socket
+    import subprocess
+    import sys
+
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    return f"{socket.gethostname()}:{child.stdout.strip()}:"
+
+
+def test_on_a_shared_log_the_jobs_of_a_gone_process_are_taken_over_at_once_and_a_live_ones_are_not() -> None:
+    log = _Log()
+    gate = threading.Event()
+    live = JobRunner(log=log, stale_s=60)
+    running = live.submit("ingest", lambda sink: (gate.wait(10), {})[-1], "faq")
+    end = time.time() + 5
+    while log.rows.get(running.id, {}).get("status") != "running" and time.time() < end:
+        time.sleep(0.01)
+    dead = {"id": "deadjob00001", "kind": "ingest", "collection": "kb", "status": "running", "created": time.time(),
+            "heartbeat": time.time(), "owner": _gone_owner()}  # heard from a moment ago, but its process is gone
+    silent = {**dead, "id": "silentjob001", "collection": "auto", "owner": "elsewhere:1:1", "heartbeat": time.time() - 120}
+    log.put(dead["id"], dead)
+    log.put(silent["id"], silent)
+    starting = JobRunner(log=log, stale_s=60)
+    left = starting.take_over()
+    assert [j.id for j in left] == ["deadjob00001", "silentjob001"]
+    assert starting.running_elsewhere("faq", left) and not starting.running_elsewhere("kb", left)
+    assert starting.claim("kb") and not live.claim("kb")  # one process resumes a collection
+    starting.release("kb")
+    assert live.claim("kb")
+    log.put("resume:auto", {"owner": _gone_owner(), "at": time.time()})  # the claim of a process that is gone
+    assert starting.claim("auto")
+    # the job resumed under its id by one process is not failed by another that read it before
+    other = JobRunner(log=log, stale_s=60)
+    assert {j.id for j in other.take_over()} == {"deadjob00001", "silentjob001"}
+    again = starting.submit("ingest", lambda sink: {"resumed": True}, "kb", job_id="deadjob00001")
+    assert starting.wait(again.id, 5).status == "succeeded"
+    other.interrupted(next(j for j in left if j.id == "deadjob00001"), msg("error.job_restarted", status="running"))
+    assert log.rows["deadjob00001"]["status"] == "succeeded" and other.get("deadjob00001").status == "succeeded"
+    other.interrupted(next(j for j in left if j.id == "silentjob001"), msg("error.job_restarted", status="running"))
+    assert log.rows["silentjob001"]["status"] == "failed"
+    gate.set()
+    for runner in (live, starting, other):
+        runner.shutdown()
+
+
+def test_a_job_whose_process_on_this_host_is_gone_is_failed_without_waiting_for_it_to_go_stale() -> None:
+    log = _Log()
+    log.put("deadjob00002", {"id": "deadjob00002", "kind": "eval", "collection": None, "status": "running", "created": time.time(),
+                             "heartbeat": time.time(), "owner": _gone_owner()})
+    runner = JobRunner(log=log, stale_s=60)
+    assert runner.snapshot("deadjob00002", lang="en")["status"] == "failed"
+    runner.shutdown()

@@ -41,3 +41,17 @@ def test_open_records_on_a_folder_keeps_them_in_its_subfolder(tmp_path: Path) ->
     log = open_records(tmp_path, "jobs")
     log.put("abc", {"status": "queued"})
     assert (tmp_path / "jobs" / "abc.json").is_file() and open_records(str(tmp_path), "jobs").get("abc") == {"status": "queued"}
+
+
+def test_put_if_writes_only_over_the_record_it_expects_and_one_of_many_writers_wins(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    log = FileRecords(tmp_path / "jobs")
+    assert log.put_if("resume:faq", {"owner": "a"}, None)  # none there: written
+    assert not log.put_if("resume:faq", {"owner": "b"}, None)  # one there now
+    assert not log.put_if("resume:faq", {"owner": "b"}, {"owner": "c"})  # not what is there
+    assert log.put_if("resume:faq", {"owner": "b"}, {"owner": "a"}) and log.get("resume:faq") == {"owner": "b"}
+    with ThreadPoolExecutor(8) as pool:  # eight writers expecting the same record: exactly one lands
+        won = list(pool.map(lambda i: log.put_if("resume:faq", {"owner": f"w{i}"}, {"owner": "b"}), range(8)))
+    assert sum(won) == 1 and log.get("resume:faq") == {"owner": f"w{won.index(True)}"}
+    assert set(log.all()) == {"resume:faq"}  # the lock file is no record

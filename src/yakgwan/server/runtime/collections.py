@@ -152,23 +152,6 @@ class Collections:
             finally:
                 os.close(fd)
 
-    def forget_unindexed(self, busy: Callable[[str], bool] = lambda name: False) -> list[tuple[str, str]]:
-        """At start, before any job runs: an upload whose ingest was queued or running when the
-        server stopped is in no index and has no job left to put it there. Each such upload is
-        forgotten (its file and its ``files.json`` entry), so the list of a collection's
-        documents and its index agree; a collection that is ``busy`` (a job of another server
-        process sharing the database is on it) is left alone. Returns (collection, stored name)."""
-        gone = []
-        for col in self.list():
-            if busy(col.name):
-                continue
-            store = open_store(col.index_dir)
-            indexed = set(store.read().docs) if store.exists() else set()
-            for stored_name in sorted(set(col.files()) - indexed):
-                self.forget_upload(col, stored_name)
-                gone.append((col.name, stored_name))
-        return gone
-
     def forget_upload(self, col: Collection, stored_name: str) -> None:
         """Remove an upload that could not be ingested (the index never held it)."""
         with self._files_locked(col):

@@ -8,11 +8,12 @@ progress report (the sink raises :class:`Cancelled`), so work that reports progr
 evaluation, appeal) stops within one step; what it had committed stays, as after any failure.
 Jobs live in memory, and every change of a job is written to a ``Records`` log too: a server on
 PostgreSQL writes to the database (``shared``: every server process sharing it reads the log, and
-a job whose server stopped — no heartbeat for ``stale_s`` — is marked failed with that reason); a
-server on a data folder writes to its ``jobs/`` folder and, being the only process there, takes
-the jobs of the one before over at start (:meth:`JobRunner.take_over`: its caller resumes each
-interrupted ingest under the same id, or fails the job saying the server restarted). A job id
-keeps answering across restarts."""
+a job whose server stopped — no heartbeat for ``stale_s``, or its process on this host gone — is
+marked failed with that reason); a server on a data folder writes to its ``jobs/`` folder. Both
+take the jobs a stopped server left unfinished over at start (:meth:`JobRunner.take_over`: the
+caller resumes each interrupted ingest under the same id, or fails the job saying the server
+restarted; on a shared log a collection is resumed by the one process that claims it, :meth:`claim`).
+A job id keeps answering across restarts."""
 
 from __future__ import annotations
 
@@ -28,12 +29,14 @@ from yakgwan.core.errors import YakgwanError, as_message, storage_problem
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.messages import DEFAULT_LANG, Message, catalogue, msg, render_said
 from yakgwan.server.problems import Problem
+from yakgwan.server.runtime.owner import stopped, this_process
 from yakgwan.services.context import Records
 
 KEEP_FINISHED = 200
 MAX_WAITING = 20  # queued jobs; more is refused (503) rather than piled up
 FINISHED = ("succeeded", "failed", "cancelled")
 CANCEL = "cancel:"  # the log's key of a cancel request sent to the process that runs the job
+CLAIM = "resume:"  # the log's key of the process resuming a collection a stopped server left unfinished
 
 
 class Cancelled(BaseException):
@@ -63,6 +66,7 @@ class Job:
     details: dict[str, Any] | None = None  # what the client needs to finish a failed job itself
     cancel_requested: bool = False
     heartbeat: float | None = None  # last time its server said it was alive (with a log)
+    owner: str | None = None  # the server process that runs it (:func:`~yakgwan.server.runtime.owner.this_process`)
 
     @property
     def finished_yet(self) -> bool:
@@ -72,7 +76,7 @@ class Job:
         """The job as the API shows it: its stage and error in ``lang`` (where they are catalogue
         messages), ``status_text`` the status in words, ``stage_key`` the stage's catalogue key."""
         out = asdict(replace(self, result=None))  # the result is copied once, below, or not at all
-        for private in ("cancel_requested", "heartbeat", "stage_message", "error_message"):
+        for private in ("cancel_requested", "heartbeat", "owner", "stage_message", "error_message"):
             out.pop(private)
         if not with_result:
             out.pop("result")
@@ -142,6 +146,8 @@ class JobRunner:
         self._saved: dict[str, float] = {}  # when each job was last written to the log
         self._stop = threading.Event()
         self._shared = log is not None and shared
+        self.owner = this_process()
+        self._taken: dict[str, dict[str, Any]] = {}  # the records of the jobs taken over, as read (shared log)
         if self._shared:
             threading.Thread(target=self._beat, name="yakgwan-job-heartbeat", daemon=True).start()
 
@@ -155,36 +161,83 @@ class JobRunner:
         records = self._log.all()
         with self._lock:
             for key, record in records.items():
-                if key.startswith(CANCEL):
+                if key.startswith((CANCEL, CLAIM)):
                     continue
                 if key not in self._mine:  # this process's own jobs are current in memory
                     self._jobs[key] = Job.from_record(record)
         return self._expire()
 
     def take_over(self) -> list[Job]:
-        """At the start of the only server on a data folder: every job of the log is listed again
-        (its id keeps answering), and those the process before left queued or running are
-        returned — none of them runs any more; the caller resumes each (:meth:`submit` with its
-        id) or fails it (:meth:`interrupted`). Cancel requests left in the log are dropped."""
+        """At a server's start: every job of the log is listed again (its id keeps answering), and
+        those a stopped server left queued or running are returned — none of them runs any more;
+        the caller resumes each (:meth:`submit` with its id) or fails it (:meth:`interrupted`).
+        On a data folder (the only server there) that is every unfinished job, and cancel
+        requests left in the log are dropped; on a shared log, the unfinished jobs of a process
+        on this host that is gone or of any server silent for ``stale_s`` (the others run)."""
         if self._log is None:
             return []
         left: list[Job] = []
+        now = time.time()
         for key, record in self._log.all().items():
+            if key.startswith(CLAIM) or (key.startswith(CANCEL) and self._shared):
+                continue
             if key.startswith(CANCEL):
                 self._log.delete(key)
                 continue
             job = Job.from_record(record)
             with self._lock:
                 self._jobs[key] = job
-            if not job.finished_yet:
+            if job.finished_yet:
+                continue
+            if not self._shared or stopped(job.owner) or now - (job.heartbeat or job.created) > self._stale_s:
                 left.append(job)
+                self._taken[key] = record
         return sorted(left, key=lambda j: j.created)
 
+    def running_elsewhere(self, collection: str, left: list[Job]) -> bool:
+        """Whether a job of another live process is on ``collection`` (as the log read by
+        :meth:`take_over` said; ``left``: what that returned)."""
+        gone = {j.id for j in left}
+        with self._lock:
+            return any(j.collection == collection and not j.finished_yet and j.id not in gone and j.id not in self._mine
+                       for j in self._jobs.values())
+
+    def claim(self, collection: str) -> bool:
+        """Whether this process is the one to resume ``collection``: always on a data folder; on a
+        shared log, the first to write its claim (a claim whose process stopped, or older than
+        ``stale_s``, is taken over). :meth:`release` ends it."""
+        if not self._shared or self._log is None:
+            return True
+        key = CLAIM + collection
+        held = self._log.get(key)
+        if held is not None and not stopped(held.get("owner")) and time.time() - float(held.get("at", 0)) <= self._stale_s:
+            return False
+        return self._log.put_if(key, {"owner": self.owner, "at": time.time()}, held)
+
+    def release(self, collection: str) -> None:
+        if self._shared and self._log is not None:
+            try:
+                self._log.delete(CLAIM + collection)
+            except Exception:  # noqa: BLE001 - a claim left behind expires after stale_s
+                log.exception("collection %s: could not remove its resume claim", collection)
+
     def interrupted(self, job: Job, said: Message) -> None:
-        """Fail a job the process before left unfinished, saying why (``said``)."""
+        """Fail a job a stopped server left unfinished, saying why (``said``). On a shared log only
+        while its record is still as :meth:`take_over` read it (another process may have resumed it)."""
         with self._lock:
             job.status, job.finished = "failed", time.time()
             job.error, job.error_message = str(said), said.to_json()
+            record = asdict(job)
+        if self._shared and self._log is not None and job.id in self._taken:
+            try:
+                if not self._log.put_if(job.id, record, self._taken.pop(job.id)):
+                    fresh = self._log.get(job.id)
+                    if fresh is not None:
+                        with self._lock:
+                            self._jobs[job.id] = Job.from_record(fresh)
+            except Exception:  # noqa: BLE001 - it is failed as stale later
+                log.exception("job %s: could not write its record", job.id)
+            return
         self._save(job, force=True)
 
     def _expire(self) -> list[Job]:
@@ -194,7 +247,7 @@ class JobRunner:
             for job in self._jobs.values():
                 if job.id in self._mine or job.finished_yet:
                     continue
-                if now - (job.heartbeat or job.created) > self._stale_s:
+                if stopped(job.owner) or now - (job.heartbeat or job.created) > self._stale_s:
                     was = job.status
                     job.status, job.finished = "failed", now
                     said = msg("error.job_server_stopped", status=status_words(was), seconds=f"{now - (job.heartbeat or job.created):.0f}")
@@ -235,7 +288,7 @@ class JobRunner:
 
     def submit(self, kind: str, work: Callable[[ProgressSink], dict[str, Any]], collection: str | None = None, job_id: str | None = None) -> Job:
         """Queue ``work``; ``job_id`` (from :meth:`new_id`) when the work must know its own id."""
-        job = Job(job_id or self.new_id(), kind, collection)
+        job = Job(job_id or self.new_id(), kind, collection, owner=self.owner)
         with self._lock:
             waiting = sum(j.status == "queued" for j in self._jobs.values())
             if waiting >= MAX_WAITING:

@@ -1,4 +1,4 @@
-"""At the start of a server on a data folder: what the process before left unfinished goes on.
+"""At a server's start: what a stopped server left unfinished goes on.
 
 An upload is kept until its ingest ends. When the server stopped before (or while) an upload was
 ingested — before its first commit, while it was embedding, during the second commit — the
@@ -7,7 +7,10 @@ collection gets one ingest job over all its uploads: unchanged documents are ski
 is read and committed, the missing vectors are embedded. The job takes the id of the collection's
 interrupted ingest, so a client polling that id sees it finish; every other job left unfinished
 (an appeal, an evaluation, a second ingest of the same collection) fails, saying the server
-restarted and naming the job that goes on where there is one."""
+restarted and naming the job that goes on where there is one. On PostgreSQL, where several server
+processes share the jobs (``serve --workers``, or a server started again beside the others), a
+collection another live process works on is left to it, and of the processes starting together
+the one that claims a collection resumes it (:meth:`JobRunner.claim`)."""
 
 from __future__ import annotations
 
@@ -36,12 +39,20 @@ def unfinished(col: Collection) -> tuple[list[str], bool]:
     return sorted(set(col.files()) - indexed), data is not None and not data.dense_ready
 
 
-def resume_work(settings: Settings, col: Collection, collections: Collections, models: SharedModels) -> Callable[[ProgressSink], dict[str, Any]]:
+def resume_work(settings: Settings, col: Collection, collections: Collections, models: SharedModels,
+                done: Callable[[], None] = lambda: None) -> Callable[[ProgressSink], dict[str, Any]]:
     """The job that finishes ``col``: an ingest of all its uploads (an unreadable one forgotten,
-    as after an upload); its result names the documents it added, as uploaded."""
+    as after an upload); its result names the documents it added, as uploaded. ``done`` runs
+    when it ends, however it ends."""
     where = settings.with_(index_dir=col.index_dir, quiet=True)
 
     def work(sink: ProgressSink) -> dict[str, Any]:
+        try:
+            return _finish(sink)
+        finally:
+            done()
+
+    def _finish(sink: ProgressSink) -> dict[str, Any]:
         files = col.files()
         paths = [col.files_dir / stored for stored in sorted(files) if (col.files_dir / stored).is_file()]
         report = ingest(where, paths, embedder=models.ingest_embedder(), sink=sink)
@@ -67,11 +78,17 @@ def resume(jobs: JobRunner, collections: Collections, models: SharedModels, sett
     left = jobs.take_over()
     queued: list[Job] = []
     for col in collections.list():
+        if jobs.running_elsewhere(col.name, left):
+            continue
         pending, vectors = unfinished(col)
         if not pending and not vectors:
             continue
+        if not jobs.claim(col.name):  # another process starting beside this one resumes it
+            left = [j for j in left if j.collection != col.name]
+            continue
         old = next((j for j in left if j.kind == "ingest" and j.collection == col.name), None)
-        job = jobs.submit("ingest", resume_work(settings, col, collections, models), col.name, job_id=old.id if old else None)
+        work = resume_work(settings, col, collections, models, done=lambda name=col.name: jobs.release(name))
+        job = jobs.submit("ingest", work, col.name, job_id=old.id if old else None)
         if old is not None:
             left.remove(old)
         log.warning("collection %s: %s left unfinished by the server before; resumed as job %s", col.name,

@@ -4,7 +4,9 @@ the process as they do in PostgreSQL (:class:`yakgwan.store.postgres.records.PgR
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,21 @@ class FileRecords:
         path = self._path(key)
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, json.dumps(record, ensure_ascii=False))
+
+    def put_if(self, key: str, record: dict[str, Any], expect: dict[str, Any] | None) -> bool:
+        """Write ``record`` only while ``key`` holds ``expect`` (``None``: no record), under a lock
+        on the folder that every ``put_if`` takes."""
+        path = self._path(key)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.folder / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if self.get(key) != expect or (expect is None and path.exists()):
+                return False
+            atomic_write_text(path, json.dumps(record, ensure_ascii=False))
+            return True
+        finally:
+            os.close(fd)
 
     def all(self) -> dict[str, dict[str, Any]]:
         """Every record by key; a file that cannot be read (cut by a crash of another program,

@@ -41,6 +41,19 @@ class PgRecords:
             cur.execute(sql.SQL("INSERT INTO {} (id, record) VALUES (%s, %s) ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record").format(self._t()),
                         (key, text))
 
+    def put_if(self, key: str, record: dict[str, Any], expect: dict[str, Any] | None) -> bool:
+        """Write ``record`` only while ``key`` holds ``expect`` (``None``: no record); compared as
+        JSON values, in one statement."""
+        text = json.dumps(record, ensure_ascii=False)
+        with self._connect() as conn, conn.transaction(), conn.cursor() as cur:
+            self._make(cur)
+            if expect is None:
+                cur.execute(sql.SQL("INSERT INTO {} (id, record) VALUES (%s, %s) ON CONFLICT (id) DO NOTHING").format(self._t()), (key, text))
+            else:
+                cur.execute(sql.SQL("UPDATE {} SET record = %s WHERE id = %s AND record::jsonb = %s::jsonb").format(self._t()),
+                            (text, key, json.dumps(expect, ensure_ascii=False)))
+            return bool(cur.rowcount == 1)
+
     def all(self) -> dict[str, dict[str, Any]]:
         """Every record by key (none when the table was never written)."""
         with self._connect() as conn, conn.cursor() as cur:
