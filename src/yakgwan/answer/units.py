@@ -8,7 +8,9 @@ article's heading line (``제7조(보험금의 청구)``), a 약관's name line 
 (``### 2008년 - 창립``) are never units: they are the unit's provenance (the chunk's heading or
 section path, or, in a chunk that holds Markdown headings, the path of the headings it sits
 under), shown beside it. Nor is a Markdown table's header row or its ``|---|`` rule: a row is read and shown
-with its header ("연도: 2020, 연봉: 85,000,000원"), and quoted verbatim. Every unit is a verbatim span of its chunk.
+with its header ("연도: 2020, 연봉: 85,000,000원"), and quoted verbatim. Outside an article, a line that
+introduces a list (it ends with a colon: "A: 마일리지 유효기간:") says nothing on its own: it is one unit
+with the list items that follow it, as far as ``UNIT_CHARS``. Every unit is a verbatim span of its chunk.
 
 A grouped hit (:mod:`yakgwan.retrieval.grouping`) brings the other pieces of its 조 as members:
 their units count too, since one 조 is often indexed as several chunks. A question that asks an
@@ -35,6 +37,8 @@ _HANG = re.compile(r"\s*[①-⑳➀-➉]")  # the 항 marks printed in Korean �
 _HEADING = re.compile(r"\s*제\s*\d+\s*조(?:\s*의\s*\d+)?\s*\([^)\n]*\)?\s*$")
 _CONTENT = re.compile(r"[0-9A-Za-z가-힣]")
 _MARKDOWN_HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)  # ATX headings (CommonMark)
+_INTRODUCES = re.compile(r":[*_]*\s*$")  # a line that ends with a colon (bold marks aside) introduces what follows
+_LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")  # a bullet or numbered list item (CommonMark)
 
 
 @dataclass(frozen=True)
@@ -70,13 +74,27 @@ def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
     spans = [(s, e) for s, e in spans if not _HEADING.match(chunk.text[s:e])
              and chunk.text[s:e].replace(" ", "") not in lines and not labels_only(Sentence("", chunk, chunk.text[s:e], s))]
     if not chunk.article:
-        return spans
+        return _with_their_lists(chunk.text, spans)
     out: list[list[int]] = []
     for s, e in spans:
         if out and not _HANG.match(chunk.text[s:e]) and e - out[-1][0] <= UNIT_CHARS:
             out[-1][1] = e
         else:
             out.append([s, e])
+    return [(s, e) for s, e in out]
+
+
+def _with_their_lists(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` with each line that introduces a list joined to the list items right after it
+    (the text between them blank), as far as ``UNIT_CHARS``."""
+    out: list[list[int]] = []
+    open_list = False
+    for s, e in spans:
+        if (open_list and _LIST_ITEM.match(text[s:e]) and not text[out[-1][1]:s].strip() and e - out[-1][0] <= UNIT_CHARS):
+            out[-1][1] = e
+            continue
+        out.append([s, e])
+        open_list = bool(_INTRODUCES.search(text[s:e]))
     return [(s, e) for s, e in out]
 
 

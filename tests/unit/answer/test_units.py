@@ -68,6 +68,18 @@ def test_a_hang_keeps_its_ho_items_and_provisos_and_the_heading_is_never_a_unit(
     assert [tag.text[s:e] for s, e in chunk_units(tag)] == ["#1 인기 상품입니다.", "가격은 #원입니다."]
 
 
+def test_a_line_that_introduces_a_list_is_one_unit_with_its_items_and_only_those() -> None:
+    text = ("**A:** 유효기간:\n\n- **적립일로부터 3년**\n- 매월 1일 안내\n\n다음 문단입니다.\n- 따로 선 항목\n\n"
+            "준비물:\n1. 여권\n2) 항공권\n| 표 | 행 |\n" + "설명:\n" + "".join(f"- 항목 {i} " + "가" * 60 + "\n" for i in range(12)))
+    c = _chunk("m", text, article=None, yakgwan=None, title=None)
+    units = [c.text[s:e] for s, e in chunk_units(c)]
+    assert units[:4] == ["**A:** 유효기간:\n\n- **적립일로부터 3년**\n- 매월 1일 안내",  # a blank line between the line and its list
+                         "다음 문단입니다.", "- 따로 선 항목",  # a sentence introduces nothing
+                         "준비물:\n1. 여권\n2) 항공권"]  # numbered items too; a table row ends the list
+    long = next(u for u in units if u.startswith("설명:"))
+    assert len(long) <= 600 and long.count("- 항목") == 8 and units[units.index(long) + 1].startswith("- 항목 8")  # as far as UNIT_CHARS
+
+
 def test_a_unit_under_a_heading_inside_its_chunk_carries_that_heading() -> None:
     text = ("### 2. 필요 서류\n\n#### 의료비 청구\n- 진단서\n- 영수증\n\n#### 휴대품 분실\n- 경찰 신고서\n\n"
             "##### 해외\n- 현지 경찰 확인서\n\n#### 여행 취소\n- 취소 확인서")
