@@ -74,6 +74,26 @@ def figure_spans(text: str, pattern: re.Pattern[str]) -> list[str]:
 
 VALUE_KINDS = ("period", "amount", "documents")  # the kinds a unit carries in its own words
 
+# the measure a count of time is in (영업일 counts days; 주일 weeks), and the general Korean
+# interrogatives that ask a count in one measure (며칠: days, 몇 달: months, 몇 년: years)
+_MEASURE = {"영업일": "일", "일": "일", "개월": "개월", "년": "년", "주일": "주", "주": "주", "시간": "시간"}
+_MEASURE_OF = re.compile(r"\d+\s*(영업일|일|개월|년|주일|주|시간)")
+_ASKED_MEASURE = {"일": re.compile(r"며칠|몇\s*일"), "개월": re.compile(r"몇\s*(?:개월|달)"), "년": re.compile(r"몇\s*년"),
+                  "주": re.compile(r"몇\s*주"), "시간": re.compile(r"몇\s*시간")}
+
+
+def measures(text: str) -> frozenset[str]:
+    """The measures ``text`` counts time in ("3년간", "30영업일" → 년, 일). Pure."""
+    return frozenset(_MEASURE[m.group(1)] for m in _MEASURE_OF.finditer(text))
+
+
+def asked_measures(question: str) -> frozenset[str]:
+    """The measures of time ``question`` counts in or asks in: its own counts ("4년 전에 다쳤는데")
+    and its interrogatives ("며칠 안에"). A deadline that decides the question is written in
+    the measure the question thinks in: 3년간 for a question four years late, 15일 for one a few
+    days in. Pure."""
+    return measures(question) | frozenset(m for m, asks in _ASKED_MEASURE.items() if asks.search(question))
+
 
 def carries(text: str, kinds: frozenset[str]) -> bool:
     """Whether ``text`` holds words of one of the asked ``kinds`` that a unit can carry: a count

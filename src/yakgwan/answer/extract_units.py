@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures
-from yakgwan.answer.conclusion import VALUE_KINDS, carries, conclusion
+from yakgwan.answer.conclusion import VALUE_KINDS, asked_measures, carries, conclusion, measures
 from yakgwan.answer.ko_rules.lexicon import NOT_SUBJECT
 from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Note, Sentence
 from yakgwan.messages import msg
@@ -144,13 +144,24 @@ def with_kind_siblings(question: str, units: Sequence[Unit], score: Sequence[flo
 def with_kind_unit(question: str, units: Sequence[Unit], score: Sequence[float], picked: list[int]) -> list[int]:
     """``picked`` and, when the question asks an exact kind of answer (a period, documents, who,
     how, a term, an amount: :mod:`yakgwan.query.answer_type`) that no picked unit's 조 gives by
-    its title, the best-scoring candidate unit whose 조 does (not a quoted law): "4년 전 사고인데
-    지금 청구해도 되나요?" then quotes the 소멸시효 beside the claim clauses it matched by its
-    words. The answerability decision is made on ``picked`` before. Pure."""
+    its title, the best-scoring candidate unit whose 조 does (not a quoted law). A period is
+    looked for in the measure of time the question counts in
+    (:func:`~yakgwan.answer.conclusion.asked_measures`): when no picked unit counts in it, the
+    best candidate that does (one whose 조 gives periods by its title first) — "4년 전 사고인데
+    지금 청구해도 되나요?" then quotes the 소멸시효's 3년 beside the claim clauses it matched by
+    its words, not only 제8조's 30영업일. The answerability decision is made on ``picked`` before. Pure."""
     types = bundled_types()
     kinds = asked_kinds(question, types) - {PAID}
     gives = lambda i: piece_gives(units[i].chunk, kinds, types)  # noqa: E731
-    if not kinds or not picked or any(gives(i) for i in picked):
+    if not kinds or not picked:
+        return picked
+    if "period" in kinds and (asked := asked_measures(question)):  # a period in the question's measure of time
+        counts = lambda i: bool(measures(units[i].text) & asked) and units[i].chunk.kind != "law"  # noqa: E731
+        if any(counts(i) for i in picked):
+            return picked
+        if others := [i for i in range(len(units)) if i not in picked and counts(i)]:
+            return [*picked, max(others, key=lambda i: (gives(i), score[i], -i))]
+    if any(gives(i) for i in picked):
         return picked
     others = [i for i in range(len(units)) if i not in picked and gives(i)]
     return [*picked, max(others, key=lambda i: (score[i], -i))] if others else picked
@@ -242,7 +253,9 @@ class UnitAnswerer:
         documents), else the best-scoring one that says anything of that kind; None when none does."""
         types = bundled_types()
         kinds = asked_kinds(question, types)
-        ranked = sorted(picked, key=lambda i: not answers_kind(units[i].chunk.article_title, kinds, types))  # stable: best first within each
+        asked = asked_measures(question) if "period" in kinds else frozenset()
+        ranked = sorted(picked, key=lambda i: (not (measures(units[i].text) & asked),  # stable: best first within each
+                                               not answers_kind(units[i].chunk.article_title, kinds, types)))
         terms = tuple(self.nouns(question)) if self.nouns is not None else ()
         for i in ranked:
             c = units[i].chunk

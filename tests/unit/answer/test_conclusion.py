@@ -87,3 +87,15 @@ def test_a_unit_carries_a_kind_when_it_holds_that_kinds_words() -> None:
     assert not carries("다툼이 있으면 회사가 증명합니다.", frozenset({"period", "amount", "documents"}))
     assert not carries("15일 이내에 철회할 수 있습니다.", frozenset({"amount"}))  # a period is no amount
     assert not carries("15일 이내에 철회할 수 있습니다.", frozenset({"paid", "who"}))  # kinds no words carry
+
+
+def test_the_measures_of_time_a_text_counts_in_and_a_question_asks_in() -> None:
+    from yakgwan.answer.conclusion import asked_measures, measures
+
+    assert measures("청구권은 3년간 행사하지 않으면, 서류를 받은 날부터 3영업일 이내에") == {"년", "일"}
+    assert measures("2주일 또는 48시간 안에, 6개월마다") == {"주", "시간", "개월"}
+    assert measures("보험기간 중에 발생한 사고") == frozenset()  # no count of time
+    assert asked_measures("4년 전에 다쳤는데 지금 청구해도 되나요?") == {"년"}  # the question's own count
+    assert asked_measures("가입하고 며칠 안에 취소하면?") == {"일"} and asked_measures("몇 달 지나면 끊기나요?") == {"개월"}
+    assert asked_measures("몇 년 동안 유효한가요") == {"년"} and asked_measures("몇일까지") == {"일"}
+    assert asked_measures("언제까지 청구해야 하나요?") == frozenset()  # a period asked, in no measure

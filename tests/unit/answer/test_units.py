@@ -277,7 +277,11 @@ def test_an_exact_kind_no_picked_unit_gives_adds_the_best_unit_whose_article_giv
     score = [0.9, 0.2, 0.5, 0.8]
     period = "3년 전 사고인데 지금 청구해도 되나요?"  # asks a period: 지급절차 and 소멸시효 give one by their titles
     assert with_kind_unit(period, units, score, [0]) == [0, 2]  # the better-scoring of the two; the quoted law never
-    assert with_kind_unit(period, units, score, [0, 1]) == [0, 1]  # a picked unit already gives it
+    assert with_kind_unit(period, units, score, [0, 2]) == [0, 2]  # a picked unit already gives it, in years
+    # the question counts in years: 제8조's 3영업일 gives a period by its title but not in that measure
+    assert with_kind_unit(period, units, score, [0, 1]) == [0, 1, 2]
+    assert with_kind_unit("언제까지 청구해야 하나요?", units, score, [0, 1]) == [0, 1]  # no measure asked: a period is enough
+    assert with_kind_unit("며칠 안에 주나요?", units, score, [0, 2]) == [0, 2, 1]  # days asked: 3영업일 counts in days
     assert with_kind_unit("사고 나면 보상되나요?", units, score, [0]) == [0]  # "paid" is no exact kind
     assert with_kind_unit(period, units[:1], score, [0]) == [0] and with_kind_unit(period, units, score, []) == []
 
