@@ -39,6 +39,12 @@ from yakgwan.messages import msg
 
 SOURCE_KINDS = ("general", "policy", "law")
 COLUMNS = ("surfaces", "targets", "source", "note")
+RELATION = "relation"  # an optional fifth column (the header names it when rows use it)
+# how a row's everyday words relate to its targets: ``same`` (the default) — they name the same
+# thing (취소 → 청약의 철회); ``governs`` — the targets are the clause that decides about it, and
+# name something else (과태료 → 벌금 특별약관, whose 벌금 is a court's fine, not a 과태료): the
+# query is expanded with them, but the word is not taken to be mentioned where they are
+RELATIONS = ("same", "governs")
 SEPARATOR = "|"
 NEGATION_MARKS = NEGATING_PREFIXES | frozenset("非不未無")
 DATA_FILE = "data/insurance_thesaurus.tsv"
@@ -66,8 +72,11 @@ class ThesaurusEntry:
     targets: tuple[str, ...]
     source: str
     note: str = ""
+    relation: str = "same"  # one of RELATIONS
 
     def __post_init__(self) -> None:
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation must be one of {', '.join(RELATIONS)}. Currently, it is {self.relation!r}")
         if not normalise(self.surface):
             raise ValueError("surface must not be empty")
         if not self.targets or not all(normalise(t) for t in self.targets):
@@ -150,8 +159,10 @@ class Thesaurus:
 
     def meaning(self, word: str) -> tuple[str, ...]:
         """The clause terms of the entries one of whose surfaces is the whole ``word`` (not a
-        word that merely starts with a surface: a made-up name is not explained by its prefix)."""
-        return tuple(dict.fromkeys(t for e in self._by_surface.get(_key(word).strip(), ()) for t in e.targets))
+        word that merely starts with a surface: a made-up name is not explained by its prefix)
+        and that name the same thing (relation ``same``: a clause that only governs the word —
+        과태료 → 벌금 특별약관 — does not mention it)."""
+        return tuple(dict.fromkeys(t for e in self._by_surface.get(_key(word).strip(), ()) if e.relation == "same" for t in e.targets))
 
     def expanded(self, query: str) -> tuple[str, tuple[str, ...]]:
         """``query`` followed by the clause terms its everyday words map to, and those terms
@@ -180,9 +191,11 @@ def _check_source(source: str) -> str | None:
 
 
 def read_entries(path: str | Path | None = None) -> tuple[ThesaurusEntry, ...]:
-    """The entries of a thesaurus TSV: ``#`` comment lines, a header row with ``COLUMNS``, then
-    rows of ``|``-separated surfaces and targets, a source and an optional note. A malformed row,
-    an unknown source kind or a surface given twice raises ``InputError`` naming the file and line."""
+    """The entries of a thesaurus TSV: ``#`` comment lines, a header row with ``COLUMNS`` (and
+    ``relation`` when rows give one), then rows of ``|``-separated surfaces and targets, a source,
+    an optional note and, under that header, an optional relation (``RELATIONS``). A malformed
+    row, an unknown source kind or relation or a surface given twice raises ``InputError`` naming
+    the file and line."""
     p = Path(path) if path is not None else _bundled_path()
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
@@ -191,21 +204,26 @@ def read_entries(path: str | Path | None = None) -> tuple[ThesaurusEntry, ...]:
     entries: list[ThesaurusEntry] = []
     seen: dict[str, int] = {}
     header = False
+    widest = len(COLUMNS)
     for no, line in enumerate(lines, start=1):
         if not line.strip() or line.startswith("#"):
             continue
         cells = line.split("\t")
         if not header:
-            if tuple(c.strip() for c in cells) != COLUMNS:
+            named = tuple(c.strip() for c in cells)
+            if named not in (COLUMNS, (*COLUMNS, RELATION)):
                 raise InputError(str(p), msg("thesaurus.header", line=no, columns=" / ".join(COLUMNS), found=repr(line)))
-            header = True
+            header, widest = True, len(named)
             continue
-        if len(cells) not in (3, 4):
+        if not 3 <= len(cells) <= widest:
             raise InputError(str(p), msg("thesaurus.columns", line=no, n=len(cells)))
         surfaces, targets = _split(cells[0]), _split(cells[1])
-        source, note = cells[2].strip(), cells[3].strip() if len(cells) == 4 else ""
+        source, note = cells[2].strip(), cells[3].strip() if len(cells) >= 4 else ""
+        relation = (cells[4].strip() if len(cells) == 5 else "") or "same"
         if reason := _check_source(source):
             raise InputError(str(p), msg("thesaurus.line", line=no, why=reason))
+        if relation not in RELATIONS:
+            raise InputError(str(p), msg("thesaurus.line", line=no, why=f"relation {relation!r} must be one of {', '.join(RELATIONS)}"))
         if not surfaces or not targets:
             raise InputError(str(p), msg("thesaurus.needs_pair", line=no))
         for s in surfaces:
@@ -213,7 +231,7 @@ def read_entries(path: str | Path | None = None) -> tuple[ThesaurusEntry, ...]:
                 raise InputError(str(p), msg("thesaurus.duplicate", line=no, surface=repr(s), first=seen[_key(s)]))
             seen[_key(s)] = no
             try:
-                entries.append(ThesaurusEntry(s, targets, source, note))
+                entries.append(ThesaurusEntry(s, targets, source, note, relation))
             except ValueError as exc:
                 raise InputError(str(p), msg("thesaurus.line", line=no, why=str(exc))) from exc
     if not header:

@@ -255,3 +255,27 @@ def test_definitions_ignore_remarks_and_lists(text: str) -> None:
 def test_definition_entries_extend_a_thesaurus() -> None:
     th = _small().with_entries(definitions_from_text("보험료 납입최고(독촉)기간", "policy:제26조"))
     assert th.expand("독촉장이 왔어요") == (Expansion("독촉", ("납입최고",), "policy:제26조", 0, 2),)
+
+
+def test_a_row_that_only_governs_a_word_expands_the_query_but_does_not_give_its_meaning(tmp_path: Path) -> None:
+    path = tmp_path / "t.tsv"
+    path.write_text("surfaces\ttargets\tsource\tnote\trelation\n"
+                    "벌금형\t벌금|벌금 특별약관\tgeneral\t\n"
+                    "과태료|범칙금\t벌금 특별약관\tgeneral\tnot a fine\tgoverns\n"
+                    "취소\t청약의 철회\tgeneral\t\tsame\n", "utf-8")
+    t = Thesaurus.load(path)
+    assert t.terms("과태료도 나오나요") == ("벌금 특별약관",)  # the query reaches the clause that decides it
+    assert t.meaning("과태료") == () and t.meaning("벌금형") == ("벌금", "벌금 특별약관") and t.meaning("취소") == ("청약의 철회",)
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("surfaces\ttargets\tsource\tnote\trelation\n과태료\t벌금\tgeneral\t\tlike\n", "utf-8")
+    with pytest.raises(InputError, match="line 2.*relation 'like'"):
+        Thesaurus.load(bad)
+    four = tmp_path / "four.tsv"  # without the relation column a fifth cell is refused
+    four.write_text("surfaces\ttargets\tsource\tnote\n과태료\t벌금\tgeneral\t\tgoverns\n", "utf-8")
+    with pytest.raises(InputError):
+        Thesaurus.load(four)
+
+
+def test_the_bundled_thesaurus_does_not_take_a_fine_of_another_law_for_the_policys_fine(bundled: Thesaurus) -> None:
+    assert "벌금 특별약관" in bundled.terms("속도위반 과태료도 보상되나요") and bundled.meaning("과태료") == ()
+    assert "벌금" in bundled.meaning("벌금형")
