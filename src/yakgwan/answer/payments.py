@@ -39,7 +39,9 @@ _VERBAL = ("XSV", "XSA")  # a verbal noun's suffix: 준비(하다) names an act,
 def payment_nouns(morphs: Sequence[Morph]) -> list[str]:
     """The payments a tagged question names, once each, in order: a noun ending in a payment head
     (입원비, 벌금), or a noun followed by a head Kiwi tagged apart (진단 + 금 → 진단금, 차 + 값 →
-    차값, 숙소 + 비용 → 숙소비용). A verbal noun (준비하다), a time or question noun (지금) and a
+    차값, 숙소 + 비용 → 숙소비용). A payment noun written together with the noun before it is
+    one compound, named whole (만기 + 환급금 → 만기환급금: which 환급금 is asked about); a space
+    between them keeps them apart. A verbal noun (준비하다), a time or question noun (지금) and a
     noun whose last syllable only looks like a head (치료, 동료, 장비:
     :data:`~yakgwan.answer.ko_rules.lexicon.NOT_PAYMENTS`) are not payments."""
     out: list[str] = []
@@ -57,7 +59,9 @@ def payment_nouns(morphs: Sequence[Morph]) -> list[str]:
                 out.append(stem + m.form)
         elif m.tag == _NOUN and len(m.form) >= 2 and m.form.endswith(PAYMENT_HEADS) and m.form not in NOT_PAYMENTS \
                 and not NOT_SUBJECT.fullmatch(m.form):
-            out.append(m.form)
+            before = morphs[i - 1] if i > 0 else None
+            joined = before is not None and before.tag == _NOUN and before.end == m.start and not NOT_SUBJECT.fullmatch(before.form)
+            out.append(before.form + m.form if joined and before is not None else m.form)
     return list(dict.fromkeys(out))
 
 
@@ -95,8 +99,35 @@ def unnamed_payments(payments: Iterable[str], corpus: str, equivalents: Callable
     """The ``payments`` whose characters occur nowhere in ``corpus`` (already
     :func:`~yakgwan.answer.anchors.normalise`\\ d), with any payment head (:func:`head_variants`),
     nor any of their ``equivalents`` (the clause words a thesaurus maps the word to) other than
-    its own stem."""
-    return [p for p in payments if not mentioned(p, corpus, _paying(equivalents)) and not any(normalise(v) in corpus for v in head_variants(p)[1:])]
+    its own stem. A compound's equivalents include those of the payment word it ends with
+    (교통사고합의금: those of 합의금), and a payment's those of its stem that are payments
+    themselves (변호사비: 변호사 → 변호사선임비용)."""
+    return [p for p in payments if not mentioned(p, corpus, _paying(_of_payment(equivalents)))
+            and not any(normalise(v) in corpus for v in head_variants(p)[1:])]
+
+
+def _is_payment(word: str) -> bool:
+    w = normalise(word).replace(" ", "")
+    return len(w) >= 2 and w.endswith(PAYMENT_HEADS) and w not in NOT_PAYMENTS
+
+
+def _of_payment(equivalents: Callable[[str], Sequence[str]] | None) -> Callable[[str], Sequence[str]] | None:
+    """The equivalents of a payment: a word's own, else those of the longest word of two
+    syllables or more it ends with that has any (the payment noun of a compound); and the
+    equivalents of its stem (the word without its payment head) that are payments."""
+    if equivalents is None:
+        return None
+
+    def of(form: str) -> Sequence[str]:
+        own: Sequence[str] = ()
+        for i in range(len(form) - 1):
+            if own := equivalents(form[i:]):
+                break
+        head = next((h for h in PAYMENT_HEADS if form.endswith(h) and len(form) - len(h) >= 2), None)
+        stem = [e for e in equivalents(form[: -len(head)]) if _is_payment(e)] if head else []
+        return [*own, *stem]
+
+    return of
 
 
 def _paying(equivalents: Callable[[str], Sequence[str]] | None) -> Callable[[str], Sequence[str]] | None:
@@ -122,7 +153,9 @@ def capped(done: Generated, missing: Sequence[str], nearest: Generated | None = 
     ``partial``, led by :func:`not_promised` — an answer, or, for a refusal because nothing
     retrieved looked on topic, the ``nearest`` units quoted (the refusal's reason is the missing
     payment, and the reader sees what the policy does say); any other refusal or partial answer is
-    kept, noting the words. Neither argument is changed."""
+    kept, noting the words. The answer's own leading sentence is dropped: it said what its clause
+    gives to the kind of question asked ("…에 ‘연 100만원’라고 적혀 있습니다" to "만기환급금은
+    얼마"), and that clause is about something else. Neither argument is changed."""
     if not missing:
         return done
     note = msg("note.payment_not_named", words=", ".join(missing))
@@ -132,7 +165,13 @@ def capped(done: Generated, missing: Sequence[str], nearest: Generated | None = 
     if done.outcome != "answered":
         return replace(done, notes=[*done.notes, note])
     lead = not_promised(missing, on_topic)
+    body, claims = _without(done.conclusion, done.answer), _without(done.conclusion, done.claims_text or done.answer)
     # claims_text keeps the answer's own statements only: the lead names what is missing
-    return Generated("partial", f"{lead} {done.answer}", list(done.citations), notes=[*done.notes, note],
-                     claims_text=done.claims_text or done.answer, quoted=done.quoted, scratchpad=done.scratchpad,
+    return Generated("partial", f"{lead} {body}", list(done.citations), notes=[*done.notes, note],
+                     claims_text=claims, quoted=done.quoted, scratchpad=done.scratchpad,
                      attempted=done.attempted, reason="unnamed_payment", conclusion=lead)
+
+
+def _without(lead: str, text: str) -> str:
+    """``text`` without the sentence ``lead`` it starts with (as it is when ``lead`` is not there)."""
+    return text[len(lead):].lstrip() if lead and text.startswith(lead) else text

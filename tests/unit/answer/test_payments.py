@@ -16,7 +16,24 @@ pytestmark = pytest.mark.unit
 
 
 def tags(*pairs: tuple[str, str]) -> list[Morph]:
-    return [Morph(form, tag, 0, 0) for form, tag in pairs]
+    """Morphs a space apart (as if each were its own word)."""
+    out, pos = [], 0
+    for form, tag in pairs:
+        out.append(Morph(form, tag, pos, pos + len(form)))
+        pos += len(form) + 1
+    return out
+
+
+def words(*spaced: str) -> list[Morph]:
+    """Morphs as written: ``"만기+환급금/NNG+NNG"`` is two morphs of one word."""
+    out, pos = [], 0
+    for word in spaced:
+        forms, tags_ = word.split("/")
+        for form, tag in zip(forms.split("+"), tags_.split("+")):
+            out.append(Morph(form, tag, pos, pos + len(form)))
+            pos += len(form)
+        pos += 1
+    return out
 
 
 def test_a_noun_with_a_payment_head_is_a_payment_whether_or_not_the_tagger_split_it() -> None:
@@ -79,12 +96,17 @@ def test_payments_are_promised_in_the_yakgwan_and_their_tables_not_in_the_guides
 
 def test_an_answer_about_an_unnamed_payment_becomes_partial_led_by_the_sentence_that_says_so() -> None:
     cite = Citation(1, "c1", "a.txt", "제3조", 3, "회사는 상해 의료비를 보상합니다.", "보통약관")
-    done = Generated("answered", "제3조는 상해 의료비를 보상합니다. [1]", [cite], conclusion="제3조는 상해 의료비를 보상합니다. [1]")
+    lead = "보통약관 제3조(보험금의 지급사유)에 ‘1,000만원 한도’라고 적혀 있습니다. [1]"
+    quote = "보통약관 · 제3조 — 회사는 상해 의료비를 1,000만원 한도로 보상합니다. [1]"
+    done = Generated("answered", f"{lead} {quote}", [cite], claims_text=f"{lead} {quote}", conclusion=lead)
     out = capped(done, ["수리비", "숙박비"])
     assert out.outcome == "partial" and out.reason == "unnamed_payment"
     assert out.conclusion == not_promised(["수리비", "숙박비"]) == "약관에는 ‘수리비’, ‘숙박비’(이)라는 지급 항목이 나오지 않습니다. 아래는 질문과 가장 가까운 조항입니다."
-    assert out.answer == f"{out.conclusion} 제3조는 상해 의료비를 보상합니다. [1]" and out.citations == [cite]
-    assert out.claims_text == "제3조는 상해 의료비를 보상합니다. [1]"  # the answer's own statements: the lead names what is missing
+    # the answer's own lead said what its clause gives to "얼마": that clause is not about a 수리비, so it goes
+    assert out.answer == f"{out.conclusion} {quote}" and out.citations == [cite]
+    assert out.claims_text == quote  # the answer's own statements: the lead names what is missing
+    plain = Generated("answered", "제3조는 상해 의료비를 보상합니다. [1]", [cite])  # an answer without a lead keeps all it said
+    assert capped(plain, ["수리비"]).answer == f"{not_promised(['수리비'])} 제3조는 상해 의료비를 보상합니다. [1]"
     assert done.outcome == "answered" and done.notes == []  # the argument is not changed
     assert "수리비, 숙박비" in out.notes[-1].text("ko")
     refused = Generated("refused", "없습니다", [], reason="off_topic")
@@ -100,3 +122,26 @@ def test_an_answer_about_an_unnamed_payment_becomes_partial_led_by_the_sentence_
     other = Generated("refused", "없습니다", [], reason="unverifiable")  # a refusal for another reason is kept
     assert capped(other, ["수리비"], near).outcome == "refused"
     assert capped(done, []) is done
+
+
+def test_a_payment_noun_written_together_with_the_noun_before_it_is_one_compound_payment() -> None:
+    # "만기환급금을 얼마나": which 환급금 is asked about; "만기 때 환급금": a space keeps them apart
+    assert payment_nouns(words("만기+환급금+을/NNG+NNG+JKO", "얼마나/MAG")) == ["만기환급금"]
+    assert payment_nouns(words("만기/NNG", "때/NNG", "환급금+을/NNG+JKO")) == ["환급금"]
+    assert payment_nouns(words("지금+환급금/NNG+NNG")) == ["환급금"]  # a time word before it says when, not which
+    corpus = normalise("해약환급금은 제32조에 따릅니다. 교통사고처리지원금을 지급합니다. 만기가 되면 계약이 끝납니다.")
+    equivalents = {"합의금": ("교통사고처리지원금",)}.get
+    # named only when the compound is: 만기 and 환급금 apart do not name a 만기환급금
+    assert unnamed_payments(["만기환급금", "해약환급금"], corpus) == ["만기환급금"]
+    # a compound ending in a payment word the thesaurus maps is named by that word's equivalents
+    assert unnamed_payments(["사고합의금", "사고환급금"], corpus, lambda w: equivalents(w) or ()) == ["사고환급금"]
+
+
+def test_a_payment_is_named_by_a_payment_its_stem_stands_for_in_the_thesaurus() -> None:
+    corpus = normalise("변호사선임비용을 보험가입금액 한도로 지급합니다. 입원하여 치료를 받은 경우")
+    thesaurus = {"변호사": ("변호사선임비용", "자동차사고 변호사선임비용 특별약관"), "입원": ("입원", "입원치료")}
+    equivalents = lambda w: thesaurus.get(w, ())  # noqa: E731
+    # 변호사비: its stem 변호사 stands for 변호사선임비용, a payment the documents name
+    assert unnamed_payments(["변호사비"], corpus, equivalents) == []
+    # 입원비: its stem stands for no payment (입원, 입원치료 name the event): not named by them
+    assert unnamed_payments(["입원비"], corpus, equivalents) == ["입원비"]
