@@ -15,6 +15,7 @@ process does not embed a unit twice.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -30,7 +31,7 @@ from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_
 from yakgwan.answer.units import Unit, article_key, hit_units
 from yakgwan.core.protocols import Embedder, EmbedKind
 from yakgwan.core.records import Hit, sha256_hex
-from yakgwan.query.answer_type import PAID, answers_kind, asked_kinds, piece_gives
+from yakgwan.query.answer_type import PAID, answers_kind, asked_kinds, asks_whole_list, piece_gives
 from yakgwan.query.answer_type import bundled as bundled_types
 from yakgwan.embedders.cache import EmbeddingCache
 from yakgwan.text.tokenizer import Tokenizer
@@ -167,6 +168,41 @@ def with_kind_unit(question: str, units: Sequence[Unit], score: Sequence[float],
     return [*picked, max(others, key=lambda i: (score[i], -i))] if others else picked
 
 
+LIST_ITEMS = 12  # the members of one list or table an answer quotes at most
+_TABLE_ROW = re.compile(r"\s*\|")
+_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")
+
+
+def _item_kind(u: Unit) -> str | None:
+    """Whether ``u`` is a member of a table (a row) or of a list (an item), and which; None: neither."""
+    return "row" if _TABLE_ROW.match(u.text) else "item" if _ITEM.match(u.text) else None
+
+
+def with_whole_list(question: str, units: Sequence[Unit], picked: list[int]) -> list[int]:
+    """``picked`` and, when the question asks for every member of a list or a table (a count, a
+    total, a plural: :func:`~yakgwan.query.answer_type.asks_whole_list`), the other members of the
+    first picked row or item's table or list — the units of its chunk under the same heading
+    that are members of the same kind, next to it with nothing else between — at most
+    ``LIST_ITEMS`` in all: "지사는 몇 개인가요?" is answered by every row of the table, not the
+    three that scored best. Pure."""
+    if not picked or not asks_whole_list(question, bundled_types()):
+        return picked
+    first = next((i for i in picked if _item_kind(units[i]) is not None), None)
+    if first is None:
+        return picked
+    u, kind = units[first], _item_kind(units[first])
+    same = [j for j, v in enumerate(units) if v.chunk.chunk_id == u.chunk.chunk_id and v.heading() == u.heading()]
+    same.sort(key=lambda j: units[j].start)
+    at = same.index(first)
+    lo = hi = at
+    while lo > 0 and _item_kind(units[same[lo - 1]]) == kind:
+        lo -= 1
+    while hi + 1 < len(same) and _item_kind(units[same[hi + 1]]) == kind:
+        hi += 1
+    members = same[lo:hi + 1][:LIST_ITEMS]
+    return [*picked, *(j for j in members if j not in picked)][: max(len(picked), LIST_ITEMS)]
+
+
 def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
     """The answerability features of a choice of units (see :mod:`yakgwan.answer.answerability`)."""
     best = int(picked[0])
@@ -236,6 +272,7 @@ class UnitAnswerer:
             why = msg("refusal.off_topic", closest=closest).text("ko")
             return Generated("refused", f"{REFUSAL} ({why})", [], notes=[note], reason="off_topic")
         picked = with_kind_unit(question, units, scored.score, with_kind_siblings(question, units, scored.score, picked))
+        picked = with_whole_list(question, units, picked)
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))

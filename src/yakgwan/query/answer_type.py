@@ -27,6 +27,7 @@ class AnswerTypes:
     roles: dict[str, tuple[str, ...]]
     answers: dict[str, tuple[str, ...]]
     last_clause: frozenset[str] = frozenset()  # kinds whose cues ask only in the question's last clause
+    enumerates: tuple[str, ...] = ()  # cues of a question that asks for every member of a list or table
 
     @classmethod
     def from_json(cls, data: dict) -> "AnswerTypes":
@@ -42,7 +43,7 @@ class AnswerTypes:
             for role in wanted:
                 if role not in roles:
                     raise ValueError(f"answer_types: '{kind}' wants the unknown role '{role}'")
-        return cls(asks, roles, answers, last)
+        return cls(asks, roles, answers, last, tuple(data.get("enumerates", ())))
 
 
 @lru_cache(maxsize=1)
@@ -80,6 +81,13 @@ def asked_kinds(question: str, types: AnswerTypes) -> frozenset[str]:
     q, tail = _squash(question), _squash(last_clause(question))
     kinds = frozenset(kind for kind, cues in types.asks.items() if any(cue in (tail if kind in types.last_clause else q) for cue in cues))
     return kinds - {PAID} if kinds - {PAID} else kinds
+
+
+def asks_whole_list(question: str, types: AnswerTypes) -> bool:
+    """Whether ``question`` asks for every member of a list or a table ("지사는 몇 개", "어떤 팀들이
+    있나요"): a count, a total or a plural asked about (``types.enumerates``)."""
+    q = _squash(question)
+    return any(cue in q for cue in types.enumerates)
 
 
 def title_roles(title: str | None, types: AnswerTypes) -> frozenset[str]:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, AnswerFeatures, reliability
-from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer, features, shown_unit, with_kind_siblings, with_kind_unit
+from yakgwan.answer.extract_units import LIST_ITEMS, CachingEmbedder, UnitAnswerer, features, shown_unit, with_kind_siblings, with_kind_unit, with_whole_list
 from yakgwan.answer.passages import with_asked_kind
 from yakgwan.answer.select import SelectWeights, chosen, covered, idf_weights, score_units, unit_scores
 from yakgwan.answer.units import Unit, article_key, chunk_units, hit_units, with_article_pieces
@@ -326,3 +326,23 @@ def test_a_passage_of_the_asked_kind_takes_the_last_place_only_when_the_first_k_
     assert with_asked_kind(["청구1", "청구2", "청구3", "청구4"], 3, gives) == ["청구1", "청구2", "청구3"]  # type: ignore[arg-type]
     assert with_asked_kind([], 2, gives) == []
     assert with_asked_kind(["청구1", "청구2", "시효"], 1, gives) == ["청구1", "시효"]  # type: ignore[arg-type]  # a short list keeps its hits
+
+
+def test_a_question_that_asks_for_every_member_gets_the_whole_table_or_list_of_a_chosen_row() -> None:
+    table = ("### 지사 현황\n\n| 지사명 | 직원 수 |\n|---|---|\n| 서울 본사 | 20명 |\n| 부산 지사 | 8명 |\n| 제주 지사 | 6명 |\n"
+             "| 대구 지사 | 5명 |\n\n지사는 계속 늘어납니다.\n- 따로 선 항목")
+    c = _chunk("m", table, article=None, yakgwan=None, title=None)
+    units = hit_units([Hit(c, 1.0, 1, "hybrid_cc")])
+    rows = [i for i, u in enumerate(units) if u.text.startswith("|")]
+    assert len(rows) == 4
+    count = "지사는 몇 개인가요?"
+    # the best-scoring rows, then the rest of their table, in no more than LIST_ITEMS; the sentence and the bullet stay out
+    assert with_whole_list(count, units, [rows[2], rows[0]]) == [rows[2], rows[0], rows[1], rows[3]]
+    assert with_whole_list("어떤 지사들이 있나요?", units, [rows[1]]) == [rows[1], rows[0], rows[2], rows[3]]  # a plural asked about
+    assert with_whole_list("부산 지사의 직원 수는?", units, [rows[1]]) == [rows[1]]  # one member asked: as picked
+    sentence = next(i for i, u in enumerate(units) if u.text.startswith("지사는"))
+    assert with_whole_list(count, units, [sentence]) == [sentence]  # no row or item picked: nothing to widen
+    long = "\n".join(f"- 항목 {i}" for i in range(20))
+    items = hit_units([Hit(_chunk("l", long, article=None, yakgwan=None, title=None), 1.0, 1, "hybrid_cc")])
+    widened = with_whole_list("항목을 모두 나열하면?", items, [5])
+    assert len(widened) == LIST_ITEMS and widened[0] == 5 and widened[1:] == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]

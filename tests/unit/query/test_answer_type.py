@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from yakgwan.query.answer_type import AnswerTypes, answers_kind, asked_kinds, bundled, last_clause, title_roles
+from yakgwan.query.answer_type import AnswerTypes, answers_kind, asked_kinds, asks_whole_list, bundled, last_clause, title_roles
 
 pytestmark = pytest.mark.unit
 
@@ -99,3 +99,12 @@ def test_a_piece_gives_the_kind_of_its_articles_title_unless_it_is_a_quoted_law(
     own = Chunk("a", "p.pdf", "p.pdf", "p", "3년간 행사하지 않으면 …", 0, 10, (25,), yakgwan="보통약관", article="제35조", article_title="소멸시효")
     law = Chunk("b", "p.pdf", "p.pdf", "p", "3년간 행사하지 아니하면 …", 0, 10, (90,), article="제662조", article_title="소멸시효", kind="law")
     assert piece_gives(own, period, t) and not piece_gives(law, period, t) and not piece_gives(own, frozenset({"documents"}), t)
+
+
+@pytest.mark.parametrize("question, whole", [
+    ("지사는 몇 개인가요?", True), ("직원이 몇 명이에요", True), ("어떤 팀들이 있나요?", True), ("상품 종류를 알려 주세요", True),
+    ("모든 서류를 나열해 주세요", True), ("필요한 서류 전부 뭐예요", True),
+    ("부산 지사 직원 수는?", False), ("며칠 안에 내야 하나요?", False), ("몇 년 지났는데 받을 수 있나요", False),
+])
+def test_a_question_that_asks_for_every_member_of_a_list(question: str, whole: bool) -> None:
+    assert asks_whole_list(question, bundled()) is whole
