@@ -255,6 +255,44 @@ def test_docx_archive_bombs_are_refused_before_anything_is_expanded(tmp_path: Pa
         _load(damaged)
 
 
+def _understate(path: Path, name: str, size: int) -> None:
+    """Rewrite the expanded size the archive states for entry ``name`` (local header and central
+    directory) as ``size``, the data left as it is: a directory that lies."""
+    data = bytearray(path.read_bytes())
+    raw = name.encode()
+    for sig, size_at, name_at in ((b"PK\x03\x04", 22, 30), (b"PK\x01\x02", 24, 46)):
+        at = data.find(sig)
+        while at >= 0 and data[at + name_at:at + name_at + len(raw)] != raw:
+            at = data.find(sig, at + 1)
+        data[at + size_at:at + size_at + 4] = size.to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+
+
+def test_a_docx_whose_directory_understates_an_entry_is_refused_before_it_is_expanded(tmp_path: Path) -> None:
+    # 8 MB of zeros said to be 4 KB: within every stated bound, but a reader asking for the whole
+    # entry decompresses all of it before its checksum fails
+    forged = tmp_path / "forged.docx"
+    with zipfile.ZipFile(forged, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr("word/document.xml", b"0" * (8 * 1024 * 1024))
+    _understate(forged, "word/document.xml", 4096)
+    with zipfile.ZipFile(forged) as z:
+        assert z.getinfo("word/document.xml").file_size == 4096  # the lie is what the directory says
+    with pytest.raises(InputError, match="understates entry word/document.xml") as err:
+        _load(forged)
+    assert "forged.docx" in str(err.value)
+    from yakgwan.ingest.loaders.archive import docx_verdict
+
+    verdict = docx_verdict(forged, forged.stat().st_size, "forged.docx")
+    assert verdict is not None and verdict.bomb  # the server answers 413, as for any bomb
+    honest = tmp_path / "honest.docx"  # small and incompressible entries, stored or deflated, are no lie
+    with zipfile.ZipFile(honest, "w") as z:
+        z.writestr("word/document.xml", "<w:document/>", compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr("media/x.bin", bytes(range(256)) * 40, compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr("media/y.bin", b"\x01\x02", compress_type=zipfile.ZIP_STORED)
+    assert docx_verdict(honest, honest.stat().st_size, "honest.docx") is None
+
+
 def test_beir_corpus(tmp_path: Path) -> None:
     f = tmp_path / "corpus.jsonl"
     rows = [{"_id": "d1", "title": "T", "text": "본문 하나"}, {"_id": "d2", "title": "", "text": "본문 둘"}]
