@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from yakgwan.cli.output import err, say
+from yakgwan.core.errors import json_text
 from yakgwan.config import Settings
 from yakgwan.services.appeal import AppealOptions, appeal, check_pack_path, write_evidence_pack
 
@@ -23,7 +23,7 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
             err(say(lang, "cli.appeal_font", file=str(out), n=missing))
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
-        args.json_out.write_text(json.dumps(result, ensure_ascii=False, indent=1), "utf-8")
+        args.json_out.write_text(json_text(result, indent=1), "utf-8")
     print_appeal(result, lang)
     return 0
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping
 
 from yakgwan.cli.output import err, say
+from yakgwan.core.errors import json_text
 from yakgwan.config import Settings
 from yakgwan.services.ask import RuleSet
 from yakgwan.services.evaluate import METRIC_KEYS, EvalRequest, evaluate, load_evalset, load_unanswerable
@@ -26,7 +26,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     results = evaluate(settings, req, on_result=lambda res: print_result_line(res, lang), on_warning=lambda message: err(say(lang, "cli.warning", text=message)))
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
-        args.json_out.write_text(json.dumps([r.to_json() for r in results], ensure_ascii=False, indent=1), "utf-8")
+        args.json_out.write_text(json_text([r.to_json() for r in results], indent=1), "utf-8")
     if args.report:
         render_report(results, args.report, title=f"yakgwan eval — {req.evalset.name}")
     return 0

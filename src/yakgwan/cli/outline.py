@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Sequence
 
 from yakgwan.cli.output import say
 from yakgwan.cli.parser import columns
 from yakgwan.config import Settings
-from yakgwan.core.errors import one_line
+from yakgwan.core.errors import json_text, one_line
 from yakgwan.services.outline import DocOutline, IndexOutline, Label, Reading, Yakgwan, outline_index, page_spans
 
 WIDTH = 100  # columns a 조 list is wrapped to
@@ -23,7 +22,7 @@ SOURCE_WORDS = {"meta": "outline.from_meta", "printed": "outline.from_printed"}
 def cmd_outline(args: argparse.Namespace, settings: Settings) -> int:
     outline = outline_index(settings, args.doc)
     if args.json:
-        print(json.dumps(outline.to_json(settings.language), ensure_ascii=False, indent=2))
+        print(json_text(outline.to_json(settings.language)))
         return 0
     for line in outline_lines(outline, settings.language):
         print(line)

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from yakgwan.core.errors import one_line
 from yakgwan.cli.output import err, print_hits, say
+from yakgwan.core.errors import json_text, one_line
 from yakgwan.config import Settings
 from yakgwan.services.ask import RuleSet, ask_index
 from yakgwan.services.pipelines import pipeline_rows, pipeline_specs_json
 from yakgwan.services.search import search_index
 
+
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     res = search_index(settings, args.query, args.pipeline, args.k, args.filters)
     if args.json:
-        print(json.dumps(res.to_json(settings.language), ensure_ascii=False, indent=2))
+        print(json_text(res.to_json(settings.language)))
         return 0
     lang = settings.language
     dense = say(lang, "cli.list_ready") if res.pending is None else say(lang, "cli.list_pending", embedded=res.pending[0], total=res.pending[1])
@@ -30,7 +30,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     res = ask_index(settings, args.question, args.pipeline, args.mode, args.k, RuleSet.parse(args.rules), args.filters)
     if args.json:
-        print(json.dumps(res.to_json(settings.language), ensure_ascii=False, indent=2))
+        print(json_text(res.to_json(settings.language)))
         return 0
     lang = settings.language
     print(f"[{say(lang, f'cli.outcome.{res.outcome}')}] {res.answer}")
@@ -45,7 +45,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_pipelines(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
-        print(json.dumps(pipeline_specs_json(settings.language), ensure_ascii=False, indent=2))
+        print(json_text(pipeline_specs_json(settings.language)))
         return 0
     rows = pipeline_rows()
     width = max(len(r.name) for r in rows)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import re
 
 from yakgwan.messages import Message, msg, text
@@ -38,6 +39,19 @@ def one_line(name: str) -> str:
     ``\\x1b``, ``\\u202e``…), so that a line that shows it stays one line and shows the name as it
     is. Pure."""
     return _CONTROL.sub(lambda m: _escape(m.group(0)), name)
+
+
+# what json.dumps(ensure_ascii=False) leaves raw inside a string (it escapes U+0000–U+001F itself,
+# and the newlines and spaces of its indent are no part of a string)
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]")
+
+
+def json_text(value: object, indent: int = 2) -> str:
+    """``value`` as JSON that is safe to print: letters of every script as they are, but every
+    control character and every character that changes the text's direction
+    (:data:`BIDI_CONTROLS`) as a ``\\uXXXX`` escape — the same JSON value, a different spelling
+    (``json.dumps`` leaves U+202E and C1 controls raw). Pure."""
+    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", json.dumps(value, ensure_ascii=False, indent=indent))
 
 
 def _escape(ch: str) -> str:

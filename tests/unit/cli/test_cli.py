@@ -379,3 +379,21 @@ def test_a_name_that_changes_the_texts_direction_is_shown_escaped_by_search_ask_
         shown = p.stdout + p.stderr
         assert not any(ch in shown for ch in "\u202e\u2066"), (args, shown)
         assert "\\u202efdp.txt" in shown or "\\u2066a\\nb.md" in shown, (args, shown)
+    # --json too: the same JSON value (parsed, the name is the file's), every such character spelled as an escape
+    for args in (["search", "보험금 지급", "--json"], ["ask", "보험금은 언제 지급하나요?", "--json"], ["outline", "--json"]):
+        p = subprocess.run([sys.executable, "-m", "yakgwan.cli", *args], capture_output=True, text=True, env=env, timeout=300)
+        assert p.returncode == 0, p.stderr
+        assert not any(ch in p.stdout for ch in "\u202e\u2066"), (args, p.stdout[:300])
+        assert "\u202efdp.txt" in json.dumps(json.loads(p.stdout), ensure_ascii=False) or "\u2066a\nb.md" in json.dumps(json.loads(p.stdout), ensure_ascii=False)
+
+
+@pytest.mark.unit
+def test_json_text_spells_direction_and_control_characters_as_escapes_and_keeps_the_value() -> None:
+    from yakgwan.core.errors import json_text
+
+    value = {"name": "계약\u202efdp.md", "note": "a\u2028b\x85c\nd", "list": ["\u2066x\u2069", 1]}
+    text = json_text(value)
+    assert json.loads(text) == value  # the same JSON value
+    assert not any(ch in text for ch in "\u202e\u2028\x85\u2066\u2069")
+    assert '"계약\\u202efdp.md"' in text and "\\u2028" in text and "\\u0085" in text and "\\n" in text  # Korean as it is
+    assert json_text([1], indent=1) == "[\n 1\n]"  # the indent's own newlines are no escapes
