@@ -240,7 +240,7 @@ def _multi_index(where: Path) -> Settings:
     ingest(settings, [MULTI / g["file"] for g in golds if g.get("insurer_printed", True)], sync=True)
     for g in golds:
         if not g.get("insurer_printed", True):
-            ingest(settings, [MULTI / g["file"]], sync=True, meta={"insurer": g["insurer"]})
+            ingest(settings, [MULTI / g["file"]], meta={"insurer": g["insurer"]})  # added beside the others (sync would mirror)
     return settings
 
 

@@ -49,8 +49,10 @@ def ingest(
 ) -> IngestReport:
     """Ingest ``paths`` into ``settings.index_dir``. ``steps`` names LLM ingest steps
     (``llm_chunk``, ``preprocess``); they use ``llm`` or the configured one. ``meta`` is set on
-    every document of this ingest (``store.filters.META_KEYS``; unchanged documents get it too). ``sync`` embeds
-    before returning; otherwise the index is BM25-searchable first (``on_lexical_ready``). ``ray``
+    every document of this ingest (``store.filters.META_KEYS``; unchanged documents get it too). ``sync``
+    mirrors ``paths`` exactly: indexed documents that are not among them are removed (an evaluation
+    corpus, a policy read alone); without it they stay. ``on_lexical_ready`` is called once the
+    words are committed, before the vectors are made. ``ray``
     (``local``, ``auto`` or an address) reads, tokenises and embeds on the actors of a Ray cluster
     (``ray_workers`` of them; default: one per CPU), each building the configured tokenizer and
     embedder once; the documents are committed from here, as without it."""
