@@ -88,6 +88,7 @@ def test_a_server_killed_mid_ingest_goes_on_with_the_same_job_after_a_restart(ph
     try:
         name = httpx.post(f"{url}/api/collections", json={"title": "내 운전자보험"}, timeout=10).json()["name"]
         job = httpx.post(f"{url}/api/collections/{name}/documents", files={"file": ("kb.pdf", kb_policy_pdf.read_bytes())}, timeout=60).json()["id"]
+        created = _job(url, job)["created"]
         if phase == "reading":  # before the first commit: nothing of the document is in the index yet
             _until(url, job, lambda j: j["status"] == "running", 60)
         elif phase == "embedding":  # the words committed, the vectors being made
@@ -111,6 +112,7 @@ def test_a_server_killed_mid_ingest_goes_on_with_the_same_job_after_a_restart(ph
     try:
         done = _until(url, job, lambda j: j["status"] in ("succeeded", "failed", "cancelled"), 600)
         assert done["status"] == "succeeded" and done["result"]["resumed"] and done["result"]["dense_ready"], done
+        assert done["result"]["name"] == "kb.pdf" and done["result"]["document"] and done["created"] == created  # the same job, about the same file
         docs = httpx.get(f"{url}/api/collections/{name}/documents", timeout=10).json()
         assert [d["name"] for d in docs] == ["kb.pdf"]
         hits = httpx.post(f"{url}/api/collections/{name}/search", json={"query": "청약의 철회", "k": 3}, timeout=60).json()["hits"]

@@ -155,7 +155,7 @@ def test_a_page_that_is_a_picture_is_read_by_ocr_and_named_in_a_warning(tmp_path
     settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache", embedder=EmbedderConfig("hashing"), tokenizer="mecab", quiet=True)
     report = ingest(settings, [pdf])
     [said] = [w.text("en") for w in report.warnings]
-    assert said.startswith(f"{pdf}: of 1 pages, 1 had no usable text layer and were read by OCR (tesseract")
+    assert said.startswith(f"{pdf}: no usable text layer on page(s) 1 of 1; read by OCR (tesseract")  # the page's number, then the count
 
 
 @pytest.mark.unit

@@ -286,9 +286,13 @@ class JobRunner:
     def new_id() -> str:
         return uuid.uuid4().hex[:12]
 
-    def submit(self, kind: str, work: Callable[[ProgressSink], dict[str, Any]], collection: str | None = None, job_id: str | None = None) -> Job:
-        """Queue ``work``; ``job_id`` (from :meth:`new_id`) when the work must know its own id."""
+    def submit(self, kind: str, work: Callable[[ProgressSink], dict[str, Any]], collection: str | None = None, job_id: str | None = None,
+               created: float | None = None) -> Job:
+        """Queue ``work``; ``job_id`` (from :meth:`new_id`) when the work must know its own id, or
+        to go on with a job a stopped server left (with its ``created`` time)."""
         job = Job(job_id or self.new_id(), kind, collection, owner=self.owner)
+        if created is not None:
+            job.created = created
         with self._lock:
             waiting = sum(j.status == "queued" for j in self._jobs.values())
             if waiting >= MAX_WAITING:

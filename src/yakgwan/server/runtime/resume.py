@@ -39,6 +39,15 @@ def unfinished(col: Collection) -> tuple[list[str], bool]:
     return sorted(set(col.files()) - indexed), data is not None and not data.dense_ready
 
 
+def _without_vectors(col: Collection) -> list[str]:
+    """The documents of ``col``'s index some of whose chunks have no vector yet, in index order."""
+    store = open_store(col.index_dir)
+    if not store.exists():
+        return []
+    data = store.read()
+    return list(dict.fromkeys(c.doc_id for c, ready in zip(data.chunks, data.dense_mask) if not ready))
+
+
 def resume_work(settings: Settings, col: Collection, collections: Collections, models: SharedModels,
                 done: Callable[[], None] = lambda: None) -> Callable[[ProgressSink], dict[str, Any]]:
     """The job that finishes ``col``: an ingest of all its uploads (an unreadable one forgotten,
@@ -55,15 +64,17 @@ def resume_work(settings: Settings, col: Collection, collections: Collections, m
     def _finish(sink: ProgressSink) -> dict[str, Any]:
         files = col.files()
         paths = [col.files_dir / stored for stored in sorted(files) if (col.files_dir / stored).is_file()]
+        waiting = _without_vectors(col)  # committed before the stop, their vectors not
         report = ingest(where, paths, embedder=models.ingest_embedder(), sink=sink)
         for failed in report.failed:
             if failed.path:
                 collections.forget_upload(col, Path(failed.path).name)
-        names = [str(files.get(d, {}).get("name", d)) for d in report.added]
+        finished = [*report.added, *(d for d in waiting if d not in report.added)]  # what the interrupted ingest was about
+        names = [str(files.get(d, {}).get("name", d)) for d in finished]
         warnings = [said(w, None) for w in report.warnings]
         for stored, f in files.items():  # the files by the names the client gave them
             warnings = [renamed(w, str(col.files_dir / stored), str(f.get("name", stored))) for w in warnings]
-        return {"document": report.added[0] if report.added else None, "name": ", ".join(names), "kind": None,
+        return {"document": finished[0] if finished else None, "name": ", ".join(names), "kind": None,
                 "added": len(report.added), "replaced": len(report.replaced), "unchanged": len(report.unchanged),
                 "chunks": report.new_chunks, "pages": report.new_pages, "seconds": round(report.seconds_total, 2),
                 "dense_ready": report.dense_ready, "answer_units": 0, "warnings": warnings, "already_uploaded": False, "resumed": True}
@@ -88,7 +99,7 @@ def resume(jobs: JobRunner, collections: Collections, models: SharedModels, sett
             continue
         old = next((j for j in left if j.kind == "ingest" and j.collection == col.name), None)
         work = resume_work(settings, col, collections, models, done=lambda name=col.name: jobs.release(name))
-        job = jobs.submit("ingest", work, col.name, job_id=old.id if old else None)
+        job = jobs.submit("ingest", work, col.name, job_id=old.id if old else None, created=old.created if old else None)
         if old is not None:
             left.remove(old)
         log.warning("collection %s: %s left unfinished by the server before; resumed as job %s", col.name,
