@@ -203,6 +203,13 @@ def with_whole_list(question: str, units: Sequence[Unit], picked: list[int]) -> 
     return [*picked, *(j for j in members if j not in picked)][: max(len(picked), LIST_ITEMS)]
 
 
+def _widened(question: str, units: Sequence[Unit], scored: Scored, picked: list[int]) -> list[int]:
+    """The units an answer quotes: ``picked`` with the asked kind's units and the whole list
+    (:func:`with_kind_siblings`, :func:`with_kind_unit`, :func:`with_whole_list`)."""
+    picked = with_kind_unit(question, units, scored.score, with_kind_siblings(question, units, scored.score, picked))
+    return with_whole_list(question, units, picked)
+
+
 def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
     """The answerability features of a choice of units (see :mod:`yakgwan.answer.answerability`)."""
     best = int(picked[0])
@@ -236,13 +243,16 @@ class UnitAnswerer:
 
     def for_model(self, question: str, hits: Sequence[Hit], limit: int = MODEL_UNITS) -> Gate:
         """What an LLM answers from: the offline answer of the same units (its calibrated outcome
-        gates the model), and, unless it refuses, the ``limit`` best-scoring units numbered in
+        gates the model), and, unless it refuses, the units the offline answer quotes (those it
+        added for the asked kind or the whole list included: the 소멸시효 for "4년 전 사고인데 …")
+        and the best-scoring others, ``limit`` in all unless the quoted ones are more, numbered in
         retrieval order (each a verbatim span of its chunk, shown as read)."""
         units, scored, picked = self.choose(question, hits)
         offline = self._answer(question, units, scored, picked)
         if offline.outcome == "refused":
             return Gate(offline, [], offline.notes[0])
-        best = sorted(range(len(units)), key=lambda i: (-scored.score[i], i))[:limit]
+        quoted = _widened(question, units, scored, picked)
+        best = [*quoted, *[i for i in sorted(range(len(units)), key=lambda i: (-scored.score[i], i)) if i not in quoted][: max(0, limit - len(quoted))]]
         order = sorted(best, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         shown = [Sentence(str(n), units[i].chunk, units[i].text, units[i].start, model_view(units[i])) for n, i in enumerate(order, 1)]
         return Gate(offline, shown, msg("note.model_read_units", offline=offline.notes[0], n=len(shown)))
@@ -271,8 +281,7 @@ class UnitAnswerer:
             closest = units[picked[0]].heading() or units[picked[0]].chunk.title
             why = msg("refusal.off_topic", closest=closest).text("ko")
             return Generated("refused", f"{REFUSAL} ({why})", [], notes=[note], reason="off_topic")
-        picked = with_kind_unit(question, units, scored.score, with_kind_siblings(question, units, scored.score, picked))
-        picked = with_whole_list(question, units, picked)
+        picked = _widened(question, units, scored, picked)
         order = sorted(picked, key=lambda i: (units[i].rank, units[i].chunk.chunk_id, units[i].start))
         cites = [Citation.of(n, units[i].chunk, units[i].text, units[i].heading()) for n, i in enumerate(order, 1)]
         claims = " ".join(f"{shown_unit(units[i])} [{n}]" for n, i in enumerate(order, 1))

@@ -346,3 +346,20 @@ def test_a_question_that_asks_for_every_member_gets_the_whole_table_or_list_of_a
     items = hit_units([Hit(_chunk("l", long, article=None, yakgwan=None, title=None), 1.0, 1, "hybrid_cc")])
     widened = with_whole_list("항목을 모두 나열하면?", items, [5])
     assert len(widened) == LIST_ITEMS and widened[0] == 5 and widened[1:] == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]
+
+
+def test_the_model_is_shown_every_unit_the_offline_answer_quotes_then_the_best_scoring_others() -> None:
+    # "3년 전 사고인데 …서류" asks a period in years: the offline answer adds the 소멸시효 unit to the
+    # claim clause its words matched; a model answering from the best-scoring units alone would not see it
+    claim = _chunk("c", "① 보험수익자는 다음의 서류를 제출하고 보험금을 청구하여야 합니다.\n② 사고증명서는 병원에서 발급합니다.", article="제7조", title="보험금의 청구")
+    limit = _chunk("l", "보험금청구권은 3년간 행사하지 않으면 소멸시효가 완성됩니다.", article="제35조", title="소멸시효")
+    others = [_chunk(f"o{n}", f"① 서류 {n}호를 냅니다.", article=f"제{10 + n}조", title="기타") for n in range(6)]
+    hits = [Hit(c, 1.0 - 0.01 * r, r, "clause") for r, c in enumerate([claim, *others, limit], 1)]
+    answerer = UnitAnswerer(KeywordEmbedder(), WordTokenizer(), _model((10.0, 0.0, 0.0, 0.0), answered=0.5, partial=0.2), lambda q: 1.0, SelectWeights(keep=1))
+    question = "3년 전 사고인데 지금 서류 내면 받을 수 있나요?"
+    offline = answerer.answer(question, hits)
+    assert offline.outcome == "answered" and "l" in [c.chunk_id for c in offline.citations]  # the 소멸시효 is quoted offline
+    gate = answerer.for_model(question, hits, limit=3)
+    shown = [s.chunk.chunk_id for s in gate.sentences]
+    assert len(shown) == 3 and "l" in shown  # the model sees it too, within its limit
+    assert set(c.chunk_id for c in offline.citations) <= set(shown)
