@@ -30,7 +30,8 @@ PHRASE_CHARS = 48  # a span longer than this keeps its end (the figure), cut at 
 DOCUMENTS = 6  # document names listed at most
 
 # a count of time: N일 (영업일), N개월, N년, N주, N시간, with 이내/이상/까지/간/동안 after it
-_PERIOD = re.compile(r"\d+\s*(?:영업일|일|개월|년|주일|주|시간)(?:\s*(?:이내|이상|이후|전|까지|간|동안))?")
+_TIME_UNITS = "영업일|일|개월|년|주일|주|시간"
+_PERIOD = re.compile(rf"\d+\s*(?:{_TIME_UNITS})(?:\s*(?:이내|이상|이후|전|까지|간|동안))?")
 # a sum of money (2천만원, 300만원, 5,000원) or a share (50%), with 한도/이내/까지 after it
 _AMOUNT = re.compile(r"(?:\d[\d,.]*\s*(?:천|백|십)?\s*(?:만|억)?\s*원|\d[\d.]*\s*(?:%|％))(?:\s*(?:한도|이내|까지))?")
 # a document's name as 약관 print them: a noun ending in 증명서, 진단서, 확인서, 청구서, 사본, 등본 …
@@ -77,7 +78,7 @@ VALUE_KINDS = ("period", "amount", "documents")  # the kinds a unit carries in i
 # the measure a count of time is in (영업일 counts days; 주일 weeks), and the general Korean
 # interrogatives that ask a count in one measure (며칠: days, 몇 달: months, 몇 년: years)
 _MEASURE = {"영업일": "일", "일": "일", "개월": "개월", "년": "년", "주일": "주", "주": "주", "시간": "시간"}
-_MEASURE_OF = re.compile(r"\d+\s*(영업일|일|개월|년|주일|주|시간)")
+_MEASURE_OF = re.compile(rf"\d+\s*({_TIME_UNITS})")
 _ASKED_MEASURE = {"일": re.compile(r"며칠|몇\s*일"), "개월": re.compile(r"몇\s*(?:개월|달)"), "년": re.compile(r"몇\s*년"),
                   "주": re.compile(r"몇\s*주"), "시간": re.compile(r"몇\s*시간")}
 

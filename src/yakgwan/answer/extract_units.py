@@ -15,7 +15,6 @@ process does not embed a unit twice.
 
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -28,7 +27,7 @@ from yakgwan.answer.ko_rules.lexicon import NOT_SUBJECT
 from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Note, Sentence
 from yakgwan.messages import msg
 from yakgwan.answer.select import Scored, SelectWeights, chosen, covered, score_units
-from yakgwan.answer.units import Unit, article_key, hit_units
+from yakgwan.answer.units import Unit, article_key, hit_units, member_kind
 from yakgwan.core.protocols import Embedder, EmbedKind
 from yakgwan.core.records import Hit, sha256_hex
 from yakgwan.query.answer_type import PAID, answers_kind, asked_kinds, asks_whole_list, piece_gives
@@ -169,13 +168,6 @@ def with_kind_unit(question: str, units: Sequence[Unit], score: Sequence[float],
 
 
 LIST_ITEMS = 12  # the members of one list or table an answer quotes at most
-_TABLE_ROW = re.compile(r"\s*\|")
-_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")
-
-
-def _item_kind(u: Unit) -> str | None:
-    """Whether ``u`` is a member of a table (a row) or of a list (an item), and which; None: neither."""
-    return "row" if _TABLE_ROW.match(u.text) else "item" if _ITEM.match(u.text) else None
 
 
 def with_whole_list(question: str, units: Sequence[Unit], picked: list[int]) -> list[int]:
@@ -187,17 +179,17 @@ def with_whole_list(question: str, units: Sequence[Unit], picked: list[int]) -> 
     three that scored best. Pure."""
     if not picked or not asks_whole_list(question, bundled_types()):
         return picked
-    first = next((i for i in picked if _item_kind(units[i]) is not None), None)
+    first = next((i for i in picked if member_kind(units[i].text) is not None), None)
     if first is None:
         return picked
-    u, kind = units[first], _item_kind(units[first])
+    u, kind = units[first], member_kind(units[first].text)
     same = [j for j, v in enumerate(units) if v.chunk.chunk_id == u.chunk.chunk_id and v.heading() == u.heading()]
     same.sort(key=lambda j: units[j].start)
     at = same.index(first)
     lo = hi = at
-    while lo > 0 and _item_kind(units[same[lo - 1]]) == kind:
+    while lo > 0 and member_kind(units[same[lo - 1]].text) == kind:
         lo -= 1
-    while hi + 1 < len(same) and _item_kind(units[same[hi + 1]]) == kind:
+    while hi + 1 < len(same) and member_kind(units[same[hi + 1]].text) == kind:
         hi += 1
     members = same[lo:hi + 1][:LIST_ITEMS]
     return [*picked, *(j for j in members if j not in picked)][: max(len(picked), LIST_ITEMS)]

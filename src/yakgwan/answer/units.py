@@ -39,6 +39,7 @@ _CONTENT = re.compile(r"[0-9A-Za-z가-힣]")
 _MARKDOWN_HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)  # ATX headings (CommonMark)
 _INTRODUCES = re.compile(r":[*_]*\s*$")  # a line that ends with a colon (bold marks aside) introduces what follows
 _LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")  # a bullet or numbered list item (CommonMark)
+_TABLE_ROW = re.compile(r"\s*\|")  # a Markdown table row
 
 
 @dataclass(frozen=True)
@@ -84,13 +85,18 @@ def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
     return [(s, e) for s, e in out]
 
 
+def member_kind(text: str) -> str | None:
+    """Whether a unit's ``text`` is a member of a table (``"row"``) or of a list (``"item"``); None: neither."""
+    return "row" if _TABLE_ROW.match(text) else "item" if _LIST_ITEM.match(text) else None
+
+
 def _with_their_lists(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``spans`` with each line that introduces a list joined to the list items right after it
     (the text between them blank), as far as ``UNIT_CHARS``."""
     out: list[list[int]] = []
     open_list = False
     for s, e in spans:
-        if (open_list and _LIST_ITEM.match(text[s:e]) and not text[out[-1][1]:s].strip() and e - out[-1][0] <= UNIT_CHARS):
+        if (open_list and member_kind(text[s:e]) == "item" and not text[out[-1][1]:s].strip() and e - out[-1][0] <= UNIT_CHARS):
             out[-1][1] = e
             continue
         out.append([s, e])
