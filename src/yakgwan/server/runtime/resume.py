@@ -31,28 +31,22 @@ from yakgwan.config import Settings
 log = logging.getLogger("yakgwan.server")
 
 
-def unfinished(col: Collection) -> tuple[list[str], bool]:
-    """The uploads of ``col`` its index does not hold, and whether the index's vectors are pending."""
-    store = open_store(col.index_dir)
-    data = store.read() if store.exists() else None
-    indexed = set(data.docs) if data is not None else set()
-    return sorted(set(col.files()) - indexed), data is not None and not data.dense_ready
-
-
-def _without_vectors(col: Collection) -> list[str]:
-    """The documents of ``col``'s index some of whose chunks have no vector yet, in index order."""
+def unfinished(col: Collection) -> tuple[list[str], list[str]]:
+    """The uploads of ``col`` its index does not hold, and the documents of its index some of
+    whose chunks have no vector yet (in index order): one read of the index."""
     store = open_store(col.index_dir)
     if not store.exists():
-        return []
+        return sorted(col.files()), []
     data = store.read()
-    return list(dict.fromkeys(c.doc_id for c, ready in zip(data.chunks, data.dense_mask) if not ready))
+    waiting = list(dict.fromkeys(c.doc_id for c, ready in zip(data.chunks, data.dense_mask) if not ready))
+    return sorted(set(col.files()) - set(data.docs)), waiting
 
 
-def resume_work(settings: Settings, col: Collection, collections: Collections, models: SharedModels,
+def resume_work(settings: Settings, col: Collection, collections: Collections, models: SharedModels, waiting: list[str],
                 done: Callable[[], None] = lambda: None) -> Callable[[ProgressSink], dict[str, Any]]:
     """The job that finishes ``col``: an ingest of all its uploads (an unreadable one forgotten,
-    as after an upload); its result names the documents it added, as uploaded. ``done`` runs
-    when it ends, however it ends."""
+    as after an upload); its result names the documents it added and those whose vectors were
+    ``waiting`` (committed before the stop), as uploaded. ``done`` runs when it ends, however it ends."""
     where = settings.with_(index_dir=col.index_dir, quiet=True)
 
     def work(sink: ProgressSink) -> dict[str, Any]:
@@ -64,7 +58,6 @@ def resume_work(settings: Settings, col: Collection, collections: Collections, m
     def _finish(sink: ProgressSink) -> dict[str, Any]:
         files = col.files()
         paths = [col.files_dir / stored for stored in sorted(files) if (col.files_dir / stored).is_file()]
-        waiting = _without_vectors(col)  # committed before the stop, their vectors not
         report = ingest(where, paths, embedder=models.ingest_embedder(), sink=sink)
         for failed in report.failed:
             if failed.path:
@@ -91,14 +84,14 @@ def resume(jobs: JobRunner, collections: Collections, models: SharedModels, sett
     for col in collections.list():
         if jobs.running_elsewhere(col.name, left):
             continue
-        pending, vectors = unfinished(col)
-        if not pending and not vectors:
+        pending, waiting = unfinished(col)
+        if not pending and not waiting:
             continue
         if not jobs.claim(col.name):  # another process starting beside this one resumes it
             left = [j for j in left if j.collection != col.name]
             continue
         old = next((j for j in left if j.kind == "ingest" and j.collection == col.name), None)
-        work = resume_work(settings, col, collections, models, done=lambda name=col.name: jobs.release(name))
+        work = resume_work(settings, col, collections, models, waiting, done=lambda name=col.name: jobs.release(name))
         job = jobs.submit("ingest", work, col.name, job_id=old.id if old else None, created=old.created if old else None)
         if old is not None:
             left.remove(old)
