@@ -192,7 +192,8 @@ def test_appeal_page_end_to_end(page: Any, site: str, kb_policy_pdf: Path, tmp_p
     analysis = page.inner_text("#analysis")
     # plain words: no internal names, no raw kinds, no metrics, the base rate from its source
     assert "fss_case_labels" not in analysis and "schema_completeness" not in analysis and "coverage_trigger" not in analysis
-    assert "금융감독원 금융분쟁조정사례(2024–2026) 중 보험금 지급 분쟁 66건 중 11건(17%)이 전부 또는 일부 지급되었습니다" in page.inner_text(".rationale")
+    assert "금융감독원 금융분쟁조정사례(2024–2026) 중 보험금 지급 분쟁 66건 중 11건(17%)만 전부 또는 일부 지급되었으므로" in page.inner_text(".rationale")
+    assert "추정" not in analysis and "%)" not in page.inner_text("#band")  # a band with its reasons, never a percentage for the case
     # each finding opens both texts: the notice's sentence and the policy's words, with their citation
     finding = page.locator("#analysis .finding", has_text="청구 특약의 면책 조항").first
     finding.locator("summary").click()
@@ -203,7 +204,7 @@ def test_appeal_page_end_to_end(page: Any, site: str, kb_policy_pdf: Path, tmp_p
     _check_page(page, "1-appeal")
     with page.expect_download() as got:
         page.click("#analysis button[data-fmt=md]")
-    assert got.value.suggested_filename.startswith("이의신청_근거자료_") and got.value.suggested_filename.endswith(".md")
+    assert got.value.suggested_filename == "이의신청_분석자료_벌금_특별약관_2024-11-02.md"
     cite = page.locator("#analysis .cite", has_text="벌금 특별약관 제2조 제8호").first
     cite.click()
     page.wait_for_selector("#clause:not([hidden]) mark")
@@ -223,18 +224,49 @@ def test_appeal_page_end_to_end(page: Any, site: str, kb_policy_pdf: Path, tmp_p
     assert page.inner_text("#analysis h3 >> nth=0") == "성공 가능성"
 
 
+LETTER_POLICY = ("보통약관\n\n제1조(보상하는 손해) 회사는 피보험자가 교통사고로 상해를 입은 때에 보험금을 지급합니다.\n\n"
+                 "교통상해 특별약관\n\n제1조(보험금의 지급사유) 회사는 피보험자가 교통사고로 입원한 때에 입원일당을 지급합니다.\n\n"
+                 "골절 특별약관\n\n제1조(보험금의 지급사유) 회사는 피보험자가 상해로 골절 진단을 받은 때에 골절진단금을 지급합니다.\n")
+# a denial under another 특약's article (written for this test): the letter's point quotes both clauses
+LETTER_NOTICE = ("한별손해보험 보험금 부지급 안내\n\n청구 담보: 골절 특별약관\n사고일: 2025년 3월 4일\n\n부지급 사유\n"
+                 "교통상해 특별약관 제1조는 교통사고로 입원한 때에 지급하도록 정하고 있으므로, 집에서 넘어진 사고는 보험금을 지급하지 않습니다.\n")
+
+
+@pytest.mark.parametrize("width", ["page", "narrow"])
+def test_the_letter_to_the_insurer_downloads_as_a_pdf_named_from_the_case(width: str, request: pytest.FixtureRequest, site: str, tmp_path: Path) -> None:
+    pg = request.getfixturevalue(width)
+    _send_notice(pg, _collection(site, "편지 약관", "policy.txt", LETTER_POLICY.encode()), tmp_path / "부지급 안내.txt", LETTER_NOTICE)
+    pg.wait_for_selector("#appeal-result #analysis", timeout=120_000)
+    assert "빈칸" in pg.inner_text("#analysis")  # how to use the letter, said where it is offered
+    pg.locator("#letters").scroll_into_view_if_needed()
+    _check_page(pg, f"5-letter-{width}")
+    with pg.expect_download() as got:
+        pg.click("#letters button[data-letter=pdf]")
+    assert got.value.suggested_filename == "이의신청서_골절_특별약관_2025-03-04.pdf"
+    path = tmp_path / "letter.pdf"
+    got.value.save_as(path)
+    import pypdfium2 as pdfium
+
+    text = "".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(str(path)))
+    assert "이의신청서" in text and "금융분쟁조정 신청서" in text and "교통상해 특별약관" in text and "골절진단금" in text
+    assert not any(w in text for w in ("HIGH", "MEDIUM", "LOW", "other_yakgwan", ".txt"))
+
+
 def _unread_notice(pg: Any, site: str, tmp_path: Path) -> None:
     """Analyse a notice whose reason the rules do not find against a small policy, up to the
     page that asks the reader for the reason."""
-    collection = _collection(site, "작은 약관", "policy.txt", SMALL_POLICY.encode())
-    notice = tmp_path / "안내문.txt"
-    notice.write_text(UNREAD_NOTICE, "utf-8")
+    _send_notice(pg, _collection(site, "작은 약관", "policy.txt", SMALL_POLICY.encode()), tmp_path / "안내문.txt", UNREAD_NOTICE)
+    pg.wait_for_selector("#reason-picker", timeout=120_000)
+
+
+def _send_notice(pg: Any, collection: str, notice: Path, text: str) -> None:
+    """On a freshly loaded appeal page, pick ``collection`` and send ``text`` as the notice file ``notice``."""
+    notice.write_text(text, "utf-8")
     pg.reload()
     pg.wait_for_selector("#page-appeal[data-ready]")
     pg.select_option("#policy-select", collection)
     pg.set_input_files("#notice-file", str(notice))
     pg.click("#notice-go")
-    pg.wait_for_selector("#reason-picker", timeout=120_000)
 
 
 def test_a_notice_the_rules_cannot_read_is_finished_by_the_readers_reason(page: Any, site: str, tmp_path: Path) -> None:

@@ -56,6 +56,18 @@ def test_appeal_over_http(tmp_path: Path, kb_policy_pdf: Path) -> None:
     assert html.status_code == 200 and "<html" in html.text.lower()
     pdf = c.get(f"/api/appeals/{job.id}/pack.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
+    # the letters to send: named from the case in Korean, nothing internal in them
+    from urllib.parse import unquote
+
+    letter = c.get(f"/api/appeals/{job.id}/letter.pdf")
+    assert letter.status_code == 200 and letter.content.startswith(b"%PDF-")
+    assert "이의신청서_벌금_특별약관_2024-11-02.pdf" in unquote(letter.headers["content-disposition"])
+    letter_md = c.get(f"/api/appeals/{job.id}/letter.md")
+    assert letter_md.status_code == 200 and "# 보험금 부지급 결정에 대한 이의신청서" in letter_md.text and "# 금융분쟁조정 신청서" in letter_md.text
+    assert not any(w in letter_md.text for w in ("LOW", "MEDIUM", "HIGH", "claimed_exclusion", ".txt", "규칙"))
+    docx = c.get(f"/api/appeals/{job.id}/letter.docx")
+    assert docx.status_code == 200 and docx.content.startswith(b"PK")
+    assert c.get(f"/api/appeals/{job.id}/letter.html").status_code == 422
     bad = c.get(f"/api/appeals/{up['id']}/pack.md")
     assert bad.status_code == 404 and "이의신청 분석이 아닙니다" in bad.json()["detail"]
     fmt = c.get(f"/api/appeals/{job.id}/pack.exe")

@@ -21,7 +21,7 @@ WEB = SRC / "server" / "web"
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 # key families the code builds from data (a finding's kind, a check's status, an HTTP status…)
 DYNAMIC = ("reason.", "problem.title.", "job.status.", "content.", "finding.", "check.", "ask.stage.", "analysis.", "stage.", "band.", "issue.kind.", "result.format.",
-           "cli.outcome.", "pack.date.", "cli.key.", "note.op.", "ingest_step.left.", "ask.pipeline.", "wb.metric.", "wb.help.", "wb.short.")
+           "cli.outcome.", "pack.date.", "cli.key.", "note.op.", "ingest_step.left.", "ask.pipeline.", "wb.metric.", "wb.help.", "wb.short.", "pack.effect.")
 
 
 def test_every_key_has_both_languages_with_the_same_parameters() -> None:
@@ -178,9 +178,10 @@ def test_every_value_a_key_family_is_built_from_has_its_words() -> None:
         "check.": get_args(CheckName),
         "check.status.": get_args(CheckStatus.model_fields["status"].annotation),
         "band.": get_args(Band),
-        "finding.": (*B.RULE_WEIGHTS, *B.READ_WEIGHTS, *B.LLM_FINDINGS, "llm_cap", "stated"),
+        "finding.": (*B.DECISIVE, *B.ARGUABLE, *B.BEARS_OUT, *B.LLM_FINDINGS, "name_unresolved", "stated"),
+        "pack.effect.": ("decisive", "arguable", "bears_out", "stated"),
         "analysis.": ("auto", "rules", "llm"),
-        "result.format.": ("pdf", "html", "md"),
+        "result.format.": ("pdf", "html", "md", "docx"),
         "cli.outcome.": ("answered", "partial", "refused"),
         "cli.key.": ("product", "insurer", "version"),
         "problem.title.": (400, 401, 404, 405, 409, 413, 415, 422, 500, 502, 503),

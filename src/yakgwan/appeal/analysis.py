@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from yakgwan.appeal import band as B
 from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
@@ -185,8 +185,8 @@ def _notice_says(reason: str, cc: CitedClause) -> str:
 
 
 def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy) -> list[B.Finding]:
-    """The rule findings (weight 0: :func:`analyse` weighs them by kind), each with its kind, the notice's words (the citation as written) and
-    the policy's (a verbatim span)."""
+    """The rule findings, each with its kind (whose effect on the band :mod:`yakgwan.appeal.band`
+    reads), the notice's words (the citation as written) and the policy's (a verbatim span)."""
     claimed = {cc.yakgwan for ev in evidence for cc in ev.coverage if cc.yakgwan}
     out: dict[str, B.Finding] = {}
     for ev in evidence:
@@ -195,41 +195,41 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
             said = _notice_says(ev.reason.text, cc)
             if cc.yakgwan is None:
                 if cc.ref.yakgwan:
-                    out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.", 0.0,
+                    out.setdefault(f"unresolved {cc.ref.raw}", B.Finding(f"통지서가 인용한 {where}의 약관을 이 약관에서 특정할 수 없습니다.",
                                                                           "name_unresolved", said))
                 continue
             if not cc.chunks:
-                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {josa(where, '이')} 「{cc.yakgwan}」에 없습니다.", 0.0,
+                out.setdefault(f"missing {cc.ref.raw}", B.Finding(f"통지서가 인용한 {josa(where, '이')} 「{cc.yakgwan}」에 없습니다.",
                                                                    "article_missing", said))
                 continue
             parts = parts_of_chunks(cc.chunks)
             missing = missing_part(cc.ref, parts)
             if missing is not None:
                 out.setdefault(f"missing part {cc.yakgwan} {cc.ref.label}", B.Finding(
-                    f"통지서가 인용한 {where}의 {josa(missing, '은')} 약관에 없습니다: 「{cc.yakgwan}」 {what_is_printed(cc.ref, parts)}.", 0.0,
+                    f"통지서가 인용한 {where}의 {josa(missing, '은')} 약관에 없습니다: 「{cc.yakgwan}」 {what_is_printed(cc.ref, parts)}.",
                     "part_missing", said, _heading(cc.chunks)))
             if claimed and cc.yakgwan not in claimed and cc.yakgwan != "보통약관" and "보장제외" not in cc.yakgwan:
                 out.setdefault(f"foreign {cc.yakgwan}", B.Finding(
-                    f"통지서의 근거 {josa(where, '은')} 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.", 0.0,
+                    f"통지서의 근거 {josa(where, '은')} 청구한 특약({', '.join(sorted(claimed))})이 아닌 「{cc.yakgwan}」의 조항입니다.",
                     "other_yakgwan", said, _cited_quote(cc)))
             elif cc.yakgwan in claimed and missing is None and kind_of(cc.chunks[0].article_title) == "exclusion":
                 out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {josa(where, '을')} 근거로 들었습니다.",
-                                                                     0.0, "claimed_exclusion", said, _cited_quote(cc)))
+                                                                     "claimed_exclusion", said, _cited_quote(cc)))
             for name, own, text in general_applied_to_own_list(cc.yakgwan, cc.chunks[0].article_title, sorted(claimed), policy.chunks):
                 out.setdefault(f"general on own list {name}", B.Finding(f"회사가 보통약관의 면책 조항 {josa(where, '을')} 적용했으나, {text}.",
-                                                                         0.0, "general_exclusion_on_own_list", said,
+                                                                         "general_exclusion_on_own_list", said,
                                                                          _heading([own.article])))
             for mq in misquotes(ev.reason.text, cc.chunks):
                 lacks = f"원문의 {josa(', '.join(f'‘{t}’' for t in mq.dropped), '이')} 인용에 없고" if mq.dropped else "원문에 있는 말은 모두 있으나"
                 adds = f" 인용에만 {josa(', '.join(f'‘{t}’' for t in mq.added), '이')} 있습니다" if mq.added else " 인용에 더해진 말은 없습니다"
                 out.setdefault(f"misquote {cc.yakgwan} {mq.quote}", B.Finding(
-                    f"통지서가 인용한 문구가 {where}의 원문과 다릅니다: {lacks}{adds}.", 0.0, "quote_differs", mq.quote,
+                    f"통지서가 인용한 문구가 {where}의 원문과 다릅니다: {lacks}{adds}.", "quote_differs", mq.quote,
                     quoted_span(mq.chunk, mq.start, mq.end, cc.ref.label), diff=mq.diff))
             for key, f in _figure_findings(notice.text, cc, where, said, policy):
                 out.setdefault(key, f)
             for pv in unaddressed(cc.chunks, cc.ref, notice.text, policy.ctx.tokenizer):
                 out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}", B.Finding(
-                    f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", 0.0, "proviso_not_addressed", said,
+                    f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", "proviso_not_addressed", said,
                     quoted_span(pv.chunk, pv.start, pv.end, cc.ref.label)))
         cited_articles = {(cc.yakgwan, cc.ref.article) for cc in ev.cited}
         for cc in ev.coverage:  # the claimed 특약's 지급사유, where the notice did not cite it
@@ -255,7 +255,7 @@ def _figure_findings(text: str, cc: CitedClause, where: str, said: str | None, p
             quote = quoted_span(chunk, start, max(sent[1], ce), cc.ref.label if span else chunk_label(chunk))
             kind, tail = _figure_verdict(fc, exclusion)
             out.append((f"{kind} {chunk.yakgwan} {chunk.article}", B.Finding(
-                f"{where}: {describe_figures(fc)}{tail}", 0.0, kind, said or fc.notice.text, quote)))
+                f"{where}: {describe_figures(fc)}{tail}", kind, said or fc.notice.text, quote)))
     return out
 
 
@@ -267,15 +267,16 @@ def _figure_verdict(fc: FigureCheck, exclusion: bool) -> tuple[str, str]:
     return "arithmetic_holds", " — 통지서의 수치로는 거절의 계산이 맞습니다."
 
 
-def weigh(findings: list[B.Finding], weights: B.BandWeights) -> list[B.Finding]:
-    """The rule findings with the weight of their kind."""
-    return [replace(f, logit=weights.of(f.kind)) for f in findings]
-
-
-def finding_items(findings: list[B.Finding], moved: bool = True) -> list[FindingItem]:
-    """The findings as the analysis states them (``moved=False``: listed beside the band, weight 0)."""
-    return [FindingItem(kind=f.kind, text=f.text, weight=f.logit if moved else 0.0, notice=f.notice, policy=f.policy, by=f.by,
+def finding_items(findings: Sequence[B.Finding]) -> list[FindingItem]:
+    """The findings as the analysis states them, each with its effect on the band."""
+    return [FindingItem(kind=f.kind, text=f.text, effect=B.effect(f), notice=f.notice, policy=f.policy, by=f.by,
                         diff=[DiffPiece(op=op, text=s) for op, s in f.diff] if f.diff else None) for f in findings]
+
+
+def success(findings: Sequence[B.Finding], note: str = "") -> SuccessProbability:
+    """The band the rule gives ``findings``, with its rationale (``note`` appended)."""
+    return SuccessProbability(band=B.band_for(findings), rationale=B.rationale(findings) + note, base_rate=round(B.base_rate(), 4),
+                              decided_by=B.deciding(findings))
 
 
 def documents_to_collect(notice: DenialNotice, policy: Policy) -> list[str]:
@@ -292,10 +293,10 @@ def documents_to_collect(notice: DenialNotice, policy: Policy) -> list[str]:
 
 
 def analyse(
-    notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, weights: B.BandWeights | None = None,
+    notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy,
     read: Sequence[B.Finding] = (), checks: Sequence[CheckStatus] = (),
 ) -> Analysis:
-    """The rule-based analysis; ``read`` are the reading checks' findings (weighed with the rule
+    """The rule-based analysis; ``read`` are the reading checks' findings (banded with the rule
     findings) and ``checks`` every reading check's status."""
     tok = policy.ctx.tokenizer
     issues, gaps, pack = [], [], []
@@ -333,9 +334,7 @@ def analyse(
         pack.append(EvidenceItem(claim=claim, provenance=Provenance(
             doc=c.doc_id, yakgwan=c.yakgwan or "", article=chunk_label(c), page=c.pages[0] if c.pages else None, chunk_id=c.chunk_id,
             quote=best_quote(c, eq.query, tok))))
-    weights = weights or B.fitted_weights()
-    findings = weigh([*findings_for(notice, evidence, policy), *read], weights)
-    p = B.probability(findings)
+    findings = [*findings_for(notice, evidence, policy), *read]
     actions = ["회사에 부지급 근거 조항과 사실 판단의 근거 자료를 서면으로 요청합니다."]
     if any(f.kind in B.CITATION_ERRORS for f in findings):
         actions.append("통지서가 인용한 조항이 청구한 특약의 조항이 아니거나 약관에 없음을 지적하여, 청구한 특약의 지급사유 조항으로 재심사를 청구합니다.")
@@ -345,7 +344,7 @@ def analyse(
         issue_tree=issues,
         gap_analysis=gaps or [Gap(requirement="근거 조항 미확인", shown="통지서에 인용된 조항을 약관에서 찾지 못했습니다.", to_close="회사에 근거 조항을 서면으로 요청합니다.")],
         recommended_actions=actions,
-        success_probability=SuccessProbability(band=B.band_of(p), rationale=B.rationale(findings, p, weights), probability=round(p, 4)),
+        success_probability=success(findings),
         evidence_pack=pack,
         documents_to_collect=documents_to_collect(notice, policy),
         findings=finding_items(findings),

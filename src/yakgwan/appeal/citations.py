@@ -17,7 +17,7 @@ from typing import Iterable
 
 from yakgwan.text.laws import NOT_LAWS
 
-CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮"  # how 약관 number their 항
+CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"  # how 약관 number their 항 (U+2460…2473; an article of several parts runs past ⑮)
 CIRCLED_ALT = "➀➁➂➃➄➅➆➇➈➉"  # the dingbat forms some 특약 print their 항 with (U+2780…)
 PARAGRAPH_MARKS = CIRCLED + CIRCLED_ALT
 
@@ -28,16 +28,19 @@ def circled_number(mark: str) -> int:
 
 
 _ARTICLE = re.compile(
-    r"제\s*(?P<art>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?"
+    # "제3조 …", or "3조 1항" / "1조 3호" with the 제 left out (a part must follow: "3조" alone is not read)
+    r"(?:제\s*|(?<![\d.,])(?=\d+\s*조\s*(?:제\s*)?\d+\s*[항호]))(?P<art>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?"
     r"(?:\s*\((?P<title>[^()\n]{1,40})\))?"
-    r"(?:\s*(?:제\s*(?P<para>\d+)\s*항|(?P<circ>[" + PARAGRAPH_MARKS + r"])))?"
+    r"(?:\s*(?:(?:제\s*)?(?P<para>\d+)\s*항|(?P<circ>[" + PARAGRAPH_MARKS + r"])))?"
     r"(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?"
     r"(?:\s*(?P<mok>[가-하])\s*목)?"
 )
 # the 약관 name written just before an article: "…특별약관", "…특약", "보통약관", optionally in
 # 「」/『』/quotes and followed by "의"
 _NAME_BEFORE = re.compile(
-    r"(?P<name>보통약관|[^\s「『\"'“”‘’,.;:·\n][^「『\"'“”‘’,.;:\n]{0,40}?(?:추가)?특별약관(?:\s*\([^()\n]{1,12}\))?|[^\s「『\"'“”‘’,.;:·\n][^「『\"'“”‘’,.;:\n]{0,30}?특약)"
+    # a name's parentheses may hold commas: "대인형사합의실손비Ⅲ(중대법규위반,42일미만,운전자용) 특별약관"
+    r"(?P<name>보통약관|[^\s「『\"'“”‘’,.;:·\n(](?:[^「『\"'“”‘’,.;:\n(]|\([^()\n]{0,40}\)){0,40}?(?:추가)?특별약관(?:\s*\([^()\n]{1,12}\))?"
+    r"|[^\s「『\"'“”‘’,.;:·\n(](?:[^「『\"'“”‘’,.;:\n(]|\([^()\n]{0,40}\)){0,30}?특약(?:\s*\([^()\n]{1,30}\))?)"
     r"\s*[」』\"'”’]?\s*(?:의\s*)?$"
 )
 # a part cited after an article without repeating it: "같은 조 제3항 제2호", "같은 항 제4호",

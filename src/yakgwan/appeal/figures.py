@@ -43,6 +43,9 @@ LEAD = 10  # characters before a figure that name what it counts ("치료기간 
 # (general Korean, as claim letters word it)
 COMPARISON = ("미치지 못", "못 미", "미달", "부족", "이르지 못", "넘지 못", "넘지 않", "초과", "넘어", "넘은", "넘는",
               "지나", "지난", "경과", "벗어", "충족하지", "해당하지")
+# a figure counted from a point the sentence has just named (general Korean: "그로부터", "그 뒤",
+# "이후"), not from where the clause's condition counts
+_ANAPHORIC = re.compile(r"그로부터|그\s*(?:후|뒤)로?|그때부터|이후\s*$")
 _UNITS = {"일": ("일", 1.0), "주": ("일", 7.0), "개월": ("개월", 1.0), "년": ("개월", 12.0), "시간": ("시간", 1.0),
           "급": ("급", 1.0), "%": ("%", 1.0), "세": ("세", 1.0), "회": ("회", 1.0)}
 _NUM = r"(\d+(?:\.\d+)?)"
@@ -183,6 +186,8 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
     relied = False
     seen: set[tuple[str, float, float, bool]] = set()
     for f in conditions(notice_text):
+        if _ANAPHORIC.search(notice_text[max(0, f.start - 8) : f.start]):
+            continue  # "그로부터 9일이 지난": counted from a point the notice names, not the clause's count
         terms = _around(notice_text, f, tokenizer)
         lead = _around(notice_text, f, tokenizer, LEAD, 0)
         scored = [(len(lead & rl), len(terms & rt), r, tuple(sorted(terms & rt))) for r, rt, rl in zip(rules, rule_terms, rule_lead) if r.unit == f.unit and terms & rt]

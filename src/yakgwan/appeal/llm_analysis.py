@@ -10,26 +10,27 @@ validated against the same schema, repaired once, and on a second failure the an
 rule-based one and says why. The band still starts from the 금융감독원 base rate and, by default,
 moves only on the rule findings: the model's findings are listed after the rationale as advice
 (the bundled 1.5B model's findings moved correctly-LOW scenarios to MEDIUM). With
-``findings="apply"`` they move it by the fixed weights in :mod:`yakgwan.appeal.band`, one move per
-kind, at most ±2.5 in all, each stated in the rationale with its sentence.
+``findings="apply"`` they count in the band's rule (:mod:`yakgwan.appeal.band`): a model's finding
+for the claimant is at most arguable (MEDIUM), never decisive, one per kind, each stated in the
+rationale with its sentence.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
 from yakgwan.appeal import band as B
-from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, body_spans, chunk_label, clause_name, finding_items, findings_for, item_quote, uses_for, weigh
+from yakgwan.appeal.analysis import QUOTE_MAX, ClauseUse, analyse, body_spans, chunk_label, clause_name, finding_items, findings_for, item_quote, success, uses_for
 from yakgwan.appeal.model_checks import ModelChecks
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
 from yakgwan.appeal.retrieve import ReasonEvidence
-from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, IssueKind, Provenance, SubIssue, SuccessProbability
+from yakgwan.appeal.schema import Analysis, EvidenceItem, Gap, IssueKind, Provenance, SubIssue
 from yakgwan.core.errors import PromptTooLongError, as_message
 from yakgwan.llm import LLM, StructuredOutputError
 from yakgwan.llm.types import GenParams, Message
@@ -216,9 +217,8 @@ def analyse_with_llm(
 ) -> LLMAnalysis:
     """The rule-based analysis enriched by ``llm``'s draft; the rule-based one alone (with a note)
     when the model's answer cannot be used. ``findings="advise"`` (the default) lists the model's
-    findings in the rationale without moving the band; ``"apply"`` moves it by their weights.
-    ``read``: the reading checks (7)-(9), whose findings move the band by their fitted weights
-    either way."""
+    findings in the rationale without moving the band; ``"apply"`` counts them in the band's rule.
+    ``read``: the reading checks (7)-(9), whose findings count in the band either way."""
     if findings not in FINDINGS_USE:
         raise ValueError(f"findings must be one of {FINDINGS_USE}, got {findings!r}")
     read = read or ModelChecks((), ())
@@ -276,7 +276,7 @@ def merge(
     apply_findings: bool = False, read: Sequence[B.Finding] = (),
 ) -> tuple[Analysis, int]:
     """``base`` plus the draft's sub-issues, gaps, evidence items, actions, and its findings:
-    in the band when ``apply_findings`` (rule findings first; one move per LLM finding kind),
+    in the band when ``apply_findings`` (rule findings first; one per LLM finding kind),
     otherwise listed after the rationale as advice that moved nothing. Items whose text is copied
     clause text, or repeats what the draft already said, are left out; their number is returned
     with the analysis."""
@@ -294,24 +294,18 @@ def merge(
             gaps.append(Gap(requirement=f"{clause_name(s.use)}: “{s.text}”", shown=g["shown"], to_close=g["to_close"], by="llm"))
             m.cite(s, f"약관이 요구하는 바: {clause_name(s.use)}")
     moves = _llm_moves(draft, by_number, m)
-    weights = B.fitted_weights()
-    rule = weigh([*findings_for(notice, evidence, policy), *read], weights)
-    findings = [*rule, *B.cap_llm_moves(moves)] if apply_findings else rule
-    stated = finding_items(findings) + ([] if apply_findings else finding_items(moves, moved=False))
-    p = B.probability(findings)
-    rationale = B.rationale(findings, p, weights)
-    if moves and not apply_findings:
-        rationale += " 참고(모델 판단, 밴드에 반영하지 않음): " + " ".join(f"{f.text} ({f.logit:+.1f})" for f in moves)
+    moves = moves if apply_findings else [replace(f, moves=False) for f in moves]
+    findings = [*findings_for(notice, evidence, policy), *read, *moves]
     actions = list(dict.fromkeys([*base.recommended_actions[:-1], *(a for a in draft["actions"] if a.strip() and m.own(a)), base.recommended_actions[-1]]))
     return base.model_copy(update={
         "issue_tree": issues, "gap_analysis": gaps, "evidence_pack": m.pack, "recommended_actions": actions,
-        "success_probability": SuccessProbability(band=B.band_of(p), rationale=rationale, probability=round(p, 4)), "findings": stated,
+        "success_probability": success(findings), "findings": finding_items(findings),
     }), m.dropped
 
 
 def _llm_moves(draft: dict[str, Any], by_number: dict[str, Sentence], m: _Merge) -> list[B.Finding]:
-    """The draft's findings as band moves: one per kind, in the model's own words, each citing
-    the sentence it rests on."""
+    """The draft's findings: one per kind, in the model's own words, each citing the sentence it
+    rests on."""
     moves: list[B.Finding] = []
     seen_kinds: set[str] = set()
     for f in draft["findings"]:
@@ -320,8 +314,8 @@ def _llm_moves(draft: dict[str, Any], by_number: dict[str, Sentence], m: _Merge)
             continue
         seen_kinds.add(f["kind"])
         s = by_number[f["sentence"]]
-        label, weight = B.LLM_FINDINGS[f["kind"]]
-        moves.append(B.Finding(f"[모델 판단] {label}: {f['explanation']} (근거: 「{clause_name(s.use)}」 “{s.text[:80]}”)", weight, kind=f["kind"],
+        label, _ = B.LLM_FINDINGS[f["kind"]]
+        moves.append(B.Finding(f"[모델 판단] {label}: {f['explanation']} (근거: 「{clause_name(s.use)}」 “{s.text[:80]}”)", kind=f["kind"],
                                policy=_provenance(s), by="llm"))
         m.cite(s, f"판단 근거: {f['explanation']}")
     return moves

@@ -21,7 +21,7 @@ Otherwise the model reads it (``by`` the model's name): it is shown numbered not
 numbers, so every claim stands on a shown sentence; the quotes in the finding are those
 sentences, verbatim. Without a model such a check is "not_assessed"; a check with nothing to look
 at is "not_applicable"; a model answer that does not validate leaves it "not_assessed" and says
-why. A "found" check is a finding the band weighs by its kind's fitted weight.
+why. A "found" check is a finding the band reads by its kind (:mod:`yakgwan.appeal.band`).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class Candidate:
 
 @dataclass(frozen=True)
 class ModelChecks:
-    """The checks' findings (weight 0: the analysis weighs them) and every check's status."""
+    """The checks' findings (the analysis bands them with the rule findings) and every check's status."""
 
     findings: tuple[B.Finding, ...]
     statuses: tuple[CheckStatus, ...]
@@ -304,7 +304,7 @@ def judge(candidate: Candidate, llm: LLM) -> tuple[CheckStatus, B.Finding | None
                          policy=quoted_span(p.chunk, p.start, p.end, p.label))
     if answer.verdict != "yes":
         return status, None
-    finding = B.Finding(f"[모델 판단] {label}: {answer.explanation} (근거: 「{p.chunk.yakgwan} {p.label}」)", 0.0, kind, n, status.policy, by="llm")
+    finding = B.Finding(f"[모델 판단] {label}: {answer.explanation} (근거: 「{p.chunk.yakgwan} {p.label}」)", kind, n, status.policy, by="llm")
     return status, finding
 
 
@@ -316,7 +316,7 @@ def _settled(cand: Candidate) -> tuple[CheckStatus, B.Finding | None]:
     if cand.rule != "found":
         return status, None
     kind, label = RULE_KINDS[cand.check]
-    return status, B.Finding(f"{label}: {cand.rule_note} (근거: 「{p.chunk.yakgwan} {p.label}」)", 0.0, kind, cand.notice[0], policy)
+    return status, B.Finding(f"{label}: {cand.rule_note} (근거: 「{p.chunk.yakgwan} {p.label}」)", kind, cand.notice[0], policy)
 
 
 def run_checks(notice: DenialNotice, evidence: list[ReasonEvidence], policy: Policy, llm: LLM | None) -> ModelChecks:

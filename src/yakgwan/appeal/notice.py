@@ -27,7 +27,7 @@ from yakgwan.ingest.pdf.ocr import OcrText
 
 DENIAL_CUE = re.compile(
     r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"
-    r"|지급사유에\s*해당하지\s*않|지급되지\s*않|부지급|지급\s*대상이\s*아니|지급\s*대상에\s*해당하지\s*않|보상\s*대상에서\s*제외|보상\s*대상이\s*아니|지급을?\s*거절|면책"
+    r"|지급사유에\s*해당하지\s*않|대상이\s*아님|대상에\s*들지\s*않|미지급|(?:지급|보상)(?:하여|해)?\s*드리지\s*못|(?:지급|보상)하지\s*못|지급할\s*보험금이\s*없|보상\s*범위에서\s*제외|지급되지\s*않|부지급|지급\s*대상이\s*아니|지급\s*대상에\s*해당하지\s*않|보상\s*대상에서\s*제외|보상\s*대상이\s*아니|지급을?\s*거절|면책"
     r"|(?:보험금을?|지원금을?|보상금을?)\s*(?:지급해\s*)?드릴\s*수\s*없|(?:지급|보상)(?:이|은|을\s*해\s*드리기가?|해\s*드리기가?)\s*어렵"
     r"|드리기(?:가|는)?\s*어렵|(?:지급|보상)\s*요건을?\s*충족하지\s*(?:못|않)"
 )
@@ -44,13 +44,13 @@ _COLON_HEADING = re.compile(r"^\s*(?:[-·•■□▶●○◆]\s*)?(?P<head>[�
 # a line that is only a short label, with no colon, bracket or number: "거절 사유", "관련 약관"
 _BARE_HEADING = re.compile(r"^\s*(?:[■□▶●○◆]\s*)?(?P<head>[가-힣][가-힣 ]{0,15})\s*$")
 
-_INSURER = re.compile(r"([A-Za-z가-힣]*(?:손해보험|생명보험|화재해상보험|해상화재보험|화재보험|생명|화재|보험))(?=[\s\](]|$)")
+_INSURER = re.compile(r"([A-Za-z가-힣]*?(?:손해보험|생명보험|화재해상보험|해상화재보험|화재보험|생명|화재|보험))(?:\s*주식회사|\(주\))?(?=[\s\](]|$)")
 _AMOUNT = re.compile(r"([\d,]+)\s*원")
 _POLICY_NO = re.compile(r"증권\s*번호\s*[:：]?\s*([0-9][0-9-]{5,})|증권\s*번호[^\n]{0,40}?\b(\d-\d{4}-\d{4,})")
 _ITEM_NAMED = re.compile(r"^\s*(\S.*?(?:추가특별약관|특별약관|특약)(?:\s*\([^()\d,]{1,12}\))?)(?=\s|$|[,(/])")
 # a claim named in the letter's prose: "… 특약으로 청구하신", "청구하신 담보는 … 특별약관", "… 특별약관(…)에 따른
 # 보험금을 청구", "청구하신 …(택시 포함) 건"
-_WORD = r"[^\s,.()]+(?:\([^()\d,]{1,8}\))?"
+_WORD = r"[^\s,.()]+(?:\([^()\n]{1,30}\))?"  # a word, with a parenthesis attached to it ("대인형사합의실손비Ⅲ(운전자용,비탑승중포함)")
 _NAME = rf"{_WORD}(?:\s{_WORD}){{0,3}}?\s?(?:\([^()\d,]{{1,12}}\)\s?)?(?:추가특별약관|특별약관|특약)(?:\s*\([^()\d,]{{1,12}}\))?"
 _PROSE_CLAIM = re.compile(rf"청구하신\s+(?:(?:담보|특약)(?:는|은)\s+)?(?P<a>{_NAME})"
                           rf"|(?P<b>{_NAME})\s*(?:\([^()]*\))?\s*(?:으로|로|에\s*따른\s*보험금을)\s*청구"
@@ -321,12 +321,25 @@ def _sections(lines: list[str]) -> list[_Section]:
     return sections
 
 
+# headings of the section that gives the insurer's reasoning, in a notice's own words (general Korean
+# of claim letters: the review's content, findings or opinion; "심사결과" states the decision, not why)
+REASON_HEADINGS = ("판단", "판단내용", "판단이유", "검토결과", "검토내용", "검토의견", "심사내용", "심사의견", "거절이유")
+
+
 def _is_reason_heading(head: str) -> bool:
-    return "사유" in head and not any(w in head for w in ("지연", "연장", "통지"))
+    """"부지급 사유", "지급하지 않는 사유"; also "부지급 근거" / "거절 이유": a ground or reason
+    headed with a word of refusal (a heading "관련 약관" or "근거 조항" alone lists clauses)."""
+    head = "".join(head.split())  # "사    유", spaced out to align a form's colons
+    if any(w in head for w in ("지연", "연장", "통지")):
+        return False
+    if "사유" in head or head in REASON_HEADINGS:
+        return True
+    return any(w in head for w in ("근거", "이유")) and any(w in head for w in ("부지급", "거절", "불가", "면책", "지급하지"))
 
 
 def _is_clause_heading(head: str) -> bool:
-    return any(w in head for w in ("관련 약관", "관련약관", "근거", "적용 약관", "조항"))
+    head = "".join(head.split())
+    return any(w in head for w in ("관련약관", "근거", "적용약관", "조항"))
 
 
 def _reasons(sections: list[_Section], clause_refs: list[ClauseRef]) -> list[DenialReason]:

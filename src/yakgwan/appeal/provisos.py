@@ -14,7 +14,10 @@ that the cited part's text before it does not already hold. The
 notice speaks to it when it holds at least half of them (``ADDRESSED_SHARE``); a notice that
 restates the proviso or argues about it always does. A proviso that narrows the clause further
 ("…1회에 한하여 지급합니다", "…보장하지 않습니다", "…한도로 합니다") is no ground for the claimant
-and is not reported.
+and is not reported; nor is one whose consequence is not the claimant's (:func:`favours_claimant`:
+it makes the insurer pay or lifts the rule, or, in a 지급사유 article, lets a condition of payment
+be met another way — "건강진단서로 건강진단을 대신할 수 있습니다" in an article on the duty to
+disclose concerns how a contract is made, not whether a claim is paid).
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ ADDRESSED_SHARE = 0.5  # a simple majority of the proviso's own terms (not fitte
 _NARROWS = re.compile(r"않습니다|않음|제외|한도|한하여|한함|한정|불가|아니합니다")
 _CAPS = re.compile(r"한도|한하여|한함|한정")  # what narrows an exclusion too: a limit
 _RELEASES = re.compile(r"그러하지\s*(?:아니|않)")  # "…경우에는 그러하지 아니합니다": the rule does not apply
+# what a proviso's consequence says when it is the claimant's (general Korean of 약관): the insurer
+# pays, or the rule is lifted; in a 지급사유 article also a condition met another way
+_PAYS = re.compile(r"지급합니다|지급하여\s*드립니다|보상합니다|보상하여\s*드립니다|그러하지\s*(?:아니|않)|적용하지\s*(?:아니|않)")
+_SUBSTITUTES = re.compile(r"대체|대신|인정합니다|간주|것으로\s*봅니다")
 
 
 @dataclass(frozen=True)
@@ -125,7 +132,19 @@ def unaddressed(chunks: Sequence[Chunk], ref: ClauseRef, notice_text: str, token
     span = cited_span(chunks, ref)
     if span is None:
         return []
-    return [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE and not narrows(p)]
+    return [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE and not narrows(p) and favours_claimant(p)]
+
+
+def favours_claimant(p: Proviso) -> bool:
+    """Whether the proviso's consequence is the claimant's: the insurer pays or the rule does not
+    apply; in an exclusion article, a case is taken out of the exclusion ("…는 제외합니다"); in an
+    article that sets the conditions of payment (지급사유), a condition may be met another way."""
+    title = p.chunk.article_title or ""
+    if _PAYS.search(p.text):
+        return True
+    if any(w in title for w in ("지급하지 않는", "보상하지 않는", "보장제외")) and "제외" in p.text:  # a case taken out of the exclusion
+        return True
+    return "지급사유" in title and bool(_SUBSTITUTES.search(p.text))
 
 
 def narrows(p: Proviso) -> bool:

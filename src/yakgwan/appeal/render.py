@@ -10,7 +10,6 @@ import html
 from pathlib import Path
 from typing import Any, Mapping
 
-from yakgwan.appeal.band import percent
 from yakgwan.messages import DEFAULT_LANG, catalogue, msg
 from yakgwan.messages.catalogue import Param
 
@@ -63,7 +62,7 @@ def comparisons(result: Mapping[str, Any], w: Words | None = None) -> list[dict[
     for f in result.get("findings") or []:
         if not (f.get("notice") and f.get("policy")):
             continue
-        moved = w("pack.moved", weight=f"{f['weight']:+.1f}") if f["weight"] else w("pack.stated")
+        moved = w.named("pack.effect.", f["effect"])
         out.append({"title": f"{w.named('finding.', f['kind'])} ({moved}){w.tag(f)}", "text": f["text"], "notice": f["notice"],
                     "cite": w.cite(f["policy"]), "quote": f["policy"]["quote"], "diff": f.get("diff") or []})
     return out
@@ -129,7 +128,7 @@ def to_markdown(result: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     out += [f"| {_md_cell(g['requirement'])} | {_md_cell(g['shown'] + w.tag(g))} | {_md_cell(g['to_close'])} |" for g in result["gap_analysis"]]
     out += ["", f"## {w('pack.documents')}", ""] + [f"- [ ] {doc}" for doc in result["documents_to_collect"]]
     out += ["", f"## {w('pack.actions')}", ""] + [f"{i}. {a}" for i, a in enumerate(result["recommended_actions"], 1)]
-    out += ["", f"## {w('pack.band')}", "", f"**{sp['band']}** ({w('pack.estimate', p=percent(sp['probability']))})", "", sp["rationale"]]
+    out += ["", f"## {w('pack.band')}", "", f"**{sp['band']}** ({w.named('band.', sp['band'])})", "", sp["rationale"]]
     if cmp := comparisons(result, w):
         out += ["", f"## {w('pack.compare')}", ""]
         for c in cmp:
@@ -182,7 +181,7 @@ def to_html(result: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     parts += [f"<tr><td>{e(g['requirement'])}</td><td>{e(g['shown'] + w.tag(g))}</td><td>{e(g['to_close'])}</td></tr>" for g in result["gap_analysis"]]
     parts.append(f"</table><h2>{e(w('pack.documents'))}</h2><ul>" + "".join(f"<li>☐ {e(doc)}</li>" for doc in result["documents_to_collect"]) + "</ul>")
     parts.append(f"<h2>{e(w('pack.actions'))}</h2><ol>" + "".join(f"<li>{e(a)}</li>" for a in result["recommended_actions"]) + "</ol>")
-    parts.append(f"<h2>{e(w('pack.band'))}</h2><p class=\"band\">{e(sp['band'])} ({e(w('pack.estimate', p=percent(sp['probability'])))})</p><p>{e(sp['rationale'])}</p>")
+    parts.append(f"<h2>{e(w('pack.band'))}</h2><p class=\"band\">{e(sp['band'])} ({e(w.named('band.', sp['band']))})</p><p>{e(sp['rationale'])}</p>")
     if cmp := comparisons(result, w):
         parts.append(f"<h2>{e(w('pack.compare'))}</h2><table><tr><th>{e(w('pack.finding'))}</th><th>{e(w('pack.notice'))}</th><th>{e(w('pack.policy'))}</th></tr>")
         parts += [f"<tr><td><b>{e(c['title'])}</b><br>{e(c['text'])}</td><td>{e(c['notice'])}</td><td>{e(c['cite'])}<br><q>{e(c['quote'])}</q>"
@@ -209,7 +208,7 @@ def to_pdf(result: Mapping[str, Any], path: Path, lang: str = DEFAULT_LANG) -> i
 
     with as_file(files("pylopdf_fonts_ko") / "NotoSansKR-Regular.otf") as font_path:
         w = Words(lang)
-        pdf = _Pdf(font_path, w("pack.title"))
+        pdf = PdfFlow(font_path, w("pack.title"))
         _pdf_notice_and_issues(pdf, result, w)
         _pdf_evidence_and_gaps(pdf, result, w)
         _pdf_actions_and_band(pdf, result, w)
@@ -217,7 +216,7 @@ def to_pdf(result: Mapping[str, Any], path: Path, lang: str = DEFAULT_LANG) -> i
     return pdf.missing
 
 
-class _Pdf:
+class PdfFlow:
     """An A4 page flow in the one embedded font, counting the characters the font lacks."""
 
     def __init__(self, font_path: Path, title: str) -> None:
@@ -269,7 +268,7 @@ class _Pdf:
                     row.cell(self.text(cell))
 
 
-def _pdf_notice_and_issues(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> None:
+def _pdf_notice_and_issues(pdf: PdfFlow, result: Mapping[str, Any], w: Words) -> None:
     pdf.heading(w("pack.title"), 16)
     pdf.heading(w("pack.summary"))
     for k, v in _summary_rows(result, w):
@@ -287,7 +286,7 @@ def _pdf_notice_and_issues(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> No
         pdf.pdf.ln(1)
 
 
-def _pdf_evidence_and_gaps(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> None:
+def _pdf_evidence_and_gaps(pdf: PdfFlow, result: Mapping[str, Any], w: Words) -> None:
     pdf.heading(w("pack.evidence"))
     for item in result["evidence_pack"]:
         p = item["provenance"]
@@ -299,7 +298,7 @@ def _pdf_evidence_and_gaps(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> No
     pdf.table([(w("pack.requirement"), w("pack.shown"), w("pack.to_close"))] + [(g["requirement"], g["shown"] + w.tag(g), g["to_close"]) for g in result["gap_analysis"]])
 
 
-def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> None:
+def _pdf_actions_and_band(pdf: PdfFlow, result: Mapping[str, Any], w: Words) -> None:
     sp = result["success_probability"]
     pdf.heading(w("pack.documents"))
     for doc in result["documents_to_collect"]:
@@ -308,7 +307,7 @@ def _pdf_actions_and_band(pdf: _Pdf, result: Mapping[str, Any], w: Words) -> Non
     for i, a in enumerate(result["recommended_actions"], 1):
         pdf.para(f"{i}. {a}", indent=2)
     pdf.heading(w("pack.band"))
-    pdf.para(f"{sp['band']} ({w('pack.estimate', p=percent(sp['probability']))})", 13)
+    pdf.para(f"{sp['band']} ({w.named('band.', sp['band'])})", 13)
     pdf.para(sp["rationale"])
     if cmp := comparisons(result, w):
         pdf.heading(w("pack.compare"))

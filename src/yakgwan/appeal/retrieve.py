@@ -108,8 +108,9 @@ def cited_clauses(reason: DenialReason, policy: Policy, claimed: list[str] | Non
     names no 약관 is read against the one claimed 특약 (see ``_unnamed``)."""
     out = []
     for ref in reason.refs:
-        name = resolve_yakgwan(ref.yakgwan, policy.names) if ref.yakgwan else None
-        if name is None and (ref.yakgwan is None or _GENERIC.match(ref.yakgwan)):
+        generic = ref.yakgwan is None or bool(_GENERIC.match(ref.yakgwan))  # "이 특약": never matched by spelling to a name
+        name = None if generic else resolve_yakgwan(ref.yakgwan, policy.names)
+        if name is None and generic:
             name = _unnamed(ref, claimed or [], policy)
         chunks = policy.article_chunks(name, ref.article) if name else []
         para = re.fullmatch(r"제(\d+)항", ref.paragraph or "")

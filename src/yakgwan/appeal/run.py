@@ -91,6 +91,8 @@ def analyse_notice(notice: DenialNotice, policy: Policy, opts: AppealOptions) ->
     evidence = evidence_for(notice, policy, opts.mode, fused=opts.search == "fused")
     notes = [e.note for e in evidence if e.note][:1]
     read = run_checks(notice, evidence, policy, llm if opts.analysis != "rules" else None)
+    if opts.llm_findings != "apply":  # a model's reading is advice unless asked to count: listed, the band unmoved
+        read = replace(read, findings=tuple(f if f.by != "llm" else replace(f, moves=False) for f in read.findings))
     if opts.analysis != "rules" and llm is not None:
         done = analyse_with_llm(notice, evidence, policy, llm, opts.llm_findings, read)
         drafted, by = done.analysis, done.by

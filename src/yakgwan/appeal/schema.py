@@ -51,7 +51,8 @@ class Gap(BaseModel):
 class SuccessProbability(BaseModel):
     band: Band
     rationale: str = Field(min_length=1)
-    probability: float = Field(ge=0.0, le=1.0)  # the calibrated estimate the band comes from
+    base_rate: float = Field(ge=0.0, le=1.0)  # the share of 금융감독원 claim-payment disputes that paid something: where LOW comes from
+    decided_by: list[str] = Field(default_factory=list)  # the finding kinds that set the band (empty: the base rate)
 
 
 class DiffPiece(BaseModel):
@@ -63,12 +64,13 @@ class DiffPiece(BaseModel):
 
 
 class FindingItem(BaseModel):
-    """A finding as the analysis states it: its kind, the words, how far it moved the band's
-    log-odds (0: stated for the reader), and both sides: the notice's words and the policy's."""
+    """A finding as the analysis states it: its kind, the words, its effect on the band (the
+    rule of :mod:`yakgwan.appeal.band`: ``decisive`` sets HIGH, ``arguable`` MEDIUM, ``bears_out``
+    and ``stated`` move nothing), and both sides: the notice's words and the policy's."""
 
     kind: str = Field(min_length=1)
     text: str = Field(min_length=1)
-    weight: float
+    effect: Literal["decisive", "arguable", "bears_out", "stated"]
     notice: str | None = None  # what the notice says, as written
     policy: Provenance | None = None  # what the policy says: a verbatim span of a chunk
     by: By = "rules"

@@ -7,13 +7,15 @@ import argparse
 from yakgwan.cli.output import err, say
 from yakgwan.core.errors import json_text
 from yakgwan.config import Settings
-from yakgwan.services.appeal import AppealOptions, appeal, check_pack_path, write_evidence_pack
+from yakgwan.services.appeal import AppealOptions, appeal, check_letter_path, check_pack_path, write_evidence_pack, write_letter
 
 
 def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
     out = args.out
     if out is not None:
         check_pack_path(out)
+    if args.letter is not None:
+        check_letter_path(args.letter)
     opts = AppealOptions(mode=args.mode, analysis=args.analysis, llm_findings=args.llm_findings, search=args.search)
     result = appeal(args.notice, args.policy, settings, opts, filters=args.filters, reasons=args.reasons).to_json(settings.language)
     lang = settings.language
@@ -25,6 +27,8 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json_text(result, indent=1), "utf-8")
     print_appeal(result, lang)
+    if args.letter is not None:
+        print(say(lang, "cli.appeal_letter", file=str(write_letter(result, args.letter))))
     return 0
 
 
@@ -46,7 +50,7 @@ def print_appeal(result: dict, lang: str = "en") -> None:
         if c["status"] != "not_applicable":
             print(say(lang, "cli.appeal_check", check=say(lang, f"check.{c['check']}"), status=say(lang, f"check.status.{c['status']}"), by=c["by"] or "-",
                       note=c["note"]))
-    print(say(lang, "cli.appeal_band", band=sp["band"], p=f"{sp['probability']:.0%}", rationale=sp["rationale"]))
+    print(say(lang, "cli.appeal_band", band=sp["band"], rationale=sp["rationale"]))
     print(say(lang, "cli.appeal_counts", by=result["analysis_by"], evidence=len(result["evidence_pack"]), documents=len(result["documents_to_collect"])))
     for r in result["removed_evidence"]:
         err(say(lang, "cli.appeal_removed", text=r))

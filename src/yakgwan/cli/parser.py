@@ -223,6 +223,7 @@ def _appeal(sub: argparse._SubParsersAction, h: Help, lang: str) -> None:
     p.add_argument("--reason", action="append", default=[], dest="reasons", metavar="TEXT", help=h("appeal.reason"))
     p.add_argument("--json", type=Path, dest="json_out", help=h("appeal.json"))
     p.add_argument("--out", type=Path, help=h("appeal.out"))
+    p.add_argument("--letter", type=Path, help=h("appeal.letter"))
     p.add_argument("--quiet", action="store_true", help=h("quiet"))
     _filter(p, h)
 

@@ -72,6 +72,31 @@ def check_pack_path(out: Path) -> None:
         raise InputError(str(out), msg("pack.suffix"))
 
 
+def check_letter_path(out: Path) -> None:
+    """A letter is written as .md, .pdf or .docx, or into a folder (named from the case)."""
+    from yakgwan.appeal.letter import LETTER_SUFFIXES
+
+    if not out.is_dir() and out.suffix.lower() not in LETTER_SUFFIXES:
+        raise InputError(str(out), msg("letter.suffix"))
+
+
+def letter_file_name(result: dict, suffix: str, stem: str | None = None) -> str:
+    """The name a letter (or, with ``stem``, another download of the case) is saved under:
+    ``이의신청서_<특약>_<사고일>.<suffix>``."""
+    from yakgwan.appeal.letter import file_name
+
+    return file_name(result, suffix) if stem is None else file_name(result, suffix, stem=stem)
+
+
+def write_letter(result: dict, out: Path) -> Path:
+    """The 이의신청서 and the 금융감독원 분쟁조정 신청 text of an analysis (its JSON), written to
+    ``out`` (by its suffix; a folder: ``이의신청서_<특약>_<사고일>.pdf`` in it). Returns the path."""
+    from yakgwan.appeal.letter import write
+
+    check_letter_path(out)
+    return write(result, out)
+
+
 def evidence_pack_text(result: dict, fmt: str, lang: str = DEFAULT_LANG) -> str:
     """The evidence pack of an analysis (its JSON) as Markdown (``md``) or HTML (``html``), its
     headings and labels in ``lang``."""

@@ -103,3 +103,14 @@ def test_a_long_line_of_citations_is_read_in_linear_time() -> None:
     start = time.perf_counter()
     refs = parse_clause_refs(line)
     assert len(refs) == 40 and time.perf_counter() - start < 10.0  # linear: about 2 s inside the full suite on 2 cores; the search it replaced took minutes
+
+
+def test_names_with_commas_in_parentheses_and_articles_written_without_je() -> None:
+    (r,) = parse_clause_refs("형사합의 보장은 대인형사합의실손비Ⅲ(중대법규위반,42일미만,운전자용) 특별약관 제1조 제1항 제1호의")
+    assert r.yakgwan is not None and r.yakgwan.endswith("대인형사합의실손비Ⅲ(중대법규위반,42일미만,운전자용) 특별약관") and r.label == "제1조 제1항 제1호"
+    (r,) = parse_clause_refs("항공기·수하물 지연 특약 1조 1항 3호는")
+    assert (r.yakgwan, r.label) == ("항공기·수하물 지연 특약", "제1조 제1항 제3호")
+    # with no 제, an article is read only where a 항 or 호 follows ("3조" alone is not one), and a law's stays the law's
+    assert parse_clause_refs("2025. 3조") == [] and [(r.statute, r.yakgwan, r.label) for r in parse_clause_refs("도로교통법 44조 2항")] == [("도로교통법", None, "제44조 제2항")]
+    (r,) = parse_clause_refs("흉터 특약(상해흉터복원수술비Ⅱ) 제2조 제1항은")
+    assert r.yakgwan == "흉터 특약(상해흉터복원수술비Ⅱ)"

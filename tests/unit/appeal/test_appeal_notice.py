@@ -14,7 +14,10 @@ from yakgwan.core.errors import InputError
 pytestmark = pytest.mark.unit
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "appeal"
-SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
+ALL_SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
+SCENARIOS = [sc for sc in ALL_SCENARIOS if "policy" not in sc]  # written against the KB policy
+OTHERS = [sc for sc in ALL_SCENARIOS if "policy" in sc]  # against other insurers' policies (../shared/data/policies/multi)
+INSURERS = {"hanwha": "한화손해보험", "db": "DB손해보험", "kb": "KB손해보험", "lotte": "롯데손해보험"}
 # 약관 names as printed in the policy (names only; the policy itself is never in the repository)
 KNOWN = [
     "보통약관", "벌금 특별약관", "가족벌금 특별약관", "자동차사고 변호사선임비용 특별약관", "가족자동차사고 변호사선임비용 특별약관", "자전거사고 변호사선임비용 특별약관", "깁스치료비 특별약관",
@@ -37,6 +40,20 @@ def test_scenario_notice_reasons_and_citations(sc: dict) -> None:
         for ref in parse_clause_refs(want["cited"]):  # every clause the notice cites for this reason was read
             expect = resolve_yakgwan(ref.yakgwan, KNOWN) if ref.yakgwan else None
             assert any(label == ref.label and (expect is None or name == expect) for name, label in cited), (ref.raw, cited)
+
+
+@pytest.mark.parametrize("sc", OTHERS, ids=[s["id"] for s in OTHERS])
+def test_other_insurers_notices_reasons_and_citations(sc: dict) -> None:
+    """Notices in other insurers' layouts (a 결정/사유 form with spaced labels, an e-mail, a reason
+    under "판단 내용" or "부지급 근거", refusals worded "보상하여 드리지 못하오니", "대상이 아님"):
+    each reason read, each clause the notice cites read with its article."""
+    notice = parse_notice((DATA / sc["file"]).read_text("utf-8"), sc["file"])
+    assert notice.insurer == INSURERS[sc["policy"].split("/")[-1].split("_")[0]]
+    assert 1 <= len(notice.reasons) <= len(sc["reasons"])  # two grounds in one paragraph are read as one reason citing both
+    labels = {r.label for got in notice.reasons for r in got.refs}
+    for want in sc["reasons"]:
+        for ref in parse_clause_refs(want["cited"] or ""):
+            assert ref.label in labels, (ref.raw, labels)
 
 
 def test_header_fields_hand_checked() -> None:
@@ -146,3 +163,20 @@ def test_a_notice_whose_reason_is_not_found_offers_its_sentences() -> None:
     assert err.value.sentences == tuple(notice_sentences(letter)) and len(err.value.sentences) == 4 and err.value.localized("ko").startswith("n.txt: 통지서에서 거절 사유를 찾지 못했습니다")
     given = parse_notice(letter, "n.txt", ["음주운전이므로 보통약관 제5조에 따라 지급하지 않습니다.", "  "])
     assert [r.text for r in given.reasons] == ["음주운전이므로 보통약관 제5조에 따라 지급하지 않습니다."] and given.reasons[0].refs[0].article == "제5조"
+
+
+def test_reasons_under_other_insurers_headings_and_refusals_are_read() -> None:
+    """A form with spaced-out labels, a reason headed "판단 내용" or "부지급 근거", refusals worded
+    "보상하여 드리지 못하오니" / "대상이 아님"; a heading that only gives the decision is not a reason."""
+    form = ("한별손해보험 심사 결과\n결    정   : 보험금 미지급\n사    유   : 카메라는 분실에 해당하여 보상하지 않습니다.\n"
+            "근거약관   : 휴대품 특별약관 제3조 제8호\n")
+    (r,) = parse_notice(form, "form.txt").reasons
+    assert r.text.startswith("카메라는 분실에 해당하여") and [x.label for x in r.refs] == ["제3조 제8호"]
+    heading = "한별손해보험\n심사결과    : 지급하지 않음\n판단 내용\n 1) 진단 내용은 단순 부종으로 이 특약 제1조 제1항 단서에 해당합니다.\n"
+    (r,) = parse_notice(heading, "h.txt").reasons
+    assert r.text.startswith("1) 진단 내용은 단순 부종으로")
+    prose = "한별손해보험 안내\n\n검토 결과, 청구하신 비용은 보험금 지급 대상이 아님을 안내드립니다.\n"
+    assert parse_notice(prose, "p.txt").reasons
+    polite = "한별손해보험 안내\n\n입원은 9일로 기간에 미치지 못하므로 보상하여 드리지 못하오니 양해 바랍니다.\n"
+    assert parse_notice(polite, "q.txt").reasons
+    assert parse_notice("롯데손해보험주식회사\n해외여행보상파트\n\n보상하여 드리지 못합니다.\n", "r.txt").insurer == "롯데손해보험"

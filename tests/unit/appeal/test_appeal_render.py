@@ -15,7 +15,7 @@ RESULT = {
                     "sub_issues": [{"kind": "exclusion", "question": "면책 요건이 해당하는가?", "clauses": ["벌금 특별약관 제2조 제8호"]}]}],
     "gap_analysis": [{"requirement": "제2조 | 8호", "shown": "음주", "to_close": "측정 자료"}],
     "recommended_actions": ["근거를 요청합니다."],
-    "success_probability": {"band": "LOW", "rationale": "기준 16.7%", "probability": 0.108},
+    "success_probability": {"band": "LOW", "rationale": "기준 16.7%", "base_rate": 0.1667, "decided_by": []},
     "evidence_pack": [{"claim": "회사가 든 조항", "provenance": {"doc": "p.pdf", "yakgwan": "벌금 특별약관", "article": "제2조 제8호", "page": 69,
                                                           "chunk_id": "abc", "quote": "음주운전 중 사고"}}],
     "documents_to_collect": ["청구서(회사 양식)"],
@@ -29,7 +29,7 @@ def test_markdown_pack() -> None:
     assert "- **청구금액**: 6,000,000원" in md and "- [ ] 청구서(회사 양식)" in md
     assert "벌금 특별약관 제2조 제8호, 69쪽" in md and "> 음주운전 중 사고" in md
     assert "제2조 \\| 8호" in md  # a pipe inside a table cell is escaped
-    assert "**LOW** (추정 11%)" in md and md.rstrip().endswith(DISCLAIMER)
+    assert "**LOW** (낮음)" in md and "추정" not in md and md.rstrip().endswith(DISCLAIMER)
 
 
 def test_the_pack_in_english_keeps_what_it_quotes_as_written() -> None:
@@ -37,7 +37,7 @@ def test_the_pack_in_english_keeps_what_it_quotes_as_written() -> None:
     for heading in ("The denial notice in short", "Issues and the policy's grounds", "The clauses (quoted)", "Documents to collect", "Chance that a review succeeds"):
         assert heading in md
     assert "- **Amount claimed**: KRW 6,000,000" in md and "벌금 특별약관 제2조 제8호, p. 69" in md and "> 음주운전 중 사고" in md
-    assert "**LOW** (estimate 11%)" in md and "it is not legal advice" in md and "부지급 통지 요약" not in md
+    assert "**LOW** (low)" in md and "estimate" not in md and "it is not legal advice" in md and "부지급 통지 요약" not in md
     assert "<sub>Source: " in md and "chunk" not in md  # the document by its name; no internal ids
     assert 'lang="en"' in to_html(RESULT, "en")
 
@@ -71,7 +71,7 @@ def test_pdf_pack_renders_korean_not_tofu(tmp_path) -> None:  # type: ignore[no-
     assert to_pdf(dict(RESULT, recommended_actions=["이모지 🙂"]), tmp_path / "e.pdf") == 1  # a missing glyph is counted, drawn as □
 
 
-FINDING = {"kind": "part_missing", "text": "「자전거 특별약관 제2조 제8호」의 제8호는 약관에 없습니다", "weight": 2.0, "by": "rules",
+FINDING = {"kind": "part_missing", "text": "「자전거 특별약관 제2조 제8호」의 제8호는 약관에 없습니다", "effect": "decisive", "by": "rules",
            "notice": "술에 <b>취한</b> 상태 … 제2조 제8호에 해당하여 지급하지 않습니다.",
            "policy": {"doc": "p.pdf", "yakgwan": "자전거 특별약관", "article": "제2조", "page": 111, "chunk_id": "c2", "quote": "제2조(보험금을 지급하지 않는 사유)"}}
 
@@ -81,10 +81,10 @@ def test_every_format_sets_the_notice_beside_the_policy(tmp_path) -> None:  # ty
 
     from yakgwan.appeal.render import COMPARE_TITLE, to_pdf
 
-    stated = dict(FINDING, kind="proviso_not_addressed", weight=0.0, notice=None)  # one side only: not a comparison
+    stated = dict(FINDING, kind="proviso_not_addressed", effect="stated", notice=None)  # one side only: not a comparison
     result = dict(RESULT, findings=[FINDING, stated])
     md = to_markdown(result)
-    assert COMPARE_TITLE in md and "- **없는 항·호 인용 (밴드 +2.0)** 「자전거 특별약관 제2조 제8호」의 제8호는 약관에 없습니다" in md
+    assert COMPARE_TITLE in md and "- **없는 항·호 인용 (HIGH의 근거)** 「자전거 특별약관 제2조 제8호」의 제8호는 약관에 없습니다" in md
     assert "  - 약관 원문 (자전거 특별약관 제2조, 111쪽): 제2조(보험금을 지급하지 않는 사유)" in md and "다루지 않은 단서" not in md
     page = to_html(result)
     assert "<th>안내문</th><th>약관 원문</th>" in page and "&lt;b&gt;취한&lt;/b&gt;" in page and "<q>제2조(보험금을 지급하지 않는 사유)</q>" in page

@@ -93,3 +93,12 @@ def test_a_visit_is_no_bound_and_a_fact_is_compared_with_its_own_condition() -> 
     both = "사고일부터 180일 이내에 피해자가 치료기간 42일 이상의 진단을 받은 경우"
     (fc,) = check("피해자의 치료기간 28일 진단은 기준에 미치지 못하여 지급하지 않습니다.", both, TOK)
     assert fc.met is False and [r.text for r in fc.clause] == ["42일 이상"]  # not "180일 이내", which 28 meets
+
+
+@pytest.mark.unit
+def test_a_figure_counted_from_a_point_the_notice_names_is_not_the_clauses_count() -> None:
+    """"그로부터 9일이 지난": nine days past the 90th day, not a trip of nine days."""
+    clause = "그 기간이 90일을 넘으면 출발한 때부터 90일까지만 해외여행 중으로 봅니다."
+    notice = "출국일부터 90일째인 12월 31일까지가 해외여행 중이며, 파손은 그로부터 9일이 지난 1월 9일에 일어났으므로 보상하지 않습니다."
+    assert check(notice, clause, TOK) == []
+    assert [fc.met for fc in check("파손은 출발한 때부터 9일이 지난 때에 일어났으므로 보상하지 않습니다.", clause, TOK)] == [True]  # counted from the start: a fact

@@ -7,14 +7,12 @@ provider)."""
 from __future__ import annotations
 
 import json
-import math
 from types import SimpleNamespace
 
 import pytest
 from pydantic import ValidationError
 
 from yakgwan.appeal import band as B
-from yakgwan.appeal.analysis import weigh
 from yakgwan.appeal.citations import ClauseRef
 from yakgwan.appeal.model_checks import answer_schema, candidates, messages, run_checks
 from yakgwan.appeal.notice import DenialReason, parse_notice
@@ -76,9 +74,8 @@ def test_a_ground_the_definition_sets_aside_is_settled_by_the_rules_without_a_mo
     status = {s.check: s for s in done.statuses}
     assert status["definition"].status == "found" and status["definition"].by == "rules"
     assert status["proportional"].status == "not_applicable" and status["ambiguity"].status == "not_applicable"  # no cut cited; no reading stated
-    # the band: the base rate moved by the kind's weight (hand-computed)
-    z = math.log(B.base_rate() / (1 - B.base_rate())) + 2.0
-    assert B.probability(weigh(list(done.findings), B.BandWeights({"definition_ground_set_aside": 2.0}, "test"))) == pytest.approx(1 / (1 + math.exp(-z)))
+    # the band: a definition that sets the ground aside settles it (HIGH)
+    assert B.band_for(done.findings) == "HIGH" and B.deciding(done.findings) == ["definition_ground_set_aside"]
 
 
 @pytest.mark.unit

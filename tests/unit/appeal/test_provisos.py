@@ -70,3 +70,18 @@ def test_a_proviso_that_releases_the_rule_or_takes_a_case_out_of_an_exclusion_is
     excl = Chunk("c2", "p.pdf", "p.pdf", "t", "제2조(보험금을 지급하지 않는 사유)\n운동경기 중 생긴 손해는 보상하지 않습니다. 다만, 이 특약이 보장하는 사고로 인한 경우는 제외합니다.", 0, 80)
     excl = Chunk(excl.chunk_id, excl.doc_id, excl.source, excl.title, excl.text, excl.start, excl.end, article_title="보험금을 지급하지 않는 사유")
     assert len(unaddressed([excl], ref("제2조"), "운동경기 중 사고입니다.", TOK)) == 1
+
+
+def test_a_proviso_whose_consequence_is_not_the_claimants_is_no_finding() -> None:
+    """In an article on the duty to disclose, "건강진단서로 건강진단을 대신할 수 있습니다" concerns how a
+    contract is made; in a 지급사유 article the same kind of words let a condition of payment be met
+    another way, and are the claimant's."""
+    text = ("제13조(계약 전 알릴 의무)\n계약자는 청약할 때 회사가 서면으로 질문한 사항에 대해 사실대로 알려야 합니다. "
+            "다만, 진단계약의 경우 병원에서 실시한 건강진단서 사본으로 건강진단을 대신할 수 있습니다.")
+    disclosure = Chunk("c13", "p.pdf", "p.pdf", "t", text, 0, len(text), article_title="계약 전 알릴 의무")
+    assert provisos(disclosure, 0, len(text), "청약서 질문에 사실과 다르게 답하셨습니다.", TOK)  # it is a proviso ...
+    assert unaddressed([disclosure], ref("제13조"), "청약서 질문에 사실과 다르게 답하셨습니다.", TOK) == []  # ... but not the claimant's
+    pay = ("제1조(보험금의 지급사유) 회사는 사고일부터 2년 이내에 성형수술을 받은 경우 수술비를 지급합니다. "
+           "다만, 2년이 지난 후에 수술이 가능하다는 진단을 받은 경우에는 그 진단으로 대체할 수 있습니다.")
+    cover = Chunk("c1", "p.pdf", "p.pdf", "t", pay, 0, len(pay), article_title="보험금의 지급사유")
+    assert len(unaddressed([cover], ref("제1조"), "사고일부터 3년 뒤 수술을 받으셨습니다.", TOK)) == 1

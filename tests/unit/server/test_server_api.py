@@ -445,7 +445,7 @@ def test_zz_every_published_route_was_called() -> None:
         pytest.skip("needs the other tests of this file to have run first")
     app = make(ServerConfig(_settings(Path("/tmp")), Path("/tmp/yakgwan-unused")))
     published = {(m.upper(), re.sub(r"\{[^}]+\}", "{}", p)) for p, item in app.openapi()["paths"].items() for m in item}
-    appeal_routes = {("POST", "/api/collections/{}/appeals"), ("GET", "/api/appeals/{}/pack.{}")}  # tests/integration/test_server_appeal.py
+    appeal_routes = {("POST", "/api/collections/{}/appeals"), ("GET", "/api/appeals/{}/pack.{}"), ("GET", "/api/appeals/{}/letter.{}")}  # tests/integration/test_server_appeal.py
     missing = published - HIT_ROUTES - appeal_routes
     assert not missing, f"routes no test called: {sorted(missing)}"
 

@@ -21,7 +21,7 @@ from yakgwan.server.routes.collections import read_upload
 from yakgwan.server.runtime.collections import Collection
 from yakgwan.server.runtime.service import Service
 from yakgwan.server.runtime.uploads import KINDS, PICTURES, Sniffed, describe, sniff
-from yakgwan.services.appeal import AppealOptions, NoDenialReason, appeal, evidence_pack_text, write_evidence_pack
+from yakgwan.services.appeal import AppealOptions, NoDenialReason, appeal, evidence_pack_text, letter_file_name, write_evidence_pack, write_letter
 
 NOTICE_KINDS = ("pdf", "text", "markdown", "png", "jpeg")  # a scan or photo is read by OCR
 
@@ -31,6 +31,7 @@ def router(service: Service) -> APIRouter:
     root = service.config.data_dir / "appeals"
     _start_route(r, service, root)
     _pack_route(r, service, root)
+    _letter_route(r, service, root)
     return r
 
 
@@ -91,6 +92,7 @@ def _appeal_job(service: Service, col: Collection, path: Path, sniffed: Sniffed,
         name_documents(result, col.display_names())
         result["policy"]["source"] = col.name + "".join(f" [{f}]" for f in filters)  # not where the server keeps it
         result["policy"]["index"] = col.name
+        result["file_names"] = {"letter": letter_file_name(result, ""), "pack": letter_file_name(result, "", stem=msg("result.pack_name").text("ko"))}
         return result
 
     return work
@@ -100,12 +102,7 @@ def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
     @r.get("/appeals/{job_id}/pack.{fmt}", summary="The evidence pack of a finished appeal job (md, html or pdf)",
            responses={200: {"content": {"text/markdown": {}, "text/html": {}, "application/pdf": {}}}})
     def pack(job_id: str, fmt: Literal["md", "html", "pdf"], lang: Lang) -> Response:
-        job = service.jobs.snapshot(job_id, lang=lang)
-        if job["kind"] != "appeal":
-            raise Problem(404, msg("error.not_an_appeal", job=job_id), "not-an-appeal")
-        result = job["result"]
-        if job["status"] != "succeeded" or result is None:
-            raise Problem(409, msg("error.appeal_not_ready", job=job_id, status=msg(f"job.status.{job['status']}")), "not-ready")
+        job, result = _finished(service, job_id, lang)
         if fmt == "md":
             return PlainTextResponse(evidence_pack_text(result, "md", lang), media_type="text/markdown; charset=utf-8", headers={"Content-Language": lang})
         if fmt == "html":
@@ -120,6 +117,40 @@ def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
             finally:
                 tmp.unlink(missing_ok=True)
         return FileResponse(out, media_type="application/pdf", filename=f"evidence-pack-{job_id}.pdf", headers={"Content-Language": lang})
+
+
+def _finished(service: Service, job_id: str, lang: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A finished appeal job and its analysis (404 for another kind of job, 409 before it ends)."""
+    job = service.jobs.snapshot(job_id, lang=lang)
+    if job["kind"] != "appeal":
+        raise Problem(404, msg("error.not_an_appeal", job=job_id), "not-an-appeal")
+    result = job["result"]
+    if job["status"] != "succeeded" or result is None:
+        raise Problem(409, msg("error.appeal_not_ready", job=job_id, status=msg(f"job.status.{job['status']}")), "not-ready")
+    return job, result
+
+
+LETTER_TYPES = {"md": "text/markdown; charset=utf-8", "pdf": "application/pdf",
+                "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
+
+
+def _letter_route(r: APIRouter, service: Service, root: Path) -> None:
+    @r.get("/appeals/{job_id}/letter.{fmt}", summary="The letters of a finished appeal job: the 이의신청서 to the insurer and the "
+           "금융감독원 분쟁조정 신청 text (md, pdf or docx), named from the case (이의신청서_<특약>_<사고일>)",
+           responses={200: {"content": {t.split(";")[0]: {} for t in LETTER_TYPES.values()}}})
+    def letter(job_id: str, fmt: Literal["md", "pdf", "docx"], lang: Lang) -> Response:
+        job, result = _finished(service, job_id, lang)
+        name = letter_file_name(result, fmt)
+        out = root / f"letter-{job['id']}.{fmt}"
+        if not out.exists():  # written aside, then moved into place: a reader never gets half a file
+            root.mkdir(parents=True, exist_ok=True)
+            tmp = root / f".letter-{job['id']}.{uuid.uuid4().hex[:6]}.{fmt}"
+            try:
+                write_letter(result, tmp)
+                os.replace(tmp, out)
+            finally:
+                tmp.unlink(missing_ok=True)
+        return FileResponse(out, media_type=LETTER_TYPES[fmt], filename=name)
 
 
 def name_documents(result: dict[str, Any], names: dict[str, str]) -> None:

@@ -199,12 +199,6 @@ function renderReasonPicker(root, err, sentences, rerun) {
   update();
 }
 
-// as the rationale writes it: a decimal only where whole percents would round onto a band's threshold
-function percent(p) {
-  const near = [0.25, 0.6].some((th) => Math.abs(p - th) < 0.005 && (p < th) !== (Math.round(p * 100) / 100 < th));
-  return `${(p * 100).toFixed(near ? 2 : 0)}%`;
-}
-
 function citeButton(collection, prov) {
   const label = `${prov.yakgwan} ${prov.article}${prov.page ? ` · ${t("clause.page_short", { page: prov.page })}` : ""}`;
   return el("button", { type: "button", class: "cite", "data-chunk": prov.chunk_id, onclick: () => openClause(collection, prov.chunk_id, prov.quote) }, label);
@@ -220,10 +214,9 @@ function named(prefix, value) {
 }
 
 // 이의신청_근거자료_<특약>_<사고일>.pdf: named from the case, characters a file name cannot hold left out
-export function packName(r, fmt) {
-  const d = r.denial || {};
-  const parts = [t("result.pack_name"), (d.claim_items || [])[0] || d.product, (d.dates || {}).accident_date].filter(Boolean);
-  return `${parts.join("_").replace(/[\\/:*?"<>|\s]+/g, "_").slice(0, 120)}.${fmt}`;
+// a download's name, as the server names the case (이의신청서_<특약>_<사고일>); a result without it: the job id
+export function fileName(r, kind, fmt) {
+  return `${(r.file_names || {})[kind] || `${kind}-${r.id || "appeal"}`}.${fmt}`;
 }
 
 function citedLine(c) {
@@ -249,7 +242,7 @@ export function renderAnalysis(root, r, jobId) {
   const findings = (r.findings || []).filter((f) => f.notice || f.policy).map((f) => el("li", { class: "finding" },
     el("details", {},
       el("summary", {}, el("span", { class: "kind" }, named("finding.", f.kind)),
-        ` ${f.weight ? t(f.weight > 0 ? "result.moved_up" : "result.moved_down") : t("result.stated")} · `, f.text, byMark(f)),
+        ` ${t(`pack.effect.${f.effect}`)} · `, f.text, byMark(f)),
       el("div", { class: "both" },
         f.notice ? el("blockquote", {}, el("strong", {}, `${t("result.notice_says")}: `), f.notice) : null,
         f.policy ? el("blockquote", {}, el("strong", {}, `${t("result.policy_says")}: `), f.policy.quote, " ", citeButton(collection, f.policy)) : null,
@@ -259,7 +252,8 @@ export function renderAnalysis(root, r, jobId) {
     el("span", { class: "kind" }, t(`check.${c.check}`)), " ", el("strong", {}, t(`check.status.${c.status}`)), ` — ${c.note}`,
     c.notice ? el("blockquote", {}, el("strong", {}, `${t("result.notice_says")}: `), c.notice) : null,
     c.policy ? el("blockquote", {}, el("strong", {}, `${t("result.policy_says")}: `), c.policy.quote, " ", citeButton(collection, c.policy)) : null));
-  const downloads = ["pdf", "html", "md"].map((fmt) => el("button", { type: "button", class: "link", "data-fmt": fmt, onclick: () => download(jobId, r, fmt) }, t(`result.format.${fmt}`)));
+  const downloads = ["pdf", "html", "md"].map((fmt) => el("button", { type: "button", class: "link", "data-fmt": fmt, onclick: () => download(jobId, r, "pack", fmt) }, t(`result.format.${fmt}`)));
+  const letters = ["pdf", "docx", "md"].map((fmt) => el("button", { type: "button", class: "link", "data-letter": fmt, onclick: () => download(jobId, r, "letter", fmt) }, t(`result.format.${fmt}`)));
   const facts = [d.insurer, d.product, d.claim_items.join(", ")].filter(Boolean).join(" · ");
   root.replaceChildren(
     el("div", { class: "card", id: "analysis" },
@@ -268,7 +262,7 @@ export function renderAnalysis(root, r, jobId) {
       el("h3", { i18n: "result.band" }),
       // the band in the reader's words, its code (LOW/MEDIUM/HIGH) small beside them for a Korean reader
       el("p", {}, el("span", { class: `band ${sp.band}`, id: "band" }, el("span", { id: "band-words" }, t(`band.${sp.band}`)),
-        currentLang() === "en" ? null : el("small", { class: "band-code", lang: "en" }, sp.band)), ` · ${t("result.estimate", { p: percent(sp.probability) })}`),
+        currentLang() === "en" ? null : el("small", { class: "band-code", lang: "en" }, sp.band))),
       el("p", { class: "rationale" }, sp.rationale),
       findings.length ? [el("h3", { i18n: "result.findings" }), el("ul", { class: "findings" }, ...findings)] : null,
       checks.length ? [el("h3", { i18n: "result.checks" }), el("ul", { class: "checks", id: "checks" }, ...checks)] : null,
@@ -277,6 +271,9 @@ export function renderAnalysis(root, r, jobId) {
       el("h3", { i18n: "result.actions" }), el("ul", {}, ...r.recommended_actions.map((a) => el("li", {}, typeof a === "string" ? a : a.action || JSON.stringify(a)))),
       el("h3", { i18n: "result.documents" }), el("ul", { class: "checklist" }, ...r.documents_to_collect.map((doc) => el("li", {}, el("label", {}, el("input", { type: "checkbox" }), ` ${doc}`)))),
       el("h3", { i18n: "result.evidence" }), evidence,
+      el("h3", { i18n: "result.letter" }),
+      el("p", { class: "meta", i18n: "result.letter_how" }),
+      el("p", { id: "letters" }, el("span", { i18n: "result.letter_download" }), ": ", ...letters.flatMap((b) => [b, " "])),
       el("p", {}, el("span", { i18n: "result.download" }), ": ", ...downloads.flatMap((b) => [b, " "])),
       r.notes.length ? el("p", { class: "meta" }, `${t("result.notes")}: ${r.notes.join(" · ")}`) : null,
       el("p", { class: "meta", id: "analysis-by" }, t(r.analysis_by === "rules" ? "result.by_rules" : "result.by_model", { model: r.analysis_by })),
@@ -284,9 +281,9 @@ export function renderAnalysis(root, r, jobId) {
   );
 }
 
-async function download(jobId, r, fmt) {
-  const blob = await getBlob(`/api/appeals/${jobId}/pack.${fmt}`);
-  const a = el("a", { href: URL.createObjectURL(blob), download: packName(r, fmt) });
+async function download(jobId, r, kind, fmt) {
+  const blob = await getBlob(`/api/appeals/${jobId}/${kind}.${fmt}`);
+  const a = el("a", { href: URL.createObjectURL(blob), download: fileName(r, kind, fmt) });
   document.body.append(a);
   a.click();
   a.remove();
