@@ -89,6 +89,21 @@ TO_CLOSE: dict[str, str] = {
 }
 
 
+SHOWN_MAX = 200  # the notice's reason as a gap shows it
+
+
+def shown_reason(text: str, limit: int = SHOWN_MAX) -> str:
+    """The reason cut to whole sentences within ``limit`` characters (the first sentence alone,
+    cut at a word and marked "…", when even it is longer): never cut mid-sentence unmarked."""
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in re.finditer(r"(?:다|요)\.(?=\s|$)|[.?!](?=\s)", text[: limit + 1])]
+    if ends:
+        return text[: ends[-1]]
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > 0 else limit].rstrip() + "…"
+
+
 def body_spans(text: str) -> list[tuple[int, int]]:
     """The clause's sentence spans without an article's heading line alone ("제1조(보험금의
     지급사유)"), which says nothing by itself."""
@@ -321,10 +336,10 @@ def analyse(
                 chunk_id=u.chunk.chunk_id, quote=quote)))
             if u.role in ("cited", "coverage"):
                 k = kind_of(u.title, u.chunk.text)
-                gaps.append(Gap(requirement=f"{clause_name(u)}: “{quote}”", shown=f"통지서의 사유: {ev.reason.text[:200]}", to_close=TO_CLOSE[k]))
-        if not any(g.shown.endswith(ev.reason.text[:200]) for g in gaps) and uses:
+                gaps.append(Gap(requirement=f"{clause_name(u)}: “{quote}”", shown=f"통지서의 사유: {shown_reason(ev.reason.text)}", to_close=TO_CLOSE[k]))
+        if not any(g.shown.endswith(shown_reason(ev.reason.text)) for g in gaps) and uses:
             u = uses[0]
-            gaps.append(Gap(requirement=f"{clause_name(u)}: “{best_quote(u.chunk, ev.reason.text, tok)}”", shown=f"통지서의 사유: {ev.reason.text[:200]}",
+            gaps.append(Gap(requirement=f"{clause_name(u)}: “{best_quote(u.chunk, ev.reason.text, tok)}”", shown=f"통지서의 사유: {shown_reason(ev.reason.text)}",
                             to_close=TO_CLOSE[kind_of(u.title, u.chunk.text)]))
     for eq in equivalents(evidence, policy):
         c = eq.hit.chunk

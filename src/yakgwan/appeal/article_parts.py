@@ -2,7 +2,8 @@
 
 A notice may cite "제2조 제9호" of a 특약 whose 제2조 ends at 제8호 (the wording copied from
 another 특약's list), or "제3항" of an article with two. The article's own text says which parts
-exist: a 항 starts a line with its circled number (①, ②, …), a 호 starts a line with its number
+exist: a 항 starts a line with its circled number (①, ②, …; or follows the article's heading on
+its line: "제1조(보험금의 지급사유) ① …"), a 호 starts a line with its number
 and a full stop ("8. 피보험자가 …"). A 호 belongs to the 항 it follows (0: before any ①).
 
 A part counts as missing only past the last number printed at its level: 약관 number their 항 and
@@ -18,10 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from yakgwan.appeal.citations import PARAGRAPH_MARKS, ClauseRef, circled_number
+from yakgwan.appeal.citations import PARAGRAPH_START, ClauseRef, circled_number
 from yakgwan.core.records import Chunk
 
-_PARAGRAPH = re.compile(rf"^[ \t]*([{PARAGRAPH_MARKS}])", re.M)
 _ITEM = re.compile(r"^[ \t]*(\d{1,2})\.(?!\d)[ \t]*\S", re.M)
 
 
@@ -42,7 +42,7 @@ class ArticleParts:
 
 def article_parts(text: str) -> ArticleParts:
     """The 항 and 호 printed in an article's text (pure)."""
-    marks = [(m.start(), circled_number(m.group(1))) for m in _PARAGRAPH.finditer(text)]
+    marks = [(m.start(1), circled_number(m.group(1))) for m in PARAGRAPH_START.finditer(text)]
     items: dict[int, list[int]] = {}
     for m in _ITEM.finditer(text):
         para = next((n for at, n in reversed(marks) if at <= m.start()), 0)

@@ -20,6 +20,9 @@ from yakgwan.text.laws import NOT_LAWS
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"  # how 약관 number their 항 (U+2460…2473; an article of several parts runs past ⑮)
 CIRCLED_ALT = "➀➁➂➃➄➅➆➇➈➉"  # the dingbat forms some 특약 print their 항 with (U+2780…)
 PARAGRAPH_MARKS = CIRCLED + CIRCLED_ALT
+# a 항 starts a line with its circled number, or follows its article's heading on the line
+# ("제1조(보험금의 지급사유) ① 회사는 …"); group 1 is the mark
+PARAGRAPH_START = re.compile(rf"^[ \t]*(?:제\s*\d+\s*조(?:의\s*\d+)?\s*(?:\([^()\n]{{0,40}}\))?[ \t]*)?([{PARAGRAPH_MARKS}])", re.M)
 
 
 def circled_number(mark: str) -> int:
@@ -196,6 +199,9 @@ def _core(name: str) -> str:
     return re.sub(r"[()\[\],]", "", s)
 
 
+_GENERIC_NAMES = ("특별약관", "추가특별약관")  # what every 특약's name ends with: a section a document titles so names no 특약
+
+
 def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
     """The policy's own name for the 약관 a text calls ``written`` (which may start with words
     of the sentence: "귀하의 청구는 벌금 특별약관"). Tries the written words' suffixes, longest
@@ -206,17 +212,18 @@ def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
     words = written.split()
     suffixes = [normalise_name(" ".join(words[i:])) for i in range(len(words))]
     for target in suffixes:
-        if target in names:
+        if target in names and target not in _GENERIC_NAMES:  # "…지연 특약"'s last word is no name of its own
             return names[target]
     cores: dict[str, list[str]] = {}
     for k in names.values():
-        cores.setdefault(_core(k), []).append(k)
+        if _core(k):  # a name that is only "특별약관" has no core to match
+            cores.setdefault(_core(k), []).append(k)
     for i in range(len(words)):  # "교통사고처리지원금 2", "부상치료비(택시 제외) 특약": the name's words, variant and all
-        hits = cores.get(_core(" ".join(words[i:])), [])
+        hits = cores.get(_core(" ".join(words[i:])), []) if _core(" ".join(words[i:])) else []
         if len(hits) == 1:
             return hits[0]
     for target in suffixes:
-        if target in ("특별약관", "추가특별약관"):
+        if target in _GENERIC_NAMES:
             continue
         hits = [k for n, k in names.items() if target in n]
         if len(hits) == 1:

@@ -54,7 +54,7 @@ _PAREN = r"(?:\s*\([^()\n]{0,40}\))?"
 _RANGE = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}?\s*(?:~|∼|-|부터|에서)\s*(?:제\s*)?{_NUM}\s*{_UNIT}(?:\s*까지)?")
 _LIST = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}(?:\s*(?:,|또는|및|이나|혹은)\s*{_NUM}\s*{_UNIT})+")
 _PAIR = re.compile(rf"{_NUM}\s*{_UNIT}")
-_BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과|넘는|넘게|넘어|까지|내(?![가-힣]))?")
+_BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과|넘는|넘게|넘어|까지|내(?![가-힣])|안(?=에|\s|$))?")
 # not counts: dates, article numbers, money
 _DATE = re.compile(r"\d{2,4}\s*[년.\-/]\s*\d{1,2}\s*[월.\-/]\s*\d{1,2}\s*일?|\d{1,2}\s*월\s*\d{1,2}\s*일|\d{4}\s*년|\d{2}\s*년\s*\d{1,2}\s*월")
 
@@ -101,7 +101,7 @@ def _interval(value: float, comparator: str | None) -> tuple[float, float, bool,
         return value, inf, True, False
     if comparator in ("초과", "넘는", "넘게", "넘어"):
         return value, inf, False, False
-    if comparator in ("이하", "이내", "까지", "내"):
+    if comparator in ("이하", "이내", "까지", "내", "안"):  # "12시간 안에" = within 12 hours
         return -inf, value, False, True
     if comparator == "미만":
         return -inf, value, False, False

@@ -54,7 +54,8 @@ _WORD = r"[^\s,.()]+(?:\([^()\n]{1,30}\))?"  # a word, with a parenthesis attach
 _NAME = rf"{_WORD}(?:\s{_WORD}){{0,3}}?\s?(?:\([^()\d,]{{1,12}}\)\s?)?(?:추가특별약관|특별약관|특약)(?:\s*\([^()\d,]{{1,12}}\))?"
 _PROSE_CLAIM = re.compile(rf"청구하신\s+(?:(?:담보|특약)(?:는|은)\s+)?(?P<a>{_NAME})"
                           rf"|(?P<b>{_NAME})\s*(?:\([^()]*\))?\s*(?:으로|로|에\s*따른\s*보험금을)\s*청구"
-                          r"|청구하신\s+(?P<c>[가-힣]{4,}(?:\s?[가-힣]+){0,2}(?:\s?\([^()\d,]{1,12}\))?)\s*건")
+                          r"|청구하신\s+(?P<c>[가-힣]{4,}(?:\s?[가-힣]+){0,2}(?:\s?\([^()\d,]{1,12}\))?)\s*건"
+                          rf"|(?P<d>{_NAME})\s*청구\s*건")  # "… 지연 특약 청구 건의 심사"
 PROSE_CHARS = 3000  # a letter names its claim near the top; the search stays short on a long text
 _SENTENCE_END = re.compile(r"(?<=[.다])\s+")
 
@@ -186,7 +187,7 @@ def parse_notice(text: str, source: str, given_reasons: Sequence[str] = ()) -> D
     fields, items, amount = _fields(lines)
     if not items:  # no claim field: the 특약 the letter's prose says was claimed
         m = _PROSE_CLAIM.search(" ".join(text.split())[:PROSE_CHARS])
-        items = [" ".join((m.group("a") or m.group("b") or m.group("c")).split())] if m else []
+        items = [" ".join((m.group("a") or m.group("b") or m.group("c") or m.group("d")).split())] if m else []
     sections = _sections(lines)
     clause_refs = [r for s in sections if s.heading and _is_clause_heading(s.heading) for r in _policy_refs(s.heading + " " + s.text)]
     given = [" ".join(r.split()) for r in given_reasons if r.strip()]
@@ -263,7 +264,8 @@ def _fields(lines: list[str]) -> tuple[dict[str, str], list[str], int | None]:
                     if not re.match(r"^\s*[-·•]\s*\S", nxt) or _is_field(nxt):
                         break
                     bullets.append(re.sub(r"^\s*[-·•]\s*", "", nxt))
-                items += [_item_name(b) for b in bullets if _item_name(b)]
+                # a date or an amount first ("9.13~9.14 현지에서 구입한 …") is what was bought, not a 담보's name
+                items += [_item_name(b) for b in bullets if _item_name(b) and not re.match(r"\d", _item_name(b))]
             if key == "amount":
                 am = _AMOUNT.search(value)
                 amount = int(am.group(1).replace(",", "")) if am else None

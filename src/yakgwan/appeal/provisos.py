@@ -27,13 +27,12 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from yakgwan.appeal.article_parts import parts_of_chunks
-from yakgwan.appeal.citations import PARAGRAPH_MARKS, ClauseRef, circled_number
+from yakgwan.appeal.citations import PARAGRAPH_START, ClauseRef, circled_number
 from yakgwan.core.records import Chunk
 from yakgwan.text.sentences import clause_spans
 from yakgwan.text.tokenizer import Tokenizer
 
 _PROVISO = re.compile(r"(?:^|(?<=[\s.(]))(?:다만|단|그러나)\s*,")
-_PARAGRAPH = re.compile(rf"^[ \t]*[{PARAGRAPH_MARKS}]", re.M)
 _ITEM = re.compile(r"^[ \t]*(\d{1,2})\.(?!\d)[ \t]*\S", re.M)
 ADDRESSED_SHARE = 0.5  # a simple majority of the proviso's own terms (not fitted)
 # a proviso that narrows the clause further (a limit, one more exclusion) cannot help a claimant:
@@ -80,7 +79,7 @@ def cited_span(chunks: Sequence[Chunk], ref: ClauseRef) -> tuple[Chunk, int, int
         return ordered[0], 0, len(ordered[0].text)
     for c in ordered:
         t = c.text
-        marks = [m.start() for m in _PARAGRAPH.finditer(t)]
+        marks = [m.start(1) for m in PARAGRAPH_START.finditer(t)]
         lo, hi = 0, len(t)
         if para is not None and marks:
             here = [m for m in marks if circled_number(t[m:].lstrip()[0]) == para]

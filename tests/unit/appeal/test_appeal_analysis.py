@@ -207,3 +207,13 @@ def test_clause_spans_join_lines_the_page_wrapped() -> None:
     ]
     chunk = Chunk("c", "p.pdf", "p.pdf", "t", text, 0, len(text))
     assert item_quote(chunk, "제8호") == got[4]  # the whole item, over its wrapped line
+
+
+@pytest.mark.unit
+def test_the_reason_a_gap_shows_is_cut_at_a_sentence_never_inside_one() -> None:
+    from yakgwan.appeal.analysis import shown_reason
+
+    two = "가" * 50 + "입니다. " + "나" * 100 + "습니다. " + "다" * 100 + "습니다."
+    assert shown_reason(two) == two[: two.index("나습니다.") + len("나습니다.")]  # the two whole sentences that fit
+    assert shown_reason("가 " * 150).endswith("가…") and len(shown_reason("가 " * 150)) <= 201  # one long sentence: cut at a word, marked
+    assert shown_reason("짧은 사유입니다.") == "짧은 사유입니다."

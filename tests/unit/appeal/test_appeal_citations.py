@@ -114,3 +114,12 @@ def test_names_with_commas_in_parentheses_and_articles_written_without_je() -> N
     assert parse_clause_refs("2025. 3조") == [] and [(r.statute, r.yakgwan, r.label) for r in parse_clause_refs("도로교통법 44조 2항")] == [("도로교통법", None, "제44조 제2항")]
     (r,) = parse_clause_refs("흉터 특약(상해흉터복원수술비Ⅱ) 제2조 제1항은")
     assert r.yakgwan == "흉터 특약(상해흉터복원수술비Ⅱ)"
+
+
+def test_a_section_titled_only_tokbyeol_yakgwan_is_no_name_a_tokyak_resolves_to() -> None:
+    """A document can title a part just "특별약관"; "… 지연 특약" must find the 특약 that is meant, not that title."""
+    known = ["보통약관", "특별약관", "항공기 및 수하물 지연비용 특별약관", "여행 중 휴대품손해 특별약관(분실 제외)"]
+    assert resolve_yakgwan("항공기·수하물 지연 특약", known) == "항공기 및 수하물 지연비용 특별약관"
+    assert resolve_yakgwan("으로 접수하신 항공기·수하물 지연 특약", known) == "항공기 및 수하물 지연비용 특별약관"
+    assert resolve_yakgwan("휴대품 특약", known) == "여행 중 휴대품손해 특별약관(분실 제외)"
+    assert resolve_yakgwan("특약", known) is None

@@ -65,3 +65,12 @@ def test_what_is_printed_sentences() -> None:
     assert what_is_printed(ref("제5조 제2항 제7호"), pa) == "제5조 제2항에는 제1호~제3호만 있습니다"
     assert what_is_printed(ref("제5조 제1항 제1호"), pa) == "제5조 제1항에는 호가 없습니다"
     assert [listing(ns, "호") for ns in ((1, 2), (1, 2, 3), (2, 3, 4), (1, 3, 4), ())] == ["제1호, 제2호", "제1호~제3호", "제2호~제4호", "제1호, 제3호, 제4호", "없음"]
+
+
+def test_a_paragraph_that_follows_its_articles_heading_on_the_line_is_read() -> None:
+    """"제1조(보험금의 지급사유) ① 회사는 …": ① starts the first 항 though it does not start the line,
+    so its 제3호 is there (not reported missing)."""
+    parts = article_parts("제1조(보험금의 지급사유) ① 회사는 아래의 경우에 지급합니다.\n1. 결항\n2. 지연\n3. 수하물 지연\n② 보상하는 손해는 아래와 같습니다.\n1. 식비")
+    assert parts.paragraphs == (1, 2) and parts.items == {1: (1, 2, 3), 2: (1,)}
+    ref = parse_clause_refs("특약 제1조 제1항 제3호")[0]
+    assert missing_part(ref, parts) is None

@@ -102,3 +102,12 @@ def test_a_figure_counted_from_a_point_the_notice_names_is_not_the_clauses_count
     notice = "출국일부터 90일째인 12월 31일까지가 해외여행 중이며, 파손은 그로부터 9일이 지난 1월 9일에 일어났으므로 보상하지 않습니다."
     assert check(notice, clause, TOK) == []
     assert [fc.met for fc in check("파손은 출발한 때부터 9일이 지난 때에 일어났으므로 보상하지 않습니다.", clause, TOK)] == [True]  # counted from the start: a fact
+
+
+@pytest.mark.unit
+def test_within_written_as_an_ne_is_a_bound() -> None:
+    """"12시간 안에" is "12시간 이내": a threshold restated, compared with the clause's."""
+    (c,) = conditions("예정 도착시각부터 12시간 안에 도착하지 않은 경우")
+    assert (c.low, c.high, c.bounded) == (-math.inf, 12.0, True)
+    (fc,) = check("수하물이 12시간 안에 도착하지 않은 경우를 지급사유로 하므로 보상하지 않습니다.", "수하물이 예정된 도착시간으로부터 6시간이내에 도착하지 못하는 경우", TOK)
+    assert fc.misstated
