@@ -193,8 +193,10 @@ def _cited_quote(cc: CitedClause) -> Provenance:
 def _notice_says(reason: str, cc: CitedClause) -> str:
     """What the notice says with a citation: the reason's sentence that holds it, else the
     citation as written (one listed under "관련 약관")."""
+    raw = "".join(cc.ref.raw.split())
     for sentence in re.split(r"(?<=[.?!])\s+", reason):
-        if cc.ref.article in "".join(sentence.split()):
+        squashed = "".join(sentence.split())
+        if cc.ref.article in squashed or raw in squashed:  # "1조 1항 3호" written without 제
             return sentence
     return cc.ref.raw
 

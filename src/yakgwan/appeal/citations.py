@@ -20,6 +20,9 @@ from yakgwan.text.laws import NOT_LAWS
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"  # how 약관 number their 항 (U+2460…2473; an article of several parts runs past ⑮)
 CIRCLED_ALT = "➀➁➂➃➄➅➆➇➈➉"  # the dingbat forms some 특약 print their 항 with (U+2780…)
 PARAGRAPH_MARKS = CIRCLED + CIRCLED_ALT
+# how a 약관 titles the article that says what it pays (general 약관 vocabulary: 생명·상해 "보험금의
+# 지급사유", 손해보험 "보상하는 손해", 실손 "보장종목별 보상내용")
+COVERAGE_TITLES = ("지급사유", "보상하는 손해", "보상내용", "보장내용")
 # a 항 starts a line with its circled number, or follows its article's heading on the line
 # ("제1조(보험금의 지급사유) ① 회사는 …"); group 1 is the mark
 PARAGRAPH_START = re.compile(rf"^[ \t]*(?:제\s*\d+\s*조(?:의\s*\d+)?\s*(?:\([^()\n]{{0,40}}\))?[ \t]*)?([{PARAGRAPH_MARKS}])", re.M)

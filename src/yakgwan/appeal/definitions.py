@@ -4,7 +4,8 @@ a notice leans on (the term appears in its reason) or denies (the term stands in
 says the facts are not it: 아니, 않, 없, 못, 제외 — general Korean negation).
 
 The shapes read are the 약관's: a term, quoted or bare, followed by 이라/라 함은 (or 이란/란 after
-a quoted term) in a sentence that ends in what it means. A bare term keeps at most three words and
+a quoted term), or an item of a 용어의 정의 list ("나. 해외여행 중: …"), in a sentence that ends in
+what it means. A bare term keeps at most three words and
 loses the reference before it ("제1항에서 자동차" → 자동차). The 장해분류표's and the glossary
 boxes' (【…】) entries are read like any other definition.
 """
@@ -22,6 +23,8 @@ _DEFINES = re.compile(
     _QUOTED.format("q") + r"\s*(?:\(이하[^)]*\))?\s*(?:이라|라)\s*(?:함은|하는 것은)"
     + r"|(?P<b>[가-힣A-Za-z]{2,}(?:[ ][가-힣]+){0,2}?)\s*(?:이라|라)\s*함은"
     + r"|" + _QUOTED.format("q2") + r"\s*(?:이란|란)\s"
+    # the 용어의 정의 article's list: "나. 해외여행 중: … 말합니다", "1. 계약자 : …"
+    + r"|^\s*(?:\d{1,2}|[가-하])[.)]\s*(?P<c>[가-힣A-Za-z][가-힣A-Za-z ()·]{0,24}?)\s*:\s"
 )
 # a reference before a bare term ("제1항에서 자동차", "이 특별약관에서 피보험자") is not the term
 _LEAD = re.compile(r"^(?:(?:제?\s*\d+\s*)?(?:항|조|호)|이?\s*(?:(?:특별)?약관|특약))(?:에서|의)\s*")
@@ -49,7 +52,7 @@ def _term(m: re.Match[str], document: str) -> str | None:
     The 이 goes with 이라 unless ``document`` (the policy's text) writes the longer form with a
     particle that only follows a vowel ("어린이가", "어린이는") and never the shorter one with a
     particle that only follows a consonant ("어린은", "어린을")."""
-    term = m.group("q") or m.group("q2")
+    term = m.group("q") or m.group("q2") or m.group("c")
     if term is None:
         term = _LEAD.sub("", m.group("b"))
         if term.endswith("이") and m.string[m.end("b") :].lstrip().startswith("라"):

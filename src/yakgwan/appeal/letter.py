@@ -125,8 +125,8 @@ def _grounds_asked(result: Mapping[str, Any]) -> list[Section]:
     """Where nothing raises the band: the clause the claim is under, quoted, and the grounds asked for."""
     coverage = _claimed_clauses(result)
     cited = [i for i in result.get("evidence_pack") or [] if i["claim"].startswith("회사가 부지급 근거로 든 조항")]
-    paras = ["안내문은 거절의 근거가 된 사실을 어떤 자료로 확인했는지 밝히지 않았습니다. 면책 사유나 지급사유 불충족은 귀사가 입증해야 하므로, "
-             "판단의 근거가 된 자료(조사 보고서, 의료 자문 결과, 사고 기록 등)를 서면으로 제시해 주시기 바랍니다."]
+    paras = ["안내문이 거절의 근거로 든 사실과 그 사실을 확인한 자료(조사 보고서, 의료 자문 결과, 사고 기록 등)를 서면으로 제시해 주시기 바랍니다. "
+             "면책 사유나 지급사유 불충족은 보험회사가 입증해야 하며, 제출하는 자료와 함께 다시 검토해 주시기 바랍니다."]
     quotes = tuple((_cite(i["provenance"]), i["provenance"]["quote"]) for i in (cited[:1] + coverage[:1]))
     return [Section("1. 거절 근거의 확인 요청", tuple(paras), quotes)]
 
@@ -211,11 +211,12 @@ def iso_date(text: str) -> str | None:
 
 
 def file_name(result: Mapping[str, Any], suffix: str, stem: str = "이의신청서") -> str:
-    """``이의신청서_<특약>_<사고일>.<suffix>`` (no suffix: the stem alone): the claimed 특약 (else the
-    product) and the accident date (else the notice's date), characters a file name cannot hold
+    """``이의신청서_<특약>_<사고일>.<suffix>`` (no suffix: the stem alone): the claimed 특약 (by the
+    policy's own name when the analysis resolved it, else as the notice writes it, else the product) and the accident date (else the notice's date), characters a file name cannot hold
     replaced, at most 120 characters."""
     c = _case(result)
-    parts = [stem, (result["denial"].get("claim_items") or [c["product"]])[0] or "", iso_date(c["accident"]) or iso_date(c["notice_date"]) or ""]
+    claimed = [i["provenance"]["yakgwan"] for i in _claimed_clauses(result)]  # the policy's own name, when the analysis resolved it
+    parts = [stem, (claimed or result["denial"].get("claim_items") or [c["product"]])[0] or "", iso_date(c["accident"]) or iso_date(c["notice_date"]) or ""]
     name = "_".join(p for p in parts if p)
     name = re.sub(r"[\\/:*?\"<>|\s]+", "_", name).strip("._")[:120]
     return f"{name}.{suffix.lstrip('.')}" if suffix else name
@@ -233,7 +234,7 @@ def to_markdown(pair: Sequence[Letter]) -> str:
             out += [f"## {s.heading}", ""]
             out += [f"{p}" + "  " for p in s.paragraphs]
             for cite, quote in s.quotes:
-                out += ["", f"> {' '.join(quote.split())}", f"> — {cite}"]
+                out += ["", f"> {' '.join(quote.split())}", f"> — {cite}"]  # the PDF's line breaks joined
             out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -258,7 +259,7 @@ def to_pdf(pair: Sequence[Letter], path: Path) -> int:
                 for p in s.paragraphs:
                     pdf.para(p, 10.5)
                 for cite, quote in s.quotes:
-                    pdf.para(quote, 10, indent=4, fill=True)
+                    pdf.para(" ".join(quote.split()), 10, indent=4, fill=True)  # the PDF's line breaks joined
                     pdf.para(f"— {cite}", 9, indent=4)
         pdf.pdf.output(str(path))
     return pdf.missing

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from yakgwan.appeal.article_parts import parts_of_chunks
-from yakgwan.appeal.citations import PARAGRAPH_START, ClauseRef, circled_number
+from yakgwan.appeal.citations import COVERAGE_TITLES, PARAGRAPH_START, ClauseRef, circled_number
 from yakgwan.core.records import Chunk
 from yakgwan.text.sentences import clause_spans
 from yakgwan.text.tokenizer import Tokenizer
@@ -143,7 +143,7 @@ def favours_claimant(p: Proviso) -> bool:
         return True
     if any(w in title for w in ("지급하지 않는", "보상하지 않는", "보장제외")) and "제외" in p.text:  # a case taken out of the exclusion
         return True
-    return "지급사유" in title and bool(_SUBSTITUTES.search(p.text))
+    return any(w in title for w in COVERAGE_TITLES) and bool(_SUBSTITUTES.search(p.text))
 
 
 def narrows(p: Proviso) -> bool:

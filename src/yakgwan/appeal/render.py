@@ -233,7 +233,7 @@ class PdfFlow:
         self.width = self.pdf.w - self.pdf.l_margin - self.pdf.r_margin
 
     def text(self, value: object) -> str:
-        s = str(value).translate(LOOKALIKES)
+        s = str(value).translate(LOOKALIKES).replace("\t", " ")  # the font has no tab
         bad = sum(1 for ch in s if ord(ch) not in self.cmap and ch not in "\n\t")
         self.missing += bad
         return "".join(ch if ord(ch) in self.cmap or ch in "\n\t" else "□" for ch in s) if bad else s

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from yakgwan.appeal.citations import CIRCLED, ClauseRef, resolve_yakgwan
+from yakgwan.appeal.citations import CIRCLED, COVERAGE_TITLES, ClauseRef, resolve_yakgwan
 from yakgwan.appeal.notice import DenialNotice, DenialReason
 from yakgwan.appeal.policy import Policy
 from yakgwan.core.protocols import Retriever
@@ -73,14 +73,14 @@ def scope_for(notice: DenialNotice, reason: DenialReason, policy: Policy) -> tup
 
 
 def coverage_clauses(notice: DenialNotice, policy: Policy) -> list[CitedClause]:
-    """What each claimed 특약 says it pays for (its "보험금의 지급사유" article): the clause a
-    claimant stands on, whatever article the insurer cited."""
+    """What each claimed 특약 says it pays for (its "보험금의 지급사유" article, or as the 약관 titles
+    it: :data:`COVERAGE_TITLES`): the clause a claimant stands on, whatever article the insurer cited."""
     out = []
     for item in notice.claim_items:
         name = resolve_yakgwan(item, policy.names)
         if name is None:
             continue
-        arts = [c for c in policy.chunks if c.yakgwan == name and c.article_title and "지급사유" in c.article_title]
+        arts = [c for c in policy.chunks if c.yakgwan == name and c.article_title and any(w in c.article_title for w in COVERAGE_TITLES)]
         if arts:
             ref = ClauseRef(item, arts[0].article or "", None, None, None, item, 0, arts[0].article_title)
             out.append(CitedClause(ref, name, tuple(policy.article_chunks(name, arts[0].article or ""))))

@@ -123,3 +123,23 @@ def test_a_section_titled_only_tokbyeol_yakgwan_is_no_name_a_tokyak_resolves_to(
     assert resolve_yakgwan("으로 접수하신 항공기·수하물 지연 특약", known) == "항공기 및 수하물 지연비용 특별약관"
     assert resolve_yakgwan("휴대품 특약", known) == "여행 중 휴대품손해 특별약관(분실 제외)"
     assert resolve_yakgwan("특약", known) is None
+
+
+def test_the_clause_a_claim_stands_on_is_found_however_the_policy_titles_it() -> None:
+    """"보험금의 지급사유" (생명·상해), "보상하는 손해" (손해보험), "보장종목별 보상내용" (실손)."""
+    from types import SimpleNamespace
+
+    from yakgwan.appeal.notice import parse_notice
+    from yakgwan.appeal.retrieve import coverage_clauses
+    from yakgwan.core.records import Chunk
+
+    def chunk(cid: str, name: str, article: str, title: str) -> Chunk:
+        text = f"{article}({title}) 회사는 손해를 보상합니다."
+        return Chunk(cid, "p.pdf", "p.pdf", "t", text, 0, len(text), yakgwan=name, article=article, article_title=title)
+
+    chunks = [chunk("a", "항공기 및 수하물 지연비용 특별약관", "제1조", "보상하는 손해"), chunk("b", "항공기 및 수하물 지연비용 특별약관", "제2조", "보상하지 않는 손해")]
+    policy = SimpleNamespace(names=("보통약관", "항공기 및 수하물 지연비용 특별약관"), chunks=chunks,
+                             article_chunks=lambda name, article: [c for c in chunks if c.yakgwan == name and c.article == article])
+    notice = parse_notice("한별손해보험 안내\n청구 담보 : 항공기·수하물 지연 특약\n\n부지급 사유\n수하물이 분실되어 보상하지 않습니다.\n", "n.txt")
+    (cc,) = coverage_clauses(notice, policy)  # type: ignore[arg-type]
+    assert cc.yakgwan == "항공기 및 수하물 지연비용 특별약관" and [c.chunk_id for c in cc.chunks] == ["a"]

@@ -37,9 +37,13 @@ def test_dates_and_file_names_by_hand() -> None:
     assert iso_date("2025년 1월 27일") == "2025-01-27" and iso_date("2025. 2. 15.") == "2025-02-15" and iso_date("2025-3-4 10:00") == "2025-03-04"
     assert iso_date("사고일 미상") is None
     assert file_name(RESULT, "pdf") == "이의신청서_골절_특별약관_2025-01-27.pdf"
+    loose = copy.deepcopy(RESULT)
+    loose["denial"]["claim_items"] = ["보장은 골절 특약"]  # as a letter's prose names it: the policy's own name is used
+    assert file_name(loose, "pdf") == "이의신청서_골절_특별약관_2025-01-27.pdf"
     no_date = copy.deepcopy(RESULT)
     no_date["denial"]["dates"] = {"notice_date": "2025. 2. 15."}  # the notice's date when the accident's is not given
-    no_date["denial"]["claim_items"] = ["가족 / 벌금: 특약"]  # characters a file name cannot hold
+    no_date["denial"]["claim_items"] = ["가족 / 벌금: 특약"]  # characters a file name cannot hold ...
+    no_date["evidence_pack"] = no_date["evidence_pack"][1:]  # ... read as the notice writes it: the analysis resolved no claimed 특약
     assert file_name(no_date, "docx") == "이의신청서_가족_벌금_특약_2025-02-15.docx"
 
 

@@ -102,3 +102,13 @@ def test_a_final_이_before_라_함은_goes_with_the_noun_only_when_the_document
     assert term("① 이 특약에서 어린이라 함은 만 13세 미만인 사람을 말합니다.\n② 어린이가 탑승한 경우에 지급합니다.") == ["어린이"]  # 어린이가
     assert term("② 대중교통수단이라 함은 누구나 이용하는 교통수단을 말합니다.\n③ 대중교통수단은 아래와 같습니다.") == ["대중교통수단"]  # 대중교통수단은
     assert term("② 대중교통수단이라 함은 누구나 이용하는 교통수단을 말합니다.") == ["대중교통수단"]  # no evidence: 이 goes with 이라
+
+
+def test_the_terms_of_a_definitions_list_are_definitions() -> None:
+    """표준약관's 용어의 정의 article lists its terms: "나. 해외여행 중: … 말합니다". A notice that reads
+    such a term reads a defined word (the definition check's), not an open one."""
+    text = ("제2조(용어의 정의)\n4. 기간과 날짜 관련 용어\n가. 보험기간: 계약에 따라 보장을 받는 기간을 말합니다.\n"
+            "나. 해외여행 중: 주거지를 출발하여 도착할 때까지의 기간을 말합니다.\n1. 계약자 : 보험료를 납입할 의무를 지는 사람을 말합니다.\n"
+            "2. 비고: 아래 표를 참고하십시오.\n")
+    chunk = Chunk("d", "p.pdf", "p.pdf", "t", text, 0, len(text), yakgwan="보통약관", article="제2조")
+    assert [d.term for d in definitions([chunk])] == ["보험기간", "해외여행 중", "계약자"]  # "비고" says what to read, not what a word means
