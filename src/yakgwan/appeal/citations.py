@@ -70,7 +70,8 @@ def _statute(before: str) -> str | None:
         return None
     return m.group("law")
 # what may stand between two articles of one 약관: "제13조 및 제15조", "제2조, 제3조"
-_JOINER = re.compile(r"^\s*(?:및|또는|와|과|,|·|ㆍ|/)\s*$")
+# what joins two articles of one source: "제43조, 제44조 또는 제45조", "제3조 제2항 단서 및 제4조"
+_JOINER = re.compile(r"^\s*(?:(?:단서|본문|전단|후단)\s*)?(?:및|또는|와|과|,|·|ㆍ|/)\s*$")
 # "같은 특별약관", "이 특별약관", "동 특약", "같은 약관": refers back to the 약관 named last
 _SAME = re.compile(r"^(?:.*\s)?(?:같은|이|동|해당)\s*(?:특별약관|특약|약관)$")
 _ANY_NAME = re.compile(r"(?:[^\s「『\"'“”‘’,.;:()\[\]]+\s){0,5}[^\s「『\"'“”‘’,.;:\[\]]*(?:특별약관|특약)(?:\([^()\n]{1,12}\))?")

@@ -10,7 +10,8 @@ Alignment ignores whitespace and punctuation (a PDF's line breaks and a letter's
 not differences): a quote whose letters stand in the clause as they are is faithful. Otherwise
 the closest span is the clause's stretch from the first to the last of the character blocks the
 quote shares with it; it is the quoted clause when the two agree on at least ``ALIGN_MIN`` of
-their letters (a looser match is another text, not a misquote). What differs is stated as
+their letters (a looser match is another text, not a misquote). A quote that leaves out only a
+parenthesis of the clause (a gloss: "(운전을 포함합니다)") is faithful. What differs is stated as
 words: the clause's words the quote lacks or changes and the quote's words the clause lacks
 (one syllable can turn 별거 into 동거). A difference of spacing, punctuation or a particle at a
 word's end only is no finding.
@@ -33,6 +34,7 @@ _IGNORED = re.compile(r"[\s.,·ㆍ・:;\"'“”‘’「」『』()\[\]<>-]")
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"(?:보통약관|특별약관|특약)\s*$")
 _PUNCT = " .,·:;\"'“”‘’「」『』()"
+_GLOSS = re.compile(r"\s*\([^()]*\)")  # a parenthesis inside a clause: a gloss a quote may leave out
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,13 @@ def misquotes(reason: str, chunks: Sequence[Chunk]) -> list[Misquote]:
         (s, e, agreement), chunk = max(found, key=lambda x: x[0][2])
         if agreement >= 1.0 or agreement < ALIGN_MIN:
             continue
-        diff, dropped, added = _diff(q, chunk.text[s:e])
+        span = chunk.text[s:e]
+        if "(" not in q:  # a parenthetical gloss the quote leaves out ("탑승(운전을 포함합니다)하고") changes nothing it says
+            bare = _GLOSS.sub("", span)
+            if _letters(q)[0] in _letters(bare)[0]:
+                continue
+            span = bare
+        diff, dropped, added = _diff(q, span)
         if dropped or added:
             out.append(Misquote(q, chunk, s, e, round(agreement, 3), dropped, added, diff))
     return out

@@ -143,3 +143,9 @@ def test_the_clause_a_claim_stands_on_is_found_however_the_policy_titles_it() ->
     notice = parse_notice("한별손해보험 안내\n청구 담보 : 항공기·수하물 지연 특약\n\n부지급 사유\n수하물이 분실되어 보상하지 않습니다.\n", "n.txt")
     (cc,) = coverage_clauses(notice, policy)  # type: ignore[arg-type]
     assert cc.yakgwan == "항공기 및 수하물 지연비용 특별약관" and [c.chunk_id for c in cc.chunks] == ["a"]
+
+
+def test_an_article_joined_after_a_proviso_keeps_its_source() -> None:
+    """"교특법 제3조 제2항 단서 및 제4조": 제4조 is the same law's, not a clause of the policy."""
+    assert [(r.statute, r.label) for r in parse_clause_refs("교특법 제3조 제2항 단서 및 제4조에 따라")] == [("교특법", "제3조 제2항"), ("교특법", "제4조")]
+    assert [(r.yakgwan, r.label) for r in parse_clause_refs("보통약관 제3조 제1항 단서 및 제5조")] == [("보통약관", "제3조 제1항"), ("보통약관", "제5조")]

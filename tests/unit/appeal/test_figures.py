@@ -111,3 +111,13 @@ def test_within_written_as_an_ne_is_a_bound() -> None:
     assert (c.low, c.high, c.bounded) == (-math.inf, 12.0, True)
     (fc,) = check("수하물이 12시간 안에 도착하지 않은 경우를 지급사유로 하므로 보상하지 않습니다.", "수하물이 예정된 도착시간으로부터 6시간이내에 도착하지 못하는 경우", TOK)
     assert fc.misstated
+
+
+@pytest.mark.unit
+def test_lengths_in_letters_or_signs_are_one_unit() -> None:
+    """A scar's length: "3cm이상" in the clause, "5㎝ 이상" restated in the notice, "4.0㎝" the fact."""
+    clause = "상지, 하지 수술 1cm당 10만원(단, 3cm이상의 경우에 한함)"
+    got = {fc.notice.text: (fc.misstated, fc.met) for fc in check(
+        "상지·하지는 수술 길이가 5㎝ 이상인 경우에만 지급하므로, 수술 길이 4.0㎝인 이번 수술은 지급 기준에 미치지 못합니다.", clause, TOK)}
+    assert got == {"5㎝ 이상": (True, None), "4.0㎝": (False, True)}
+    assert [(c.low, c.unit) for c in conditions("흉터 길이 25mm")] == [(2.5, "cm")]

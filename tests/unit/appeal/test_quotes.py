@@ -63,3 +63,15 @@ def test_one_syllable_can_change_the_clause_a_particle_does_not() -> None:
 def test_a_quote_shortened_with_an_ellipsis_is_its_pieces() -> None:
     assert quotations("“피보험자가 자동차를 영업 목적으로 … 생긴 사고(중략)는 보상하지 않는 손해”") == ["피보험자가 자동차를 영업 목적으로"]
     assert misquotes("약관은 “피보험자가 자동차를 영업 목적으로 … 운전하던 중 생긴 사고”라고 정합니다.", [CLAUSE]) == []
+
+
+def test_a_quote_that_leaves_out_a_parenthetical_gloss_is_faithful() -> None:
+    text = "제2조(보험금을 지급하지 않는 사유) 8. 피보험자가 운행중인 기타교통수단에 탑승(운전을 포함합니다)하고 있을 때 발생한 사고"
+    chunk = Chunk("c", "p.pdf", "p.pdf", "t", text, 0, len(text), yakgwan="X 특별약관", article="제2조")
+    assert misquotes("약관은 “피보험자가 운행중인 기타교통수단에 탑승하고 있을 때 발생한 사고”라고 정합니다.", [chunk]) == []
+    # a word changed beside the left-out gloss is still a misquote, stated without the gloss
+    (mq,) = misquotes("약관은 “피보험자가 운행중인 자동차에 탑승하고 있을 때 발생한 사고”라고 정합니다.", [chunk])
+    assert (mq.dropped, mq.added) == (("기타교통수단에",), ("자동차에",))
+    # a gloss quoted and changed is a misquote
+    (mq,) = misquotes("약관은 “피보험자가 운행중인 기타교통수단에 탑승(운전을 제외합니다)하고 있을 때 발생한 사고”라고 정합니다.", [chunk])
+    assert mq.added and "제외합니다" in mq.added[0]
