@@ -131,9 +131,21 @@ def _grounds_asked(result: Mapping[str, Any]) -> list[Section]:
     return [Section("1. 거절 근거의 확인 요청", tuple(paras), quotes)]
 
 
+def _cited(result: Mapping[str, Any], i: int, reason: Mapping[str, Any]) -> list[str]:
+    """The clauses reason ``i`` cites, by the policy's own names where the analysis resolved them
+    (the notice's words around a citation are not part of it), else as the notice writes them."""
+    found = (result.get("retrieval") or [])[i:i + 1]
+    if found:
+        return list(dict.fromkeys(f"{c['yakgwan']} {c['article']}" if c.get("yakgwan") else c["as_written"] for c in found[0].get("cited") or []))
+    return list(reason.get("cited") or [])
+
+
 def _reasons(result: Mapping[str, Any]) -> Section:
     reasons = result["denial"].get("reasons") or []
-    paras = [f"“{' '.join(r['text'].split())}”" + (f" (인용 조항: {', '.join(r['cited'])})" if r.get("cited") else "") for r in reasons]
+    paras = []
+    for i, r in enumerate(reasons):
+        cited = _cited(result, i, r)
+        paras.append(f"“{' '.join(r['text'].split())}”" + (f" (인용 조항: {', '.join(cited)})" if cited else ""))
     return Section("귀사가 밝힌 거절 사유", tuple(paras))
 
 

@@ -72,6 +72,9 @@ FIELD_LABELS = {
     "청구담보및금액": "claim_item",
     "담보": "claim_item",
     "청구특약": "claim_item",
+    "청구보장": "claim_item",  # what the claim is under, as 보장 (a product of 보장종목: 실손)
+    "보장종목": "claim_item",
+    "청구보장종목": "claim_item",
     "청구특별약관": "claim_item",
     "청구담보명": "claim_item",
     "청구내용": "claim_item",

@@ -105,11 +105,15 @@ def _unnamed(ref: ClauseRef, claimed: list[str], policy: Policy) -> str | None:
 
 def cited_clauses(reason: DenialReason, policy: Policy, claimed: list[str] | None = None) -> list[CitedClause]:
     """Each cited clause with its article's chunks, the cited 항's chunk first; a citation that
-    names no 약관 is read against the one claimed 특약 (see ``_unnamed``)."""
+    names no 약관 is read against the one claimed 특약 (see ``_unnamed``), and so is one whose short
+    name fits several 특약, the claimed one among them."""
     out = []
     for ref in reason.refs:
         generic = ref.yakgwan is None or bool(_GENERIC.match(ref.yakgwan))  # "이 특약": never matched by spelling to a name
         name = None if generic else resolve_yakgwan(ref.yakgwan, policy.names)
+        if name is None and not generic and claimed and len(claimed) == 1:
+            # a short form several 특약 share ("휴대품 특약") and the claimed one among them: the one the letter is about
+            name = resolve_yakgwan(ref.yakgwan, claimed)
         if name is None and generic:
             name = _unnamed(ref, claimed or [], policy)
         chunks = policy.article_chunks(name, ref.article) if name else []

@@ -149,3 +149,19 @@ def test_an_article_joined_after_a_proviso_keeps_its_source() -> None:
     """"교특법 제3조 제2항 단서 및 제4조": 제4조 is the same law's, not a clause of the policy."""
     assert [(r.statute, r.label) for r in parse_clause_refs("교특법 제3조 제2항 단서 및 제4조에 따라")] == [("교특법", "제3조 제2항"), ("교특법", "제4조")]
     assert [(r.yakgwan, r.label) for r in parse_clause_refs("보통약관 제3조 제1항 단서 및 제5조")] == [("보통약관", "제3조 제1항"), ("보통약관", "제5조")]
+
+
+def test_a_short_name_several_tokyak_share_is_read_as_the_claimed_one_among_them() -> None:
+    from types import SimpleNamespace
+
+    from yakgwan.appeal.notice import DenialReason
+    from yakgwan.appeal.retrieve import cited_clauses
+
+    names = ("보통약관", "휴대품(휴대폰 제외) 손해(분실제외) 특별약관", "휴대품손해(분실제외) 특별약관", "항공기 지연 특별약관")
+    policy = SimpleNamespace(names=names, article_chunks=lambda name, article: [])
+    (ref,) = parse_clause_refs("휴대품 특약 제4조 제8호는")
+    assert resolve_yakgwan("휴대품 특약", names) is None  # two 특약 fit it
+    (cc,) = cited_clauses(DenialReason("…", None, (ref,)), policy, ["휴대품손해(분실제외) 특별약관"])  # type: ignore[arg-type]
+    assert cc.yakgwan == "휴대품손해(분실제외) 특별약관"
+    (cc,) = cited_clauses(DenialReason("…", None, (ref,)), policy, ["항공기 지연 특별약관"])  # type: ignore[arg-type]
+    assert cc.yakgwan is None  # the claimed 특약 is not one it fits: still unresolved

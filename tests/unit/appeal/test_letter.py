@@ -104,3 +104,12 @@ def test_the_three_formats(tmp_path: Path) -> None:
 
 def test_a_name_without_a_suffix_is_the_stem() -> None:
     assert file_name(RESULT, "") == "이의신청서_골절_특별약관_2025-01-27" and file_name(RESULT, "md", stem="분석") == "분석_골절_특별약관_2025-01-27.md"
+
+
+def test_the_clauses_a_reason_cites_are_named_as_the_policy_names_them() -> None:
+    with_retrieval = copy.deepcopy(RESULT)
+    with_retrieval["denial"]["reasons"][0]["cited"] = ["고객님께서 가입하신 보장은 교통상해 특약 제1조 제1항"]  # the words around it, as parsed
+    with_retrieval["retrieval"] = [{"cited": [{"yakgwan": "교통상해 특별약관", "article": "제1조 제1항", "as_written": "고객님께서 가입하신 보장은 교통상해 특약 제1조 제1항"},
+                                              {"yakgwan": None, "article": "제9조", "as_written": "약관 제9조"}]}]
+    text = insurer_letter(with_retrieval).text()
+    assert "(인용 조항: 교통상해 특별약관 제1조 제1항, 약관 제9조)" in text and "가입하신 보장은 교통상해 특약" not in text
