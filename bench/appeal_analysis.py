@@ -2,8 +2,8 @@
 policy it was written for (the KB스마트운전자보험 policy, or the ``policy`` a scenario names under
 ``../shared/data/policies``): per notice the band against the scenario's expected band, the findings
 that set it, the four metrics, items removed, what the LLM cost; then the band's agreement on each
-policy held out (the rule fits nothing, so each policy's table is a held-out one), the confusion
-matrix, and each finding kind's firings on correct denials (kind ``correct-denial`` and the other
+policy (the rule fits nothing; which policies' notices the readers were fixed on is said in
+docs/appeal.md), the confusion matrix, and each finding kind's firings on correct denials (kind ``correct-denial`` and the other
 LOW kinds). Not a test.
 
     .venv/bin/python bench/appeal_analysis.py --analysis rules [--multi-index IDX]
@@ -58,7 +58,7 @@ def table(rows: list[dict]) -> None:
     by_policy: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_policy[r["policy_name"]].append(r)
-    print(f"\n{'policy (held out)':<44}{'notices':>8}{'correct denials':>16}{'agree':>8}")
+    print(f"\n{'policy':<44}{'notices':>8}{'correct denials':>16}{'agree':>8}")
     for name, rs in sorted(by_policy.items()):
         n_ok = sum(r["expected"] == r["band"] for r in rs)
         print(f"{name:<44}{len(rs):>8}{sum(r['expected'] == 'LOW' for r in rs):>16}{n_ok:>5}/{len(rs)}")

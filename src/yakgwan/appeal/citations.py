@@ -23,9 +23,9 @@ PARAGRAPH_MARKS = CIRCLED + CIRCLED_ALT
 # how a 약관 titles the article that says what it pays (general 약관 vocabulary: 생명·상해 "보험금의
 # 지급사유", 손해보험 "보상하는 손해", 실손 "보장종목별 보상내용")
 COVERAGE_TITLES = ("지급사유", "보상하는 손해", "보상내용", "보장내용")
-# a 항 starts a line with its circled number, or follows its article's heading on the line
-# ("제1조(보험금의 지급사유) ① 회사는 …"); group 1 is the mark
-PARAGRAPH_START = re.compile(rf"^[ \t]*(?:제\s*\d+\s*조(?:의\s*\d+)?\s*(?:\([^()\n]{{0,40}}\))?[ \t]*)?([{PARAGRAPH_MARKS}])", re.M)
+# a 항 starts a line with its circled number, or follows its article's heading, title and all, on
+# the line ("제1조(보험금의 지급사유) ① 회사는 …"; a reference "제1조 ②에서" is not one); group 1 is the mark
+PARAGRAPH_START = re.compile(rf"^[ \t]*(?:제\s*\d+\s*조(?:의\s*\d+)?\s*\([^()\n]{{1,40}}\)[ \t]*)?([{PARAGRAPH_MARKS}])", re.M)
 
 
 def circled_number(mark: str) -> int:

@@ -45,7 +45,7 @@ COMPARISON = ("미치지 못", "못 미", "미달", "부족", "이르지 못", "
               "지나", "지난", "경과", "벗어", "충족하지", "해당하지")
 # a figure counted from a point the sentence has just named (general Korean: "그로부터", "그 뒤",
 # "이후"), not from where the clause's condition counts
-_ANAPHORIC = re.compile(r"그로부터|그\s*(?:후|뒤)로?|그때부터|이후\s*$")
+_ANAPHORIC = re.compile(r"그로부터|그\s*(?:후|뒤|이후)로?|그때부터")
 _UNITS = {"일": ("일", 1.0), "주": ("일", 7.0), "개월": ("개월", 1.0), "년": ("개월", 12.0), "시간": ("시간", 1.0),
           "급": ("급", 1.0), "%": ("%", 1.0), "세": ("세", 1.0), "회": ("회", 1.0),
           # lengths (a scar's, a wound's), written in letters or as the ㎝/㎜ signs

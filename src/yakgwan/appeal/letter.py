@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal, Mapping, Sequence
+
+from yakgwan.appeal.band import CITATION_ERRORS
+from yakgwan.text.particles import josa
 
 BLANK = "____________"
 # each point's title and what it says before its evidence, by the kind of finding (plain Korean
@@ -39,8 +43,6 @@ POINTS: dict[str, tuple[str, str]] = {
     "ambiguity_read_against_policyholder": ("명백하지 않은 말을 불리하게 읽음", "뜻이 명백하지 않은 약관의 말을 계약자에게 불리하게 읽었습니다(약관의 규제에 관한 법률 제5조 제2항)."),
 }
 OTHER_POINT = ("거절 근거가 약관의 문언과 맞지 않음", "안내문의 거절 근거는 약관의 문언과 맞지 않습니다.")
-# the points about the citation itself: the clause the claim is under is quoted beside the insurer's
-CITATION_POINTS = ("other_yakgwan", "article_missing", "part_missing")
 RAISES = ("decisive", "arguable")
 
 
@@ -85,7 +87,7 @@ def _case(result: Mapping[str, Any]) -> dict[str, str]:
     return {
         "insurer": d.get("insurer") or "",
         "product": d.get("product") or "",
-        "item": ", ".join(d.get("claim_items") or []) or (d.get("product") or ""),
+        "item": ", ".join(_claimed_names(result) or d.get("claim_items") or []) or (d.get("product") or ""),
         "accident": dates.get("accident_date") or "",
         "notice_date": dates.get("notice_date") or "",
         "policy_no": d.get("policy_no") or "",
@@ -93,27 +95,45 @@ def _case(result: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def points(result: Mapping[str, Any]) -> list[Section]:
-    """One section per finding that raises the band (the strongest first), each with the notice's
-    words and the clause's; none when the analysis found none."""
+def points(result: Mapping[str, Any], fss: bool = False) -> list[Section]:
+    """One section per rule finding that raises the band (the strongest first), each with the
+    notice's words and the clause's; none when the analysis found none. A model's finding is no
+    point: the policy's text has not settled it. ``fss``: the lead sentences in the third person
+    (the insurer as 피신청인), as the 금융감독원 reads them; quoted words stay as written."""
     order = {"decisive": 0, "arguable": 1}
-    raised = sorted((f for f in result.get("findings") or [] if f.get("effect") in RAISES), key=lambda f: order[f["effect"]])
+    raised = sorted((f for f in result.get("findings") or [] if f.get("effect") in RAISES and f.get("by", "rules") == "rules"),
+                    key=lambda f: order[f["effect"]])
     out: list[Section] = []
     seen: set[tuple[str, str]] = set()
     for f in raised:
-        key = (f["kind"], (f.get("policy") or {}).get("chunk_id", ""))
+        key = (f["kind"], f["text"])
         if key in seen:
             continue
         seen.add(key)
         title, lead = POINTS.get(f["kind"], OTHER_POINT)
-        paras = [lead, f["text"].replace("통지서", "안내문")]
+        paras = [_third_person(lead) if fss else lead, as_notice(f["text"])]
         if f.get("notice"):
             paras.append(f"안내문의 기재: “{' '.join(f['notice'].split())}”")
         quotes = [(_cite(f["policy"]), f["policy"]["quote"])] if f.get("policy") else []
-        if f["kind"] in CITATION_POINTS:
+        if f["kind"] in CITATION_ERRORS:  # about the citation itself: the clause the claim is under beside the insurer's
             quotes += [(f"청구한 보장의 지급사유: {_cite(i['provenance'])}", i["provenance"]["quote"]) for i in _claimed_clauses(result)[:1]]
         out.append(Section(f"{len(out) + 1}. {title}", tuple(paras), tuple(quotes)))
     return out
+
+
+_NOTICE_WORD = re.compile(r"통지서(이|가|은|는|을|를|과|와)?")
+
+
+def as_notice(text: str) -> str:
+    """A finding's sentence as the letter says it: the insurer's 통지서 is its 안내문, each particle
+    after it in the form that fits (통지서가 → 안내문이)."""
+    return _NOTICE_WORD.sub(lambda m: josa("안내문", m.group(1)) if m.group(1) else "안내문", text)
+
+
+def _claimed_names(result: Mapping[str, Any]) -> list[str]:
+    """The claimed 특약 as the policy names them, where the analysis resolved them (the notice's
+    own words around a name are not part of it)."""
+    return list(dict.fromkeys(n for i in _claimed_clauses(result) if (n := i["provenance"].get("yakgwan"))))
 
 
 def _claimed_clauses(result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -121,12 +141,15 @@ def _claimed_clauses(result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [i for i in result.get("evidence_pack") or [] if i["claim"].startswith("청구한 특약이 보장하는 사유")]
 
 
-def _grounds_asked(result: Mapping[str, Any]) -> list[Section]:
+def _grounds_asked(result: Mapping[str, Any], fss: bool = False) -> list[Section]:
     """Where nothing raises the band: the clause the claim is under, quoted, and the grounds asked for."""
     coverage = _claimed_clauses(result)
     cited = [i for i in result.get("evidence_pack") or [] if i["claim"].startswith("회사가 부지급 근거로 든 조항")]
     paras = ["안내문이 거절의 근거로 든 사실과 그 사실을 확인한 자료(조사 보고서, 의료 자문 결과, 사고 기록 등)를 서면으로 제시해 주시기 바랍니다. "
-             "면책 사유나 지급사유 불충족은 보험회사가 입증해야 하며, 제출하는 자료와 함께 다시 검토해 주시기 바랍니다."]
+             "면책 사유에 해당한다는 사실은 보험회사가 입증해야 하며, 제출하는 자료와 함께 다시 검토해 주시기 바랍니다."]
+    if fss:
+        paras = ["피신청인이 거절의 근거로 든 사실과 그 확인 자료가 제시되지 않았다면 이를 밝히도록 하고, 신청인이 제출하는 자료와 함께 "
+                 "다시 심사하도록 하여 주시기 바랍니다. 면책 사유에 해당한다는 사실은 보험회사가 입증해야 합니다."]
     quotes = tuple((_cite(i["provenance"]), i["provenance"]["quote"]) for i in (cited[:1] + coverage[:1]))
     return [Section("1. 거절 근거의 확인 요청", tuple(paras), quotes)]
 
@@ -177,7 +200,7 @@ def insurer_letter(result: Mapping[str, Any]) -> Letter:
 def fss_letter(result: Mapping[str, Any]) -> Letter:
     """The 금융감독원 분쟁조정 신청 text."""
     c = _case(result)
-    pts = points(result)
+    pts = points(result, fss=True)
     parties = Section("당사자", (
         f"신청인 성명: {BLANK}", f"생년월일: {BLANK}", f"주소: {BLANK}", f"연락처: {BLANK}",
         f"피신청인(금융회사): {c['insurer'] or BLANK}",
@@ -191,21 +214,21 @@ def fss_letter(result: Mapping[str, Any]) -> Letter:
     purpose = Section("신청 취지", (
         "피신청인은 약관에 따라 신청인에게 보험금을 지급하라는 조정을 구합니다." if pts else
         "피신청인이 거절의 근거를 밝히고 약관에 따라 다시 심사하도록 하는 조정을 구합니다.",))
-    closing = Section("기타", ("신청인은 피신청인에게 이의신청을 하였으나 받아들여지지 않았습니다(이의신청일과 회신일을 적어 주십시오: "
-                             f"{BLANK}).", f"신청일: {BLANK}", f"신청인: {BLANK} (서명)"))
+    closing = Section("기타", (f"피신청인에게 한 이의신청(한 경우): 신청일 {BLANK}, 회신일 {BLANK}, 회신 내용 {BLANK}",
+                             f"신청일: {BLANK}", f"신청인: {BLANK} (서명)"))
     reasons = _reasons(result)
     return Letter("fss", "금융분쟁조정 신청서", "금융감독원장 귀하",
                   (parties, purpose, facts, Section("피신청인이 밝힌 거절 사유", reasons.paragraphs),
-                   *[Section(f"신청 이유 {s.heading}", tuple(_third_person(x) for x in s.paragraphs), s.quotes) for s in (pts or _grounds_asked(result))],
+                   *[Section(f"신청 이유 {s.heading}", s.paragraphs, s.quotes) for s in (pts or _grounds_asked(result, fss=True))],
                    closing, _attachments(result)))
 
 
-def _third_person(text: str) -> str:
-    """A point written to the insurer, as the 금융감독원 reads it: the insurer is the 피신청인 and
-    the sender the 신청인."""
+def _third_person(lead: str) -> str:
+    """A point's lead sentence (this module's own words, never a quote) as the 금융감독원 reads it:
+    the insurer is the 피신청인 and the sender the 신청인."""
     for a, b in (("귀사가", "피신청인이"), ("귀사는", "피신청인은"), ("귀사의", "피신청인의"), ("귀사", "피신청인"), ("제가", "신청인이"), ("저는", "신청인은")):
-        text = text.replace(a, b)
-    return text
+        lead = re.sub(rf"(?<![가-힣]){a}", b, lead)
+    return lead
 
 
 def letters(result: Mapping[str, Any]) -> tuple[Letter, Letter]:
@@ -213,24 +236,28 @@ def letters(result: Mapping[str, Any]) -> tuple[Letter, Letter]:
     return insurer_letter(result), fss_letter(result)
 
 
+ITEM_MAX = 80  # characters of the 특약's name in a file name
 _DATE = re.compile(r"(\d{4})\s*[.년/-]\s*(\d{1,2})\s*[.월/-]\s*(\d{1,2})")
 
 
 def iso_date(text: str) -> str | None:
-    """"2025년 1월 27일" / "2025. 1. 27." as 2025-01-27; None if no date is written."""
-    m = _DATE.search(text or "")
-    return f"{int(m.group(1)):04d}-{int(m.group(2)):02d}-{int(m.group(3)):02d}" if m else None
+    """"2025년 1월 27일" / "2025. 1. 27." as 2025-01-27; None if no (valid) date is written."""
+    for m in _DATE.finditer(text or ""):
+        try:
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+        except ValueError:  # "2025.13.45": not a date
+            continue
+    return None
 
 
 def file_name(result: Mapping[str, Any], suffix: str, stem: str = "이의신청서") -> str:
     """``이의신청서_<특약>_<사고일>.<suffix>`` (no suffix: the stem alone): the claimed 특약 (by the
     policy's own name when the analysis resolved it, else as the notice writes it, else the product) and the accident date (else the notice's date), characters a file name cannot hold
-    replaced, at most 120 characters."""
+    replaced, the name cut to ITEM_MAX characters (the date is kept)."""
     c = _case(result)
-    claimed = [i["provenance"]["yakgwan"] for i in _claimed_clauses(result)]  # the policy's own name, when the analysis resolved it
-    parts = [stem, (claimed or result["denial"].get("claim_items") or [c["product"]])[0] or "", iso_date(c["accident"]) or iso_date(c["notice_date"]) or ""]
-    name = "_".join(p for p in parts if p)
-    name = re.sub(r"[\\/:*?\"<>|\s]+", "_", name).strip("._")[:120]
+    item = (_claimed_names(result) or result["denial"].get("claim_items") or [c["product"]])[0] or ""
+    item = re.sub(r"[\\/:*?\"<>|\s]+", "_", item).strip("._")[:ITEM_MAX]  # a long name is cut, never the date
+    name = "_".join(p for p in (stem, item, iso_date(c["accident"]) or iso_date(c["notice_date"]) or "") if p)
     return f"{name}.{suffix.lstrip('.')}" if suffix else name
 
 
@@ -301,20 +328,23 @@ def to_docx(pair: Sequence[Letter], path: Path) -> None:
 LETTER_SUFFIXES = (".md", ".pdf", ".docx")
 
 
-def write(result: Mapping[str, Any], out: Path) -> Path:
-    """Both letters written to ``out`` (.md, .pdf or .docx); a folder gets the file named from the
-    case (:func:`file_name`, PDF). Returns the path written."""
-    if out.is_dir():
+def write(result: Mapping[str, Any], out: Path) -> tuple[Path, int]:
+    """Both letters written to ``out`` (.md, .pdf or .docx); a folder (one that exists, or a path
+    with no suffix, made) gets the file named from the case (:func:`file_name`, PDF). Returns the
+    path written and how many characters a PDF's font lacks (drawn as □)."""
+    if out.is_dir() or not out.suffix:
+        out.mkdir(parents=True, exist_ok=True)
         out = out / file_name(result, "pdf")
     suffix = out.suffix.lower()
     if suffix not in LETTER_SUFFIXES:
         raise ValueError(f"{out}: a letter is written as {', '.join(LETTER_SUFFIXES)}")
     out.parent.mkdir(parents=True, exist_ok=True)
     pair = letters(result)
+    missing = 0
     if suffix == ".md":
         out.write_text(to_markdown(pair), "utf-8")
     elif suffix == ".pdf":
-        to_pdf(pair, out)
+        missing = to_pdf(pair, out)
     else:
         to_docx(pair, out)
-    return out
+    return out, missing

@@ -34,7 +34,7 @@ _IGNORED = re.compile(r"[\s.,·ㆍ・:;\"'“”‘’「」『』()\[\]<>-]")
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"(?:보통약관|특별약관|특약)\s*$")
 _PUNCT = " .,·:;\"'“”‘’「」『』()"
-_GLOSS = re.compile(r"\s*\([^()]*\)")  # a parenthesis inside a clause: a gloss a quote may leave out
+_GLOSS = re.compile(r"\s*\((?!\s*다만)[^()]*\)")  # a parenthesis inside a clause: a gloss a quote may leave out ("(다만, …)" is a proviso, not one)
 
 
 @dataclass(frozen=True)

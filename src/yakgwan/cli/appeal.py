@@ -28,7 +28,10 @@ def cmd_appeal(args: argparse.Namespace, settings: Settings) -> int:
         args.json_out.write_text(json_text(result, indent=1), "utf-8")
     print_appeal(result, lang)
     if args.letter is not None:
-        print(say(lang, "cli.appeal_letter", file=str(write_letter(result, args.letter))))
+        written, missing = write_letter(result, args.letter)
+        print(say(lang, "cli.appeal_letter", file=str(written)))
+        if missing:
+            err(say(lang, "cli.appeal_font", file=str(written), n=missing))
     return 0
 
 

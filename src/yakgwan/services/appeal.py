@@ -76,7 +76,7 @@ def check_letter_path(out: Path) -> None:
     """A letter is written as .md, .pdf or .docx, or into a folder (named from the case)."""
     from yakgwan.appeal.letter import LETTER_SUFFIXES
 
-    if not out.is_dir() and out.suffix.lower() not in LETTER_SUFFIXES:
+    if out.suffix and not out.is_dir() and out.suffix.lower() not in LETTER_SUFFIXES:  # no suffix: a folder
         raise InputError(str(out), msg("letter.suffix"))
 
 
@@ -88,9 +88,10 @@ def letter_file_name(result: dict, suffix: str, stem: str | None = None) -> str:
     return file_name(result, suffix) if stem is None else file_name(result, suffix, stem=stem)
 
 
-def write_letter(result: dict, out: Path) -> Path:
+def write_letter(result: dict, out: Path) -> tuple[Path, int]:
     """The 이의신청서 and the 금융감독원 분쟁조정 신청 text of an analysis (its JSON), written to
-    ``out`` (by its suffix; a folder: ``이의신청서_<특약>_<사고일>.pdf`` in it). Returns the path."""
+    ``out`` (by its suffix; a folder: ``이의신청서_<특약>_<사고일>.pdf`` in it). Returns the path and
+    how many characters a PDF's font lacks."""
     from yakgwan.appeal.letter import write
 
     check_letter_path(out)

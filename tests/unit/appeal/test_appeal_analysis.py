@@ -39,8 +39,11 @@ def test_the_band_rule_by_hand() -> None:
     model = B.Finding("모델", "coverage_conditions_met", by="llm")
     assert B.band_for([model]) == "MEDIUM" and B.band_for([B.Finding("모델", "coverage_conditions_met", by="llm", moves=False)]) == "LOW"
     assert B.band_for([B.Finding("모델", "exclusion_clearly_applies", by="llm")]) == "LOW"
-    # every kind the analysis states has a place in the rule
+    # the rule's kinds are disjoint; every kind a letter makes a point of is one that raises the band
     assert not set(B.DECISIVE) & set(B.ARGUABLE) and not (set(B.DECISIVE) | set(B.ARGUABLE)) & set(B.BEARS_OUT)
+    from yakgwan.appeal.letter import POINTS
+
+    assert set(POINTS) == set(B.DECISIVE) | set(B.ARGUABLE)
 
 
 @pytest.mark.unit
@@ -159,7 +162,7 @@ def test_cli_edge_inputs(kb_policy_pdf: Path, tmp_path: Path) -> None:
 def test_cli_json_contract(kb_policy_pdf: Path, tmp_path: Path) -> None:
     out = tmp_path / "a.json"
     p = subprocess.run([sys.executable, "-m", "yakgwan.cli", "appeal", str(DATA / "notices" / "01_fine_drunk_driving.txt"), "--policy", str(kb_policy_pdf),
-                        "--json", str(out), "--out", str(tmp_path / "pack.pdf"), "--quiet"], capture_output=True, text=True, timeout=600,
+                        "--json", str(out), "--out", str(tmp_path / "pack.pdf"), "--letter", str(tmp_path / "편지"), "--quiet"], capture_output=True, text=True, timeout=600,
                        env={**os.environ, "YAKGWAN_LANG": "ko"})  # the summary in Korean (a Korean locale gives the same)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "pack.pdf").read_bytes().startswith(b"%PDF") and "font lacks" not in p.stderr
@@ -169,6 +172,8 @@ def test_cli_json_contract(kb_policy_pdf: Path, tmp_path: Path) -> None:
     prov = res["evidence_pack"][0]["provenance"]
     assert set(prov) == {"doc", "yakgwan", "article", "page", "chunk_id", "quote"}
     assert prov["yakgwan"] == "벌금 특별약관" and prov["article"].startswith("제2조")  # the cited exclusion first
+    letter = tmp_path / "편지" / "이의신청서_벌금_특별약관_2024-11-02.pdf"  # a folder made, the file named from the case
+    assert letter.read_bytes().startswith(b"%PDF") and f"이의신청서와 금융감독원 분쟁조정 신청서: {letter}" in p.stdout
     assert "성공 가능성: LOW" in p.stdout and "인용: 벌금 특별약관 제2조 제8호 (약관에서 찾음)" in p.stdout and "쟁점 [면책 조항 적용]" in p.stdout
 
 

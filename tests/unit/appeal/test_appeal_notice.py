@@ -176,7 +176,10 @@ def test_reasons_under_other_insurers_headings_and_refusals_are_read() -> None:
     (r,) = parse_notice(heading, "h.txt").reasons
     assert r.text.startswith("1) 진단 내용은 단순 부종으로")
     prose = "한별손해보험 안내\n\n검토 결과, 청구하신 비용은 보험금 지급 대상이 아님을 안내드립니다.\n"
-    assert parse_notice(prose, "p.txt").reasons
+    assert [r.text for r in parse_notice(prose, "p.txt").reasons] == ["검토 결과, 청구하신 비용은 보험금 지급 대상이 아님을 안내드립니다."]
     polite = "한별손해보험 안내\n\n입원은 9일로 기간에 미치지 못하므로 보상하여 드리지 못하오니 양해 바랍니다.\n"
-    assert parse_notice(polite, "q.txt").reasons
+    assert [r.text for r in parse_notice(polite, "q.txt").reasons] == ["입원은 9일로 기간에 미치지 못하므로 보상하여 드리지 못하오니 양해 바랍니다."]
+    # boilerplate about premiums or taxes is no refusal of the claim
+    with pytest.raises(InputError, match="no recognisable denial reason"):
+        parse_notice("한별손해보험 안내\n\n보험료 미지급 시 계약이 해지될 수 있습니다. 이 금액은 과세 대상이 아님을 알려 드립니다.\n", "b.txt")
     assert parse_notice("롯데손해보험주식회사\n해외여행보상파트\n\n보상하여 드리지 못합니다.\n", "r.txt").insurer == "롯데손해보험"

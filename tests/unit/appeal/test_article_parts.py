@@ -74,3 +74,8 @@ def test_a_paragraph_that_follows_its_articles_heading_on_the_line_is_read() -> 
     assert parts.paragraphs == (1, 2) and parts.items == {1: (1, 2, 3), 2: (1,)}
     ref = parse_clause_refs("특약 제1조 제1항 제3호")[0]
     assert missing_part(ref, parts) is None
+
+
+def test_a_reference_to_another_articles_paragraph_is_no_paragraph() -> None:
+    parts = article_parts("제3조(보험금의 청구)\n회사는 아래에 따라 처리합니다.\n제1조 ②에서 정한 서류를 제출합니다.")
+    assert parts.paragraphs == ()

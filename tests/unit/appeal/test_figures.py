@@ -121,3 +121,10 @@ def test_lengths_in_letters_or_signs_are_one_unit() -> None:
         "상지·하지는 수술 길이가 5㎝ 이상인 경우에만 지급하므로, 수술 길이 4.0㎝인 이번 수술은 지급 기준에 미치지 못합니다.", clause, TOK)}
     assert got == {"5㎝ 이상": (True, None), "4.0㎝": (False, True)}
     assert [(c.low, c.unit) for c in conditions("흉터 길이 25mm")] == [(2.5, "cm")]
+
+
+@pytest.mark.unit
+def test_a_figure_counted_from_the_clauses_own_start_is_a_fact() -> None:
+    clause = "사고일부터 180일 이내에 사망한 경우에 지급합니다."
+    (fc,) = check("사고일 이후 200일이 지난 때에 사망하여 180일 이내가 아니므로 지급하지 않습니다.", clause, TOK)
+    assert fc.notice.low == 200.0 and fc.met is False

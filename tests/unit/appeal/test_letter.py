@@ -30,7 +30,8 @@ RESULT = {
     "documents_to_collect": ["진단서(진단명 포함)"],
     "success_probability": {"band": "HIGH", "rationale": "HIGH의 근거: …", "base_rate": 0.1667, "decided_by": ["other_yakgwan"]},
 }
-INTERNAL = ("HIGH", "MEDIUM", "LOW", "other_yakgwan", "claimed_exclusion", "decisive", "근거: …", "notice_13.txt", "/tmp", "0.1667", "17%", "규칙")
+INTERNAL = ("HIGH", "MEDIUM", "LOW", "other_yakgwan", "claimed_exclusion", "decisive", "근거: …", "notice_13.txt", "/tmp", "0.1667", "17%", "규칙",
+            "모델 판단", "arguable")
 
 
 def test_dates_and_file_names_by_hand() -> None:
@@ -87,13 +88,16 @@ def test_the_three_formats(tmp_path: Path) -> None:
     md = to_markdown(letters(RESULT))
     assert md.startswith("# 보험금 부지급 결정에 대한 이의신청서") and "\n---\n" in md and "# 금융분쟁조정 신청서" in md
     assert "> ① 회사는 피보험자가 교통사고로 입원한 때에 입원일당을 지급합니다.\n> — 교통상해 특별약관 제1조 제1항, 65쪽" in md
-    pdf = write(RESULT, tmp_path)  # a folder: the case's name, as a PDF
+    pdf, missing = write(RESULT, tmp_path)  # a folder: the case's name, as a PDF
+    assert missing == 0
     assert pdf.name == "이의신청서_골절_특별약관_2025-01-27.pdf" and pdf.read_bytes().startswith(b"%PDF-")
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(str(pdf))
     assert len(doc) >= 2 and "금융분쟁조정 신청서" in "".join(p.get_textpage().get_text_range() for p in doc)
-    docx_path = write(RESULT, tmp_path / "편지.docx")
+    docx_path, _ = write(RESULT, tmp_path / "편지.docx")
+    made, _ = write(RESULT, tmp_path / "새 폴더")  # a path with no suffix is a folder, made
+    assert made.parent.name == "새 폴더" and made.suffix == ".pdf"
     import docx
 
     paras = [p.text for p in docx.Document(str(docx_path)).paragraphs]
@@ -113,3 +117,27 @@ def test_the_clauses_a_reason_cites_are_named_as_the_policy_names_them() -> None
                                               {"yakgwan": None, "article": "제9조", "as_written": "약관 제9조"}]}]
     text = insurer_letter(with_retrieval).text()
     assert "(인용 조항: 교통상해 특별약관 제1조 제1항, 약관 제9조)" in text and "가입하신 보장은 교통상해 특약" not in text
+
+
+def test_points_read_as_letters_one_per_finding_no_model_reading_quotes_untouched() -> None:
+    """The finding's 통지서 is the letter's 안내문 with the particle that fits; two missing articles are
+    two points; a model's finding is no point; the 금감원 text turns only its own lead sentences
+    into the third person, never the notice's or the policy's words."""
+    r = copy.deepcopy(RESULT)
+    r["findings"] = [
+        {"kind": "article_missing", "text": "통지서가 인용한 「골절 특별약관 제9조」가 「골절 특별약관」에 없습니다.", "effect": "decisive",
+         "notice": "골절 특별약관 제9조에 따라 자기부담금 공제가 적용되어 지급하지 않습니다.", "policy": None},
+        {"kind": "article_missing", "text": "통지서가 인용한 「골절 특별약관 제12조」가 「골절 특별약관」에 없습니다.", "effect": "decisive",
+         "notice": "골절 특별약관 제12조에 따라 지급하지 않습니다.", "policy": None},
+        {"kind": "coverage_conditions_met", "text": "[모델 판단] 통지서의 사실이 지급사유를 충족함: 골절 (근거: 「골절 특별약관 제1조」 “회사는”)",
+         "effect": "arguable", "notice": None, "policy": OWN, "by": "llm"},
+    ]
+    letter = insurer_letter(r)
+    heads = [sec.heading for sec in letter.sections if sec.heading[0].isdigit()]
+    assert heads == ["1. 거절 근거 조항이 약관에 없음", "2. 거절 근거 조항이 약관에 없음"]
+    text = letter.text()
+    assert "안내문이 인용한 「골절 특별약관 제9조」가" in text and "통지서" not in text and "안내문가" not in text
+    assert not [w for w in INTERNAL if w in text]
+    fss = fss_letter(r).text()
+    assert "피신청인이 거절 근거로 든 조항은 약관에 없습니다." in fss and "자기부담금 공제가 적용되어" in fss  # the quote as written
+    assert "모델 판단" not in fss and "이의신청(한 경우): 신청일" in fss

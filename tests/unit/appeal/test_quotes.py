@@ -75,3 +75,10 @@ def test_a_quote_that_leaves_out_a_parenthetical_gloss_is_faithful() -> None:
     # a gloss quoted and changed is a misquote
     (mq,) = misquotes("약관은 “피보험자가 운행중인 기타교통수단에 탑승(운전을 제외합니다)하고 있을 때 발생한 사고”라고 정합니다.", [chunk])
     assert mq.added and "제외합니다" in mq.added[0]
+
+
+def test_a_proviso_in_parentheses_left_out_of_a_quote_is_still_a_difference() -> None:
+    text = "제1조(보험금의 지급사유) 회사는 입원한 경우(다만, 통원치료는 3회를 한도로 합니다) 입원일당을 지급합니다."
+    chunk = Chunk("c", "p.pdf", "p.pdf", "t", text, 0, len(text), yakgwan="X 특별약관", article="제1조")
+    (mq,) = misquotes("약관은 “회사는 입원한 경우 입원일당을 지급합니다”라고 정합니다.", [chunk])
+    assert mq.dropped and any("다만" in w or "통원치료는" in w for w in mq.dropped)

@@ -112,3 +112,5 @@ def test_the_terms_of_a_definitions_list_are_definitions() -> None:
             "2. 비고: 아래 표를 참고하십시오.\n")
     chunk = Chunk("d", "p.pdf", "p.pdf", "t", text, 0, len(text), yakgwan="보통약관", article="제2조")
     assert [d.term for d in definitions([chunk])] == ["보험기간", "해외여행 중", "계약자"]  # "비고" says what to read, not what a word means
+    note = "제3조(보험금의 지급사유)\n주) 통원: 의사의 치료를 받는 것을 말합니다.\n"
+    assert definitions([Chunk("n", "p.pdf", "p.pdf", "t", note, 0, len(note), yakgwan="보통약관", article="제3조")]) == []  # a footnote, not a list item

@@ -116,7 +116,8 @@ def _pack_route(r: APIRouter, service: Service, root: Path) -> None:
                 os.replace(tmp, out)
             finally:
                 tmp.unlink(missing_ok=True)
-        return FileResponse(out, media_type="application/pdf", filename=f"evidence-pack-{job_id}.pdf", headers={"Content-Language": lang})
+        return FileResponse(out, media_type="application/pdf", filename=letter_file_name(result, "pdf", stem=msg("result.pack_name").text(lang)),
+                            headers={"Content-Language": lang})
 
 
 def _finished(service: Service, job_id: str, lang: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -215,8 +215,8 @@ function named(prefix, value) {
 
 // 이의신청_근거자료_<특약>_<사고일>.pdf: named from the case, characters a file name cannot hold left out
 // a download's name, as the server names the case (이의신청서_<특약>_<사고일>); a result without it: the job id
-export function fileName(r, kind, fmt) {
-  return `${(r.file_names || {})[kind] || `${kind}-${r.id || "appeal"}`}.${fmt}`;
+export function fileName(r, kind, fmt, jobId) {
+  return `${(r.file_names || {})[kind] || `${kind}-${jobId}`}.${fmt}`;
 }
 
 function citedLine(c) {
@@ -283,7 +283,7 @@ export function renderAnalysis(root, r, jobId) {
 
 async function download(jobId, r, kind, fmt) {
   const blob = await getBlob(`/api/appeals/${jobId}/${kind}.${fmt}`);
-  const a = el("a", { href: URL.createObjectURL(blob), download: fileName(r, kind, fmt) });
+  const a = el("a", { href: URL.createObjectURL(blob), download: fileName(r, kind, fmt, jobId) });
   document.body.append(a);
   a.click();
   a.remove();
