@@ -205,6 +205,8 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
         written = re.sub(r"\s+", "", f.text.split("(")[0])
         if not f.bounded and any(re.sub(r"\s+", "", r.text).startswith(written) for r in clause):
             continue  # "28일로 42일에 미치지 못하므로": the threshold as the clause prints it, not a fact
+        if not f.bounded and _partition(clause):
+            continue  # "90일 이하 / 90일 초과": the clause's rows for either side; the fact picks a row, meets no condition
         key = (f.unit, f.low, f.high, f.bounded)
         if key in seen:  # "3주(21일)" states one fact twice
             continue
@@ -230,6 +232,13 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
     if len(facts) > 1 and len(quoted) == 1:
         return [fc for fc in out if fc.misstated or (fc.met is not None and fc.quoted)]
     return [fc for fc in out if fc.misstated or (fc.met is not None and len(facts) == 1)]
+
+
+def _partition(clause: tuple[Condition, ...]) -> bool:
+    """Whether two of the clause's conditions on one count meet end to end ("90일 이하" and "90일
+    초과"): a table's rows, every fact in one of them."""
+    bounded = [c for c in clause if c.bounded]
+    return any(a.unit == b.unit and a.high == b.low and a.high not in (math.inf, -math.inf) for a in bounded for b in bounded if a is not b)
 
 
 def _in_quotes(text: str, i: int) -> bool:

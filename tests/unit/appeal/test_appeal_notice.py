@@ -17,7 +17,7 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "appeal"
 ALL_SCENARIOS = [json.loads(line) for line in (DATA / "scenarios.jsonl").read_text("utf-8").splitlines() if line.strip()]
 SCENARIOS = [sc for sc in ALL_SCENARIOS if "policy" not in sc]  # written against the KB policy
 OTHERS = [sc for sc in ALL_SCENARIOS if "policy" in sc]  # against other insurers' policies (../shared/data/policies/multi)
-INSURERS = {"hanwha": "한화손해보험", "db": "DB손해보험", "kb": "KB손해보험", "lotte": "롯데손해보험"}
+INSURERS = {"hanwha": "한화손해보험", "db": "DB손해보험", "kb": "KB손해보험", "lotte": "롯데손해보험", "meritz": "메리츠화재"}
 # 약관 names as printed in the policy (names only; the policy itself is never in the repository)
 KNOWN = [
     "보통약관", "벌금 특별약관", "가족벌금 특별약관", "자동차사고 변호사선임비용 특별약관", "가족자동차사고 변호사선임비용 특별약관", "자전거사고 변호사선임비용 특별약관", "깁스치료비 특별약관",

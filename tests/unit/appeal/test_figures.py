@@ -128,3 +128,10 @@ def test_a_figure_counted_from_the_clauses_own_start_is_a_fact() -> None:
     clause = "사고일부터 180일 이내에 사망한 경우에 지급합니다."
     (fc,) = check("사고일 이후 200일이 지난 때에 사망하여 180일 이내가 아니므로 지급하지 않습니다.", clause, TOK)
     assert fc.notice.low == 200.0 and fc.met is False
+
+
+@pytest.mark.unit
+def test_a_fact_against_a_tables_rows_on_both_sides_of_a_figure_is_no_arithmetic() -> None:
+    """"90일 이하 50% / 90일 초과 100%": the notice's 45일 picks a row; it meets no condition of payment."""
+    clause = "질병으로 인한 치료: 보험계약일부터 90일 이하 지급 없음, 90일 초과 지급금액의 100%"
+    assert [fc for fc in check("계약일부터 세면 진단은 45일째로 90일이 지나지 않아 보장이 시작되지 않았으므로 지급하지 않습니다.", clause, TOK) if fc.met is not None] == []
