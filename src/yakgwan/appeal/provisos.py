@@ -9,15 +9,23 @@ long article points to nothing in particular) and says which of them the notice 
 
 A proviso starts at "다만," / "단," / "그러나," and runs to the end of its sentence (or of its
 parenthesis, when it opens one: "…성형수술(다만, … 대체할 수 있습니다)을 받은 경우"). What it adds is
-its own terms: those of the proviso (two characters or more: a lone stem such as 하 says nothing)
-that the cited part's text before it does not already hold. The
-notice speaks to it when it holds at least half of them (``ADDRESSED_SHARE``); a notice that
+its own terms: those of its condition (two characters or more: a lone stem such as 하 says nothing)
+that the cited part's text before it does not already hold. The condition runs to the last
+"때에는 / 경우에는": what follows is the consequence ("보험금을 지급합니다"), which every notice
+speaks of, so saying it is not speaking to the proviso. Examples listed before "등" ("직업, 직무
+또는 동호회 활동 등 주기적으로 운전") illustrate the condition and are not its terms: a notice that
+states the condition in its own examples ("업무상 주기적으로 운전") speaks to it. The
+notice speaks to the proviso when it holds at least half of its terms (``ADDRESSED_SHARE``); a notice that
 restates the proviso or argues about it always does. A proviso that narrows the clause further
 ("…1회에 한하여 지급합니다", "…보장하지 않습니다", "…한도로 합니다") is no ground for the claimant
 and is not reported; nor is one whose consequence is not the claimant's (:func:`favours_claimant`:
 it makes the insurer pay or lifts the rule, or, in a 지급사유 article, lets a condition of payment
 be met another way — "건강진단서로 건강진단을 대신할 수 있습니다" in an article on the duty to
-disclose concerns how a contract is made, not whether a claim is paid).
+disclose concerns how a contract is made, not whether a claim is paid). A proviso that lets a
+condition be met another way stands in for the condition whose figure it shares with its rule
+("사고일부터 2년 이내에 성형수술 … 다만, 2년이 지난 후에 수술이 가능하다는 진단으로 대체"): it
+matters only to a notice that counts that figure's unit (a period in 년 or 개월, days); a notice that
+refuses on another ground and counts no such period leaves it moot.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from typing import Sequence
 
 from yakgwan.appeal.article_parts import parts_of_chunks
 from yakgwan.appeal.citations import COVERAGE_TITLES, PARAGRAPH_START, ClauseRef, circled_number
+from yakgwan.appeal.figures import conditions
 from yakgwan.core.records import Chunk
 from yakgwan.text.sentences import clause_spans
 from yakgwan.text.tokenizer import Tokenizer
@@ -44,6 +53,11 @@ _RELEASES = re.compile(r"그러하지\s*(?:아니|않)")  # "…경우에는 그
 # pays, or the rule is lifted; in a 지급사유 article also a condition met another way
 _PAYS = re.compile(r"지급합니다|지급하여\s*드립니다|보상합니다|보상하여\s*드립니다|그러하지\s*(?:아니|않)|적용하지\s*(?:아니|않)")
 _SUBSTITUTES = re.compile(r"대체|대신|인정합니다|간주|것으로\s*봅니다")
+# where a proviso's condition ends and its consequence starts: the last "…한 때에는 / 경우에는"
+_CONSEQUENCE = re.compile(r"(?:때|경우)(?:에는|에도|에|는|라도)?(?=[\s,])")
+# examples listed before 등: "직업, 직무 또는 동호회 활동 등" (two or more items, a comma or a
+# conjunction between them; general Korean of 약관)
+_EXAMPLES = re.compile(r"[가-힣]+(?:\s*,\s*[가-힣]+(?:\s+[가-힣]+)?)*\s*(?:,|또는|및|이나|혹은)\s*[가-힣]+(?:\s+[가-힣]+)?\s+등(?:의|으로|과|에)?(?![가-힣])")
 
 
 @dataclass(frozen=True)
@@ -56,6 +70,7 @@ class Proviso:
     end: int
     own_terms: tuple[str, ...]
     share_in_notice: float
+    stands_for: frozenset[str] = frozenset()  # units of the figures it shares with its rule ("2년": 개월)
 
     @property
     def text(self) -> str:
@@ -116,13 +131,28 @@ def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: To
         if m.start() > 0 and text[m.start() - 1] == "(":  # "(다만, … 대체할 수 있습니다)": the parenthesis is the proviso
             close = text.find(")", m.end(), e)
             e = close if close >= 0 else e
-        before = set(tokenizer.tokenize(text[start : m.start()]))
+        rule = text[start : m.start()]
+        before = set(tokenizer.tokenize(rule))
         own = tuple(dict.fromkeys(t for t in tokenizer.tokenize(text[m.end() : e]) if len(t) > 1 and t not in before))
         if not own:
             continue
-        share = sum(t in notice for t in own) / len(own)
-        out.append(Proviso(chunk, m.start(), e, own, share))
+        terms = _condition_terms(text[m.end() : e], before, tokenizer) or own
+        share = sum(t in notice for t in terms) / len(terms)
+        rule_figures = {(c.unit, b) for c in conditions(rule) for b in c.bounds}
+        shared = frozenset(c.unit for c in conditions(text[m.end() : e]) for b in c.bounds if (c.unit, b) in rule_figures)
+        out.append(Proviso(chunk, m.start(), e, terms, share, shared))
     return out
+
+
+def _condition_terms(proviso: str, before: set[str], tokenizer: Tokenizer) -> tuple[str, ...]:
+    """The proviso's own terms that say its condition: those before its consequence, examples
+    listed before 등 left out (unless nothing else is left)."""
+    ends = list(_CONSEQUENCE.finditer(proviso))
+    condition = proviso[: ends[-1].start()] if ends else proviso
+    terms = [t for t in tokenizer.tokenize(condition) if len(t) > 1 and t not in before]
+    examples = {t for m in _EXAMPLES.finditer(condition) for t in tokenizer.tokenize(m.group(0))}
+    kept = [t for t in terms if t not in examples]
+    return tuple(dict.fromkeys(kept or terms))
 
 
 def unaddressed(chunks: Sequence[Chunk], ref: ClauseRef, notice_text: str, tokenizer: Tokenizer) -> list[Proviso]:
@@ -131,7 +161,16 @@ def unaddressed(chunks: Sequence[Chunk], ref: ClauseRef, notice_text: str, token
     span = cited_span(chunks, ref)
     if span is None:
         return []
-    return [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE and not narrows(p) and favours_claimant(p)]
+    counted = {c.unit for c in conditions(notice_text)}
+    return [p for p in provisos(*span, notice_text, tokenizer)
+            if p.share_in_notice < ADDRESSED_SHARE and not narrows(p) and favours_claimant(p) and not _moot(p, counted)]
+
+
+def _moot(p: Proviso, counted: set[str]) -> bool:
+    """A proviso that lets a condition of payment be met another way, where the notice counts
+    nothing in the unit of the figure it stands in for: the denial is on another ground."""
+    substitutes = not _PAYS.search(p.text) and bool(_SUBSTITUTES.search(p.text))
+    return substitutes and bool(p.stands_for) and not (p.stands_for & counted)
 
 
 def favours_claimant(p: Proviso) -> bool:

@@ -85,3 +85,50 @@ def test_a_proviso_whose_consequence_is_not_the_claimants_is_no_finding() -> Non
            "다만, 2년이 지난 후에 수술이 가능하다는 진단을 받은 경우에는 그 진단으로 대체할 수 있습니다.")
     cover = Chunk("c1", "p.pdf", "p.pdf", "t", pay, 0, len(pay), article_title="보험금의 지급사유")
     assert len(unaddressed([cover], ref("제1조"), "사고일부터 3년 뒤 수술을 받으셨습니다.", TOK)) == 1
+
+
+@pytest.mark.unit
+def test_a_notice_that_states_the_condition_in_its_own_examples_speaks_to_the_proviso() -> None:
+    """The condition's terms are counted, not its consequence (which every notice states) nor the
+    examples listed before 등."""
+    text = ("제2조(보험금을 지급하지 않는 사유)\n① 회사는 피보험자가 이륜자동차를 운전하는 중 생긴 손해는 보상하지 않습니다. "
+            "다만, 피보험자가 이륜자동차를 직업, 직무 또는 동호회 활동 등 주기적으로 운전하는 사실을 회사가 입증하지 못한 때에는 보험금을 지급합니다.")
+    excl = Chunk("c2", "p.pdf", "p.pdf", "t", text, 0, len(text), article_title="보험금을 지급하지 않는 사유")
+    (p,) = provisos(excl, 0, len(text), "", TOK)
+    assert "주기" in p.own_terms and "입증" in p.own_terms
+    assert not {"직업", "직무", "동호회", "지급"} & set(p.own_terms)  # examples and the consequence are not the condition
+    established = "업무상 이륜자동차를 주기적으로 운전한 사실이 운행기록으로 확인되어 보험금이 지급되지 않습니다."
+    assert unaddressed([excl], ref("제2조 제1항"), established, TOK) == []
+    silent = "이륜자동차 탑승 중 사고로 보험금을 지급하지 않습니다. 사용 사실은 가입 때 알리셨습니다."
+    assert len(unaddressed([excl], ref("제2조 제1항"), silent, TOK)) == 1  # stating the consequence is not speaking to it
+
+
+@pytest.mark.unit
+def test_a_list_of_one_example_or_a_condition_made_only_of_examples_keeps_its_terms() -> None:
+    one = "제3조(지급사유) 보상하지 않습니다. 다만, 심신상실 등으로 의사결정을 할 수 없는 경우에는 지급합니다."
+    c = Chunk("c3", "p.pdf", "p.pdf", "t", one, 0, len(one))
+    (p,) = provisos(c, 0, len(one), "", TOK)
+    assert "심신" in p.own_terms  # "심신상실 등": one example is the condition itself
+    only = "제4조(지급사유) 보상하지 않습니다. 다만, 골절, 화상 또는 파열 등의 경우에는 지급합니다."
+    c = Chunk("c4", "p.pdf", "p.pdf", "t", only, 0, len(only))
+    (p,) = provisos(c, 0, len(only), "", TOK)
+    assert "골절" in p.own_terms and "화상" in p.own_terms
+    some = "제5조(지급사유) 보상하지 않습니다. 다만, 골절, 화상 또는 파열 등의 부상을 입원하여 치료한 경우에는 지급합니다."
+    c = Chunk("c5", "p.pdf", "p.pdf", "t", some, 0, len(some))
+    (p,) = provisos(c, 0, len(some), "", TOK)
+    assert "입원" in p.own_terms and "화상" not in p.own_terms  # the examples give way to the rest of the condition
+
+
+@pytest.mark.unit
+def test_a_substitute_for_a_period_is_moot_where_the_notice_counts_no_period() -> None:
+    """A proviso that lets a diagnosis stand in for the 2-year deadline matters to a denial on the
+    deadline, not to one on where the scar is."""
+    pay = ("제1조(보험금의 지급사유) 회사는 사고일부터 2년 이내에 안면부, 상지 또는 하지에 성형수술을 받은 경우 수술비를 지급합니다. "
+           "다만, 만 15세 미만자가 2년이 지난 후에 수술이 가능하다는 진단을 받은 경우에는 그 진단으로 대체할 수 있습니다.")
+    cover = Chunk("c1", "p.pdf", "p.pdf", "t", pay, 0, len(pay), article_title="보험금의 지급사유")
+    (p,) = provisos(cover, 0, len(pay), "", TOK)
+    assert p.stands_for == {"개월"}  # the 2년 it shares with the rule (15세 is its own)
+    elsewhere = "2024. 12. 18. 사고로 2025. 7. 30. 둔부에 9.0cm 흉터 수술을 받으셨으나 둔부는 하지가 아니어서 지급하지 않습니다."
+    assert unaddressed([cover], ref("제1조"), elsewhere, TOK) == []
+    late = "사고일부터 2년 3개월이 지난 뒤 수술을 받으셔서 지급하지 않습니다."
+    assert len(unaddressed([cover], ref("제1조"), late, TOK)) == 1
