@@ -18,7 +18,8 @@ document's own words decide over the insurer's count.
 
 A condition is a figure with a unit (일, 주 as 7일, 개월, 년 as 12개월, 시간, 급, %, 세, 회) and a
 comparator (이상, 이하, 이내, 미만, 초과, 넘는, a range "N~M", "N부터 M까지", or a list "1급, 2급 또는
-3급", which only its own values meet); a figure may be
+3급", which only its own values meet; or a template's alternatives "만 21/24/26세 이상", printed in
+ascending order, each a condition of its own: a contract takes one of them); a figure may be
 followed by a parenthesis before its comparator ("42일(피해자 1인을 기준으로 합니다) 이상"). A
 figure of the notice refers to a condition of the clause when it has the same unit and the two
 share a content term within ``CONTEXT`` characters either side (치료, 진단, 상해, 입원 …); dates
@@ -54,6 +55,9 @@ _NUM = r"(\d+(?:\.\d+)?)"
 _UNIT = r"(일|주|개월|년|시간|급|%|세|회|cm|㎝|센티미터|mm|㎜)"
 _PAREN = r"(?:\s*\([^()\n]{0,40}\))?"
 _RANGE = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}?\s*(?:~|∼|-|부터|에서)\s*(?:제\s*)?{_NUM}\s*{_UNIT}(?:\s*까지)?")
+# alternatives of a template, one of which a contract takes: "만 21/24/26/30/35/43/48세 이상"
+_ALTERNATIVES = re.compile(rf"(?<![\d제.]){_NUM}(?:\s*/+\s*{_NUM})+\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과)?")
+_ALT_UNIT = 3  # the group of _ALTERNATIVES that holds the unit (the comparator follows it)
 _LIST = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}(?:\s*(?:,|또는|및|이나|혹은)\s*{_NUM}\s*{_UNIT})+")
 _PAIR = re.compile(rf"{_NUM}\s*{_UNIT}")
 _BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과|넘는|넘게|넘어|까지|내(?![가-힣])|안(?=에|\s|$))?")
@@ -113,12 +117,23 @@ def _interval(value: float, comparator: str | None) -> tuple[float, float, bool,
 def conditions(text: str) -> list[Condition]:
     """The figures of ``text`` with their units: ranges, bounds and bare figures (``bounded``
     False), dates and article numbers left out."""
-    blocked = [(m.start(), m.end()) for m in _DATE.finditer(text)]
     out: list[Condition] = []
+    alternatives = []
+    for m in _ALTERNATIVES.finditer(text):  # printed in ascending order, unlike a date ("2025/1/15")
+        nums = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", m.group(0)[: m.start(_ALT_UNIT) - m.start()])]
+        if all(a < b for a, b in zip(nums, nums[1:])):
+            alternatives.append((m, nums))
+    blocked = [(m.start(), m.end()) for m, _ in alternatives]
+    blocked += [(m.start(), m.end()) for m in _DATE.finditer(text) if not any(m.start() < e and s < m.end() for s, e in blocked)]
 
     def free(s: int, e: int) -> bool:
         return not any(s < be and bs < e for bs, be in blocked)
 
+    for m, nums in alternatives:  # each alternative a condition of its own, with the comparator they share
+        for num in nums:
+            value, name = _value(str(num), m.group(_ALT_UNIT))
+            low, high, low_in, high_in = _interval(value, m.group(_ALT_UNIT + 1))
+            out.append(Condition(low, high, low_in, high_in, name, m.group(0).rstrip(), m.start(), m.end(), m.group(_ALT_UNIT + 1) is not None))
     for m in _LIST.finditer(text):
         pairs = [_value(n, u) for n, u in _PAIR.findall(m.group(0))]
         if len({u for _, u in pairs}) != 1 or not free(m.start(), m.end()):

@@ -7,14 +7,16 @@ apply lies with the insurer. This module finds the provisos of exactly the part 
 to (the cited 호, else the cited 항, else an article printed as one 항 with no 호: citing a whole
 long article points to nothing in particular) and says which of them the notice does not speak to.
 
-A proviso starts at "다만," / "단," / "그러나," and runs to the end of its sentence (or of its
+A proviso starts at "다만," / "단," / "그러나," (다만 and 그러나 also without the comma) and runs to the end of its sentence (or of its
 parenthesis, when it opens one: "…성형수술(다만, … 대체할 수 있습니다)을 받은 경우"). What it adds is
 its own terms: those of its condition (two characters or more: a lone stem such as 하 says nothing)
 that the cited part's text before it does not already hold. The condition runs to the last
 "때에는 / 경우에는": what follows is the consequence ("보험금을 지급합니다"), which every notice
 speaks of, so saying it is not speaking to the proviso. Examples listed before "등" ("직업, 직무
 또는 동호회 활동 등 주기적으로 운전") illustrate the condition and are not its terms: a notice that
-states the condition in its own examples ("업무상 주기적으로 운전") speaks to it. The
+states the condition in its own examples ("업무상 주기적으로 운전") speaks to it. A proviso whose
+condition is the list that follows it ("다만, 다음 각 목의 어느 하나에 해당하는 경우에는 보상합니다.
+가. … 나. …") runs to the end of the cited part, and its terms are the list's. The
 notice speaks to the proviso when it holds at least half of its terms (``ADDRESSED_SHARE``); a notice that
 restates the proviso or argues about it always does. A proviso that narrows the clause further
 ("…1회에 한하여 지급합니다", "…보장하지 않습니다", "…한도로 합니다") is no ground for the claimant
@@ -41,7 +43,10 @@ from yakgwan.core.records import Chunk
 from yakgwan.text.sentences import clause_spans
 from yakgwan.text.tokenizer import Tokenizer
 
-_PROVISO = re.compile(r"(?:^|(?<=[\s.(]))(?:다만|단|그러나)\s*,")
+# "다만," / "단," / "그러나,"; 다만 and 그러나 also without the comma ("그러나 … 인명보호장구에 한하여 … 보상합니다")
+_PROVISO = re.compile(r"(?:^|(?<=[\s.(]))(?:(?:다만|단|그러나)\s*,|(?:다만|그러나)\s)")
+# a proviso whose condition is a list that follows it: "다만, 다음 각 목의 어느 하나에 해당하는 경우에는 보상합니다."
+_LIST_FOLLOWS = re.compile(r"다음\s*각\s*(?:목|호)|다음\s*중")
 _ITEM = re.compile(r"^[ \t]*(\d{1,2})\.(?!\d)[ \t]*\S", re.M)
 ADDRESSED_SHARE = 0.5  # a simple majority of the proviso's own terms (not fitted)
 # a proviso that narrows the clause further (a limit, one more exclusion) cannot help a claimant:
@@ -123,8 +128,11 @@ def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: To
     text = chunk.text
     notice = set(tokenizer.tokenize(notice_text))
     out = []
+    taken = start
     for s, e in clause_spans(text[start:end]):
         s, e = s + start, e + start
+        if s < taken:  # a list item of a proviso already read
+            continue
         m = _PROVISO.search(text, s, e)
         if m is None:
             continue
@@ -133,15 +141,27 @@ def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: To
             e = close if close >= 0 else e
         rule = text[start : m.start()]
         before = set(tokenizer.tokenize(rule))
+        lead_end = e
+        if _LIST_FOLLOWS.search(text, m.end(), e):  # its condition is the list that follows, to the end of the cited part
+            e = end
+            while e > lead_end and text[e - 1].isspace():
+                e -= 1
+        taken = e
         own = tuple(dict.fromkeys(t for t in tokenizer.tokenize(text[m.end() : e]) if len(t) > 1 and t not in before))
         if not own:
             continue
-        terms = _condition_terms(text[m.end() : e], before, tokenizer) or own
+        # the terms of its condition: of the list that follows where the lead only points to it
+        terms = (_items_terms(text[lead_end:e], before, tokenizer) if e > lead_end else _condition_terms(text[m.end() : e], before, tokenizer)) or own
         share = sum(t in notice for t in terms) / len(terms)
         rule_figures = {(c.unit, b) for c in conditions(rule) for b in c.bounds}
         shared = frozenset(c.unit for c in conditions(text[m.end() : e]) for b in c.bounds if (c.unit, b) in rule_figures)
         out.append(Proviso(chunk, m.start(), e, terms, share, shared))
     return out
+
+
+def _items_terms(items: str, before: set[str], tokenizer: Tokenizer) -> tuple[str, ...]:
+    """The terms of the list a proviso's condition points to ("다음 각 목"), the rule's own left out."""
+    return tuple(dict.fromkeys(t for t in tokenizer.tokenize(items) if len(t) > 1 and t not in before))
 
 
 def _condition_terms(proviso: str, before: set[str], tokenizer: Tokenizer) -> tuple[str, ...]:
@@ -188,8 +208,12 @@ def favours_claimant(p: Proviso) -> bool:
 def narrows(p: Proviso) -> bool:
     """Whether the proviso narrows what the clause grants: a cap, or, in a clause that grants
     (not an exclusion article), one more refusal. "그러하지 아니합니다" releases the rule, and in an
-    exclusion article "…는 제외합니다" takes a case out of the exclusion: neither narrows."""
+    exclusion article "…는 제외합니다" takes a case out of the exclusion: neither narrows; nor does,
+    in an exclusion article, a case taken out and paid within a limit ("그러나 … 인명보호장구에 한하여
+    … 200만원의 한도에서 … 보상합니다")."""
     if _RELEASES.search(p.text):
         return False
     exclusion = any(w in (p.chunk.article_title or "") for w in ("지급하지 않는", "보상하지 않는", "보장제외"))
-    return bool((_CAPS if exclusion else _NARROWS).search(p.text))
+    if exclusion:  # a case taken out of an exclusion and paid is the claimant's, capped or not
+        return bool(_CAPS.search(p.text)) and not _PAYS.search(p.text)
+    return bool(_NARROWS.search(p.text))

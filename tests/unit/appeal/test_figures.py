@@ -135,3 +135,17 @@ def test_a_fact_against_a_tables_rows_on_both_sides_of_a_figure_is_no_arithmetic
     """"90일 이하 50% / 90일 초과 100%": the notice's 45일 picks a row; it meets no condition of payment."""
     clause = "질병으로 인한 치료: 보험계약일부터 90일 이하 지급 없음, 90일 초과 지급금액의 100%"
     assert [fc for fc in check("계약일부터 세면 진단은 45일째로 90일이 지나지 않아 보장이 시작되지 않았으므로 지급하지 않습니다.", clause, TOK) if fc.met is not None] == []
+
+
+@pytest.mark.unit
+def test_a_templates_alternatives_are_each_a_condition_and_no_date() -> None:
+    """"만 21/24/26/30세 미만": the contract takes one of them, so a notice that restates any of
+    them restates the clause; "2025/1/15" (not ascending) stays a date."""
+    clause = "① 회사는 피보험자동차를 만 21/24/26//30/35/43/48세 미만인 사람이 운전하던 중 생긴 손해는 보상하지 않습니다."
+    got = [(c.high, c.unit, c.bounded) for c in conditions(clause)]
+    assert got == [(float(a), "세", True) for a in (21, 24, 26, 30, 35, 43, 48)]
+    notice = "운전자는 사고일 현재 만 25세로, 만 26세 이상 운전자한정 특약의 연령에 미치지 못하여 보상하지 않습니다."
+    checks = check(notice, clause, TOK)
+    assert not [fc for fc in checks if fc.misstated] and [fc.met for fc in checks] == [True]
+    assert "27세 이상" in [" ".join(fc.notice.text.split()) for fc in check(notice.replace("26세", "27세"), clause, TOK) if fc.misstated]
+    assert conditions("2025/1/15일 사고") == []

@@ -132,3 +132,33 @@ def test_a_substitute_for_a_period_is_moot_where_the_notice_counts_no_period() -
     assert unaddressed([cover], ref("제1조"), elsewhere, TOK) == []
     late = "사고일부터 2년 3개월이 지난 뒤 수술을 받으셔서 지급하지 않습니다."
     assert len(unaddressed([cover], ref("제1조"), late, TOK)) == 1
+
+
+@pytest.mark.unit
+def test_a_case_taken_out_of_an_exclusion_and_paid_within_a_limit_is_the_claimants() -> None:
+    """"그러나 … 인명보호장구에 한하여 … 200만원의 한도에서 … 보상합니다" (no comma after 그러나): the cap
+    limits what is paid, the case is still paid."""
+    text = ("제8조(보상하지 않는 손해)\n③ 다음 중 어느 하나에 해당하는 손해는 보상하지 않습니다.\n"
+            "4. 탑승자와 통행인의 의류나 휴대품에 생긴 손해. 그러나 탑승자의 신체를 보호할 인명보호장구에 한하여 피해자 1인당 200만원의 한도에서 실제 손해를 보상합니다.\n"
+            "5. 피보험자동차에 싣고 있는 물품에 생긴 손해\n")
+    excl = Chunk("c8", "p.pdf", "p.pdf", "t", text, 0, len(text), article_title="보상하지 않는 손해")
+    (p,) = unaddressed([excl], ref("제8조 제3항 제4호"), "안전모와 조끼는 탑승자의 휴대품이므로 보상하지 않습니다.", TOK)
+    assert p.text.startswith("그러나 탑승자의 신체를")
+    said = "안전모는 인명보호장구이나 피해자 1인당 200만원 한도를 이미 모두 실제 손해로 보상하였습니다."
+    assert unaddressed([excl], ref("제8조 제3항 제4호"), said, TOK) == []
+
+
+@pytest.mark.unit
+def test_a_proviso_whose_condition_is_the_list_that_follows_is_spoken_to_through_the_list() -> None:
+    text = ("제8조(보상하지 않는 손해)\n① 다음 중 어느 하나에 해당하는 손해는 보상하지 않습니다.\n"
+            "6. 요금을 받고 피보험자동차를 반복적으로 사용한 때에 생긴 손해. 다만, 다음 각목의 어느 하나에 해당하는 경우에는 보상합니다.\n"
+            "가. 임대차계약(계약기간이 30일을 초과하는 경우에 한함)에 따라 임차인이 전속적으로 사용하는 경우\n"
+            "나. 평일 출·퇴근 시간대에 자택과 직장 사이를 이동하면서 승용차 함께 타기를 실시한 경우\n"
+            "7. 시험용으로 사용하던 중 생긴 손해\n")
+    excl = Chunk("c8", "p.pdf", "p.pdf", "t", text, 0, len(text), article_title="보상하지 않는 손해")
+    (p,) = provisos(excl, *cited_span([excl], ref("제8조 제1항 제6호"))[1:], "", TOK)
+    assert p.text.startswith("다만, 다음 각목") and p.text.rstrip().endswith("실시한 경우")  # the list is the proviso's
+    assert "임차인" in p.own_terms and "각목" not in p.own_terms
+    argued = "평일 출퇴근 시간대에 자택과 직장 사이를 함께 타고 이동한 것이 아니었고, 30일을 초과하는 임대차계약으로 임차인이 사용한 것도 아닙니다."
+    assert unaddressed([excl], ref("제8조 제1항 제6호"), argued, TOK) == []
+    assert len(unaddressed([excl], ref("제8조 제1항 제6호"), "요금을 받고 반복적으로 사용하셨습니다.", TOK)) == 1
