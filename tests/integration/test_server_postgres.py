@@ -107,7 +107,7 @@ def test_a_server_killed_mid_ingest_comes_back_and_the_same_job_goes_on(tmp_path
         end = time.monotonic() + 180
         while (got := httpx.get(f"{url}/api/jobs/{job}").json())["status"] in ("queued", "running") and time.monotonic() < end:
             time.sleep(0.5)
-        assert got["status"] == "succeeded" and got["result"]["resumed"] and got["result"]["dense_ready"], got
+        assert got["status"] == "succeeded" and got["result"]["resumed"] and got["result"]["dense_ready"], json.dumps(got, ensure_ascii=False)
         listed = {j["id"]: j["status"] for j in httpx.get(f"{url}/api/jobs").json()}
         assert listed[job] == "succeeded" and listed[first] == "succeeded"
         assert [j for j in httpx.get(f"{url}/api/jobs").json() if j["collection"] == "big" and j["id"] not in (first, job)] == []  # resumed once

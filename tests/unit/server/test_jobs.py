@@ -100,6 +100,7 @@ def test_with_a_log_jobs_outlive_their_runner_and_a_dead_one_is_failed_saying_wh
 
     log, gate = _Log(), threading.Event()
     first = JobRunner(log=log, stale_s=0.5)
+    first.owner = "another-host:4321:99"  # a server of another host: known stopped only by its silence
     done = first.submit("ingest", lambda sink: {"chunks": 3}, "kb")
     assert first.wait(done.id, 10).status == "succeeded"
     stuck = first.submit("ingest", lambda sink: (sink(msg("stage.embedding"), 1, 4), gate.wait(10), {})[-1], "kb")
@@ -121,6 +122,28 @@ def test_with_a_log_jobs_outlive_their_runner_and_a_dead_one_is_failed_saying_wh
     with pytest.raises(Exception, match=r"already finished \(failed\)"):
         second.cancel(stuck.id)
     gate.set()
+    first.shutdown()
+    second.shutdown()
+
+
+def test_a_job_of_a_live_process_of_this_host_is_not_failed_for_a_late_heartbeat() -> None:
+    """Its beat thread may be held up by the work; the process is asked directly."""
+    import threading
+
+    from yakgwan.server.runtime.jobs import JobRunner
+
+    log, gate = _Log(), threading.Event()
+    first = JobRunner(log=log, stale_s=0.3)
+    stuck = first.submit("ingest", lambda sink: (sink(msg("stage.embedding"), 1, 4), gate.wait(10), {})[-1], "kb")
+    end = time.monotonic() + 10
+    while log.rows.get(stuck.id, {}).get("status") != "running" and time.monotonic() < end:
+        time.sleep(0.02)
+    first._stop.set()  # no more heartbeats, but the process (this one) is alive
+    second = JobRunner(log=log, stale_s=0.3)
+    time.sleep(0.6)
+    assert second.snapshot(stuck.id)["status"] == "running" and second.take_over() == []
+    gate.set()
+    assert first.wait(stuck.id, 10).status == "succeeded"
     first.shutdown()
     second.shutdown()
 

@@ -29,7 +29,7 @@ from yakgwan.core.errors import YakgwanError, as_message, storage_problem
 from yakgwan.core.protocols import ProgressSink
 from yakgwan.messages import DEFAULT_LANG, Message, catalogue, msg, render_said
 from yakgwan.server.problems import Problem
-from yakgwan.server.runtime.owner import stopped, this_process
+from yakgwan.server.runtime.owner import on_this_host, stopped, this_process
 from yakgwan.services.context import Records
 
 KEEP_FINISHED = 200
@@ -189,7 +189,7 @@ class JobRunner:
                 self._jobs[key] = job
             if job.finished_yet:
                 continue
-            if not self._shared or stopped(job.owner) or now - (job.heartbeat or job.created) > self._stale_s:
+            if not self._shared or self._gone(job, now):
                 left.append(job)
                 self._taken[key] = record
         return sorted(left, key=lambda j: j.created)
@@ -240,6 +240,14 @@ class JobRunner:
             return
         self._save(job, force=True)
 
+    def _gone(self, job: Job, now: float) -> bool:
+        """Whether the process that owns ``job`` has stopped: one of this host is asked directly (a
+        live one whose heartbeat is late, its beat thread held up by work, still runs the job);
+        one of another host once it has been silent for ``stale_s``."""
+        if on_this_host(job.owner):
+            return stopped(job.owner)
+        return now - (job.heartbeat or job.created) > self._stale_s
+
     def _expire(self) -> list[Job]:
         """Fail the jobs of other servers that stopped saying they are alive."""
         now, failed = time.time(), []
@@ -247,7 +255,7 @@ class JobRunner:
             for job in self._jobs.values():
                 if job.id in self._mine or job.finished_yet:
                     continue
-                if stopped(job.owner) or now - (job.heartbeat or job.created) > self._stale_s:
+                if self._gone(job, now):
                     was = job.status
                     job.status, job.finished = "failed", now
                     said = msg("error.job_server_stopped", status=status_words(was), seconds=f"{now - (job.heartbeat or job.created):.0f}")

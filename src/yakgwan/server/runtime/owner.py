@@ -28,6 +28,12 @@ def this_process() -> str:
     return f"{socket.gethostname()}:{pid}:{_started(pid)}"
 
 
+def on_this_host(owner: str | None) -> bool:
+    """Whether ``owner`` names a process of this host (whose liveness is known exactly here)."""
+    parts = (owner or "").rsplit(":", 2)
+    return len(parts) == 3 and parts[1].isdigit() and parts[0] == socket.gethostname()
+
+
 def stopped(owner: str | None) -> bool:
     """Whether ``owner`` (a :func:`this_process` of some process) is known to have stopped."""
     if not owner:
