@@ -147,11 +147,11 @@ def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: To
             while e > lead_end and text[e - 1].isspace():
                 e -= 1
         taken = e
-        own = tuple(dict.fromkeys(t for t in tokenizer.tokenize(text[m.end() : e]) if len(t) > 1 and t not in before))
+        own = _new_terms(text[m.end() : e], before, tokenizer)
         if not own:
             continue
         # the terms of its condition: of the list that follows where the lead only points to it
-        terms = (_items_terms(text[lead_end:e], before, tokenizer) if e > lead_end else _condition_terms(text[m.end() : e], before, tokenizer)) or own
+        terms = (_new_terms(text[lead_end:e], before, tokenizer) if e > lead_end else _condition_terms(text[m.end() : e], before, tokenizer)) or own
         share = sum(t in notice for t in terms) / len(terms)
         rule_figures = {(c.unit, b) for c in conditions(rule) for b in c.bounds}
         shared = frozenset(c.unit for c in conditions(text[m.end() : e]) for b in c.bounds if (c.unit, b) in rule_figures)
@@ -159,9 +159,10 @@ def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: To
     return out
 
 
-def _items_terms(items: str, before: set[str], tokenizer: Tokenizer) -> tuple[str, ...]:
-    """The terms of the list a proviso's condition points to ("다음 각 목"), the rule's own left out."""
-    return tuple(dict.fromkeys(t for t in tokenizer.tokenize(items) if len(t) > 1 and t not in before))
+def _new_terms(text: str, before: set[str], tokenizer: Tokenizer, leave_out: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The terms of ``text`` (two characters or more) that the rule before it does not hold, in
+    order, ``leave_out`` left out."""
+    return tuple(dict.fromkeys(t for t in tokenizer.tokenize(text) if len(t) > 1 and t not in before and t not in leave_out))
 
 
 def _condition_terms(proviso: str, before: set[str], tokenizer: Tokenizer) -> tuple[str, ...]:
@@ -169,10 +170,8 @@ def _condition_terms(proviso: str, before: set[str], tokenizer: Tokenizer) -> tu
     listed before 등 left out (unless nothing else is left)."""
     ends = list(_CONSEQUENCE.finditer(proviso))
     condition = proviso[: ends[-1].start()] if ends else proviso
-    terms = [t for t in tokenizer.tokenize(condition) if len(t) > 1 and t not in before]
-    examples = {t for m in _EXAMPLES.finditer(condition) for t in tokenizer.tokenize(m.group(0))}
-    kept = [t for t in terms if t not in examples]
-    return tuple(dict.fromkeys(kept or terms))
+    examples = frozenset(t for m in _EXAMPLES.finditer(condition) for t in tokenizer.tokenize(m.group(0)))
+    return _new_terms(condition, before, tokenizer, examples) or _new_terms(condition, before, tokenizer)
 
 
 def unaddressed(chunks: Sequence[Chunk], ref: ClauseRef, notice_text: str, tokenizer: Tokenizer) -> list[Proviso]:
@@ -181,16 +180,20 @@ def unaddressed(chunks: Sequence[Chunk], ref: ClauseRef, notice_text: str, token
     span = cited_span(chunks, ref)
     if span is None:
         return []
-    counted = {c.unit for c in conditions(notice_text)}
-    return [p for p in provisos(*span, notice_text, tokenizer)
-            if p.share_in_notice < ADDRESSED_SHARE and not narrows(p) and favours_claimant(p) and not _moot(p, counted)]
+    found = [p for p in provisos(*span, notice_text, tokenizer) if p.share_in_notice < ADDRESSED_SHARE and not narrows(p) and favours_claimant(p)]
+    counted = {c.unit for c in conditions(notice_text)} if any(p.stands_for for p in found) else set()
+    return [p for p in found if not _moot(p, counted)]
 
 
 def _moot(p: Proviso, counted: set[str]) -> bool:
     """A proviso that lets a condition of payment be met another way, where the notice counts
     nothing in the unit of the figure it stands in for: the denial is on another ground."""
-    substitutes = not _PAYS.search(p.text) and bool(_SUBSTITUTES.search(p.text))
-    return substitutes and bool(p.stands_for) and not (p.stands_for & counted)
+    return _substitutes(p) and bool(p.stands_for) and not (p.stands_for & counted)
+
+
+def _substitutes(p: Proviso) -> bool:
+    """Whether the proviso lets a condition be met another way (and does not itself pay)."""
+    return not _PAYS.search(p.text) and bool(_SUBSTITUTES.search(p.text))
 
 
 def favours_claimant(p: Proviso) -> bool:
@@ -202,7 +205,7 @@ def favours_claimant(p: Proviso) -> bool:
         return True
     if any(w in title for w in ("지급하지 않는", "보상하지 않는", "보장제외")) and "제외" in p.text:  # a case taken out of the exclusion
         return True
-    return any(w in title for w in COVERAGE_TITLES) and bool(_SUBSTITUTES.search(p.text))
+    return any(w in title for w in COVERAGE_TITLES) and _substitutes(p)
 
 
 def narrows(p: Proviso) -> bool:

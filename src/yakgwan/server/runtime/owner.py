@@ -36,12 +36,10 @@ def on_this_host(owner: str | None) -> bool:
 
 def stopped(owner: str | None) -> bool:
     """Whether ``owner`` (a :func:`this_process` of some process) is known to have stopped."""
-    if not owner:
+    if not owner or not on_this_host(owner):
         return False
-    parts = owner.rsplit(":", 2)
-    if len(parts) != 3 or not parts[1].isdigit() or parts[0] != socket.gethostname():
-        return False
-    pid, start = int(parts[1]), parts[2]
+    _, pid_text, start = owner.rsplit(":", 2)
+    pid = int(pid_text)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
