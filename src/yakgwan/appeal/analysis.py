@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from yakgwan.appeal import band as B
 from yakgwan.appeal.article_parts import missing_part, parts_of_chunks, what_is_printed
 from yakgwan.appeal.equivalents import equivalents
-from yakgwan.appeal.figures import FigureCheck, check as check_figures, describe as describe_figures
+from yakgwan.appeal.figures import FigureCheck, check as check_figures, conditions, describe as describe_figures
 from yakgwan.appeal.quotes import misquotes
 from yakgwan.appeal.own_exclusions import general_applied_to_own_list
-from yakgwan.appeal.provisos import cited_span, unaddressed
+from yakgwan.appeal.provisos import candidate_spans, cited_span, unaddressed
 from yakgwan.appeal.citations import paragraph_label
 from yakgwan.appeal.notice import DenialNotice
 from yakgwan.appeal.policy import Policy
@@ -261,11 +261,17 @@ def _figure_findings(text: str, cc: CitedClause, where: str, said: str | None, p
     of the cited article): a threshold restated wrong, or whether its facts meet the condition —
     which, for a coverage clause, is a ground to pay and, for an exclusion, a ground to refuse."""
     span = cited_span(cc.chunks, cc.ref)
-    places = [span] if span else [(c, 0, len(c.text)) for c in cc.chunks]
+    # a part that cannot be told among several printed with its number: each of them, and a
+    # threshold one of them prints is not misstated
+    candidates = [] if span else candidate_spans(cc.chunks, cc.ref)
+    places = [span] if span else candidates or [(c, 0, len(c.text)) for c in cc.chunks]
+    printed = {(r.unit, b) for c, s, e in candidates for r in conditions(c.text[s:e], clause=True) if r.bounded for b in r.bounds}
     out = []
     for chunk, s, e in places:
         exclusion = kind_of(chunk.article_title, chunk.text) == "exclusion"
         for fc in check_figures(text, chunk.text[s:e], policy.ctx.tokenizer):
+            if fc.misstated and any((fc.notice.unit, b) in printed for b in fc.notice.bounds):
+                continue
             cs, ce = min(r.start for r in fc.clause) + s, max(r.end for r in fc.clause) + s
             sent = next(((a, b) for a, b in clause_spans(chunk.text) if a <= cs < b), (cs, ce))
             start = sent[0] if ce - sent[0] <= QUOTE_MAX else cs  # the sentence when the quote can hold it to the figure

@@ -36,7 +36,7 @@ def circled_number(mark: str) -> int:
 _ARTICLE = re.compile(
     # "제3조 …", or "3조 1항" / "1조 3호" with the 제 left out (a part must follow: "3조" alone is not read)
     r"(?:제\s*|(?<![\d.,])(?=\d+\s*조\s*(?:제\s*)?\d+\s*[항호]))(?P<art>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?"
-    r"(?:\s*\((?P<title>[^()\n]{1,40})\))?"
+    r"(?:\s*\((?P<title>[^()\n]{1,40}(?:\n[^()\n]{1,40})?)\))?"  # a title may be broken over two lines
     r"(?:\s*(?:(?:제\s*)?(?P<para>\d+)\s*항|(?P<circ>[" + PARAGRAPH_MARKS + r"])))?"
     r"(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?"
     r"(?:\s*(?P<mok>[가-하])\s*목)?"
@@ -49,9 +49,9 @@ _NAME_BEFORE = re.compile(
     r"|[^\s「『\"'“”‘’,.;:·\n(](?:[^「『\"'“”‘’,.;:\n(]|\([^()\n]{0,40}\)){0,30}?특약(?:\s*\([^()\n]{1,30}\))?)"
     r"\s*[」』\"'”’]?\s*(?:의\s*)?$"
 )
-# a part cited after an article without repeating it: "같은 조 제3항 제2호", "같은 항 제4호",
+# a part cited after an article without repeating it: "같은 조 제3항 제2호", "같은 항 제4호", "그 제8호",
 # "…제1항 제1호, 제2호" (the 호 of the same 항), "…제1항 및 제4항"
-_PART_ONLY = re.compile(r"(?P<same>(?:같은|동)\s*(?P<level>조|항)\s*)?(?:제\s*(?P<para>\d+)\s*항(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?|제\s*(?P<item2>\d+)\s*호)")
+_PART_ONLY = re.compile(r"(?P<same>(?:(?:같은|동)\s*(?P<level>조|항)|(?<![가-힣])그(?=\s*제))\s*)?(?:제\s*(?P<para>\d+)\s*항(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?|제\s*(?P<item2>\d+)\s*호)")
 # a statute cited the same way ("도로교통법 제44조", "「도로교통법」 제44조", "도로교통법상 제44조",
 # "도로교통법(제44조)", "약관의 규제에 관한 법률 제5조"): not a clause of the policy
 # (a law's name of words: "…에 관한 법률" after at most two words, none of them ending as a
@@ -139,7 +139,7 @@ def parse_clause_refs(text: str) -> list[ClauseRef]:
                 subitem=f"{m.group('mok')}목" if m.group("mok") else None,
                 raw=text[(line_start + name_m.start()) if name_m else m.start() : m.end()].strip(),
                 start=m.start(),
-                title=m.group("title"),
+                title=" ".join(m.group("title").split()) if m.group("title") else None,
                 statute=statute,
                 end=m.end(),
             )

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
 
 from yakgwan.appeal.quotes import QUOTED
 from yakgwan.text.particles import josa
@@ -61,6 +62,15 @@ _ALT_UNIT = 3  # the group of _ALTERNATIVES that holds the unit (the comparator 
 _LIST = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}(?:\s*(?:,|또는|및|이나|혹은)\s*{_NUM}\s*{_UNIT})+")
 _PAIR = re.compile(rf"{_NUM}\s*{_UNIT}")
 _BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|이내|미만|초과|넘는|넘게|넘어|까지|내(?![가-힣])|안(?=에|\s|$))?")
+# in a clause, a count that has to have passed is a lower bound: "치료가 종료된 날부터 180일이 경과하여 …
+# 촬영을 받았을 때에는" (general Korean of 약관); a notice's "14개월이 지나" is a fact, not a condition
+_ELAPSED = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*[이가]\s*(?:경과|지난|지나)")
+# a count the notice states between two dates it gives: "종료일(2025.01.21)부터 촬영일(2025.08.12)까지는 171일"
+_FULL_DATE = re.compile(r"(\d{4})\s*[.년/-]\s*(\d{1,2})\s*[.월/-]\s*(\d{1,2})")
+SPAN_GAP = 16  # characters at most between "…까지" and the count that follows it
+# a 약관's name with figures in its parenthesis: "대인형사합의실손비Ⅲ(중대법규위반,42일미만,운전자용) 특별약관"
+# names a 특약; its "42일미만" is no threshold the notice states
+_NAME_PAREN = re.compile(r"\([^()\n]{1,40}\)\s*(?:추가)?(?:특별약관|특약)")
 # not counts: dates, article numbers, money
 _DATE = re.compile(r"\d{2,4}\s*[년.\-/]\s*\d{1,2}\s*[월.\-/]\s*\d{1,2}\s*일?|\d{1,2}\s*월\s*\d{1,2}\s*일|\d{4}\s*년|\d{2}\s*년\s*\d{1,2}\s*월")
 
@@ -114,9 +124,10 @@ def _interval(value: float, comparator: str | None) -> tuple[float, float, bool,
     return value, value, True, True
 
 
-def conditions(text: str) -> list[Condition]:
+def conditions(text: str, clause: bool = False) -> list[Condition]:
     """The figures of ``text`` with their units: ranges, bounds and bare figures (``bounded``
-    False), dates and article numbers left out."""
+    False), dates and article numbers left out; in a ``clause``, a count that has to have passed
+    ("180일이 경과하여") is a lower bound."""
     out: list[Condition] = []
     alternatives = []
     for m in _ALTERNATIVES.finditer(text):  # printed in ascending order, unlike a date ("2025/1/15")
@@ -153,6 +164,11 @@ def conditions(text: str) -> list[Condition]:
             continue
         out.append(Condition(lo, hi, True, True, name, m.group(0), m.start(), m.end(), True))
         blocked.append((m.start(), m.end()))
+    for m in _ELAPSED.finditer(text) if clause else ():
+        if free(m.start(), m.end()):
+            value, name = _value(m.group(1), m.group(2))
+            out.append(Condition(value, math.inf, True, False, name, m.group(0), m.start(), m.end(), True))
+            blocked.append((m.start(), m.end()))
     for m in _BOUND.finditer(text):
         if not free(m.start(), m.end()) or re.match(r"\s*(?:조|항|호)", text[m.end(2):]):
             continue
@@ -194,7 +210,7 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
     """The notice's figures that refer to one of the clause's bounded conditions (same unit, a
     shared term nearby), each compared with every such condition; facts only where a sentence of
     the notice compares a figure of that count with a threshold."""
-    rules = [c for c in conditions(clause_text) if c.bounded]
+    rules = [c for c in conditions(clause_text, clause=True) if c.bounded]
     if not rules:
         return []
     rule_terms = [_around(clause_text, c, tokenizer) for c in rules]
@@ -202,7 +218,10 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
     out = []
     relied = False
     seen: set[tuple[str, float, float, bool]] = set()
-    for f in conditions(notice_text):
+    names = [(m.start(), m.end()) for m in _NAME_PAREN.finditer(notice_text)]
+    for f in map(lambda c: recounted(notice_text, c), conditions(notice_text)):
+        if any(s <= f.start < e for s, e in names):
+            continue  # a figure of a 특약's name
         if _ANAPHORIC.search(notice_text[max(0, f.start - 8) : f.start]):
             continue  # "그로부터 9일이 지난": counted from a point the notice names, not the clause's count
         terms = _around(notice_text, f, tokenizer)
@@ -247,6 +266,29 @@ def check(notice_text: str, clause_text: str, tokenizer: Tokenizer) -> list[Figu
     if len(facts) > 1 and len(quoted) == 1:
         return [fc for fc in out if fc.misstated or (fc.met is not None and fc.quoted)]
     return [fc for fc in out if fc.misstated or (fc.met is not None and len(facts) == 1)]
+
+
+def recounted(text: str, f: Condition) -> Condition:
+    """A count of days ``f`` that the notice states right after two dates it gives ("A(2025.01.21)부터
+    B(2025.08.12)까지는 171일"), recounted from those dates when the two differ by more than a day
+    (counting the first day or not): the notice's own dates decide over its count. Any other
+    figure as it is (pure)."""
+    if f.unit != "일" or f.bounded:
+        return f
+    s = max(text.rfind(end, 0, f.start) for end in (". ", ".\n", "?", "!", "\n\n")) + 1
+    dates = list(_FULL_DATE.finditer(text, s, f.start))
+    if len(dates) < 2:
+        return f
+    a, b = dates[-2], dates[-1]
+    if not re.search(r"부터|에서", text[a.end() : b.start()]) or "까지" not in text[b.end() : f.start] or f.start - b.end() > SPAN_GAP:
+        return f
+    try:
+        days = (date(*map(int, b.groups())) - date(*map(int, a.groups()))).days
+    except ValueError:  # "2025.13.45": not a date
+        return f
+    if days < 0 or abs(days - f.low) <= 1:
+        return f
+    return replace(f, low=float(days), high=float(days), text=f"{' '.join(f.text.split())}(통지서의 날짜로는 {days}일)")
 
 
 def _partition(clause: tuple[Condition, ...]) -> bool:

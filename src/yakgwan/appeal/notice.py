@@ -29,7 +29,7 @@ DENIAL_CUE = re.compile(
     r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"
     r"|지급사유에\s*해당하지\s*않|(?:지급|보상)\s*대상이\s*아님|대상에\s*들지\s*않|보험금\s*미지급|(?:지급|보상)(?:하여|해)?\s*드리지\s*못|(?:지급|보상)하지\s*못|지급할\s*보험금이\s*없|보상\s*범위에서\s*제외|지급되지\s*않|부지급|지급\s*대상이\s*아니|지급\s*대상에\s*해당하지\s*않|보상\s*대상에서\s*제외|보상\s*대상이\s*아니|지급을?\s*거절|면책"
     r"|(?:보험금을?|지원금을?|보상금을?)\s*(?:지급해\s*)?드릴\s*수\s*없|(?:지급|보상)(?:이|은|을\s*해\s*드리기가?|해\s*드리기가?)\s*어렵"
-    r"|드리기(?:가|는)?\s*어렵|(?:지급|보상)\s*요건을?\s*충족하지\s*(?:못|않)"
+    r"|드리기(?:가|는)?\s*어렵|(?:지급|보상)\s*요건을?\s*충족하지\s*(?:못|않)|(?:지급|보상)(?:하여|해)?\s*드릴\s*수\s*없"
 )
 # how a letter opens its conclusion: the paragraph before it holds the reasoning
 _CONCLUSION = re.compile(r"^\s*(?:따라서|그러므로|이에\s|이상과\s*같이|위와\s*같은|위와\s*같이|이러한\s*사유로)")
@@ -342,6 +342,12 @@ def _is_reason_heading(head: str) -> bool:
     return any(w in head for w in ("근거", "이유")) and any(w in head for w in ("부지급", "거절", "불가", "면책", "지급하지"))
 
 
+def _is_review_heading(head: str | None) -> bool:
+    """A heading over the insurer's review ("검토 내용", "판단"), not over its reasons ("부지급 사유")."""
+    squashed = "".join((head or "").split())
+    return squashed in REASON_HEADINGS and not any(w in squashed for w in ("사유", "이유"))
+
+
 def _is_clause_heading(head: str) -> bool:
     head = "".join(head.split())
     return any(w in head for w in ("관련약관", "근거", "적용약관", "조항"))
@@ -350,10 +356,13 @@ def _is_clause_heading(head: str) -> bool:
 def _reasons(sections: list[_Section], clause_refs: list[ClauseRef]) -> list[DenialReason]:
     found: list[tuple[str, str | None, list[ClauseRef]]] = []
     for s in sections:
-        if s.heading and _is_reason_heading(s.heading):
-            body = _strip_boilerplate(s.lines)
-            if body:
-                found.append((body, s.heading, _policy_refs(body)))
+        body = _strip_boilerplate(s.lines) if s.heading else ""
+        # a reason heading, or one that gives reasons ("결정 및 그 이유") over a body that refuses
+        if body and (_is_reason_heading(s.heading) or ("이유" in s.heading and DENIAL_CUE.search(body))):  # type: ignore[arg-type]
+            found.append((body, s.heading, _policy_refs(body)))
+    if any(DENIAL_CUE.search(b) for b, _, _ in found):
+        # a review of the facts ("검토 내용") that neither refuses nor cites, beside a section that refuses, is no reason
+        found = [f for f in found if DENIAL_CUE.search(f[0]) or f[2] or not _is_review_heading(f[1])]
     if not found:  # no reason heading: the prose that states a denial, one reason per section
         for s in sections:
             if s.heading and _is_clause_heading(s.heading):

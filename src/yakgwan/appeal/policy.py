@@ -14,6 +14,12 @@ from yakgwan.core.records import Chunk
 from yakgwan.pipelines import PipelineContext
 
 
+# words of product names that name no product (general insurance vocabulary: dividends, renewal,
+# sales channel, the word 보험 and its kinds)
+GENERIC_PRODUCT_WORDS = frozenset({"무배당", "유배당", "다이렉트", "갱신형", "비갱신형", "플러스", "보험", "손해보험", "생명보험", "종합보험",
+                                   "실손의료보험", "건강보험", "운전자보험", "상해보험", "여행보험", "해외여행보험", "자동차보험", "화재보험"})
+
+
 @dataclass
 class Policy:
     source: str
@@ -39,7 +45,13 @@ class Policy:
             return True
         form = (lambda n: "".join(re.findall(r"[가-힣]+", n))) if misread else normalise_name
         p = form(product)
-        return bool(p) and any(form(t) in p or p in form(t) for t in self.products) or not p
+        if not p or any(form(t) in p or p in form(t) for t in self.products):
+            return True
+        # a marketed name the policy prints only inside its 약관 names ("무배당 펫퍼민트 Puppy&Family보험
+        # 다이렉트2601" of a policy titled by its kind, whose 특약 are "펫퍼민트 반려견 …"): a word of
+        # the product's own that a 약관 name holds
+        own = [w for w in re.findall(r"[가-힣]{3,}", product) if w not in GENERIC_PRODUCT_WORDS]
+        return any(w in "".join(n.split()) for w in own for n in (*self.names, *self.products))
 
 
 def policy_from_context(source: str, index_dir: IndexLocation, ctx: PipelineContext) -> Policy:

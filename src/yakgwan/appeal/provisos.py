@@ -11,8 +11,9 @@ A proviso starts at "다만," / "단," / "그러나," (다만 and 그러나 also
 parenthesis, when it opens one: "…성형수술(다만, … 대체할 수 있습니다)을 받은 경우"). What it adds is
 its own terms: those of its condition (two characters or more: a lone stem such as 하 says nothing)
 that the cited part's text before it does not already hold. The condition runs to the last
-"때에는 / 경우에는": what follows is the consequence ("보험금을 지급합니다"), which every notice
-speaks of, so saying it is not speaking to the proviso. Examples listed before "등" ("직업, 직무
+"때에는 / 경우에는" (else to the payment it leads to: "…다른 보험의 목적에 생긴 손해는 보상하여
+드립니다"): what follows is the consequence ("보험금을 지급합니다"), which every notice speaks of,
+so saying it is not speaking to the proviso. Examples listed before "등" ("직업, 직무
 또는 동호회 활동 등 주기적으로 운전") illustrate the condition and are not its terms: a notice that
 states the condition in its own examples ("업무상 주기적으로 운전") speaks to it. A proviso whose
 condition is the list that follows it ("다만, 다음 각 목의 어느 하나에 해당하는 경우에는 보상합니다.
@@ -92,8 +93,10 @@ def cited_span(chunks: Sequence[Chunk], ref: ClauseRef) -> tuple[Chunk, int, int
     article of several 항 or 호, or to a part the chunks do not print."""
     ordered = sorted(chunks, key=lambda c: (c.doc_id, c.start))
     para, item = _number(ref.paragraph, "항"), _number(ref.item, "호")
+    parts = parts_of_chunks(ordered)
+    if parts.circled_items:
+        return _circled_item_span(ordered, item)
     if para is None and item is None:
-        parts = parts_of_chunks(ordered)
         if len(ordered) != 1 or len(parts.paragraphs) > 1 or any(parts.items.values()):
             return None
         return ordered[0], 0, len(ordered[0].text)
@@ -120,6 +123,36 @@ def cited_span(chunks: Sequence[Chunk], ref: ClauseRef) -> tuple[Chunk, int, int
             return c, s, min(nxt, nxt_mark, hi)
         return c, lo, hi
     return None
+
+
+def candidate_spans(chunks: Sequence[Chunk], ref: ClauseRef) -> list[tuple[Chunk, int, int]]:
+    """The parts a citation may point to where :func:`cited_span` cannot tell which: in an article
+    whose circled numbers start again, every part printed with the cited number (the 호, else
+    the 항); empty otherwise."""
+    ordered = sorted(chunks, key=lambda c: (c.doc_id, c.start))
+    number = _number(ref.item, "호") or _number(ref.paragraph, "항")
+    if number is None or not parts_of_chunks(ordered).circled_items:
+        return []
+    out = []
+    for c in ordered:
+        marks = [m.start(1) for m in PARAGRAPH_START.finditer(c.text)]
+        out += [(c, at, marks[i + 1] if i + 1 < len(marks) else len(c.text)) for i, at in enumerate(marks) if circled_number(c.text[at]) == number]
+    return out
+
+
+def _circled_item_span(ordered: Sequence[Chunk], item: int | None) -> tuple[Chunk, int, int] | None:
+    """In an article whose circled numbers number 호 (they start again for each 항's list, and
+    which list is which 항 cannot be read for sure), the cited ``item`` when only one of its lists
+    is that long; None otherwise (the citation points to nothing the reader can tell)."""
+    if item is None:
+        return None
+    found = []
+    for c in ordered:
+        marks = [m.start(1) for m in PARAGRAPH_START.finditer(c.text)]
+        for i, at in enumerate(marks):
+            if circled_number(c.text[at]) == item:
+                found.append((c, at, marks[i + 1] if i + 1 < len(marks) else len(c.text)))
+    return found[0] if len(found) == 1 else None
 
 
 def provisos(chunk: Chunk, start: int, end: int, notice_text: str, tokenizer: Tokenizer) -> list[Proviso]:
@@ -169,7 +202,10 @@ def _condition_terms(proviso: str, before: set[str], tokenizer: Tokenizer) -> tu
     """The proviso's own terms that say its condition: those before its consequence, examples
     listed before 등 left out (unless nothing else is left)."""
     ends = list(_CONSEQUENCE.finditer(proviso))
-    condition = proviso[: ends[-1].start()] if ends else proviso
+    pays = list(_PAYS.finditer(proviso))
+    # the condition ends at the last "때에는 / 경우에는", else at the payment it leads to ("…다른 보험의
+    # 목적에 생긴 손해는 보상하여 드립니다": what is paid is the condition, that it is paid is not)
+    condition = proviso[: ends[-1].start()] if ends else proviso[: pays[-1].start()] if pays else proviso
     examples = frozenset(t for m in _EXAMPLES.finditer(condition) for t in tokenizer.tokenize(m.group(0)))
     return _new_terms(condition, before, tokenizer, examples) or _new_terms(condition, before, tokenizer)
 

@@ -227,3 +227,16 @@ def test_the_reason_a_gap_shows_is_cut_at_a_sentence_never_inside_one() -> None:
     assert shown_reason(two) == two[: two.index("나습니다.") + len("나습니다.")]  # the two whole sentences that fit
     assert shown_reason("가 " * 150).endswith("가…") and len(shown_reason("가 " * 150)) <= 201  # one long sentence: cut at a word, marked
     assert shown_reason("짧은 사유입니다.") == "짧은 사유입니다."
+
+
+@pytest.mark.unit
+def test_a_marketed_product_name_is_the_policys_when_a_yakgwan_name_holds_its_own_word() -> None:
+    """A policy titled by its kind ("반려동물 실손의료비보험") whose 특약 carry the marketed name
+    ("펫퍼민트 반려견 …"): a notice about "무배당 펫퍼민트 Puppy&Family보험 다이렉트2601" is about it; one
+    about another product, or naming only generic words (무배당, 다이렉트, 보험), is not."""
+    from yakgwan.appeal.policy import Policy
+
+    p = Policy("p.pdf", "idx", None, ("보통약관", "펫퍼민트 반려견 입원의료비보장 특별약관"), ("반려동물 실손의료비보험",))  # type: ignore[arg-type]
+    assert p.covers_product("무배당 펫퍼민트 Puppy&Family보험 다이렉트2601")
+    assert p.covers_product("반려동물 실손의료비보험")
+    assert not p.covers_product("한별 4세대 실손의료보험") and not p.covers_product("무배당 다이렉트 운전자보험")

@@ -165,3 +165,13 @@ def test_a_short_name_several_tokyak_share_is_read_as_the_claimed_one_among_them
     assert cc.yakgwan == "휴대품손해(분실제외) 특별약관"
     (cc,) = cited_clauses(DenialReason("…", None, (ref,)), policy, ["항공기 지연 특별약관"])  # type: ignore[arg-type]
     assert cc.yakgwan is None  # the claimed 특약 is not one it fits: still unresolved
+
+
+@pytest.mark.unit
+def test_its_item_and_a_title_broken_over_two_lines_are_read() -> None:
+    """"…제1조(보험의 목적의\\n범위) 제2항은 … 그 제8호가 …": the title spans the line break, and "그 제8호"
+    is the 제8호 of the 항 just cited; "그" inside a word is no reference."""
+    refs = parse_clause_refs("휴대품손해 특별약관 제1조(보험의 목적의\n       범위) 제2항은 물건을 열거하고 있으며,\n그 제8호가 휴대폰을 들고 있습니다.")
+    assert [(r.yakgwan, r.label, r.title) for r in refs] == [
+        ("휴대품손해 특별약관", "제1조 제2항", "보험의 목적의 범위"), ("휴대품손해 특별약관", "제1조 제2항 제8호", "보험의 목적의 범위")]
+    assert [r.label for r in parse_clause_refs("보통약관 제3조를 보면, 이그 제8호는")] == ["제3조"]

@@ -10,6 +10,7 @@ import pytest
 from yakgwan.appeal.citations import parse_clause_refs, resolve_yakgwan
 from yakgwan.appeal.notice import parse_notice
 from yakgwan.core.errors import InputError
+from yakgwan.text.insurers import canonical
 
 pytestmark = pytest.mark.unit
 
@@ -54,7 +55,7 @@ def test_other_insurers_notices_reasons_and_citations(sc: dict) -> None:
     under "판단 내용" or "부지급 근거", refusals worded "보상하여 드리지 못하오니", "대상이 아님"):
     each reason read, each clause the notice cites read with its article."""
     notice = parse_notice((DATA / sc["file"]).read_text("utf-8"), sc["file"])
-    assert notice.insurer == INSURERS[sc["policy"].split("/")[-1].split("_")[0]]
+    assert canonical(notice.insurer or "") == INSURERS[sc["policy"].split("/")[-1].split("_")[0]]  # as written: "메리츠화재해상보험" is 메리츠화재
     assert 1 <= len(notice.reasons) <= len(sc["reasons"])  # two grounds in one paragraph are read as one reason citing both
     labels = {r.label for got in notice.reasons for r in got.refs}
     for want in sc["reasons"]:
@@ -189,3 +190,13 @@ def test_reasons_under_other_insurers_headings_and_refusals_are_read() -> None:
     with pytest.raises(InputError, match="no recognisable denial reason"):
         parse_notice("한별손해보험 안내\n\n보험료 미지급 시 계약이 해지될 수 있습니다. 이 금액은 과세 대상이 아님을 알려 드립니다.\n", "b.txt")
     assert parse_notice("롯데손해보험주식회사\n해외여행보상파트\n\n보상하여 드리지 못합니다.\n", "r.txt").insurer == "롯데손해보험"
+
+
+@pytest.mark.unit
+def test_the_section_that_refuses_is_the_reason_not_the_review_of_the_facts_beside_it() -> None:
+    """"[검토 내용]" states facts; "[결정 및 그 이유]" refuses ("보상해 드릴 수 없습니다") and cites: the reason."""
+    text = ("한별손해보험\n보험금 청구 결과 안내\n\n · 청구 특별약관 : 여행중단 특별약관\n\n[검토 내용]\n동행하신 분이 현지 병원에 5일 입원하셨고 "
+            "일정을 줄여 귀국하셨습니다.\n\n[결정 및 그 이유]\n여행중단 특약은 제1조 제1호에서 가족이 입원한 경우를 보상합니다. 동행하신 분은 "
+            "가족이 아니므로 귀국 추가운임은 보상해 드릴 수 없습니다.\n")
+    (reason,) = parse_notice(text, "n.txt").reasons
+    assert reason.heading == "결정 및 그 이유" and [r.label for r in reason.refs] == ["제1조 제1호"]

@@ -79,3 +79,25 @@ def test_a_paragraph_that_follows_its_articles_heading_on_the_line_is_read() -> 
 def test_a_reference_to_another_articles_paragraph_is_no_paragraph() -> None:
     parts = article_parts("제3조(보험금의 청구)\n회사는 아래에 따라 처리합니다.\n제1조 ②에서 정한 서류를 제출합니다.")
     assert parts.paragraphs == ()
+
+
+# circled numbers that start again inside one article number the items of each 항's list (the 항
+# marks themselves not in the text layer): a hand-built article of that shape
+CIRCLED_LISTS = (
+    "제2조(보험금을 지급하지 않는 사유)\n① 회사는 다음 중 어느 한 가지로 생긴 손해는 보상하지 않습니다.\n"
+    "① 계약자의 고의\n② 지진, 분화\n③ 전쟁\n"
+    "회사는 다음에 정한 비용은 보상하지 않습니다.\n① 선천적 질병\n② 미용 비용\n③ 목욕비용\n④ 기생충 치료비\n⑤ 과잉진료 비용\n"
+)
+
+
+@pytest.mark.unit
+def test_circled_numbers_that_start_again_are_items_and_no_paragraph_of_them_is_missing() -> None:
+    parts = article_parts(CIRCLED_LISTS)
+    assert parts.circled_items and parts.items == {1: (1,), 2: (1, 2, 3), 3: (1, 2, 3, 4, 5)}
+    assert missing_part(ref("제2조 제2항 제4호"), parts) is None  # which list is 제2항 cannot be read: 4 is printed
+    assert missing_part(ref("제2조 제7항"), parts) is None  # the 항 marks are not read: none is missing
+    assert missing_part(ref("제2조 제2항 제8호"), parts) == "제8호"  # past the last item of every list
+    assert what_is_printed(ref("제2조 제2항 제8호"), parts) == "제2조 제2항에는 제1호~제3호만 있습니다"
+    assert what_is_printed(ref("제2조 제9항 제8호"), parts) == "제2조에는 제1호~제5호만 있습니다"
+    # one ascending run of circled numbers stays the article's 항
+    assert not article_parts(PARAGRAPHS).circled_items and article_parts(PARAGRAPHS).paragraphs == (1, 2, 3)

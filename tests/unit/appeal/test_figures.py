@@ -149,3 +149,36 @@ def test_a_templates_alternatives_are_each_a_condition_and_no_date() -> None:
     assert not [fc for fc in checks if fc.misstated] and [fc.met for fc in checks] == [True]
     assert "27세 이상" in [" ".join(fc.notice.text.split()) for fc in check(notice.replace("26세", "27세"), clause, TOK) if fc.misstated]
     assert conditions("2025/1/15일 사고") == []
+
+
+@pytest.mark.unit
+def test_a_count_that_must_have_passed_is_a_lower_bound_in_a_clause_only() -> None:
+    clause = "④ 치료가 종료된 날부터 그날을 포함하여 180일이 경과하여 촬영을 받았을 때에는 새로운 질병으로 보아 지급합니다."
+    (c,) = conditions(clause, clause=True)
+    assert (c.low, c.high, c.low_in, c.bounded) == (180.0, math.inf, True, True)
+    (c,) = conditions(clause)  # read as a notice: a fact
+    assert (c.low, c.high, c.bounded) == (180.0, 180.0, False)
+    assert [c.bounded for c in conditions("사고 후 14개월이 지나 알리셨습니다.")] == [False]  # a notice's "지나" is a fact
+
+
+@pytest.mark.unit
+def test_a_count_between_two_dates_the_notice_gives_is_counted_from_them() -> None:
+    clause = "④ 치료가 종료된 날부터 그날을 포함하여 180일이 경과하여 촬영을 받았을 때에는 새로운 질병으로 보아 지급합니다."
+    wrong = "직전 치료 종료일(2025.01.21)부터 이번 촬영일(2025.08.12)까지는 171일로 180일이 지나지 않아 새로운 질병으로 볼 수 없습니다."
+    (fc,) = check(wrong, clause, TOK)
+    assert fc.notice.low == 203.0 and fc.met is True and "통지서의 날짜로는 203일" in fc.notice.text  # 1/21 -> 8/12 by hand: 10+28+31+30+31+30+31+12
+    right = "직전 치료 종료일(2025.01.21)부터 이번 촬영일(2025.06.20)까지는 150일로 180일이 지나지 않아 새로운 질병으로 볼 수 없습니다."
+    (fc,) = check(right, clause, TOK)
+    assert fc.notice.low == 150.0 and fc.met is False  # 1/21 -> 6/20 is 150 days: the count stands
+    # a count not tied to the two dates ("까지" far from it, or no "부터") is left as written
+    loose = "2025.01.21 치료 종료, 2025.08.12 촬영. 경과일수는 171일로 180일이 지나지 않았습니다."
+    (fc,) = check(loose, clause, TOK)
+    assert fc.notice.low == 171.0
+
+
+@pytest.mark.unit
+def test_a_figure_in_a_tokyaks_name_is_no_threshold_the_notice_states() -> None:
+    clause = "① 피해자가 70일 이상 139일 이하의 치료를 요한다는 진단을 받은 경우 지급합니다."
+    notice = "가입하신 대인형사합의실손비Ⅲ(중대법규위반,42일미만,운전자용) 특별약관은 치료 기간이 짧은 경우를 보장하며 이 건은 지급 기준에 미치지 못합니다."
+    assert check(notice, clause, TOK) == []
+    assert [fc.misstated for fc in check("피해자가 42일 미만의 치료를 요하는 진단을 받은 경우만 지급합니다.", clause, TOK)] == [True]

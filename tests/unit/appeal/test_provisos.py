@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from yakgwan.appeal.citations import parse_clause_refs
-from yakgwan.appeal.provisos import ADDRESSED_SHARE, cited_span, provisos, unaddressed
+from yakgwan.appeal.provisos import ADDRESSED_SHARE, candidate_spans, cited_span, provisos, unaddressed
 from yakgwan.core.records import Chunk
 from yakgwan.text.registry import make_tokenizer
 
@@ -162,3 +162,41 @@ def test_a_proviso_whose_condition_is_the_list_that_follows_is_spoken_to_through
     argued = "평일 출퇴근 시간대에 자택과 직장 사이를 함께 타고 이동한 것이 아니었고, 30일을 초과하는 임대차계약으로 임차인이 사용한 것도 아닙니다."
     assert unaddressed([excl], ref("제8조 제1항 제6호"), argued, TOK) == []
     assert len(unaddressed([excl], ref("제8조 제1항 제6호"), "요금을 받고 반복적으로 사용하셨습니다.", TOK)) == 1
+
+
+@pytest.mark.unit
+def test_what_a_proviso_pays_is_its_condition_and_that_it_pays_is_not() -> None:
+    """"…다른 보험의 목적에 생긴 손해는 보상하여 드립니다": a notice that says it does not 보상 has
+    not spoken to the proviso; one that speaks of the other property burnt has."""
+    c = Chunk("c4", "p.pdf", "p.pdf", "t", (
+        "제4조(보상하지 않는 손해)\n회사는 아래의 사유로 생긴 손해는 보상하여 드리지 않습니다.\n"
+        "3. 보험의 목적의 발효, 자연발열, 자연발화로 생긴 손해. 그러나, 자연발열 또는 자연발화로 연소된 다른 보험의 목적에 생긴 손해는 보상하여 드립니다.\n"
+        "4. 화재로 생긴 것이든 아니든 파열 또는 폭발로 생긴 손해\n"), 0, 200, article_title="보상하지 않는 손해")
+    r = ref("제4조 제3호")
+    (p,) = unaddressed([c], r, "자연발화로 생긴 화재이므로 보상하여 드리지 않습니다.", TOK)
+    assert p.own_terms == ("연소",) and p.share_in_notice == 0.0
+    assert unaddressed([c], r, "자연발화로 불이 나 주택이 연소되었으나 보상하지 않습니다.", TOK) == []
+
+
+@pytest.mark.unit
+def test_in_an_article_whose_circled_numbers_are_items_the_cited_item_is_the_one_list_that_long() -> None:
+    lead = Chunk("a", "p.pdf", "p.pdf", "t", "제2조(보험금을 지급하지 않는 사유)\n① 회사는 다음의 손해는 보상하지 않습니다.\n① 고의\n② 지진\n", 0, 60,
+                 article_title="보험금을 지급하지 않는 사유")
+    items = Chunk("b", "p.pdf", "p.pdf", "t", "회사는 다음 비용은 보상하지 않습니다.\n① 미용 비용\n② 목욕비용\n③ 기생충 치료비. 다만, 상해로 생긴 경우에는 보상합니다.\n", 60, 140,
+                  article_title="보험금을 지급하지 않는 사유")
+    c, s, e = cited_span([items, lead], ref("제2조 제2항 제3호"))
+    assert c is items and c.text[s:e].startswith("③ 기생충 치료비")
+    assert cited_span([items, lead], ref("제2조 제2항 제2호")) is None  # two lists hold a ②: which one is not read
+    assert cited_span([items, lead], ref("제2조 제2항")) is None
+
+
+@pytest.mark.unit
+def test_a_paragraph_that_cannot_be_told_among_circled_numbers_that_start_again_gives_its_candidates() -> None:
+    """"제1조 ③" of an article whose ① ② ③ start again inside an example box: both ③ are candidates."""
+    a = Chunk("a", "p.pdf", "p.pdf", "t", "제1조(보험금의 지급사유)\n① 고급형\n② 회사는 치료비를 보상합니다.\n③ 회사가 보상하는 비용은 1일당 30만원 한도입니다.\n", 0, 80)
+    b = Chunk("b", "p.pdf", "p.pdf", "t", "【예시】\n① 수술하지 않은 경우\n② 수술한 경우\n③ 제1항에도 불구하고 보장개시일부터 30일 이내에 발생한 질병은 보상하지 않습니다.\n", 80, 160)
+    r = ref("제1조 ③")
+    assert cited_span([a, b], r) is None
+    got = [c.text[s:e].split()[1] for c, s, e in candidate_spans([a, b], r)]
+    assert got == ["회사가", "제1항에도"]
+    assert candidate_spans([a], ref("제1조 ③")) == []  # one run of circled numbers: the 항 is read as it is
