@@ -3,8 +3,10 @@ upload is kept, the job id the client was given keeps answering, and the ingest 
 end — killed before the first commit (while the files are read) and while embedding (the words
 committed, the vectors not) and during the second commit (the vectors' generation written, the
 manifest not yet moved: the server it runs has the store's generation writer wrapped so that it
-pauses there, a marker file saying so). The real bundled embedder, with an embedding cache of the test's own,
-so that embedding the KB policy takes long enough to be caught."""
+pauses there, a marker file saying so). The real bundled embedder, with an embedding cache of the test's own:
+empty, so that embedding the KB policy takes long enough to be caught (and the words are committed before
+the vectors); only the kill while reading, which comes before any embedding, reuses the cache the kill
+while embedding filled when that ran first."""
 
 from __future__ import annotations
 
@@ -42,8 +44,8 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
-def _serve(tmp: Path, port: int, pause_last_commit: bool = False) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "YAKGWAN_CACHE_DIR": str(tmp / "cache")}
+def _serve(tmp: Path, port: int, cache: Path, pause_last_commit: bool = False) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "YAKGWAN_CACHE_DIR": str(cache)}
     env.pop("YAKGWAN_EMBEDDER", None)
     args = ["serve", "--data", str(tmp / "data"), "--port", str(port), "--quiet"]
     launch = [sys.executable, "-c", _PAUSED_COMMIT, str(tmp / "committing")] if pause_last_commit else [sys.executable, "-m", "yakgwan.cli"]
@@ -80,11 +82,19 @@ def _until(url: str, job: str, done: Any, timeout_s: float) -> dict[str, Any]:
     raise AssertionError(f"job {job}: {state}")
 
 
-@pytest.mark.parametrize("phase", ["reading", "embedding", "second commit"])
-def test_a_server_killed_mid_ingest_goes_on_with_the_same_job_after_a_restart(phase: str, tmp_path: Path, kb_policy_pdf: Path) -> None:
+@pytest.fixture(scope="module")
+def filled() -> dict[str, Path]:
+    """The embedding cache the kill while embedding filled (empty until that run has passed)."""
+    return {}
+
+
+@pytest.mark.parametrize("phase", ["embedding", "reading", "second commit"])
+def test_a_server_killed_mid_ingest_goes_on_with_the_same_job_after_a_restart(phase: str, tmp_path: Path, kb_policy_pdf: Path,
+                                                                              filled: dict[str, Path]) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = _serve(tmp_path, port, pause_last_commit=phase == "second commit")
+    cache = filled.get("cache", tmp_path / "cache") if phase == "reading" else tmp_path / "cache"
+    server = _serve(tmp_path, port, cache, pause_last_commit=phase == "second commit")
     try:
         name = httpx.post(f"{url}/api/collections", json={"title": "내 운전자보험"}, timeout=10).json()["name"]
         job = httpx.post(f"{url}/api/collections/{name}/documents", files={"file": ("kb.pdf", kb_policy_pdf.read_bytes())}, timeout=60).json()["id"]
@@ -108,7 +118,7 @@ def test_a_server_killed_mid_ingest_goes_on_with_the_same_job_after_a_restart(ph
         assert not store.exists() or not store.read().docs
     else:
         assert store.read().docs and not store.read().dense_ready
-    server = _serve(tmp_path, port)
+    server = _serve(tmp_path, port, cache)
     try:
         done = _until(url, job, lambda j: j["status"] in ("succeeded", "failed", "cancelled"), 600)
         assert done["status"] == "succeeded" and done["result"]["resumed"] and done["result"]["dense_ready"], done
@@ -119,4 +129,6 @@ def test_a_server_killed_mid_ingest_goes_on_with_the_same_job_after_a_restart(ph
         assert hits and hits[0]["doc_name"] == "kb.pdf"
     finally:
         _kill(server)
+    if phase == "embedding":
+        filled["cache"] = cache
     assert open_store(index).read().dense_ready
