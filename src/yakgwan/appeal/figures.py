@@ -33,9 +33,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, replace
-from datetime import date
 
 from yakgwan.appeal.quotes import QUOTED
+from yakgwan.text.dates import full_dates
 from yakgwan.text.particles import josa
 from yakgwan.text.tokenizer import Tokenizer
 
@@ -66,7 +66,6 @@ _BOUND = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*(이상|이하|�
 # 촬영을 받았을 때에는" (general Korean of 약관); a notice's "14개월이 지나" is a fact, not a condition
 _ELAPSED = re.compile(rf"(?<![\d제.]){_NUM}\s*{_UNIT}{_PAREN}\s*[이가]\s*(?:경과|지난|지나)")
 # a count the notice states between two dates it gives: "종료일(2025.01.21)부터 촬영일(2025.08.12)까지는 171일"
-_FULL_DATE = re.compile(r"(\d{4})\s*[.년/-]\s*(\d{1,2})\s*[.월/-]\s*(\d{1,2})")
 SPAN_GAP = 16  # characters at most between "…까지" and the count that follows it
 # a 약관's name with figures in its parenthesis: "대인형사합의실손비Ⅲ(중대법규위반,42일미만,운전자용) 특별약관"
 # names a 특약; its "42일미만" is no threshold the notice states
@@ -276,16 +275,13 @@ def recounted(text: str, f: Condition) -> Condition:
     if f.unit != "일" or f.bounded:
         return f
     s = max(text.rfind(end, 0, f.start) for end in (". ", ".\n", "?", "!", "\n\n")) + 1
-    dates = list(_FULL_DATE.finditer(text, s, f.start))
+    dates = list(full_dates(text, s, f.start))
     if len(dates) < 2:
         return f
-    a, b = dates[-2], dates[-1]
+    (a, first), (b, last) = dates[-2], dates[-1]
     if not re.search(r"부터|에서", text[a.end() : b.start()]) or "까지" not in text[b.end() : f.start] or f.start - b.end() > SPAN_GAP:
         return f
-    try:
-        days = (date(*map(int, b.groups())) - date(*map(int, a.groups()))).days
-    except ValueError:  # "2025.13.45": not a date
-        return f
+    days = (last - first).days
     if days < 0 or abs(days - f.low) <= 1:
         return f
     return replace(f, low=float(days), high=float(days), text=f"{' '.join(f.text.split())}(통지서의 날짜로는 {days}일)")

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import Any, Literal, Mapping, Sequence
 
 from yakgwan.appeal.band import CITATION_ERRORS
+from yakgwan.text.dates import full_dates
 from yakgwan.text.particles import josa
 
 BLANK = "____________"
@@ -237,17 +237,9 @@ def letters(result: Mapping[str, Any]) -> tuple[Letter, Letter]:
 
 
 ITEM_MAX = 80  # characters of the 특약's name in a file name
-_DATE = re.compile(r"(\d{4})\s*[.년/-]\s*(\d{1,2})\s*[.월/-]\s*(\d{1,2})")
-
-
 def iso_date(text: str) -> str | None:
     """"2025년 1월 27일" / "2025. 1. 27." as 2025-01-27; None if no (valid) date is written."""
-    for m in _DATE.finditer(text or ""):
-        try:
-            return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
-        except ValueError:  # "2025.13.45": not a date
-            continue
-    return None
+    return next((d.isoformat() for _, d in full_dates(text or "")), None)
 
 
 def file_name(result: Mapping[str, Any], suffix: str, stem: str = "이의신청서") -> str:

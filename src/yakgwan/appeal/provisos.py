@@ -133,6 +133,11 @@ def candidate_spans(chunks: Sequence[Chunk], ref: ClauseRef) -> list[tuple[Chunk
     number = _number(ref.item, "호") or _number(ref.paragraph, "항")
     if number is None or not parts_of_chunks(ordered).circled_items:
         return []
+    return _circled(ordered, number)
+
+
+def _circled(ordered: Sequence[Chunk], number: int) -> list[tuple[Chunk, int, int]]:
+    """Every part of ``ordered`` printed with the circled ``number``, to the next circled number."""
     out = []
     for c in ordered:
         marks = [m.start(1) for m in PARAGRAPH_START.finditer(c.text)]
@@ -144,14 +149,7 @@ def _circled_item_span(ordered: Sequence[Chunk], item: int | None) -> tuple[Chun
     """In an article whose circled numbers number 호 (they start again for each 항's list, and
     which list is which 항 cannot be read for sure), the cited ``item`` when only one of its lists
     is that long; None otherwise (the citation points to nothing the reader can tell)."""
-    if item is None:
-        return None
-    found = []
-    for c in ordered:
-        marks = [m.start(1) for m in PARAGRAPH_START.finditer(c.text)]
-        for i, at in enumerate(marks):
-            if circled_number(c.text[at]) == item:
-                found.append((c, at, marks[i + 1] if i + 1 < len(marks) else len(c.text)))
+    found = _circled(ordered, item) if item is not None else []
     return found[0] if len(found) == 1 else None
 
 
