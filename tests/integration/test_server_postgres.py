@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import httpx
 import pytest
@@ -25,6 +25,7 @@ from yakgwan.store import open_records, open_store, sibling_collection
 
 pytestmark = pytest.mark.integration
 
+CALL_S = 60  # seconds a test waits for one answer of a live server
 REFUND = "# 환불\n\n출발 30일 전까지 취소하면 전액 환불합니다. 출발 당일 취소는 환불하지 않습니다.\n"
 
 
@@ -77,23 +78,32 @@ def _serve(tmp: Path, base: str, port: int, workers: int = 1) -> subprocess.Pope
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
-def test_a_server_killed_mid_ingest_comes_back_and_the_same_job_goes_on(tmp_path: Path, postgres_uri: str) -> None:
+@pytest.fixture
+def http() -> Iterator[httpx.Client]:
+    """A client that waits up to CALL_S for each answer: these servers run a large ingest while
+    other test processes share the machine's cores, and a call is checked for what it answers,
+    not for how fast (test_server_load measures latency)."""
+    with httpx.Client(timeout=CALL_S) as client:
+        yield client
+
+
+def test_a_server_killed_mid_ingest_comes_back_and_the_same_job_goes_on(tmp_path: Path, postgres_uri: str, http: httpx.Client) -> None:
     base, port = _uri(postgres_uri, "srv_b"), free_port()
     url = f"http://127.0.0.1:{port}"
     big = "\n\n".join(f"## 제{i}조(조항 {i})\n\n" + " ".join(f"보험금 {i}-{j} 지급 사유와 한도를 정합니다." for j in range(40)) for i in range(1, 1500))
     server = _serve(tmp_path, base, port)
     try:
         _wait(url)
-        assert httpx.post(f"{url}/api/collections", json={"name": "big"}).status_code == 201
-        first = httpx.post(f"{url}/api/collections/big/documents", files={"file": ("refund.md", REFUND.encode())}).json()["id"]
+        assert http.post(f"{url}/api/collections", json={"name": "big"}).status_code == 201
+        first = http.post(f"{url}/api/collections/big/documents", files={"file": ("refund.md", REFUND.encode())}).json()["id"]
         end = time.monotonic() + 60
-        while httpx.get(f"{url}/api/jobs/{first}").json()["status"] != "succeeded" and time.monotonic() < end:
+        while http.get(f"{url}/api/jobs/{first}").json()["status"] != "succeeded" and time.monotonic() < end:
             time.sleep(0.2)
-        res = httpx.post(f"{url}/api/collections/big/documents", files={"file": ("terms.md", big.encode())}, timeout=30)
+        res = http.post(f"{url}/api/collections/big/documents", files={"file": ("terms.md", big.encode())})
         assert res.status_code == 202, res.text
         job = res.json()["id"]
         end = time.monotonic() + 60
-        while (status := httpx.get(f"{url}/api/jobs/{job}").json()["status"]) == "queued" and time.monotonic() < end:
+        while (status := http.get(f"{url}/api/jobs/{job}").json()["status"]) == "queued" and time.monotonic() < end:
             time.sleep(0.05)
         assert status == "running"
     finally:
@@ -105,26 +115,26 @@ def test_a_server_killed_mid_ingest_comes_back_and_the_same_job_goes_on(tmp_path
     try:
         _wait(url)
         end = time.monotonic() + 180
-        while (got := httpx.get(f"{url}/api/jobs/{job}").json())["status"] in ("queued", "running") and time.monotonic() < end:
+        while (got := http.get(f"{url}/api/jobs/{job}").json())["status"] in ("queued", "running") and time.monotonic() < end:
             time.sleep(0.5)
         assert got["status"] == "succeeded" and got["result"]["resumed"] and got["result"]["dense_ready"], json.dumps(got, ensure_ascii=False)
-        listed = {j["id"]: j["status"] for j in httpx.get(f"{url}/api/jobs").json()}
+        listed = {j["id"]: j["status"] for j in http.get(f"{url}/api/jobs").json()}
         assert listed[job] == "succeeded" and listed[first] == "succeeded"
-        assert [j for j in httpx.get(f"{url}/api/jobs").json() if j["collection"] == "big" and j["id"] not in (first, job)] == []  # resumed once
+        assert [j for j in http.get(f"{url}/api/jobs").json() if j["collection"] == "big" and j["id"] not in (first, job)] == []  # resumed once
         # the upload was kept and indexed: the collection's documents are what its index holds
-        docs = {d["name"] for d in httpx.get(f"{url}/api/collections/big/documents").json()}
+        docs = {d["name"] for d in http.get(f"{url}/api/collections/big/documents").json()}
         indexed = open_store(sibling_collection(base, "big")).read()
         assert docs == {"refund.md", "terms.md"} and len(indexed.docs) == 2 and indexed.dense_ready
-        terms = httpx.post(f"{url}/api/collections/big/search", json={"query": "보험금 1499-39 지급 사유", "pipeline": "bm25"}).json()["hits"]
+        terms = http.post(f"{url}/api/collections/big/search", json={"query": "보험금 1499-39 지급 사유", "pipeline": "bm25"}).json()["hits"]
         assert terms and terms[0]["doc_name"] == "terms.md"
-        hits = httpx.post(f"{url}/api/collections/big/search", json={"query": "당일 취소 환불", "pipeline": "bm25"}).json()["hits"]
+        hits = http.post(f"{url}/api/collections/big/search", json={"query": "당일 취소 환불", "pipeline": "bm25"}).json()["hits"]
         assert "당일" in hits[0]["text"]
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(20)
 
 
-def test_two_worker_processes_answer_200_concurrent_searches_while_an_ingest_runs(tmp_path: Path, postgres_uri: str) -> None:
+def test_two_worker_processes_answer_200_concurrent_searches_while_an_ingest_runs(tmp_path: Path, postgres_uri: str, http: httpx.Client) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     base, port = _uri(postgres_uri, "srv_c"), free_port()
@@ -132,32 +142,32 @@ def test_two_worker_processes_answer_200_concurrent_searches_while_an_ingest_run
     server = _serve(tmp_path, base, port, workers=2)
     try:
         _wait(url)
-        assert httpx.post(f"{url}/api/collections", json={"name": "load"}).status_code == 201
-        first = httpx.post(f"{url}/api/collections/load/documents", files={"file": ("refund.md", REFUND.encode())}).json()["id"]
+        assert http.post(f"{url}/api/collections", json={"name": "load"}).status_code == 201
+        first = http.post(f"{url}/api/collections/load/documents", files={"file": ("refund.md", REFUND.encode())}).json()["id"]
         end = time.monotonic() + 60
-        while httpx.get(f"{url}/api/jobs/{first}").json()["status"] != "succeeded" and time.monotonic() < end:  # whichever worker answers
+        while http.get(f"{url}/api/jobs/{first}").json()["status"] != "succeeded" and time.monotonic() < end:  # whichever worker answers
             time.sleep(0.2)
         big = "\n\n".join(f"## 제{i}조(조항 {i})\n\n" + " ".join(f"보험금 {i}-{j} 지급 사유와 한도를 정합니다." for j in range(30)) for i in range(1, 600))
-        ingest = httpx.post(f"{url}/api/collections/load/documents", files={"file": ("terms.md", big.encode())}, timeout=30).json()["id"]
-        assert httpx.get(f"{url}/api/jobs/{ingest}").json()["status"] in ("queued", "running")
+        ingest = http.post(f"{url}/api/collections/load/documents", files={"file": ("terms.md", big.encode())}).json()["id"]
+        assert http.get(f"{url}/api/jobs/{ingest}").json()["status"] in ("queued", "running")
 
         def one(i: int) -> tuple[int, int, float]:
             t = time.perf_counter()
-            res = httpx.post(f"{url}/api/collections/load/search", json={"query": "당일 취소 환불", "pipeline": "bm25", "k": 5}, timeout=60)
+            res = http.post(f"{url}/api/collections/load/search", json={"query": "당일 취소 환불", "pipeline": "bm25", "k": 5})
             return res.status_code, len(res.json().get("hits", [])) if res.status_code == 200 else 0, (time.perf_counter() - t) * 1000
 
         with ThreadPoolExecutor(max_workers=20) as pool:
             results = list(pool.map(one, range(200)))
-        statuses = httpx.get(f"{url}/api/jobs/{ingest}").json()["status"]
+        statuses = http.get(f"{url}/api/jobs/{ingest}").json()["status"]
         ms = sorted(r[2] for r in results)
         print(f"\n200 concurrent searches, 2 workers, ingest {statuses} meanwhile: p50 {ms[99]:.0f} ms, p95 {ms[189]:.0f} ms")
         assert [r[0] for r in results] == [200] * 200
         assert all(r[1] >= 1 for r in results)  # every answer whole: hits from a committed index
         end = time.monotonic() + 120
-        while httpx.get(f"{url}/api/jobs/{ingest}").json()["status"] in ("queued", "running") and time.monotonic() < end:
+        while http.get(f"{url}/api/jobs/{ingest}").json()["status"] in ("queued", "running") and time.monotonic() < end:
             time.sleep(0.3)
-        assert httpx.get(f"{url}/api/jobs/{ingest}").json()["status"] == "succeeded"
-        assert {d["name"] for d in httpx.get(f"{url}/api/collections/load/documents").json()} == {"refund.md", "terms.md"}
+        assert http.get(f"{url}/api/jobs/{ingest}").json()["status"] == "succeeded"
+        assert {d["name"] for d in http.get(f"{url}/api/collections/load/documents").json()} == {"refund.md", "terms.md"}
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(30)
