@@ -60,6 +60,11 @@ class ClauseUse:
     item: str | None = None  # the cited 호 ("제8호"): its line is the quote
 
 
+# what a clause says follows from its breach for the benefit (insurance vocabulary): not paid,
+# reduced, the right extinguished, the contract ended, the increased loss not borne
+CONSEQUENCE = re.compile(r"(?:지급|보상)(?:하지|되지)\s*않|드리지\s*않|소멸|해지|감액|삭감|차감|공제|줄여|책임을\s*지지\s*않|면책|증가된\s*손해|효력을\s*잃|거절")
+
+
 def kind_of(title: str | None, text: str = "") -> IssueKind:
     t = f"{title or ''} {text[:80]}"
     if "알릴 의무" in t or "알릴의무" in t:
@@ -248,12 +253,29 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
                 out.setdefault(f"proviso {pv.chunk.chunk_id} {pv.start}", B.Finding(
                     f"인용된 {where}의 단서를 통지서가 다루지 않습니다: “{pv.text}”", "proviso_not_addressed", said,
                     quoted_span(pv.chunk, pv.start, pv.end, cc.ref.label)))
+        procedural = procedure_without_consequence(ev.cited)
+        if procedural:
+            first = procedural[0]
+            out.setdefault(f"procedure {first.yakgwan} {first.ref.article}", B.Finding(
+                f"통지서가 거절 근거로 든 {josa(', '.join(f'「{cc.yakgwan} {cc.ref.label}」' for cc in procedural), '은')} 통지·청구 절차를 정할 뿐, "
+                "그 의무를 어겼을 때 보험금을 지급하지 않거나 줄인다는 효과를 정하지 않습니다.", "procedure_without_consequence",
+                _notice_says(ev.reason.text, first), _heading(first.chunks)))
         cited_articles = {(cc.yakgwan, cc.ref.article) for cc in ev.cited}
         for cc in ev.coverage:  # the claimed 특약's 지급사유, where the notice did not cite it
             if cc.yakgwan and cc.chunks and (cc.yakgwan, cc.chunks[0].article) not in cited_articles:
                 for key, f in _figure_findings(notice.text, cc, f"「{cc.yakgwan} {cc.chunks[0].article}」", None, policy):
                     out.setdefault(key, f)
     return list(out.values())
+
+
+def procedure_without_consequence(cited: Sequence[CitedClause]) -> list[CitedClause]:
+    """The cited clauses that resolve, when every one of them is a procedure article (통지, 청구,
+    as :func:`kind_of` reads its title) whose text attaches nothing to its breach (no
+    :data:`CONSEQUENCE`): a refusal that rests on a duty alone. Else []."""
+    found = [cc for cc in cited if cc.yakgwan and cc.chunks]
+    if found and all(kind_of(cc.chunks[0].article_title) == "procedure" and not CONSEQUENCE.search(" ".join(c.text for c in cc.chunks)) for cc in found):
+        return found
+    return []
 
 
 def _figure_findings(text: str, cc: CitedClause, where: str, said: str | None, policy: Policy) -> list[tuple[str, B.Finding]]:

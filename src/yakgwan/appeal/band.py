@@ -15,7 +15,8 @@ The rule (:func:`band_for`), in the order it is read:
   notice refuses all);
 - **MEDIUM** when none does but at least one finding leaves the ground open (:data:`ARGUABLE`: a
   proviso of the cited part the notice does not speak to, a 보통약관 exclusion applied to a 특약
-  with its own list, a word the policy never defines read against the claimant, a model's reading);
+  with its own list, a word the policy never defines read against the claimant, a refusal resting
+  only on procedure articles that attach no loss of the benefit to their breach, a model's reading);
 - **LOW** otherwise: the base rate, where most disputes end.
 
 Findings that bear the insurer out (:data:`BEARS_OUT`) and those only stated (an unresolved name:
@@ -71,6 +72,7 @@ ARGUABLE: dict[str, str] = {
     "proviso_not_addressed": "인용된 조항의 단서를 통지서가 다루지 않음",
     "general_exclusion_on_own_list": "자체 면책 목록이 있는 특약에 보통약관의 면책을 적용함",
     "reading_of_undefined_word": "약관이 정의하지 않은 말을 회사가 스스로 풀이함",
+    "procedure_without_consequence": "거절 근거로 든 절차 조항(통지·청구)이 그 위반에 보험금을 지급하지 않는 효과를 정하지 않음",
     "definition_read_narrowly": "모델 판단: 약관의 정의보다 좁게 읽음",
     "ambiguity_read_against_policyholder": "모델 판단: 정하지 않은 말을 계약자에게 불리하게 읽음",
 }

@@ -206,12 +206,36 @@ def _core(name: str) -> str:
 _GENERIC_NAMES = ("특별약관", "추가특별약관")  # what every 특약's name ends with: a section a document titles so names no 특약
 
 
+# a written name that says it is a 약관 ("… 특약", "… 특별약관", "보통약관 …"); without it, a coverage's name
+_KIND = re.compile(r"약관|특약")
+# what a 약관's name carries beside the coverage it names: qualifiers, the contract's kind, brackets
+_QUALIFIERS = re.compile(r"\([^()]*\)|【[^】]*】|\[[^\]]*\]|추가특별약관|특별약관")
+
+
+def _bare(name: str) -> str:
+    return _QUALIFIERS.sub("", normalise_name(name))
+
+
 def resolve_yakgwan(written: str, known: Iterable[str]) -> str | None:
     """The policy's own name for the 약관 a text calls ``written`` (which may start with words
     of the sentence: "귀하의 청구는 벌금 특별약관"). Tries the written words' suffixes, longest
     first: an exact match after normalisation wins; otherwise the longest suffix that exactly
     one known name contains (an abbreviation). None when nothing fits or the fit is ambiguous
-    ("변호사선임비용 특약" when three 특약 carry that name)."""
+    ("변호사선임비용 특약" when three 특약 carry that name).
+
+    A name written without saying it is a 약관 ("자기차량손해", "골절진단비(치아파절포함)") is a
+    coverage's name: it is a 특약's only when the words are that 특약's whole name but for its
+    qualifiers and kind (or with its variant written as a digit: "가족교통사고처리지원금 1") —
+    "자기차량손해" is a coverage of the 보통약관, not "자기차량손해 단독사고 보상 특별약관"."""
+    found = _resolve(written, known)
+    if found is None or _KIND.search(written) or found == "보통약관":
+        return found
+    words = written.split()
+    suffixes = [" ".join(words[i:]) for i in range(len(words))]
+    return found if any(_bare(w) == _bare(found) or _core(w) == _core(found) for w in suffixes) else None
+
+
+def _resolve(written: str, known: Iterable[str]) -> str | None:
     names = {normalise_name(k): k for k in known}
     words = written.split()
     suffixes = [normalise_name(" ".join(words[i:])) for i in range(len(words))]

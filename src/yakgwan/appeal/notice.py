@@ -37,7 +37,9 @@ _CONCLUSION = re.compile(r"^\s*(?:따라서|그러므로|이에\s|이상과\s*�
 BOILERPLATE = re.compile(r"이의\s*(?:가|를|는)?\s*(?:있|신청|제기)|분쟁\s*조정|(?<!전)문의|☎|가상 문서|재심사")
 _BRACKET_HEADING = re.compile(r"^\s*[\[【<〈《‹](?P<head>[^\]】>〉》›]{1,30})[\]】>〉》›]\s*(?P<rest>.*)$")
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d{1,2}[.)]|[■□▶●○◆]|[가-하][.)])\s*(?P<head>[^.。:：]{2,24})\s*$")
-_FIELD = re.compile(r"^\s*(?:[-·•■□▶●○◆]\s*)?(?P<label>[가-힣][가-힣 ]{0,12}?)\s*[:：]\s*(?P<value>.*)$")
+# the marks a list item of a letter starts with: bullets (ㅇ and o typed for ○, * for •), "1." "1)" "(1)" "가." "나)"
+LIST_MARK = r"(?:[-·•■□▶●○◆*ㅇ]|o(?=\s)|\d{1,2}[.)]|\(\d{1,2}\)|[가-하][.)])"
+_FIELD = re.compile(rf"^\s*(?:{LIST_MARK}\s*)?(?P<label>[가-힣][가-힣 ]{{0,12}}?)\s*[:：]\s*(?P<value>.*)$")
 # "사유:", "부지급 사유 :", "관련 약관: 제4조…": a label line that heads a section when the label
 # names a reason or the clauses (``_is_reason_heading``, ``_is_clause_heading``)
 _COLON_HEADING = re.compile(r"^\s*(?:[-·•■□▶●○◆]\s*)?(?P<head>[가-힣][가-힣 ]{0,15}?)\s*[:：]\s*(?P<rest>.*)$")
@@ -47,11 +49,14 @@ _BARE_HEADING = re.compile(r"^\s*(?:[■□▶●○◆]\s*)?(?P<head>[가-힣][
 _INSURER = re.compile(r"([A-Za-z가-힣]*?(?:손해보험|생명보험|화재해상보험|해상화재보험|화재보험|생명|화재|보험))(?:\s*주식회사|\(주\))?(?=[\s\](]|$)")
 _AMOUNT = re.compile(r"([\d,]+)\s*원")
 _POLICY_NO = re.compile(r"증권\s*번호\s*[:：]?\s*([0-9][0-9-]{5,})|증권\s*번호[^\n]{0,40}?\b(\d-\d{4}-\d{4,})")
-_ITEM_NAMED = re.compile(r"^\s*(\S.*?(?:추가특별약관|특별약관|특약)(?:\s*\([^()\d,]{1,12}\))?)(?=\s|$|[,(/])")
+# a parenthesis that is part of a 약관's name: a qualifier of up to 12 letters ("(동승자 제외)", "(7일이상)",
+# "(Ⅱ)"), never an amount ("(가입금액 1,000만원)", "(30만원)")
+_NAME_QUALIFIER = r"\((?![^()\n]*(?:원|가입|금액))[^(),\n]{1,12}\)"
+_ITEM_NAMED = re.compile(rf"^\s*(\S.*?(?:추가특별약관|특별약관|특약)(?:\s*{_NAME_QUALIFIER})?)(?=\s|$|[,(/]|의\s)")
 # a claim named in the letter's prose: "… 특약으로 청구하신", "청구하신 담보는 … 특별약관", "… 특별약관(…)에 따른
 # 보험금을 청구", "청구하신 …(택시 포함) 건"
 _WORD = r"[^\s,.()]+(?:\([^()\n]{1,30}\))?"  # a word, with a parenthesis attached to it ("대인형사합의실손비Ⅲ(운전자용,비탑승중포함)")
-_NAME = rf"{_WORD}(?:\s{_WORD}){{0,3}}?\s?(?:\([^()\d,]{{1,12}}\)\s?)?(?:추가특별약관|특별약관|특약)(?:\s*\([^()\d,]{{1,12}}\))?"
+_NAME = rf"{_WORD}(?:\s{_WORD}){{0,3}}?\s?(?:{_NAME_QUALIFIER}\s?)?(?:추가특별약관|특별약관|특약)(?:\s*{_NAME_QUALIFIER})?"
 _PROSE_CLAIM = re.compile(rf"청구하신\s+(?:(?:담보|특약|보장)(?:는|은)\s+)?(?P<a>{_NAME})"
                           rf"|(?P<b>{_NAME})\s*(?:\([^()]*\))?\s*(?:으로|로|에\s*따른\s*보험금을)\s*청구"
                           r"|청구하신\s+(?P<c>[가-힣]{4,}(?:\s?[가-힣]+){0,2}(?:\s?\([^()\d,]{1,12}\))?)\s*건"
@@ -258,6 +263,8 @@ def _fields(lines: list[str]) -> tuple[dict[str, str], list[str], int | None]:
             value = (m.group("value") or "").strip() if key else ""
             if key is None:
                 key, value = _label_without_colon(part)
+            if key is None:
+                key, value = _heading_field(lines, i)
             if key is None or key in fields:
                 continue
             fields[key] = value
@@ -268,7 +275,10 @@ def _fields(lines: list[str]) -> tuple[dict[str, str], list[str], int | None]:
                         break
                     bullets.append(re.sub(r"^\s*[-·•]\s*", "", nxt))
                 # a date or an amount first ("9.13~9.14 현지에서 구입한 …") is what was bought, not a 담보's name
-                items += [_item_name(b) for b in bullets if _item_name(b) and not re.match(r"\d", _item_name(b))]
+                # the field's own value may list several ("대물배상(…원), 자기차량손해(…원)"); an amount is none of them
+                parts = [*(_top_level_parts(value) if value else []), *bullets[1 if value else 0 :]]
+                names = [_item_name(part) for part in parts if not _AMOUNT_ONLY.match(part)]
+                items += [n for n in names if n and not re.match(r"\d", n)]
             if key == "amount":
                 am = _AMOUNT.search(value)
                 amount = int(am.group(1).replace(",", "")) if am else None
@@ -287,6 +297,18 @@ def _label_without_colon(line: str) -> tuple[str | None, str]:
     return None, ""
 
 
+def _heading_field(lines: list[str], i: int) -> tuple[str | None, str]:
+    """"1. 청구 내용", "【청구 담보】", "■ 청구내용": a line that is only a heading naming the claimed
+    item, when the first line under it starts with a 약관's name (a heading alone is no sentence's
+    word, so the labels that need a colon elsewhere count here); prose under it is left to the
+    search for a claim named in the letter's prose."""
+    m = _NUMBERED_HEADING.match(lines[i]) or _BRACKET_HEADING.match(lines[i])
+    if m is None or (m.groupdict().get("rest") or "").strip() or field_key(m.group("head")) != "claim_item":
+        return None, ""
+    under = next((line.strip() for line in lines[i + 1 : i + 4] if line.strip()), "")
+    return ("claim_item", under) if _ITEM_NAMED.match(under) and not _is_field(under) else (None, "")
+
+
 def _is_field(line: str) -> bool:
     m = _FIELD.match(line)
     return bool(m and field_key(m.group("label")))
@@ -301,9 +323,29 @@ def _item_name(value: str) -> str:
     if named:
         return " ".join(named.group(1).split())
     value = value.split(" : ")[0].split(":")[0] if "특별약관" in value.split(":")[0] else value
+    value = _NOT_NAME_PAREN.sub("", value)
     value = re.sub(r"\s+[\d,]+\s*원.*$", "", value)
     value = re.sub(r"\s*\((?:보험)?가입금액[^)]*\)", "", value)
     return " ".join(value.split())
+
+
+# a listed part that is only an amount: "가입금액 20만원", "1사고당 2,000만원 한도"
+_AMOUNT_ONLY = re.compile(r"^\s*(?:(?:보험)?가입금액|보상한도|한도|1사고당|자기부담금)?\s*[\d,]+\s*(?:백|천|만|억)*\s*원")
+
+# a parenthesis that is no part of a name: an amount, a number or a date ("(청구번호 L2025-…)",
+# "(앞차 수리비 2,870,000원)", "(가입금액 …" cut off), not a qualifier ("(7일이상)", "(연간1회한)")
+_NOT_NAME_PAREN = re.compile(r"\s*\((?=[^()]*(?:원|번호|금액|\d{4}))[^()]*(?:\)|$)")
+
+
+def _top_level_parts(text: str) -> list[str]:
+    """``text`` split at each comma outside parentheses: "대물배상(수리비 2,870,000원), 자기차량손해" -> two."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0 and text[i + 1 : i + 2].isspace():
+            parts.append(text[start:i])
+            start = i + 1
+    return [p.strip() for p in [*parts, text[start:]] if p.strip()]
 
 
 def _sections(lines: list[str]) -> list[_Section]:

@@ -102,7 +102,7 @@ def test_every_scenario_end_to_end_without_an_llm(kb_policy_pdf: Path, tmp_path:
             assert item["provenance"]["page"] and item["provenance"]["quote"]
         agree += res["success_probability"]["band"] == sc["expected_band"]
     print(f"\nband agrees with the scenario's expected band: {agree}/{len(SCENARIOS)}")
-    assert agree >= 39  # the band rule (bench/appeal_analysis.py): the misses are a 단서 deciding the point, date arithmetic, causation, arguable cases
+    assert agree >= 40  # the band rule (bench/appeal_analysis.py): the misses are a 단서 deciding the point, causation, arguable cases
     wrong = appeal(DATA / "notices" / "13_fine_spouse_victim_wrong_article.txt", kb_policy_pdf, settings).to_json()
     assert wrong["success_probability"]["band"] == "HIGH" and "교통사고처리지원금(Ⅰ) 특별약관" in wrong["success_probability"]["rationale"]
     # a 호 copied from another 특약's list: said so with what the article prints, and never pointed to

@@ -175,3 +175,16 @@ def test_its_item_and_a_title_broken_over_two_lines_are_read() -> None:
     assert [(r.yakgwan, r.label, r.title) for r in refs] == [
         ("휴대품손해 특별약관", "제1조 제2항", "보험의 목적의 범위"), ("휴대품손해 특별약관", "제1조 제2항 제8호", "보험의 목적의 범위")]
     assert [r.label for r in parse_clause_refs("보통약관 제3조를 보면, 이그 제8호는")] == ["제3조"]
+
+
+def test_a_coverage_written_without_a_yakgwan_word_is_a_tokyak_only_by_its_whole_name() -> None:
+    """"자기차량손해" is a coverage of the 보통약관: the 특약 whose name only starts with it is not it;
+    a 특약's whole name but for its qualifiers or its variant digit is."""
+    known = ["보통약관", "자기차량손해 단독사고 보상 특별약관", "다른 자동차 운전담보 특별약관", "골절진단비(치아파절포함)(연간1회한)【갱신계약】",
+             "가족교통사고처리지원금(Ⅰ) 특별약관", "해외여행 중 휴대품손해 특별약관 (분실 제외)"]
+    assert resolve_yakgwan("자기차량손해", known) is None
+    assert resolve_yakgwan("자기차량손해 단독사고 보상 특약", known) == "자기차량손해 단독사고 보상 특별약관"  # said to be a 특약: an abbreviation may be
+    assert resolve_yakgwan("골절진단비(치아파절포함)", known) == "골절진단비(치아파절포함)(연간1회한)【갱신계약】"
+    assert resolve_yakgwan("가족교통사고처리지원금 1", known) == "가족교통사고처리지원금(Ⅰ) 특별약관"
+    assert resolve_yakgwan("해외여행 중 휴대품손해(분실 제외)", known) == "해외여행 중 휴대품손해 특별약관 (분실 제외)"
+    assert resolve_yakgwan("다른 자동차", known) is None

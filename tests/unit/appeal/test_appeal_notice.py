@@ -200,3 +200,30 @@ def test_the_section_that_refuses_is_the_reason_not_the_review_of_the_facts_besi
             "가족이 아니므로 귀국 추가운임은 보상해 드릴 수 없습니다.\n")
     (reason,) = parse_notice(text, "n.txt").reasons
     assert reason.heading == "결정 및 그 이유" and [r.label for r in reason.refs] == ["제1조 제1호"]
+
+
+@pytest.mark.parametrize("line", ["ㅇ 청구 특약: 자동차사고대인벌금Ⅱ 특별약관 (1사고당 2,000만원 한도)", " o 청구 특약 : 자동차사고대인벌금Ⅱ 특별약관",
+                                  "   나. 청구 담보: 자동차사고대인벌금Ⅱ 특별약관 (보험가입금액 3,000,000원)", "1) 청구 담보: 자동차사고대인벌금Ⅱ 특별약관",
+                                  " * 담보 : 자동차사고대인벌금Ⅱ 특별약관, 가입금액 50만원", "(2) 청구특약 : 자동차사고대인벌금Ⅱ 특별약관"])
+def test_a_claim_field_after_any_list_mark(line: str) -> None:
+    text = f"한별손해보험\n\n{line}\n\n[사유]\n보험기간 전의 사고이므로 보험금을 지급하지 않습니다.\n"
+    assert parse_notice(text, "t.txt").claim_items == ("자동차사고대인벌금Ⅱ 특별약관",)
+
+
+def test_a_claimed_name_keeps_its_qualifier_and_loses_amounts_numbers_and_dates() -> None:
+    def items(value: str) -> tuple[str, ...]:
+        return parse_notice(f"한별손해보험\n청구담보 : {value}\n\n[사유]\n입원 기간이 모자라 보험금을 지급하지 않습니다.\n", "t.txt").claim_items
+
+    assert items("중대사고 구조송환비용 특별약관(7일이상) (가입금액 1,000만원)") == ("중대사고 구조송환비용 특별약관(7일이상)",)
+    assert items("골절진단비(치아파절포함)(연간1회한) (촬영 1회당 2만원)") == ("골절진단비(치아파절포함)(연간1회한)",)
+    assert items("질병통원 (청구번호 L2025-0613-47205)") == ("질병통원",)
+    assert items("대물배상(앞차 수리비 2,870,000원), 자기차량손해(수리비 1,950,000원)") == ("대물배상", "자기차량손해")
+    assert items("영구치보존치료비(상해 및 질병) 특약, 가입금액 30만원") == ("영구치보존치료비(상해 및 질병) 특약",)
+
+
+def test_a_numbered_claim_heading_names_the_claim_on_the_line_under_it_never_prose() -> None:
+    head = "한별손해보험\n\n1. 청구 내용\n   {under}\n2. 판단\n   보장개시일 전이므로 보험금을 지급할 수 없습니다.\n"
+    named = parse_notice(head.format(under="영구치보존치료비(상해 및 질병) 특약의 크라운치료비 300,000원"), "t.txt")
+    assert named.claim_items == ("영구치보존치료비(상해 및 질병) 특약",)
+    prose = parse_notice(head.format(under="고객님께서 3월 15일 다치신 앞니의 치료비를 청구하셨습니다."), "t.txt")
+    assert prose.claim_items == ()
