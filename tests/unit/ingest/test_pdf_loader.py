@@ -121,10 +121,13 @@ def test_missing_file_is_input_error(tmp_path: Path):
 
 @pytest.mark.integration
 def test_kb_policy_text_and_speed(kb_policy_pdf: Path):
-    started = time.perf_counter()
+    started, wall = time.process_time(), time.perf_counter()
     [doc] = PdfLoader().load(kb_policy_pdf, kb_policy_pdf.parent)
-    seconds = time.perf_counter() - started
-    assert seconds < 12.0  # an order of magnitude, not a figure: 4.4–4.8 s alone on 2 cores (2026-12-05; 3.3 s for the text-layer reader before it, same hour), over 5 s inside the full suite
+    seconds, elapsed = time.process_time() - started, time.perf_counter() - wall
+    # an order of magnitude, not a figure, in this process's CPU time (the other test worker shares the
+    # cores, so the wall clock says how busy the machine is): 4.4–4.8 s wall alone on 2 cores (2026-12-05),
+    # 14.6 s wall inside a suite run beside a benchmark
+    assert seconds < 12.0, f"{seconds:.1f} s CPU ({elapsed:.1f} s wall)"
     assert doc.content_hash.startswith("f935908d") and doc.title == "KB스마트운전자보험"
     assert len(doc.pages) == 168 and doc.pages[-1].end == len(doc.text)
     page11 = doc.text[doc.pages[10].start:doc.pages[10].end]
