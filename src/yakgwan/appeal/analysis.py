@@ -237,7 +237,7 @@ def findings_for(notice: DenialNotice, evidence: list[ReasonEvidence], policy: P
             elif cc.yakgwan in claimed and missing is None and kind_of(cc.chunks[0].article_title) == "exclusion":
                 out.setdefault(f"exclusion {cc.yakgwan}", B.Finding(f"회사가 청구한 특약 자체의 면책 조항 {josa(where, '을')} 근거로 들었습니다.",
                                                                      "claimed_exclusion", said, _cited_quote(cc)))
-            for name, own, text in general_applied_to_own_list(cc.yakgwan, cc.chunks[0].article_title, sorted(claimed), policy.chunks):
+            for name, own, text in general_applied_to_own_list(cc.yakgwan, cc.chunks[0].article_title, sorted(claimed), policy.chunks, cc.ref):
                 out.setdefault(f"general on own list {name}", B.Finding(f"회사가 보통약관의 면책 조항 {josa(where, '을')} 적용했으나, {text}.",
                                                                          "general_exclusion_on_own_list", said,
                                                                          _heading([own.article])))

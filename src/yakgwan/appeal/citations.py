@@ -37,7 +37,7 @@ _ARTICLE = re.compile(
     # "제3조 …", or "3조 1항" / "1조 3호" with the 제 left out (a part must follow: "3조" alone is not read)
     r"(?:제\s*|(?<![\d.,])(?=\d+\s*조\s*(?:제\s*)?\d+\s*[항호]))(?P<art>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?"
     r"(?:\s*\((?P<title>[^()\n]{1,40}(?:\n[^()\n]{1,40})?)\))?"  # a title may be broken over two lines
-    r"(?:\s*(?:(?:제\s*)?(?P<para>\d+)\s*항|(?P<circ>[" + PARAGRAPH_MARKS + r"])))?"
+    r"(?:\s*(?:(?:제\s*)?(?P<para>\d+)\s*항|(?P<circ>[" + PARAGRAPH_MARKS + r"])(?:\s*항)?))?"  # "④" or "④항"
     r"(?:\s*(?:제\s*)?(?P<item>\d+)\s*호)?"
     r"(?:\s*(?P<mok>[가-하])\s*목)?"
 )

@@ -26,8 +26,8 @@ from yakgwan.messages import Message, msg
 from yakgwan.ingest.pdf.ocr import OcrText
 
 DENIAL_CUE = re.compile(
-    r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"
-    r"|지급사유에\s*해당하지\s*않|(?:지급|보상)\s*대상이\s*아님|대상에\s*들지\s*않|보험금\s*미지급|(?:지급|보상)(?:하여|해)?\s*드리지\s*못|(?:지급|보상)하지\s*못|지급할\s*보험금이\s*없|보상\s*범위에서\s*제외|지급되지\s*않|부지급|지급\s*대상이\s*아니|지급\s*대상에\s*해당하지\s*않|보상\s*대상에서\s*제외|보상\s*대상이\s*아니|지급을?\s*거절|면책"
+    r"지급하지\s*않|지급할\s*수\s*없|지급하여\s*드릴\s*수\s*없|지급이?\s*불가|보상하지\s*않|보상하여\s*드리지\s*않|보상할\s*수\s*없"
+    r"|지급사유에\s*해당하지\s*않|(?:지급|보상)\s*대상이\s*아님|대상에\s*들지\s*않|보험금\s*미지급|(?:지급|보상)(?:하여|해)?\s*드리지\s*못|(?:지급|보상)하지\s*못|지급할\s*(?:보험금|금액)이\s*없|보상\s*범위에서\s*제외|지급되지\s*않|부지급|지급\s*대상이\s*아니|지급\s*대상에\s*해당하지\s*않|보상\s*대상에서\s*제외|보상\s*대상이\s*아니|지급을?\s*거절|면책"
     r"|(?:보험금을?|지원금을?|보상금을?)\s*(?:지급해\s*)?드릴\s*수\s*없|(?:지급|보상)(?:이|은|을\s*해\s*드리기가?|해\s*드리기가?)\s*어렵"
     r"|드리기(?:가|는)?\s*어렵|(?:지급|보상)\s*요건을?\s*충족하지\s*(?:못|않)|(?:지급|보상)(?:하여|해)?\s*드릴\s*수\s*없"
 )
@@ -278,7 +278,9 @@ def _fields(lines: list[str]) -> tuple[dict[str, str], list[str], int | None]:
                 # the field's own value may list several ("대물배상(…원), 자기차량손해(…원)"); an amount is none of them
                 parts = [*(_top_level_parts(value) if value else []), *bullets[1 if value else 0 :]]
                 names = [_item_name(part) for part in parts if not _AMOUNT_ONLY.match(part)]
-                items += [n for n in names if n and not re.match(r"\d", n)]
+                # under a label that also heads what was bought ("청구 : 호텔 1실 …원"), only a 약관's name is the claim
+                loose = "".join((m.group("label") if m else part).split()) in COLON_ONLY
+                items += [n for n in names if n and not re.match(r"\d", n) and (not loose or _ITEM_NAMED.match(n) or not _SPENT.search(n))]
             if key == "amount":
                 am = _AMOUNT.search(value)
                 amount = int(am.group(1).replace(",", "")) if am else None
@@ -329,6 +331,9 @@ def _item_name(value: str) -> str:
     return " ".join(value.split())
 
 
+# what was bought, not a coverage: a count, a time or a sum in a currency ("호텔 1실(00:40 입실 …) 1,950,000동")
+_SPENT = re.compile(r"\d+\s*(?:실|박|매|회|건|개)|\d{1,2}:\d{2}|[\d,]{4,}\s*(?:원|동|달러|엔|위안|유로|바트)|USD|EUR|JPY")
+
 # a listed part that is only an amount: "가입금액 20만원", "1사고당 2,000만원 한도"
 _AMOUNT_ONLY = re.compile(r"^\s*(?:(?:보험)?가입금액|보상한도|한도|1사고당|자기부담금)?\s*[\d,]+\s*(?:백|천|만|억)*\s*원")
 
@@ -348,13 +353,21 @@ def _top_level_parts(text: str) -> list[str]:
     return [p.strip() for p in [*parts, text[start:]] if p.strip()]
 
 
+# quotation marks a notice opens a quoted clause with, and their closing pairs
+_OPENS, _CLOSES = "「『“", "」』”"
+
+
 def _sections(lines: list[str]) -> list[_Section]:
+    """The notice in sections, each under its heading; a line inside a quotation still open (a
+    clause quoted over several lines, its own "[…]" box title or "1." item among them) heads none."""
     sections = [_Section(None)]
+    quoting = 0
     for line in lines:
-        m = _BRACKET_HEADING.match(line) or _NUMBERED_HEADING.match(line)
+        m = None if quoting > 0 else _BRACKET_HEADING.match(line) or _NUMBERED_HEADING.match(line)
         for form in (_COLON_HEADING, _BARE_HEADING):
-            if m is None and (c := form.match(line)) and (_is_reason_heading(c.group("head")) or _is_clause_heading(c.group("head"))):
+            if m is None and quoting <= 0 and (c := form.match(line)) and (_is_reason_heading(c.group("head")) or _is_clause_heading(c.group("head"))):
                 m = c
+        quoting = max(0, quoting + sum(line.count(ch) for ch in _OPENS) - sum(line.count(ch) for ch in _CLOSES))
         if m:
             sections.append(_Section(" ".join(m.group("head").split())))
             rest = m.groupdict().get("rest")

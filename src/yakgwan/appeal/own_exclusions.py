@@ -1,9 +1,11 @@
 """A 보통약관 exclusion applied to a 특약 that has its own list of exclusions.
 
 Many 특약 print their own "보험금을 지급하지 않는 사유" article. Some take the 보통약관's in by
-name ("회사는 보통약관 제5조(보험금을 지급하지 않는 사유) 및 아래의 손해에 대하여 …"); others list
-their own grounds and nothing else, and a notice that denies such a 특약's claim on a 보통약관
-exclusion applies a ground the 특약 does not name. Whether the 특약's 준용규정 ("이 특별약관에
+name ("회사는 보통약관 제5조(보험금을 지급하지 않는 사유) 및 아래의 손해에 대하여 …"), some only
+some of its parts ("보통약관 제5조 제1항 제1호, 제3호, 제5호 및 아래의 사유로"); others list their
+own grounds and nothing else. A notice that denies such a 특약's claim on a 보통약관 exclusion the
+특약 does not take in — none named, or a part outside those it names — applies a ground the 특약
+does not name. Whether the 특약's 준용규정 ("이 특별약관에
 정하지 않은 사항은 보통약관을 따릅니다") reaches exclusions the 특약 settles itself is arguable; the
 finding says what both articles print and leaves that to the reader.
 """
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from yakgwan.appeal.article_parts import listing, parts_of_chunks
+from yakgwan.appeal.citations import ClauseRef, parse_clause_refs
 from yakgwan.core.records import Chunk
 from yakgwan.text.particles import josa
 
@@ -25,14 +28,38 @@ _REFERS_BACK = re.compile(r"정하지\s*않은\s*사항은?\s*보통약관")
 
 @dataclass(frozen=True)
 class OwnExclusions:
-    """A 특약's own exclusion article (its first chunk) and what it prints: its 호, whether it
-    names a 보통약관 article, and the 특약's 준용규정 article when it has one."""
+    """A 특약's own exclusion article (its first chunk) and what it prints: its 호, the
+    보통약관 articles (or parts of them) it takes in, and the 특약's 준용규정 article when it has one."""
 
     yakgwan: str
     article: Chunk
     items: tuple[int, ...]
-    names_general: bool
+    named: tuple[ClauseRef, ...]  # the 보통약관's articles and parts it names
     refers_back: Chunk | None
+
+    @property
+    def names_general(self) -> bool:
+        return bool(self.named)
+
+    def takes_in(self, ref: ClauseRef | None) -> bool:
+        """Whether the part ``ref`` cites of a 보통약관 article is among what this list takes in:
+        the whole article when it is named without parts; else the named 항 (and 호, when both
+        sides give one). A citation of the article alone is taken in when the article is; with no
+        citation to compare, whatever the list names counts as taken in."""
+        if not self.named:
+            return False
+        if ref is None:
+            return True
+        same = [n for n in self.named if n.article == ref.article]
+        if not same:
+            return False
+        if ref.paragraph is None or any(n.paragraph is None for n in same):
+            return True
+        return any(n.paragraph == ref.paragraph and (n.item is None or ref.item is None or n.item == ref.item) for n in same)
+
+    def named_words(self, article: str) -> str:
+        """The parts of 보통약관 ``article`` this list takes in, as it names them ("제1항 제1호, 제3호")."""
+        return ", ".join(n.label.removeprefix(article).strip() or article for n in self.named if n.article == article)
 
 
 def is_exclusion(title: str | None) -> bool:
@@ -50,22 +77,29 @@ def own_exclusions(yakgwan: str, chunks: Sequence[Chunk]) -> OwnExclusions | Non
     parts = parts_of_chunks(same)
     text = "\n".join(c.text for c in same)
     back = next((c for c in mine if _REFERS_BACK.search(c.text)), None)
-    return OwnExclusions(yakgwan, same[0], parts.items_of(None), bool(_NAMES_GENERAL.search(text)), back)
+    named = tuple(r for r in parse_clause_refs(text) if r.yakgwan == "보통약관" and r.statute is None) if _NAMES_GENERAL.search(text) else ()
+    return OwnExclusions(yakgwan, same[0], parts.items_of(None), named, back)
 
 
 def general_applied_to_own_list(cited_yakgwan: str, cited_title: str | None, claimed: Sequence[str],
-                                chunks: Sequence[Chunk]) -> list[tuple[str, OwnExclusions, str]]:
-    """For a cited 보통약관 exclusion: each claimed 특약 with its own exclusion list that names no
-    보통약관 article, as (특약, its own exclusions, a sentence saying what it prints)."""
+                                chunks: Sequence[Chunk], cited: ClauseRef | None = None) -> list[tuple[str, OwnExclusions, str]]:
+    """For a cited 보통약관 exclusion (``cited``: the part the notice cites): each claimed 특약
+    with its own exclusion list that does not take that part in — it names no 보통약관 article,
+    or only other parts — as (특약, its own exclusions, a sentence saying what it prints)."""
     if cited_yakgwan != "보통약관" or not is_exclusion(cited_title):
         return []
     out = []
     for name in claimed:
         own = own_exclusions(name, chunks)
-        if own is None or own.names_general:
+        if own is None or own.takes_in(cited):
             continue
         art = own.article
-        said = f"{josa(f'「{name}」', '은')} {art.article}({art.article_title})에 자체 면책 사유({listing(own.items, '호')})를 두고 보통약관의 면책 조항을 끌어오지 않습니다"
+        own_list = f"{art.article}({art.article_title})에 자체 면책 사유({listing(own.items, '호')})를 두고"
+        if own.named and cited is not None:
+            taken = "; ".join(f"보통약관 {a} 중 {own.named_words(a)}" for a in dict.fromkeys(n.article for n in own.named))
+            said = f"{josa(f'「{name}」', '은')} {own_list} {taken}만 끌어오며, 통지서가 든 보통약관 {josa(cited.label, '은')} 그 가운데 없습니다"
+        else:
+            said = f"{josa(f'「{name}」', '은')} {own_list} 보통약관의 면책 조항을 끌어오지 않습니다"
         if own.refers_back is not None:
             said += f"; {josa(own.refers_back.article or '준용규정', '은')} 이 특약에 '정하지 않은 사항'만 보통약관을 따르게 합니다"
         out.append((name, own, said))

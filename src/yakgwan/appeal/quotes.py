@@ -11,10 +11,10 @@ not differences): a quote whose letters stand in the clause as they are is faith
 the closest span is the clause's stretch from the first to the last of the character blocks the
 quote shares with it; it is the quoted clause when the two agree on at least ``ALIGN_MIN`` of
 their letters (a looser match is another text, not a misquote). A quote that leaves out only a
-parenthesis of the clause (a gloss: "(운전을 포함합니다)") is faithful. What differs is stated as
+parenthesis of the clause (a gloss: "(운전을 포함합니다)"; not a proviso: "(단, …은 보상)") is faithful. What differs is stated as
 words: the clause's words the quote lacks or changes and the quote's words the clause lacks
 (one syllable can turn 별거 into 동거). A difference of spacing, punctuation or a particle at a
-word's end only is no finding.
+word's end only is no finding, nor is an alternative written "A하거나 B" for "A 또는 B".
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ _IGNORED = re.compile(r"[\s.,·ㆍ・:;\"'“”‘’「」『』()\[\]<>-]")
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"(?:보통약관|특별약관|특약)\s*$")
 _PUNCT = " .,·:;\"'“”‘’「」『』()"
-_GLOSS = re.compile(r"\s*\((?!\s*다만)[^()]*\)")  # a parenthesis inside a clause: a gloss a quote may leave out ("(다만, …)" is a proviso, not one)
+# a parenthesis inside a clause: a gloss a quote may leave out; one that opens a proviso ("(다만, …)",
+# "(단, …)", as provisos.py reads them) is none
+_GLOSS = re.compile(r"\s*\((?!\s*(?:다만|단\s*,|그러나))[^()]*\)")
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,15 @@ def _diff(quote: str, span: str) -> tuple[tuple[tuple[str, str], ...], tuple[str
     return tuple(pieces), tuple(dict.fromkeys(dropped)), tuple(dict.fromkeys(added))
 
 
+# "A하거나 B", "A이거나 B": the same alternative as "A 또는 B" (general Korean)
+_EITHER = re.compile(r"(?<=[가-힣])(?:하|이)?거나(?=\s)")
+
+
+def _disjunction(text: str) -> str:
+    """``text`` with each "…(하|이)거나" written as "… 또는": two ways to write one alternative."""
+    return _EITHER.sub(" 또는", text)
+
+
 # the particles (조사) a quote may change without changing what the clause says (general Korean)
 PARTICLES = set("을를이가은는의에로으와과도만서께")
 
@@ -163,6 +174,8 @@ def misquotes(reason: str, chunks: Sequence[Chunk]) -> list[Misquote]:
         if agreement >= 1.0 or agreement < ALIGN_MIN:
             continue
         span = chunk.text[s:e]
+        if _letters(_disjunction(q))[0] in _letters(_disjunction(span))[0]:  # "운송하거나 싣고" quotes "운송 또는 싣고"
+            continue
         if "(" not in q:  # a parenthetical gloss the quote leaves out ("탑승(운전을 포함합니다)하고") changes nothing it says
             bare = _GLOSS.sub("", span)
             if _letters(q)[0] in _letters(bare)[0]:

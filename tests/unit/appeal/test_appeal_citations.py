@@ -188,3 +188,8 @@ def test_a_coverage_written_without_a_yakgwan_word_is_a_tokyak_only_by_its_whole
     assert resolve_yakgwan("가족교통사고처리지원금 1", known) == "가족교통사고처리지원금(Ⅰ) 특별약관"
     assert resolve_yakgwan("해외여행 중 휴대품손해(분실 제외)", known) == "해외여행 중 휴대품손해 특별약관 (분실 제외)"
     assert resolve_yakgwan("다른 자동차", known) is None
+
+
+def test_a_circled_paragraph_written_with_hang_after_it() -> None:
+    assert [r.label for r in parse_clause_refs("(상해수술비 특약 제1조 ④항 7호)")] == ["제1조 제4항 제7호"]
+    assert [r.label for r in parse_clause_refs("제2조 ③항에 따라")] == ["제2조 제3항"]

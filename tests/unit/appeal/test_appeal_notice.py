@@ -227,3 +227,26 @@ def test_a_numbered_claim_heading_names_the_claim_on_the_line_under_it_never_pro
     assert named.claim_items == ("영구치보존치료비(상해 및 질병) 특약",)
     prose = parse_notice(head.format(under="고객님께서 3월 15일 다치신 앞니의 치료비를 청구하셨습니다."), "t.txt")
     assert prose.claim_items == ()
+
+
+def test_a_clause_quoted_over_several_lines_heads_no_section_and_its_citation_stays_with_the_reason() -> None:
+    text = ("한별손해보험\n\n[사유]\n해당 처치는 수술에 해당하지 않습니다. 관련 약관 조항은 아래와 같습니다.\n\n"
+            "  「7. 기타 수술의 정의에 해당하지 않는 시술\n   [기타 수술의 정의에 해당하지 않는 시술(예시)] - 창상봉합술」\n"
+            "  (상해수술비 특약 제1조 ④항 7호)\n\n위와 같이 상해수술비를 지급해 드리기 어려운 점 양해 부탁드립니다.\n")
+    (r,) = parse_notice(text, "t.txt").reasons
+    assert "창상봉합술" in r.text and r.text.endswith("양해 부탁드립니다.") and [x.label for x in r.refs] == ["제1조 제4항 제7호"]
+
+
+@pytest.mark.parametrize("refusal", ["3. 검토 결과 : 추가 지급 불가\n   누계가 한도에 이르지 않아 추가로 지급할 금액이 없습니다.",
+                                     "검토 결과 이번 청구는 추가로 지급할 금액이 없습니다."])
+def test_refusals_worded_jigeup_bulga_or_no_amount_to_pay(refusal: str) -> None:
+    (r,) = parse_notice(f"한별손해보험 안내\n청구담보 : 질병입원 의료비\n\n{refusal}\n(관련 약관 : 보통약관 제3조)\n", "t.txt").reasons
+    assert "지급할 금액이 없습니다" in r.text
+
+
+def test_what_was_bought_under_a_claim_label_is_no_claimed_item() -> None:
+    text = ("한별손해보험\n3) 청구 : 공항 인근 호텔 1실(00:40 입실 ~ 03:20 퇴실) 1,950,000동(약 104,000원),\n"
+            "5) 사유 : 숙박이 필요한 경우가 아니어서 숙박비는 보상하지 않습니다.\n")
+    assert parse_notice(text, "t.txt").claim_items == ()
+    named = "한별손해보험\n3) 청구 : 항공기 지연비용 특약 (숙박비 104,000원)\n5) 사유 : 숙박이 필요한 경우가 아니어서 숙박비는 보상하지 않습니다.\n"
+    assert parse_notice(named, "t.txt").claim_items == ("항공기 지연비용 특약",)

@@ -82,3 +82,17 @@ def test_a_proviso_in_parentheses_left_out_of_a_quote_is_still_a_difference() ->
     chunk = Chunk("c", "p.pdf", "p.pdf", "t", text, 0, len(text), yakgwan="X 특별약관", article="제1조")
     (mq,) = misquotes("약관은 “회사는 입원한 경우 입원일당을 지급합니다”라고 정합니다.", [chunk])
     assert mq.dropped and any("다만" in w or "통원치료는" in w for w in mq.dropped)
+    # "(단, …)" opens a proviso as "(다만, …)" does: leaving it out of a quote is a difference
+    item = "7. 기타 수술의 정의에 해당하지 않는 시술\n- 체외충격파쇄석술\n- 창상봉합술(단, 변연절제술을 포함한 창상봉합술은 보상)\n- 절개 또는 배농술"
+    short = Chunk("s", "p.pdf", "p.pdf", "t", item, 0, len(item), yakgwan="X 특별약관", article="제1조")
+    (mq,) = misquotes("「7. 기타 수술의 정의에 해당하지 않는 시술 - 체외충격파쇄석술 - 창상봉합술 - 절개 또는 배농술」", [short])
+    assert any("변연절제술을" in w for w in mq.dropped)
+
+
+def test_an_alternative_written_with_geona_is_the_clause_s_own_words() -> None:
+    """"A하거나 B" and "A이거나 B" say what "A 또는 B" says; another word beside it still differs."""
+    text = "제23조(보상하지 않는 손해) 12. 피보험자동차를 운송 또는 싣고 내릴 때에 생긴 손해"
+    chunk = Chunk("c", "p.pdf", "p.pdf", "t", text, 0, len(text), yakgwan="보통약관", article="제23조")
+    assert misquotes("보상하지 않는 손해 중 '피보험자동차를 운송하거나 싣고 내릴 때에 생긴 손해'가 있습니다.", [chunk]) == []
+    (mq,) = misquotes("보상하지 않는 손해 중 '피보험자동차를 수리하거나 싣고 내릴 때에 생긴 손해'가 있습니다.", [chunk])
+    assert mq.added and "수리하거나" in mq.added[0]
