@@ -280,7 +280,7 @@ def _fields(lines: list[str]) -> tuple[dict[str, str], list[str], int | None]:
                 names = [_item_name(part) for part in parts if not _AMOUNT_ONLY.match(part)]
                 # under a label that also heads what was bought ("청구 : 호텔 1실 …원"), only a 약관's name is the claim
                 loose = "".join((m.group("label") if m else part).split()) in COLON_ONLY
-                items += [n for n in names if n and not re.match(r"\d", n) and (not loose or _ITEM_NAMED.match(n) or not _SPENT.search(n))]
+                items += [n for n in names if n and not re.match(r"\d", n) and (not loose or _ITEM_NAMED.match(n) or not _SPENT.search(re.sub(r"\([^()]*\)", "", n)))]
             if key == "amount":
                 am = _AMOUNT.search(value)
                 amount = int(am.group(1).replace(",", "")) if am else None
@@ -331,7 +331,8 @@ def _item_name(value: str) -> str:
     return " ".join(value.split())
 
 
-# what was bought, not a coverage: a count, a time or a sum in a currency ("호텔 1실(00:40 입실 …) 1,950,000동")
+# what was bought, not a coverage: a count, a time or a sum in a currency outside parentheses ("호텔 1실(00:40
+# 입실 …) 1,950,000동"; a name's own "(연간1회한)" is none)
 _SPENT = re.compile(r"\d+\s*(?:실|박|매|회|건|개)|\d{1,2}:\d{2}|[\d,]{4,}\s*(?:원|동|달러|엔|위안|유로|바트)|USD|EUR|JPY")
 
 # a listed part that is only an amount: "가입금액 20만원", "1사고당 2,000만원 한도"

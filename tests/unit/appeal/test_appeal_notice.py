@@ -250,3 +250,5 @@ def test_what_was_bought_under_a_claim_label_is_no_claimed_item() -> None:
     assert parse_notice(text, "t.txt").claim_items == ()
     named = "한별손해보험\n3) 청구 : 항공기 지연비용 특약 (숙박비 104,000원)\n5) 사유 : 숙박이 필요한 경우가 아니어서 숙박비는 보상하지 않습니다.\n"
     assert parse_notice(named, "t.txt").claim_items == ("항공기 지연비용 특약",)
+    coverage = "한별손해보험\n청구 : 골절진단비(치아파절포함)(연간1회한)\n사유 : 같은 보험연도에 이미 지급하여 보상하지 않습니다.\n"
+    assert parse_notice(coverage, "t.txt").claim_items == ("골절진단비(치아파절포함)(연간1회한)",)  # a count inside the name's own parenthesis
