@@ -114,16 +114,17 @@ def test_scripted_draft_is_merged_with_exact_provenance(policy: Policy) -> None:
     # the cited sentence is in the pack exactly once (the rule-based item may already quote it)
     assert [(e.provenance.chunk_id, e.provenance.quote) for e in a.evidence_pack].count((s6.use.chunk.chunk_id, s6.text)) == 1
     assert "통지 지연과 손해 확대 사이 인과관계 부존재 주장" in a.recommended_actions and "1332" in a.recommended_actions[-1]
-    # the band: notice 08 has no rule finding (the cited articles are the 보통약관's own); the model's
-    # finding for the claimant, applied, is arguable: MEDIUM (the repeated kind counts once)
+    # the band: the rules find that notice 08's cited articles (통지, 청구) attach nothing to their breach
+    # (arguable), and the model's finding for the claimant, applied, says so too: MEDIUM on both (the
+    # repeated kind counts once)
     assert a.success_probability.band == "MEDIUM" and "MEDIUM의 근거: [모델 판단]" in a.success_probability.rationale
-    assert a.success_probability.decided_by == ["clause_lacks_stated_consequence"]
+    assert a.success_probability.decided_by == ["procedure_without_consequence", "clause_lacks_stated_consequence"]
     checked = validate(a, {c.chunk_id: c for c in policy.chunks})
     assert checked.metrics == PERFECT and not checked.removed
     # by default the model's findings are advice: listed, the band unmoved
     advised = analyse_with_llm(notice, evidence, _with_llm(policy, LLM(ScriptedProvider([draft]))), LLM(ScriptedProvider([draft]))).analysis
     sp = advised.success_probability
-    assert sp.band == "LOW" and sp.decided_by == [] and "참고: [모델 판단]" in sp.rationale
+    assert sp.band == "MEDIUM" and sp.decided_by == ["procedure_without_consequence"] and "참고: [모델 판단]" in sp.rationale
 
 
 @pytest.mark.integration
@@ -183,7 +184,8 @@ def test_copied_clause_text_is_left_out_and_reported(policy: Policy) -> None:
     assert done.note is not None and done.note.text("en") == "7 LLM item(s) left out: clause or notice text copied, or repeated, not the model's own reading"
     a = done.analysis
     assert not [x for i in a.issue_tree for x in i.sub_issues if x.by == "llm"] and not [g for g in a.gap_analysis if g.by == "llm"]
-    assert "지연 사유 소명" in a.recommended_actions and a.success_probability.band == "LOW" and a.success_probability.base_rate == pytest.approx(round(B.base_rate(), 4))
+    assert "지연 사유 소명" in a.recommended_actions and a.success_probability.base_rate == pytest.approx(round(B.base_rate(), 4))
+    assert (a.success_probability.band, a.success_probability.decided_by) == ("MEDIUM", ["procedure_without_consequence"])  # the rules' own, the model's left out
 
 
 @pytest.mark.integration
@@ -204,8 +206,9 @@ def test_the_real_local_model_writes_a_valid_analysis(policy: Policy, local_llm_
     assert checked.metrics == PERFECT and not checked.removed
     shown = {clause for s in number_sentences(evidence) for clause in [f"{s.use.yakgwan} {s.use.label}".strip()]}
     assert all(set(s.clauses) <= shown for s in llm_subs)
-    # by default the model's findings are advice: notice 08 has no rule finding, so the band stays the base rate's
-    assert (a.success_probability.band, a.success_probability.decided_by) == ("LOW", []) and "66건 중 11건(17%)만 전부 또는 일부 지급" in a.success_probability.rationale
+    # by default the model's findings are advice: the band is the rules' (notice 08's cited 통지·청구 articles attach nothing to their breach)
+    assert (a.success_probability.band, a.success_probability.decided_by) == ("MEDIUM", ["procedure_without_consequence"])
+    assert "66건 중 11건(17%)만 전부 또는 일부 지급" in a.success_probability.rationale
 
 
 @pytest.mark.integration

@@ -370,7 +370,10 @@ def test_a_page_refreshed_during_an_ingest_shows_its_progress_and_cancel(width: 
     pg.reload()
     pg.wait_for_selector("#policy-resumed", timeout=30_000)
     assert pg.input_value("#policy-select") == made["name"]  # the collection being filled is the one chosen
-    assert pg.is_visible("#page-appeal .progress .cancel") and pg.is_disabled("#policy-go")
+    shown = pg.is_visible("#page-appeal .progress .cancel") and pg.is_disabled("#policy-go")
+    # the cancel shows while the job runs; with the policy's vectors already cached (another test of this
+    # file embedded it) the ingest may be done before the page has read it back
+    assert shown or _api(site, "GET", f"/api/jobs/{job}")["status"] not in ("queued", "running")
     assert "색인 중" in pg.inner_text(f"#policy-select option[value={made['name']}]") or _api(site, "GET", f"/api/jobs/{job}")["status"] != "running"
     _shot(pg, f"1-policy-resumed-{width}")
     pg.wait_for_selector("#policy-msg p[role=status]", timeout=600_000)
