@@ -327,7 +327,6 @@ def _item_name(value: str) -> str:
     value = value.split(" : ")[0].split(":")[0] if "특별약관" in value.split(":")[0] else value
     value = _NOT_NAME_PAREN.sub("", value)
     value = re.sub(r"\s+[\d,]+\s*원.*$", "", value)
-    value = re.sub(r"\s*\((?:보험)?가입금액[^)]*\)", "", value)
     return " ".join(value.split())
 
 
