@@ -148,8 +148,10 @@ def _questions(name: str, questions: Path) -> Iterator[tuple[dict[str, Any], str
             yield q, half, g["file"]
 
 
-def collect(work: Path, embedders: set[str]) -> list[Row]:
-    rows: list[Row] = []
+def each_question(work: Path) -> Iterator[tuple[str, str, dict[str, Any], str, Any]]:
+    """Every question of every set with its set name, keyword rule, half and the context it is
+    asked in (a multi question within its document), the indexes made under ``work`` (kept
+    there) and each context opened once."""
     contexts: dict[tuple[Path, str | None], Any] = {}
     settings_of: dict[Path, Settings] = {}
     for name, (corpus, questions, rule) in SETS.items():
@@ -161,23 +163,31 @@ def collect(work: Path, embedders: set[str]) -> list[Row]:
         for r, half, doc in _questions(name, questions):
             key = (corpus, doc)
             if key not in contexts:
-                ctx = open_context(settings_of[corpus], filters=parse_filters([f"doc={doc}"]) if doc else None)
-                contexts[key] = (ctx, *_answerer(ctx))
-            ctx, retriever, anchors, text, equivalents, answerer, asker = contexts[key]
-            embedders.add(ctx.view.embedder)
-            q = r["question"]
-            # ask with a model that always answers: whatever is not "answered by units" then is
-            # settled by another route, whatever the model would say
-            res = asker.ask(q)
-            fixed = None if (res.by == "units" and res.outcome == "answered") else res.outcome
-            answerable = bool(r.get("answerable", "absent" not in r))
-            units, scored, picked = answerer.choose(q, retriever.retrieve(q, 5))
-            shown = " ".join(shown_unit(units[j]) for j in picked)
-            x = features(scored, picked, answerer.found(q)).vector() if picked else (0.0, 0.0, 0.0, answerer.found(q))
-            absent = bool(missing_anchors(anchors.anchors(q), text, equivalents))
-            sides = bool(side_queries(q, anchors.terms))
-            rows.append(Row(name, half, answerable, _held(r.get("keywords", []), shown, rule), x, absent, sides, q, fixed, res.by,
-                            {**_extra(q, shown, anchors, text, equivalents), **_drops(q, units, scored, picked, anchors, answerer)}))
+                contexts[key] = open_context(settings_of[corpus], filters=parse_filters([f"doc={doc}"]) if doc else None)
+            yield name, rule, r, half, contexts[key]
+
+
+def collect(work: Path, embedders: set[str]) -> list[Row]:
+    rows: list[Row] = []
+    answerers: dict[int, Any] = {}
+    for name, rule, r, half, ctx in each_question(work):
+        if id(ctx) not in answerers:
+            answerers[id(ctx)] = (ctx, *_answerer(ctx))
+        ctx, retriever, anchors, text, equivalents, answerer, asker = answerers[id(ctx)]
+        embedders.add(ctx.view.embedder)
+        q = r["question"]
+        # ask with a model that always answers: whatever is not "answered by units" then is
+        # settled by another route, whatever the model would say
+        res = asker.ask(q)
+        fixed = None if (res.by == "units" and res.outcome == "answered") else res.outcome
+        answerable = bool(r.get("answerable", "absent" not in r))
+        units, scored, picked = answerer.choose(q, retriever.retrieve(q, 5))
+        shown = " ".join(shown_unit(units[j]) for j in picked)
+        x = features(scored, picked, answerer.found(q)).vector() if picked else (0.0, 0.0, 0.0, answerer.found(q))
+        absent = bool(missing_anchors(anchors.anchors(q), text, equivalents))
+        sides = bool(side_queries(q, anchors.terms))
+        rows.append(Row(name, half, answerable, _held(r.get("keywords", []), shown, rule), x, absent, sides, q, fixed, res.by,
+                        {**_extra(q, shown, anchors, text, equivalents), **_drops(q, units, scored, picked, anchors, answerer)}))
     return rows
 
 

@@ -10,12 +10,19 @@ the mean length of what is quoted. The answerability decision is left out: this 
 choice of units alone. Halves: even rows of each file tune, odd rows check; a setting is kept
 only when it helps on the checking half.
 
-    .venv/bin/python bench/unit_choice.py
+Two ceilings are printed under the table, for each set and half: the questions whose keywords
+are held by **every** candidate unit quoted together (no choice of units from the first five
+hits can do better), and by the whole text of the documents searched (no verbatim quote of any
+passage can do better; a figure the documents never print, a sum or a difference, needs a
+sentence of its own). The multi gold questions are asked within their document, halved by
+insurer as in ``bench/answerability.py``.
+
+    .venv/bin/python bench/unit_choice.py [--work DIR]
 """
 
 from __future__ import annotations
 
-import json
+import argparse
 import sys
 import tempfile
 from dataclasses import dataclass, replace
@@ -25,7 +32,8 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from answerability import SETS, _held, context_of  # noqa: E402  (the same dev sets and keyword rule)
+# the same dev sets, halves, indexes and keyword rule as the answerability benchmark
+from answerability import _held, each_question  # noqa: E402
 
 from yakgwan.answer.answerability import FEATURES, AnswerabilityModel  # noqa: E402
 from yakgwan.answer.extract_units import UnitAnswerer, shown_unit  # noqa: E402
@@ -45,24 +53,22 @@ class Question:
     rule: str
     units: list[Unit]
     scored: Scored
+    searched: str  # the text of every document the question was asked over
 
 
-def collect(tmp: Path) -> list[Question]:
+def collect(work: Path) -> list[Question]:
     out: list[Question] = []
-    contexts: dict[Path, Any] = {}
-    for name, (corpus, questions, rule) in SETS.items():
-        if name.endswith("_unanswerable"):
+    prepared: dict[int, tuple[Any, UnitAnswerer, str]] = {}
+    for name, rule, r, half, ctx in each_question(work):
+        if name.endswith("_unanswerable") or not r.get("answerable", "absent" not in r):
             continue
-        ctx = context_of(corpus, questions, tmp, contexts)
-        retriever, _ = build_pipeline("default", ctx)
-        unfitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 0.0, 1.0, 0.0, "unfitted", ctx.view.embedder)
-        answerer = UnitAnswerer(ctx.embedder, ctx.tokenizer, unfitted, lambda q: 1.0)
-        for i, line in enumerate(l for l in questions.read_text("utf-8").splitlines() if l.strip()):
-            r = json.loads(line)
-            if not r.get("answerable", "absent" not in r):
-                continue
-            units, scored, _ = answerer.choose(r["question"], retriever.retrieve(r["question"], 5))
-            out.append(Question(name, "tune" if i % 2 == 0 else "check", r.get("keywords", []), rule, units, scored))
+        if id(ctx) not in prepared:
+            retriever, _ = build_pipeline("default", ctx)
+            unfitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 0.0, 1.0, 0.0, "unfitted", ctx.view.embedder)
+            prepared[id(ctx)] = (retriever, UnitAnswerer(ctx.embedder, ctx.tokenizer, unfitted, lambda q: 1.0), "\n".join(c.text for c in ctx.view.chunks))
+        retriever, answerer, searched = prepared[id(ctx)]
+        units, scored, _ = answerer.choose(r["question"], retriever.retrieve(r["question"], 5))
+        out.append(Question(name, half, r.get("keywords", []), rule, units, scored, searched))
     return out
 
 
@@ -77,9 +83,22 @@ def measure(questions: list[Question], w: SelectWeights) -> dict[tuple[str, str]
     return {k: (sum(h for h, _ in v), len(v), float(np.mean([n for _, n in v]))) for k, v in cells.items()}
 
 
+def ceilings(questions: list[Question]) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """(dataset, half) → (questions whose keywords every candidate unit quoted together holds,
+    those the whole text searched holds, questions)."""
+    cells: dict[tuple[str, str], list[tuple[bool, bool]]] = {}
+    for q in questions:
+        every = " ".join(shown_unit(u) for u in q.units)
+        cells.setdefault((q.dataset, q.half), []).append((_held(q.keywords, every, q.rule), _held(q.keywords, q.searched, q.rule)))
+    return {k: (sum(a for a, _ in v), sum(b for _, b in v), len(v)) for k, v in cells.items()}
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--work", type=Path, help="keep the indexes in this folder between runs (as bench/answerability.py --work)")
+    args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        questions = collect(Path(tmp))
+        questions = collect(args.work or Path(tmp))
     keys = sorted({(q.dataset, q.half) for q in questions}, key=lambda k: (k[0], k[1] != "tune"))
     print("| keep | cover | rank | lex | " + " | ".join(f"{d} {h}" for d, h in keys) + " |")
     print("|---|---|---|---|" + "---|" * len(keys))
@@ -87,6 +106,11 @@ def main() -> None:
         got = measure(questions, w)
         print(f"| {w.keep} | {w.cover} | {w.rank} | {w.lex} | " + " | ".join(f"{got[k][0]}/{got[k][1]} ({got[k][2]:.0f} chars)" for k in keys) + " |")
     print(f"(default: {replace(SelectWeights())})")
+    top = ceilings(questions)
+    print("\nceilings: | set | every candidate unit quoted | the whole text searched |")
+    for k in keys:
+        every, whole, n = top[k]
+        print(f"| {k[0]} {k[1]} | {every}/{n} = {every / n:.3f} | {whole}/{n} = {whole / n:.3f} |")
 
 
 if __name__ == "__main__":
