@@ -458,14 +458,17 @@ _FURTHER = re.compile(r"(?<=[.다])\s+(?=(?:또한|아울러|이와\s*별도로|
 
 
 def _grounds(body: str, head: str | None, refs: list[ClauseRef]) -> list[tuple[str, str | None, list[ClauseRef]]]:
-    """One reason's text as the separate grounds it states: split before "또한 …" when both the
-    text before and the sentence after cite a clause of their own (a closing "따라서 …" stays
-    with the last ground)."""
+    """One reason's text as the separate grounds it states: split before "또한 …" when the text
+    before cites a clause and the sentence after both cites one of its own and refuses or
+    excludes by it ("또한 같은 특별약관 제2조 제3호는 … 보상하지 않는 사유로 정하고 있는데"); a
+    sentence that only adds to the reading of the ground before it ("또한 … 친족피보험자(제1조
+    제13호 나목)로 볼 수도 없습니다") stays with it. A closing "따라서 …" stays with the last ground."""
     parts = _FURTHER.split(body)
     if len(parts) < 2:
         return [(body, head, refs)]
-    # each added ground cites in its own first sentence (a closing "(관련 약관: …)" is no ground)
-    if not _policy_refs(parts[0]) or not all(_policy_refs(re.split(r"(?<=다\.)\s", p, maxsplit=1)[0]) for p in parts[1:]):
+    # each added ground cites and refuses in its own first sentence (a closing "(관련 약관: …)" is no ground)
+    firsts = [re.split(r"(?<=다\.)\s", p, maxsplit=1)[0] for p in parts[1:]]
+    if not _policy_refs(parts[0]) or not all(_policy_refs(f) and DENIAL_CUE.search(f) for f in firsts):
         return [(body, head, refs)]
     out, pos = [], 0
     for p in parts:  # each ground keeps the citations read in the whole body ("같은 특별약관" named before it)
