@@ -34,10 +34,13 @@ from yakgwan.text.tokenizer import Tokenizer
 
 @dataclass(frozen=True)
 class SelectWeights:
-    # chosen on the tuning halves of policy_qa dev and skytravel dev (every keyword inside the
-    # quoted units; a grid of lex 0/0.25/0.5/1 x rank 0/0.1/0.3 x keep 1/2/3 x margin): the cosine
-    # alone did best there (policy 0.714, skytravel 0.333); lex 0.25 / rank 0.1 gave 0.619 / 0.353
-    lex: float = 0.0
+    # the cosines of one question's units lie within a few hundredths of each other, so the word
+    # share counts at that scale: on the tuning halves (bench/unit_choice.py's measure, quoted
+    # units alone) lex 0 / 0.02 / 0.05 / 0.1 / 0.25 gave skytravel 30/31/30/29/29 of 51, policy_qa
+    # 16 of 21 and the multi documents 11 or 12 of 15 throughout; 0.02 on the checking halves:
+    # skytravel 32/51 against 30/51, policy_qa 15/19 and multi 16/30 unchanged (2026-12-07; an
+    # earlier grid of 0.25/0.5/1 lost on the policy). The retrieval rank did not help (0)
+    lex: float = 0.02
     rank: float = 0.0
     keep: int = 3  # units quoted at most
     margin: float = 0.15  # a further unit only when it scores within this of the best
