@@ -239,7 +239,9 @@ def test_a_runner_on_a_folder_log_takes_over_the_jobs_of_the_process_before(tmp_
     running = first.submit("eval", lambda sink: gate.wait(10) and {})
     queued = first.submit("ingest", lambda sink: {"never": True}, "faq")
     end = time.time() + 5
-    while first.get(running.id).status != "running" and time.time() < end:
+    # what the next process reads is the log: wait until the running job's record says so (the
+    # worker thread writes it just after it sets the status in memory)
+    while (log.get(running.id) or {}).get("status") != "running" and time.time() < end:
         time.sleep(0.01)
     first.shutdown()  # the process stops: the queued job never runs
     log.put("cancel:" + running.id, {"requested": time.time()})  # a cancel request the process never read
