@@ -42,7 +42,8 @@ from yakgwan.answer.units import Unit  # noqa: E402
 from yakgwan.pipelines import build_pipeline  # noqa: E402
 
 SETTINGS = ([SelectWeights(keep=k, cover=0.0) for k in (1, 2, 3, 4)] + [SelectWeights(keep=3, cover=c) for c in (0.05, 0.1, 0.2, 0.3)]
-            + [SelectWeights(keep=3, cover=0.1, rank=r, lex=x) for r in (0.0, 0.02, 0.05, 0.1) for x in (0.0, 0.01, 0.02, 0.05, 0.1, 0.25)])
+            + [SelectWeights(keep=3, cover=0.1, rank=r, lex=x) for r in (0.0, 0.02, 0.05, 0.1) for x in (0.0, 0.01, 0.02, 0.05, 0.1, 0.25)
+               if (r, x) != (0.0, SelectWeights().lex)])  # that one is the default, the keep 3 / cover 0.1 row above
 
 
 @dataclass
