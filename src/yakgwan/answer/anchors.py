@@ -17,12 +17,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol, Sequence
 
-from yakgwan.answer.ko_rules.lexicon import ASPECT, NOT_SUBJECT, OPERATION, PARTICLE_END, YEAR_SUFFIX
+from yakgwan.answer.ko_rules.lexicon import ASKING, ASPECT, NOT_SUBJECT, NUMBER_KIND, OPERATION, PARTICLE_END, YEAR_SUFFIX
 from yakgwan.text.registry import make_tagger
 from yakgwan.text.tokenizer import Morph, Tagger
 
 ANCHOR_TAGS = frozenset({"NNP", "SL", "SN"})
 TERM_TAGS = frozenset({"NNG", "NNP", "SL"})
+# what may stand inside the noun phrase a question asks about, besides its nouns: 의 and a
+# noun-making suffix (…율, …님) join nouns into one phrase ("임원의 퇴직금 규모")
+_PHRASE_GLUE = frozenset({"JKG", "XSN"})
+# the words a question word is tagged as (누구/무엇: NP, 얼마/며칠: NNG, 몇/어느: MM, 언제: MAG …)
+_ASKING_TAGS = frozenset({"NP", "NNG", "NNB", "NR", "MM", "MAG", "VA", "VV", "IC"})
+_GAP = 4  # the tokens (particles, a verb and its ending, the mark) that may stand between the phrase and its question word or end
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
@@ -83,6 +89,29 @@ def found_share(terms: Iterable[Anchor], corpus: str, equivalents: Callable[[str
     return found / len(forms)
 
 
+def asked_phrase(tokens: Sequence[Morph]) -> list[Anchor]:
+    """The nouns of the phrase a question asks about: the run of nouns (joined by 의 or a
+    noun-making suffix) that ends within a few particles before its first question word
+    ("하늘여행사 임원의 퇴직금 규모는 얼마" → 임원, 퇴직금, 규모), or, with none, before its
+    ending ("노동조합이 있나요?" → 노동조합). Verbal nouns (설명하면) and the nouns that only
+    name the kind of answer (차이, 구조, 기간: :data:`~yakgwan.answer.ko_rules.lexicon.OPERATION`,
+    ``ASPECT``, ``NUMBER_KIND``) are left out: a document need not print them. Empty when no noun
+    stands there (the question asks about what its verb says: "언제 청구하면 되나요")."""
+    end = next((i for i, t in enumerate(tokens) if t.tag in _ASKING_TAGS and ASKING.match(t.form)), len(tokens))
+    j = end - 1
+    while j >= 0 and tokens[j].tag not in TERM_TAGS and end - j <= _GAP:
+        j -= 1
+    out: list[Anchor] = []
+    while j >= 0 and (tokens[j].tag in TERM_TAGS or tokens[j].tag in _PHRASE_GLUE):
+        t = tokens[j]
+        verbal = j + 1 < len(tokens) and tokens[j + 1].tag in ("XSV", "XSA")
+        if t.tag in TERM_TAGS and not verbal and len(t.form.strip()) >= 2:
+            out.append(Anchor(t.form, t.tag))
+        j -= 1
+    return [a for a in reversed(out) if not (NOT_SUBJECT.fullmatch(a.form) or OPERATION.search(a.form) or ASPECT.fullmatch(a.form)
+                                              or NUMBER_KIND.fullmatch(a.form))]
+
+
 def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:
     """The nouns among ``terms`` that occur nowhere in ``corpus`` (already :func:`normalise`d),
     with or without a particle Kiwi left on them; operation words and words naming the kind of
@@ -124,6 +153,10 @@ class AnchorFinder:
                     continue
             out.append(Anchor(t.form, t.tag))
         return list(dict.fromkeys(a for a in out if a.form.strip()))
+
+    def asked(self, question: str) -> list[Anchor]:
+        """The nouns of the phrase ``question`` asks about (:func:`asked_phrase`)."""
+        return asked_phrase(self._tokens(question))
 
     def terms(self, text: str, verbal: bool = False) -> list[Anchor]:
         """The nouns and foreign words of ``text`` of two characters or more (a one-character

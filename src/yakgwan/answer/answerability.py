@@ -7,7 +7,11 @@ Features (:class:`AnswerFeatures`), none of them a word list:
   stands out; one that merely shares the topic does not);
 - ``lex``: the share of the question's idf mass that the chosen units carry together;
 - ``found``: the share of the question's content terms that occur anywhere in the documents
-  (a name or product the documents never mention pulls it down).
+  (a name or product the documents never mention pulls it down);
+- ``asked_found``: the same share over the nouns of the phrase the question asks about
+  (:func:`~yakgwan.answer.anchors.asked_phrase`: "임원의 퇴직금 규모는 얼마" asks about 임원,
+  퇴직금, 규모): a question about a thing the documents never name is not answered by units about
+  its neighbours, while a missing word elsewhere in a lay question ("그 비용도 나오나요?") proves less.
 
 ``p = σ(b + Σ wᵢ · (xᵢ − μᵢ) / σᵢ)``, fitted on the tuning halves of the dev sets by
 ``bench/answerability.py``, which writes :data:`DEFAULT_MODEL` with its provenance and a
@@ -36,6 +40,7 @@ class AnswerFeatures:
     cos_margin: float
     lex: float
     found: float
+    asked_found: float
 
     def vector(self) -> tuple[float, ...]:
         return astuple(self)

@@ -376,7 +376,8 @@ class Asker:
                 text = self._index_text()
                 vectors = self.unit_vectors or CachingEmbedder(self.ctx.embedder, EmbeddingCache.in_folder(self.ctx.cache_dir) if self.ctx.cache_dir else None)
                 self._units = UnitAnswerer(vectors, self.ctx.tokenizer, model,
-                                           lambda q: found_share(self.anchors.terms(q), text, self._equivalents()),
+                                           lambda q: (found_share(self.anchors.terms(q), text, self._equivalents()),
+                                                      found_share(self.anchors.asked(q), text, self._equivalents())),
                                            nouns=lambda q: [bare_term(a.form) for a in self.anchors.terms(q) if bare_term(a.form)])
         return self._units
 

@@ -15,6 +15,7 @@ process does not embed a unit twice.
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -202,11 +203,13 @@ def _widened(question: str, units: Sequence[Unit], scored: Scored, picked: list[
     return with_whole_list(question, units, picked)
 
 
-def features(scored: Scored, picked: Sequence[int], found: float) -> AnswerFeatures:
-    """The answerability features of a choice of units (see :mod:`yakgwan.answer.answerability`)."""
+def features(scored: Scored, picked: Sequence[int], found: tuple[float, float]) -> AnswerFeatures:
+    """The answerability features of a choice of units (see :mod:`yakgwan.answer.answerability`);
+    ``found``: the shares of the question's subject nouns and of the nouns it asks about that the
+    documents contain."""
     best = int(picked[0])
     together = set().union(*(scored.terms[i] for i in picked))
-    return AnswerFeatures(float(scored.cos[best]), float(scored.cos[best] - scored.cos.mean()), covered(scored.idf, together), found)
+    return AnswerFeatures(float(scored.cos[best]), float(scored.cos[best] - scored.cos.mean()), covered(scored.idf, together), *found)
 
 
 @dataclass
@@ -214,7 +217,9 @@ class UnitAnswerer:
     embedder: Embedder
     tokenizer: Tokenizer
     model: AnswerabilityModel
-    found: Callable[[str], float]  # the share of the question's content terms the documents contain
+    # the shares of the question's subject nouns and of the nouns of the phrase it asks about
+    # (:func:`~yakgwan.answer.anchors.asked_phrase`) that the documents contain
+    found: Callable[[str], tuple[float, float]]
     weights: SelectWeights = SelectWeights()
     # the question's nouns (:meth:`~yakgwan.answer.anchors.AnchorFinder.terms`): a partial answer
     # names those its quotes do not hold; None: the general partial tail
@@ -267,7 +272,8 @@ class UnitAnswerer:
         x = features(scored, picked, self.found(question))
         p = self.model.probability(x)
         outcome = self.model.outcome(p)
-        note = msg("note.answerability", p=f"{p:.2f}", answered=f"{self.model.answered:.2f}", partial=f"{self.model.partial:.2f}", source=self.model.source)
+        # shown cut, not rounded, to two places: a p just under a threshold never prints as it
+        note = msg("note.answerability", p=f"{math.floor(p * 100) / 100:.2f}", answered=f"{self.model.answered:.2f}", partial=f"{self.model.partial:.2f}", source=self.model.source)
         if outcome == "refused":
             # the reason, with the clause that came closest: the user sees what was searched
             closest = units[picked[0]].heading() or units[picked[0]].chunk.title

@@ -218,3 +218,37 @@ def test_the_found_share_counts_what_a_question_is_about_not_when_it_asks() -> N
     # a thesaurus that maps 병원비 to a clause word the documents print
     assert found_share(a("보험금", "병원비"), corpus, lambda form: ("보험금",) if form == "병원비" else ()) == 1.0
     assert found_share(a("며칠", "언제"), corpus) == 1.0  # nothing asked about: nothing missing
+
+
+def test_the_asked_phrase_is_the_noun_run_before_the_question_word_or_the_ending() -> None:
+    """Hand-tagged tokens (Kiwi's tags), the questions invented: the nouns joined by 의 or a
+    suffix just before the question word; with none, just before the ending; nouns that only name
+    the kind of answer (차이, 기간) and a verbal noun (설명하면) are not what is asked about."""
+    from yakgwan.answer.anchors import asked_phrase
+    from yakgwan.text.tokenizer import Morph
+
+    def tags(*pairs: str) -> list[Morph]:
+        return [Morph(p.split("/")[0], p.split("/")[1], 0, 0) for p in pairs]
+
+    forms = lambda toks: [a.form for a in asked_phrase(toks)]  # noqa: E731
+    # 회사 직원의 퇴직연금은 얼마인가요?
+    assert forms(tags("회사/NNG", "직원/NNG", "의/JKG", "퇴직연금/NNG", "은/JX", "얼마/NNG", "이/VCP", "ᆫ가요/EF", "?/SF")) == ["회사", "직원", "퇴직연금"]
+    # 이 상품에 골프 특약이 있나요? (no question word: the run before the ending; 상품에 is not in it)
+    assert forms(tags("이/MM", "상품/NNG", "에/JKB", "골프/NNG", "특약/NNG", "이/JKS", "있/VA", "나요/EF", "?/SF")) == ["골프", "특약"]
+    # 두 상품의 가격 차이는 얼마인가요? (차이 names the operation, not a thing)
+    assert forms(tags("두/MM", "상품/NNG", "의/JKG", "가격/NNG", "차이/NNG", "는/JX", "얼마/NNG", "이/VCP", "ᆫ가요/EF")) == ["상품", "가격"]
+    # 가입 기간은 몇 년인가요? (기간 names the kind of number)
+    assert forms(tags("가입/NNG", "기간/NNG", "은/JX", "몇/NR", "년/NNB", "이/VCP", "ᆫ가/EF", "요/JX", "?/SF")) == ["가입"]
+    # 주차장 위치를 설명하면? (the verbal noun is the predicate: nothing named before it stands in the run)
+    assert forms(tags("주차장/NNG", "위치/NNG", "를/JKO", "설명/NNG", "하/XSV", "면/EC", "?/SF")) == []
+    # 언제까지 청구하면 되나요? (the question word comes first: nothing before it)
+    assert forms(tags("언제/NP", "까지/JX", "청구/NNG", "하/XSV", "면/EC", "되/VV", "나요/EF", "?/SF")) == []
+    # a noun too far from the question word is not its phrase (the verb between asks of another)
+    assert forms(tags("보험료/NNG", "를/JKO", "내/VV", "고/EC", "나/VX", "면/EC", "얼마/NNG", "이/VCP", "ᆫ가요/EF")) == []
+
+
+def test_the_asked_phrase_with_the_real_tagger() -> None:
+    """Kiwi, on questions written for this test."""
+    assert [a.form for a in _FINDER.asked("환자의 간병인 비용은 누가 내나요?")] == ["환자", "간병인", "비용"]
+    assert [a.form for a in _FINDER.asked("애완동물 호텔 비용도 나와요?")] == ["애완동물", "호텔", "비용"]
+    assert [a.form for a in _FINDER.asked("입원비 청구는 언제까지 하면 되나요?")] == ["입원비", "청구"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yakgwan.answer.answerability import AnswerabilityModel
+from yakgwan.answer.answerability import FEATURES, AnswerabilityModel
 from yakgwan.answer.extract_units import UnitAnswerer
 from yakgwan.answer.records import REFUSAL
 from yakgwan.answer.riders import asks_which_rider, coverage_hits, rider_list
@@ -37,7 +37,8 @@ class AxisEmbedder:
 
 
 def _model(bias: float) -> AnswerabilityModel:
-    return AnswerabilityModel((0.0,) * 4, (1.0,) * 4, (0.0,) * 4, bias, 0.5, 0.1, "test", "fake-axes")
+    n = len(FEATURES)
+    return AnswerabilityModel((0.0,) * n, (1.0,) * n, (0.0,) * n, bias, 0.5, 0.1, "test", "fake-axes")
 
 
 def _c(cid: str, yakgwan: str, text: str, title: str = "보험금의 지급사유", article: str = "제1조", page: int = 1) -> Chunk:
@@ -77,7 +78,7 @@ def test_the_list_names_each_rider_within_the_margin_cited_verbatim_and_the_mode
     family = _c("b", "가족벌금 특별약관", "가족의 벌금을 지급합니다.", page=72)
     other = _c("c", "골절발생위로금(II) 특별약관", "골절 시 지급합니다.", page=40)
     hits = [Hit(fine, 1.0, 1, "clause", members=(family,)), Hit(other, 0.9, 2, "clause")]
-    yes = UnitAnswerer(AxisEmbedder(), Words(), _model(5.0), lambda q: 1.0)
+    yes = UnitAnswerer(AxisEmbedder(), Words(), _model(5.0), lambda q: (1.0, 1.0))
     done = rider_list("벌금 보장 특약은 무엇인가요?", hits, yes)
     assert done is not None and done.outcome == "answered"
     assert [c.yakgwan for c in done.citations] == ["벌금 특별약관", "가족벌금 특별약관"]  # in page order; 골절 is far below
@@ -86,10 +87,10 @@ def test_the_list_names_each_rider_within_the_margin_cited_verbatim_and_the_mode
     assert done.answer.startswith("보험금 지급사유에 이 내용이 있는 특약: 벌금 특별약관, 가족벌금 특별약관.") and "[2]" in done.answer
     # a wide margin lists the far one too; the calibrated model's refusal gives no list
     assert len(rider_list("벌금 보장 특약은 무엇인가요?", hits, yes, margin=1.0).citations) == 3
-    no = rider_list("벌금 보장 특약은 무엇인가요?", hits, UnitAnswerer(AxisEmbedder(), Words(), _model(-5.0), lambda q: 1.0))
+    no = rider_list("벌금 보장 특약은 무엇인가요?", hits, UnitAnswerer(AxisEmbedder(), Words(), _model(-5.0), lambda q: (1.0, 1.0)))
     assert no.outcome == "refused" and no.citations == [] and no.answer.startswith(REFUSAL)
     # p between the thresholds: a partial list says so
-    half = rider_list("벌금 보장 특약은 무엇인가요?", hits, UnitAnswerer(AxisEmbedder(), Words(), _model(-1.0), lambda q: 1.0))
+    half = rider_list("벌금 보장 특약은 무엇인가요?", hits, UnitAnswerer(AxisEmbedder(), Words(), _model(-1.0), lambda q: (1.0, 1.0)))
     assert half is not None and half.outcome == "partial" and half.answer.endswith("확실하지 않습니다.")
     # no coverage article among the first hits: refused
     assert rider_list("벌금", [Hit(_c("d", "벌금 특별약관", "청구", "보험금의 청구", "제3조"), 1.0, 1, "clause")], yes).outcome == "refused"

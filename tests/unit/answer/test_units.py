@@ -198,13 +198,13 @@ def _model(weights: tuple[float, ...], answered: float = 0.6, partial: float = 0
 
 
 def test_the_model_is_a_logistic_with_two_thresholds_and_round_trips() -> None:
-    m = _model((2.0, 0.0, 1.0, 0.0))
-    x = AnswerFeatures(cos=0.5, cos_margin=0.1, lex=0.2, found=1.0)
+    m = _model((2.0, 0.0, 1.0, 0.0, 0.0))
+    x = AnswerFeatures(cos=0.5, cos_margin=0.1, lex=0.2, found=1.0, asked_found=0.5)
     assert m.probability(x) == pytest.approx(1 / (1 + math.exp(-(2.0 * 0.5 + 1.0 * 0.2))))
     assert (m.outcome(0.7), m.outcome(0.4), m.outcome(0.1)) == ("answered", "partial", "refused")
     assert AnswerabilityModel.from_json(json.loads(json.dumps(m.to_json()))) == m
     with pytest.raises(ValueError, match="thresholds"):
-        _model((0.0,) * 4, answered=0.2, partial=0.5)
+        _model((0.0,) * 5, answered=0.2, partial=0.5)
     assert reliability([0.1, 0.15, 0.9], [False, True, True], bins=5) == [(0.0, 0.125, 0.5, 2), (0.8, 0.9, 1.0, 1)]
 
 
@@ -220,36 +220,47 @@ def test_the_bundled_model_loads_and_names_its_embedder_and_fit() -> None:
     assert m.embedder and "tuning halves" in m.source and 0 <= m.partial <= m.answered <= 1
 
 
+def test_the_note_never_prints_a_p_under_a_threshold_as_the_threshold() -> None:
+    """p = 0.2996 against answered >= 0.30: ``partial``, and the note says 0.29, not 0.30."""
+    hits = [Hit(_chunk("h", ARTICLE), 1.0, 1, "clause")]
+    bias = math.log(0.2996 / (1 - 0.2996))
+    n = len(FEATURES)
+    model = AnswerabilityModel((0.0,) * n, (1.0,) * n, (0.0,) * n, bias, 0.3, 0.25, "by hand", "fake-keywords")
+    done = UnitAnswerer(KeywordEmbedder(), WordTokenizer(), model, lambda q: (1.0, 1.0), SelectWeights(keep=1)).answer("사고증명서 병원", hits)
+    assert done.outcome == "partial" and "answerability p = 0.29 " in done.note_texts()[0]
+
+
 def test_the_unit_answer_quotes_the_best_units_verbatim_and_the_model_decides() -> None:
     hits = [Hit(_chunk("h", ARTICLE), 1.0, 1, "clause"), Hit(_chunk("o", "① 계약자는 계약을 해지할 수 있습니다.", "제29조", title="해지"), 0.5, 2, "clause")]
     tok, emb = WordTokenizer(), KeywordEmbedder()
     # weights on cos only: the 사고증명서/병원 unit scores high for this question
-    yes = UnitAnswerer(emb, tok, _model((10.0, 0.0, 0.0, 0.0), answered=0.5, partial=0.2), lambda q: 1.0, SelectWeights(keep=1))
+    yes = UnitAnswerer(emb, tok, _model((10.0, 0.0, 0.0, 0.0, 0.0), answered=0.5, partial=0.2), lambda q: (1.0, 1.0), SelectWeights(keep=1))
     done = yes.answer("사고증명서 병원", hits)
     assert done.outcome == "answered" and len(done.citations) == 1
     c = done.citations[0]
     assert c.chunk_id == "h" and c.quote.startswith("② 제1항 제2호의 사고증명서") and c.quote in ARTICLE and c.yakgwan == "보통약관"
     assert "answerability p =" in done.note_texts()[0]
-    no = UnitAnswerer(emb, tok, _model((-10.0, 0.0, 0.0, 0.0), answered=0.9, partial=0.5), lambda q: 1.0)
+    no = UnitAnswerer(emb, tok, _model((-10.0, 0.0, 0.0, 0.0, 0.0), answered=0.9, partial=0.5), lambda q: (1.0, 1.0))
     refused = no.answer("사고증명서 병원", hits)
     assert refused.outcome == "refused" and refused.citations == []
     near = no.nearest("사고증명서 병원", hits)  # the same units, quoted whatever the decision
     assert near is not None and near.outcome == "partial" and [c.chunk_id for c in near.citations] == ["h"]
     assert near.citations[0].quote in ARTICLE and near.answer.endswith("[1]") and no.nearest("사고증명서", []) is None
     units, scored, picked = yes.choose("사고증명서 병원", hits)
-    x = features(scored, picked, 0.5)
+    x = features(scored, picked, (0.5, 0.25))
     assert x.cos == pytest.approx(float(scored.cos.max())) and x.found == 0.5 and x.cos_margin == pytest.approx(x.cos - float(scored.cos.mean()))
+    assert x.asked_found == 0.25
     assert score_units("q", [], emb, tok, SelectWeights()).score.size == 0
     # a partial answer names the question's nouns its quotes do not hold (interrogatives aside);
     # with every noun quoted, or no noun finder, the general tail
-    half = _model((0.0, 0.0, 0.0, 0.0), answered=0.9, partial=0.1)  # p = 0.5: partial
+    half = _model((0.0,) * len(FEATURES), answered=0.9, partial=0.1)  # p = 0.5: partial
     nouns = lambda q: [w for w in q.split() if w not in ("은", "는")]  # noqa: E731
-    part = UnitAnswerer(emb, tok, half, lambda q: 1.0, SelectWeights(keep=1), nouns=nouns).answer("사고증명서 병원 휴업 얼마", hits)
+    part = UnitAnswerer(emb, tok, half, lambda q: (1.0, 1.0), SelectWeights(keep=1), nouns=nouns).answer("사고증명서 병원 휴업 얼마", hits)
     assert part.outcome == "partial" and part.answer.endswith("다만 인용한 문장에는 ‘휴업’에 대한 내용이 없습니다.")
     assert "휴업" not in part.claims_text
-    every = UnitAnswerer(emb, tok, half, lambda q: 1.0, SelectWeights(keep=1), nouns=nouns).answer("사고증명서 병원", hits)
+    every = UnitAnswerer(emb, tok, half, lambda q: (1.0, 1.0), SelectWeights(keep=1), nouns=nouns).answer("사고증명서 병원", hits)
     assert every.answer.endswith(PARTIAL_TAIL)
-    assert UnitAnswerer(emb, tok, half, lambda q: 1.0, SelectWeights(keep=1)).answer("사고증명서 병원 휴업", hits).answer.endswith(PARTIAL_TAIL)
+    assert UnitAnswerer(emb, tok, half, lambda q: (1.0, 1.0), SelectWeights(keep=1)).answer("사고증명서 병원 휴업", hits).answer.endswith(PARTIAL_TAIL)
 
 
 def test_a_quote_names_the_clone_tokyakgwan_that_print_the_same_words_and_only_those() -> None:
@@ -355,7 +366,7 @@ def test_the_model_is_shown_every_unit_the_offline_answer_quotes_then_the_best_s
     limit = _chunk("l", "보험금청구권은 3년간 행사하지 않으면 소멸시효가 완성됩니다.", article="제35조", title="소멸시효")
     others = [_chunk(f"o{n}", f"① 서류 {n}호를 냅니다.", article=f"제{10 + n}조", title="기타") for n in range(6)]
     hits = [Hit(c, 1.0 - 0.01 * r, r, "clause") for r, c in enumerate([claim, *others, limit], 1)]
-    answerer = UnitAnswerer(KeywordEmbedder(), WordTokenizer(), _model((10.0, 0.0, 0.0, 0.0), answered=0.5, partial=0.2), lambda q: 1.0, SelectWeights(keep=1))
+    answerer = UnitAnswerer(KeywordEmbedder(), WordTokenizer(), _model((10.0, 0.0, 0.0, 0.0, 0.0), answered=0.5, partial=0.2), lambda q: (1.0, 1.0), SelectWeights(keep=1))
     question = "3년 전 사고인데 지금 서류 내면 받을 수 있나요?"
     offline = answerer.answer(question, hits)
     assert offline.outcome == "answered" and "l" in [c.chunk_id for c in offline.citations]  # the 소멸시효 is quoted offline
