@@ -28,8 +28,9 @@ then two validations of a refit:
    each file; for ``multi``, the documents of the tuning insurers: 캐롯, 한화, 롯데 tune; DB, KB,
    메리츠 check: split by document, never by row) and counted on both halves.
 
-Each set weighs the same in a fit (a row weighs 1 / its set's rows, counting those another
-route settles), so skytravel's hundred questions do not decide for the policies. The logistic model (scikit-learn, standardised
+In a fit a row weighs 1 / its set's rows, counting those another route settles, so that
+skytravel's hundred questions do not decide for the policies; a set whose rows mostly go
+another way weighs that much less in the model's fit (its modelled share). The logistic model (scikit-learn, standardised
 features) and its two thresholds: the thresholds maximise the weighted accuracy of the three
 outcomes (label 1 → answered, an answerable row the units miss → partial, unanswerable →
 refused). A refit is shipped only when it beats the bundled model on the sets it was not fitted
@@ -257,15 +258,14 @@ def _multi_index(where: Path) -> Settings:
 
 def _weights(rows: list[Row], of: list[Row]) -> np.ndarray:
     """Each row weighs 1 / the rows its set has in ``of`` (those another route settles
-    included), so that every set weighs the same and a set whose rows mostly go elsewhere does not
-    lend its few modelled rows the weight of all of them (3 of policy_unanswerable's 10 tuning
-    rows reach the model)."""
+    included): a set whose rows mostly go elsewhere does not lend its few modelled rows the weight
+    of all of them (3 of policy_unanswerable's 10 tuning rows reach the model)."""
     n = Counter(r.dataset for r in of)
     return np.array([1.0 / n[r.dataset] for r in rows])
 
 
 def fit(tune: list[Row], embedder: str, what: str) -> AnswerabilityModel:
-    """Fitted on the rows that reach the model, each set weighing the same (:func:`_weights`)."""
+    """Fitted on the rows that reach the model, each weighing 1 / its set's rows (:func:`_weights`)."""
     from sklearn.linear_model import LogisticRegression
 
     every = tune
@@ -283,7 +283,7 @@ def fit(tune: list[Row], embedder: str, what: str) -> AnswerabilityModel:
                key=lambda hl: (sum(wi for p, r, wi in zip(probs, tune, w) if _outcome(p, *hl) == r.truth), hl[0]))
     sets = sorted({r.dataset for r in tune})
     source = (f"fitted {date.today().isoformat()} by bench/answerability.py on {what} of {', '.join(sets)} "
-              f"(each set weighing the same): {len(tune)} rows, {int(y.sum())} answered")
+              f"(a row weighing 1 / its set's rows): {len(tune)} rows, {int(y.sum())} answered")
     return AnswerabilityModel(model.mean, model.scale, model.weights, model.bias, best[0], best[1], source, embedder)
 
 

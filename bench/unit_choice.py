@@ -66,7 +66,7 @@ def collect(work: Path) -> list[Question]:
         if id(ctx) not in prepared:
             retriever, _ = build_pipeline("default", ctx)
             unfitted = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 0.0, 1.0, 0.0, "unfitted", ctx.view.embedder)
-            prepared[id(ctx)] = (retriever, UnitAnswerer(ctx.embedder, ctx.tokenizer, unfitted, lambda q: 1.0), "\n".join(c.text for c in ctx.view.chunks))
+            prepared[id(ctx)] = (retriever, UnitAnswerer(ctx.embedder, ctx.tokenizer, unfitted, lambda q: (1.0, 1.0)), "\n".join(c.text for c in ctx.view.chunks))
         retriever, answerer, searched = prepared[id(ctx)]
         units, scored, _ = answerer.choose(r["question"], retriever.retrieve(r["question"], 5))
         out.append(Question(name, half, r.get("keywords", []), rule, units, scored, searched))

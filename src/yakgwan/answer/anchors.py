@@ -17,18 +17,22 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol, Sequence
 
-from yakgwan.answer.ko_rules.lexicon import ASKING, ASPECT, NOT_SUBJECT, NUMBER_KIND, OPERATION, PARTICLE_END, YEAR_SUFFIX
+from yakgwan.answer.ko_rules.lexicon import ASPECT, NOT_SUBJECT, NUMBER_KIND, OPERATION, PARTICLE_END, QUESTION_WORDS, YEAR_SUFFIX, either
 from yakgwan.text.registry import make_tagger
 from yakgwan.text.tokenizer import Morph, Tagger
 
 ANCHOR_TAGS = frozenset({"NNP", "SL", "SN"})
 TERM_TAGS = frozenset({"NNG", "NNP", "SL"})
 # what may stand inside the noun phrase a question asks about, besides its nouns: 의 and a
-# noun-making suffix (…율, …님) join nouns into one phrase ("임원의 퇴직금 규모")
+# noun-making suffix (…율, …님) join nouns into one phrase ("회사 직원의 퇴직연금 수익률")
 _PHRASE_GLUE = frozenset({"JKG", "XSN"})
-# the words a question word is tagged as (누구/무엇: NP, 얼마/며칠: NNG, 몇/어느: MM, 언제: MAG …)
+# the tags a question word is given (누구/무엇: NP, 얼마/언제쯤: NNG, 몇/어느: MM, 얼마나/왜: MAG,
+# 어떻(게): VA-I, compared without the irregular mark)
 _ASKING_TAGS = frozenset({"NP", "NNG", "NNB", "NR", "MM", "MAG", "VA", "VV", "IC"})
-_GAP = 4  # the tokens (particles, a verb and its ending, the mark) that may stand between the phrase and its question word or end
+# a question word as one token (general Korean): the word itself, or with 쯤 or 나 grown onto it
+# (언제쯤, 얼마나); 어떻 is the stem Kiwi gives 어떻게 and 어떤 (왜곡, 몇몇 are not question words)
+_ASKING_FORM = re.compile(rf"(?:{either(QUESTION_WORDS)}|어떻)(?:쯤|나)?")
+_GAP = 4  # at most this many tokens (particles, a verb and its ending, the mark) stand between the phrase and its question word or end
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
@@ -91,16 +95,19 @@ def found_share(terms: Iterable[Anchor], corpus: str, equivalents: Callable[[str
 
 def asked_phrase(tokens: Sequence[Morph]) -> list[Anchor]:
     """The nouns of the phrase a question asks about: the run of nouns (joined by 의 or a
-    noun-making suffix) that ends within a few particles before its first question word
-    ("하늘여행사 임원의 퇴직금 규모는 얼마" → 임원, 퇴직금, 규모), or, with none, before its
-    ending ("노동조합이 있나요?" → 노동조합). Verbal nouns (설명하면) and the nouns that only
-    name the kind of answer (차이, 구조, 기간: :data:`~yakgwan.answer.ko_rules.lexicon.OPERATION`,
-    ``ASPECT``, ``NUMBER_KIND``) are left out: a document need not print them. Empty when no noun
-    stands there (the question asks about what its verb says: "언제 청구하면 되나요")."""
-    end = next((i for i, t in enumerate(tokens) if t.tag in _ASKING_TAGS and ASKING.match(t.form)), len(tokens))
+    noun-making suffix) whose last noun has at most :data:`_GAP` tokens between it and the
+    question's first question word ("회사 직원의 퇴직연금은 얼마인가요?" → 회사, 직원, 퇴직연금), or, with
+    none, before its end ("이 상품에 골프 특약이 있나요?" → 골프, 특약). Verbal nouns (설명하면) and
+    the nouns that only name the kind of answer (차이, 구조, 기간:
+    :data:`~yakgwan.answer.ko_rules.lexicon.OPERATION`, ``ASPECT``, ``NUMBER_KIND``) are left out:
+    a document need not print them. Empty when no noun stands there (the question asks with its
+    verb: "언제까지 청구하면 되나요?", "상장되어 있나요?") or the question word comes first."""
+    end = next((i for i, t in enumerate(tokens) if t.tag.split("-")[0] in _ASKING_TAGS and _ASKING_FORM.fullmatch(t.form)), len(tokens))
     j = end - 1
     while j >= 0 and tokens[j].tag not in TERM_TAGS and end - j <= _GAP:
         j -= 1
+    if j < 0 or tokens[j].tag not in TERM_TAGS:
+        return []
     out: list[Anchor] = []
     while j >= 0 and (tokens[j].tag in TERM_TAGS or tokens[j].tag in _PHRASE_GLUE):
         t = tokens[j]

@@ -1,6 +1,8 @@
 """Whether the chosen units answer the question: a logistic model over general features.
 
-Features (:class:`AnswerFeatures`), none of them a word list:
+Features (:class:`AnswerFeatures`); the two noun shares read the question with the general
+lexicons of :mod:`yakgwan.answer.ko_rules.lexicon` (question words, time nouns, nouns naming the
+kind of answer), none of them a list of things to refuse:
 
 - ``cos``: the best unit's cosine with the question (:mod:`yakgwan.answer.select`);
 - ``cos_margin``: how far it stands above the mean of the candidate units (a unit that answers
@@ -9,9 +11,9 @@ Features (:class:`AnswerFeatures`), none of them a word list:
 - ``found``: the share of the question's content terms that occur anywhere in the documents
   (a name or product the documents never mention pulls it down);
 - ``asked_found``: the same share over the nouns of the phrase the question asks about
-  (:func:`~yakgwan.answer.anchors.asked_phrase`: "임원의 퇴직금 규모는 얼마" asks about 임원,
-  퇴직금, 규모): a question about a thing the documents never name is not answered by units about
-  its neighbours, while a missing word elsewhere in a lay question ("그 비용도 나오나요?") proves less.
+  (:func:`~yakgwan.answer.anchors.asked_phrase`: "회사 직원의 퇴직연금은 얼마인가요?" asks about
+  회사, 직원, 퇴직연금): a question about a thing the documents never name is not answered by
+  units about its neighbours, while a lay word elsewhere in a long question proves less.
 
 ``p = σ(b + Σ wᵢ · (xᵢ − μᵢ) / σᵢ)``, fitted on the tuning halves of the dev sets by
 ``bench/answerability.py``, which writes :data:`DEFAULT_MODEL` with its provenance and a
@@ -47,6 +49,15 @@ class AnswerFeatures:
 
 
 FEATURES = tuple(f.name for f in fields(AnswerFeatures))
+
+
+def shown_p(p: float) -> str:
+    """``p`` as a note prints it: cut to two places, not rounded, so that a p just under a
+    threshold never reads as the threshold (0.2996 → "0.29"); the 1e-9 keeps a float's error from
+    cutting a p that is on two places already (0.29 is 28.999…/100). Not a number prints as such."""
+    if not math.isfinite(p):
+        return str(p)
+    return f"{math.floor(p * 100 + 1e-9) / 100:.2f}"
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,13 @@ process does not embed a unit twice.
 
 from __future__ import annotations
 
-import math
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
 
-from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures
+from yakgwan.answer.answerability import AnswerabilityModel, AnswerFeatures, shown_p
 from yakgwan.answer.conclusion import VALUE_KINDS, asked_measures, carries, conclusion, measures
 from yakgwan.answer.ko_rules.lexicon import NOT_SUBJECT
 from yakgwan.answer.records import PARTIAL_TAIL, REFUSAL, Citation, Generated, Note, Sentence
@@ -272,8 +271,7 @@ class UnitAnswerer:
         x = features(scored, picked, self.found(question))
         p = self.model.probability(x)
         outcome = self.model.outcome(p)
-        # shown cut, not rounded, to two places: a p just under a threshold never prints as it
-        note = msg("note.answerability", p=f"{math.floor(p * 100) / 100:.2f}", answered=f"{self.model.answered:.2f}", partial=f"{self.model.partial:.2f}", source=self.model.source)
+        note = msg("note.answerability", p=shown_p(p), answered=f"{self.model.answered:.2f}", partial=f"{self.model.partial:.2f}", source=self.model.source)
         if outcome == "refused":
             # the reason, with the clause that came closest: the user sees what was searched
             closest = units[picked[0]].heading() or units[picked[0]].chunk.title

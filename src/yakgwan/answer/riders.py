@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from yakgwan.answer.answerability import shown_p
 from yakgwan.answer.extract_units import UnitAnswerer, features, shown_unit
 from yakgwan.answer.records import REFUSAL, Citation, Generated
 from yakgwan.messages import msg
@@ -90,7 +91,7 @@ def rider_list(question: str, hits: Sequence[Hit], answerer: UnitAnswerer, margi
     # the model was calibrated on at most ``keep`` quoted units: it reads the best of the listed
     p = answerer.model.probability(features(scored, listed[: answerer.weights.keep], answerer.found(question)))
     outcome = answerer.model.outcome(p)
-    note = msg("note.riders_answerability", p=f"{p:.2f}", answered=f"{answerer.model.answered:.2f}", partial=f"{answerer.model.partial:.2f}")
+    note = msg("note.riders_answerability", p=shown_p(p), answered=f"{answerer.model.answered:.2f}", partial=f"{answerer.model.partial:.2f}")
     if outcome == "refused":
         return Generated("refused", NONE_FOUND, [], notes=[note, msg("note.riders_refused")], reason="off_topic")
     order = sorted(listed, key=lambda i: (units[i].chunk.pages[0] if units[i].chunk.pages else 0, units[i].start))

@@ -918,6 +918,18 @@ def _fitted(asker: Asker, bias: float, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.unit
+def test_the_unit_answer_reads_both_noun_shares_in_the_model_s_order(kb_index: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``found`` gives (the question's nouns the documents hold, the asked phrase's nouns they
+    hold): 설립일 is printed and 연금 is not, and only 연금 is asked about (written for this test)."""
+    asker, _ = _asker(kb_index, None, mode="extract")
+    _fitted(asker, 5.0, monkeypatch)
+    answerer = asker._unit_answerer()
+    assert answerer is not None
+    assert answerer.found("설립일에 맞춰 받는 연금은 얼마인가요?") == (0.5, 0.0)
+    assert answerer.found("부산 지사 직원 수는 얼마인가요?") == (1.0, 1.0)
+
+
+@pytest.mark.unit
 def test_with_an_llm_the_answerability_decision_gates_the_model_and_it_reads_answer_units(kb_index: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the bundled answerability model fits the index, a question it refuses is refused
     without asking the LLM; otherwise the LLM reads the best answer units (a table row with its

@@ -235,20 +235,33 @@ def test_the_asked_phrase_is_the_noun_run_before_the_question_word_or_the_ending
     assert forms(tags("회사/NNG", "직원/NNG", "의/JKG", "퇴직연금/NNG", "은/JX", "얼마/NNG", "이/VCP", "ᆫ가요/EF", "?/SF")) == ["회사", "직원", "퇴직연금"]
     # 이 상품에 골프 특약이 있나요? (no question word: the run before the ending; 상품에 is not in it)
     assert forms(tags("이/MM", "상품/NNG", "에/JKB", "골프/NNG", "특약/NNG", "이/JKS", "있/VA", "나요/EF", "?/SF")) == ["골프", "특약"]
-    # 두 상품의 가격 차이는 얼마인가요? (차이 names the operation, not a thing)
-    assert forms(tags("두/MM", "상품/NNG", "의/JKG", "가격/NNG", "차이/NNG", "는/JX", "얼마/NNG", "이/VCP", "ᆫ가요/EF")) == ["상품", "가격"]
+    # 신형 모델의 무게 차이는 얼마인가요? (차이 names the operation, not a thing)
+    assert forms(tags("신형/NNG", "모델/NNG", "의/JKG", "무게/NNG", "차이/NNG", "는/JX", "얼마/NNG", "이/VCP", "ᆫ가요/EF")) == ["신형", "모델", "무게"]
     # 가입 기간은 몇 년인가요? (기간 names the kind of number)
     assert forms(tags("가입/NNG", "기간/NNG", "은/JX", "몇/NR", "년/NNB", "이/VCP", "ᆫ가/EF", "요/JX", "?/SF")) == ["가입"]
     # 주차장 위치를 설명하면? (the verbal noun is the predicate: nothing named before it stands in the run)
     assert forms(tags("주차장/NNG", "위치/NNG", "를/JKO", "설명/NNG", "하/XSV", "면/EC", "?/SF")) == []
     # 언제까지 청구하면 되나요? (the question word comes first: nothing before it)
     assert forms(tags("언제/NP", "까지/JX", "청구/NNG", "하/XSV", "면/EC", "되/VV", "나요/EF", "?/SF")) == []
-    # a noun too far from the question word is not its phrase (the verb between asks of another)
+    # 보험금은 어떻게 받나요? (어떻게 is 어떻/VA-I to Kiwi: a question word, irregular mark and all)
+    assert forms(tags("보험금/NNG", "은/JX", "어떻/VA-I", "게/EC", "받/VV-R", "나요/EF", "?/SF")) == ["보험금"]
+    # 보험료는 얼마나 올라요? / 환급금은 언제쯤 들어와요? (a question word with 나 or 쯤 grown onto it)
+    assert forms(tags("보험료/NNG", "는/JX", "얼마나/MAG", "오르/VV", "어요/EF", "?/SF")) == ["보험료"]
+    assert forms(tags("환급금/NNG", "은/JX", "언제쯤/NNG", "들어오/VV", "어요/EF", "?/SF")) == ["환급금"]
+    # 사진 왜곡 보정 비용은 얼마인가요? (왜곡 starts like 왜 but is no question word)
+    assert forms(tags("사진/NNG", "왜곡/NNG", "보정/NNG", "비용/NNG", "은/JX", "얼마/NNG", "이/VCP", "ᆫ가요/EF")) == ["사진", "왜곡", "보정", "비용"]
+    # the gap: four tokens between the noun and the question word are read, five are not
+    assert forms(tags("보험료/NNG", "를/JKO", "내/VV", "고/EC", "나/VX", "얼마/NNG", "이/VCP", "ᆫ가요/EF")) == ["보험료"]
     assert forms(tags("보험료/NNG", "를/JKO", "내/VV", "고/EC", "나/VX", "면/EC", "얼마/NNG", "이/VCP", "ᆫ가요/EF")) == []
+    # … a run goes on through 의 (a one-letter noun, 돈, is not kept) …
+    assert forms(tags("가족/NNG", "의/JKG", "돈/NNG", "을/JKO", "받/VV", "으면/EC", "얼마/NNG")) == ["가족"]
+    # … but a 의 five tokens away does not stretch the gap to the noun before it
+    assert forms(tags("가족/NNG", "의/JKG", "은/JX", "받/VV", "으면/EC", "나/VX", "얼마/NNG")) == []
 
 
 def test_the_asked_phrase_with_the_real_tagger() -> None:
     """Kiwi, on questions written for this test."""
     assert [a.form for a in _FINDER.asked("환자의 간병인 비용은 누가 내나요?")] == ["환자", "간병인", "비용"]
-    assert [a.form for a in _FINDER.asked("애완동물 호텔 비용도 나와요?")] == ["애완동물", "호텔", "비용"]
+    assert [a.form for a in _FINDER.asked("수영장 이용료도 나오나요?")] == ["수영장", "이용료"]
     assert [a.form for a in _FINDER.asked("입원비 청구는 언제까지 하면 되나요?")] == ["입원비", "청구"]
+    assert [a.form for a in _FINDER.asked("보험금은 어떻게 받나요?")] == ["보험금"]

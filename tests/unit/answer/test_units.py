@@ -220,6 +220,13 @@ def test_the_bundled_model_loads_and_names_its_embedder_and_fit() -> None:
     assert m.embedder and "tuning halves" in m.source and 0 <= m.partial <= m.answered <= 1
 
 
+def test_p_is_shown_cut_to_two_places() -> None:
+    from yakgwan.answer.answerability import shown_p
+
+    assert [shown_p(p) for p in (0.2996, 0.29, 0.57, 0.58, 0.3, 1.0, 0.0)] == ["0.29", "0.29", "0.57", "0.58", "0.30", "1.00", "0.00"]
+    assert shown_p(float("nan")) == "nan"
+
+
 def test_the_note_never_prints_a_p_under_a_threshold_as_the_threshold() -> None:
     """p = 0.2996 against answered >= 0.30: ``partial``, and the note says 0.29, not 0.30."""
     hits = [Hit(_chunk("h", ARTICLE), 1.0, 1, "clause")]

@@ -95,14 +95,24 @@ def test_a_law_is_a_law_however_a_notice_writes_it() -> None:
 
 
 def test_a_long_line_of_citations_is_read_in_linear_time() -> None:
-    """A law's name is looked for just before each article, not over the whole line: a line of
-    3,000 words and 40 articles is read in seconds (a search over the line took minutes)."""
+    """A law's name is looked for just before each article, not over the whole line: twice the
+    words before 40 articles take about twice the time (a search over the whole line, which this
+    replaced, grew faster and took minutes on 3,000 words). Timed as a ratio, each side the best of
+    two runs, so that a slow or busy machine does not fail it; 60 s bounds it outright."""
     import time
 
-    line = " ".join(["보험금을"] * 3000) + " " + " ".join(f"제{i}조" for i in range(1, 41)) + "에 따라 보험금을 지급하지 않습니다."
-    start = time.perf_counter()
-    refs = parse_clause_refs(line)
-    assert len(refs) == 40 and time.perf_counter() - start < 10.0  # linear: about 2 s inside the full suite on 2 cores; the search it replaced took minutes
+    def seconds(words: int) -> float:
+        line = " ".join(["보험금을"] * words) + " " + " ".join(f"제{i}조" for i in range(1, 41)) + "에 따라 보험금을 지급하지 않습니다."
+        best = float("inf")
+        for _ in range(2):
+            start = time.perf_counter()
+            refs = parse_clause_refs(line)
+            best = min(best, time.perf_counter() - start)
+            assert len(refs) == 40
+        return best
+
+    short, long = seconds(750), seconds(1500)
+    assert long / short < 3.0 and long < 60.0, (short, long)  # linear: about 2; a search that grows with the square: about 4
 
 
 def test_names_with_commas_in_parentheses_and_articles_written_without_je() -> None:
