@@ -57,7 +57,7 @@ import numpy as np
 
 from yakgwan.answer.compare import side_queries
 from yakgwan.answer.ask import Asker
-from yakgwan.answer.anchors import AnchorFinder, bare_term, found_share, missing_anchors, normalise, subject_terms
+from yakgwan.answer.anchors import AnchorFinder, bare_term, found_shares, missing_anchors, normalise, subject_terms
 from yakgwan.answer.answerability import DEFAULT_MODEL, FEATURES, AnswerabilityModel, AnswerFeatures, reliability
 from yakgwan.answer.extract_units import UnitAnswerer, features, shown_unit
 from yakgwan.config import Settings
@@ -235,8 +235,7 @@ def _answerer(ctx: Any) -> tuple[Any, AnchorFinder, str, Callable[[str], tuple[s
     dummy = AnswerabilityModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 0.0, 0.0, 0.0, "unfitted", ctx.view.embedder)
     # as ask: over a policy, a word the insurance thesaurus maps to words the documents use is mentioned
     equivalents = (lambda form, th=ctx.thesaurus: th.meaning(bare_term(form))) if ctx.profile == "policy" else None
-    answerer = UnitAnswerer(ctx.embedder, ctx.tokenizer, dummy,
-                            lambda q: (found_share(anchors.terms(q), text, equivalents), found_share(anchors.asked(q), text, equivalents)))
+    answerer = UnitAnswerer(ctx.embedder, ctx.tokenizer, dummy, lambda q: found_shares(anchors, q, text, equivalents))
     asker = Asker(ctx, anchors=anchors)
     asker._units_fit, asker._units = True, answerer  # the dummy model: answered >= 0, so it always answers
     return retriever, anchors, text, equivalents, answerer, asker

@@ -119,6 +119,13 @@ def asked_phrase(tokens: Sequence[Morph]) -> list[Anchor]:
                                               or NUMBER_KIND.fullmatch(a.form))]
 
 
+def found_shares(finder: "AnchorFinder", question: str, corpus: str,
+                 equivalents: Callable[[str], Sequence[str]] | None = None) -> tuple[float, float]:
+    """The two noun shares the answerability model reads (:func:`found_share`): over the
+    question's nouns, and over the nouns of the phrase it asks about (:func:`asked_phrase`)."""
+    return found_share(finder.terms(question), corpus, equivalents), found_share(finder.asked(question), corpus, equivalents)
+
+
 def unknown_terms(terms: Iterable[Anchor], corpus: str) -> list[str]:
     """The nouns among ``terms`` that occur nowhere in ``corpus`` (already :func:`normalise`d),
     with or without a particle Kiwi left on them; operation words and words naming the kind of

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from yakgwan.answer.anchors import AnchorFinder, bare_term, found_share, missing_anchors, normalise, unknown_terms
+from yakgwan.answer.anchors import AnchorFinder, bare_term, found_shares, missing_anchors, normalise, unknown_terms
 from yakgwan.answer.answerability import AnswerabilityModel
 from yakgwan.answer.extract_units import CachingEmbedder, UnitAnswerer
 from yakgwan.answer.compare import side_queries
@@ -376,8 +376,7 @@ class Asker:
                 text = self._index_text()
                 vectors = self.unit_vectors or CachingEmbedder(self.ctx.embedder, EmbeddingCache.in_folder(self.ctx.cache_dir) if self.ctx.cache_dir else None)
                 self._units = UnitAnswerer(vectors, self.ctx.tokenizer, model,
-                                           lambda q: (found_share(self.anchors.terms(q), text, self._equivalents()),
-                                                      found_share(self.anchors.asked(q), text, self._equivalents())),
+                                           lambda q: found_shares(self.anchors, q, text, self._equivalents()),
                                            nouns=lambda q: [bare_term(a.form) for a in self.anchors.terms(q) if bare_term(a.form)])
         return self._units
 
